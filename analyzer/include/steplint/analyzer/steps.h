@@ -1,0 +1,47 @@
+// Training steps (reference-analyses.md §1.3, tb_plugin's StepParser, which we reproduce so
+// numbers match the TensorBoard plugin users know).
+//
+// Host steps come from `ProfilerStep#N` ranges on CPU tracks (user_annotation or cpu_op; a
+// gpu_user_annotation ProfilerStep is NOT a step, unlike tb_plugin: TB-Q9). Each step is
+// extended to the end of the GPU work its launches caused; steps never overlap.
+// Fallback when no ProfilerStep exists: one step spanning all CPU op activity (as
+// tb_plugin), reported with StepSource::kWholeTrace so users are told.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "steplint/trace/model.h"
+
+namespace steplint::analyzer {
+
+enum class StepSource { kNone, kProfilerStep, kWholeTrace };
+
+struct Step {
+  int64_t number = 0;               // N of ProfilerStep#N
+  int64_t start_ns = 0;             // after device extension
+  int64_t end_ns = 0;
+  int64_t host_start_ns = 0;        // the ProfilerStep range itself
+  int64_t host_end_ns = 0;
+  uint32_t event = trace::kNoIndex; // the ProfilerStep event, if any
+  int64_t device_op_count = 0;      // device ops matched through launches inside the step
+  int64_t duration_ns() const { return end_ns - start_ns; }
+};
+
+struct StepOptions {
+  /// Drop trailing steps whose GPU work looks incompletely captured, as tb_plugin does
+  /// (TB-Q6). On by default so numbers match the reference; `--keep-tail-steps` turns it off.
+  bool drop_incomplete_tail = true;
+};
+
+struct StepResult {
+  StepSource source = StepSource::kNone;
+  std::vector<Step> steps;          // kept steps, in time order
+  int64_t dropped_tail_steps = 0;
+  std::vector<std::string> notes;   // human-readable remarks ("no ProfilerStep ranges: ...")
+};
+
+StepResult computeSteps(const trace::TraceModel& model, const StepOptions& options = {});
+
+}  // namespace steplint::analyzer

@@ -1,0 +1,47 @@
+// `steplint summary`: every analysis of one trace in one value, and its renderings.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "steplint/analyzer/breakdown.h"
+#include "steplint/analyzer/gpu_summary.h"
+#include "steplint/analyzer/idle.h"
+#include "steplint/analyzer/kernel_stats.h"
+#include "steplint/analyzer/steps.h"
+#include "steplint/trace/model.h"
+
+namespace steplint::analyzer {
+
+struct SummaryOptions {
+  StepOptions steps;
+  IdleOptions idle;
+  size_t top_kernels = 10;
+};
+
+struct TraceSummary {
+  std::string source;  // path as given
+  StepResult steps;
+  BreakdownResult breakdown;
+  std::vector<GpuSummary> gpus;
+  std::vector<StreamIdle> idle;
+  std::vector<KernelStat> top_kernels;
+  // counts for the header line
+  size_t event_count = 0;
+  size_t track_count = 0;
+};
+
+TraceSummary summarize(const trace::TraceModel& model, const SummaryOptions& options = {});
+
+/// Human-readable tables (steps, breakdown with percentages, GPU summary, idle, top kernels,
+/// import stats). `color` adds ANSI emphasis (for TTYs).
+void printSummaryText(std::ostream& out, const TraceSummary& summary, const trace::TraceModel& model,
+                      bool color = false);
+
+/// The same content as JSON; schema documented in docs/summary-json.md ("schema": "steplint.summary/1").
+nlohmann::json summaryToJson(const TraceSummary& summary, const trace::TraceModel& model);
+
+}  // namespace steplint::analyzer

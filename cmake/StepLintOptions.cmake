@@ -1,0 +1,16 @@
+# Build switches. Everything the analyzer and CLI need is found here; torch, CUPTI
+# and Qt are optional and auto-detected by the components that use them.
+option(STEPLINT_BUILD_TESTS "Catch2 tests" ON)
+option(STEPLINT_BUILD_BENCH "Benchmarks and the synthetic trace generator" ON)
+option(STEPLINT_BUILD_FUZZ  "libFuzzer targets (needs clang)" OFF)
+option(STEPLINT_SANITIZE    "Build with ASan and UBSan" OFF)
+option(STEPLINT_WERROR      "Treat warnings as errors (CI)" OFF)
+
+# Where the shared real-world traces live (never copied into this repository).
+set(STEPLINT_FIXTURES "${CMAKE_SOURCE_DIR}/../shared/fixtures" CACHE PATH
+    "Directory of the shared reference traces; tests that need them skip when absent")
+
+if(STEPLINT_SANITIZE)
+  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()

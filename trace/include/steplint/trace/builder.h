@@ -1,0 +1,70 @@
+// Builds a TraceModel: importers (and tests) append events in any order, then finalize()
+// sorts them per track, computes nesting and links device ops to launch calls and calls to
+// CPU ops (kineto-trace-format.md §8.2).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "steplint/trace/model.h"
+
+namespace steplint::trace {
+
+/// How an event's pid or tid was written: a number, or text (then `label` is set).
+struct RowId {
+  int64_t number = 0;
+  std::string_view label;  // empty when numeric
+};
+
+class TraceBuilder {
+ public:
+  explicit TraceBuilder(TraceModel& model) : model_(model) {}
+
+  /// Finds or creates the track for (pid, tid). Text ids such as "stream 7" stay text
+  /// here; importers normalise them first.
+  uint32_t track(RowId pid, RowId tid);
+  uint32_t track(int64_t pid, int64_t tid) { return track(RowId{pid, {}}, RowId{tid, {}}); }
+
+  StringId intern(std::string_view s) { return model_.strings.intern(s); }
+  uint32_t addEvent(const Event& e);
+  uint32_t addGpuDetail(const GpuDetail& d);
+  uint32_t addOpDetail(const OpDetail& d);
+  void addMemoryEvent(const MemoryEvent& m) { model_.memory_events.push_back(m); }
+  void addInstant(const InstantEvent& i) { model_.instants.push_back(i); }
+  void addCounter(const CounterSample& c) { model_.counters.push_back(c); }
+  void addFlow(const FlowEvent& f) { model_.flows.push_back(f); }
+  void setProcessName(RowId pid, std::string_view name);
+  void setThreadName(RowId pid, RowId tid, std::string_view name);
+  void setSortIndex(RowId pid, RowId tid, int64_t index);
+
+  /// Convenience for tests: one complete event on (pid, tid) with times in microseconds.
+  uint32_t addComplete(EventKind kind, std::string_view name, int64_t pid, int64_t tid,
+                       double ts_us, double dur_us, int64_t external_id = kNoId,
+                       int64_t correlation = kNoId);
+
+  TraceModel& model() { return model_; }
+  ImportStats& stats() { return model_.stats; }
+
+  /// Sorts, nests and links. Call once, after the last event.
+  void finalize();
+
+ private:
+  struct KeyHash {
+    size_t operator()(const std::pair<uint64_t, uint64_t>& k) const {
+      return static_cast<size_t>(k.first * 0x9E3779B97F4A7C15ull ^ (k.second + 0x632BE59BD9B4E019ull));
+    }
+  };
+  uint64_t rowKey(RowId id);
+  void sortEvents();
+  void classifyTracks();
+  void nestTrack(Track& t);
+  void linkEvents();
+
+  TraceModel& model_;
+  std::unordered_map<std::pair<uint64_t, uint64_t>, uint32_t, KeyHash> track_index_;
+  std::unordered_map<std::pair<uint64_t, uint64_t>, StringId, KeyHash> pending_thread_names_;
+};
+
+}  // namespace steplint::trace

@@ -1,0 +1,33 @@
+#include "steplint/trace/import_stats.h"
+
+namespace steplint::trace {
+namespace {
+constexpr StatInfo kStatInfos[] = {
+#define SL_STAT_INFO(name, severity, description) {#name, StatSeverity::severity, description},
+    STEPLINT_IMPORT_STATS(SL_STAT_INFO)
+#undef SL_STAT_INFO
+};
+static_assert(sizeof(kStatInfos) / sizeof(kStatInfos[0]) == kStatCount);
+}  // namespace
+
+const StatInfo& statInfo(Stat stat) { return kStatInfos[static_cast<size_t>(stat)]; }
+
+std::string_view statSeverityName(StatSeverity severity) {
+  switch (severity) {
+    case StatSeverity::kInfo: return "info";
+    case StatSeverity::kError: return "error";
+    case StatSeverity::kDataLoss: return "data-loss";
+  }
+  return "?";
+}
+
+bool ImportStats::hasDataLoss() const { return total(StatSeverity::kDataLoss) > 0; }
+
+uint64_t ImportStats::total(StatSeverity severity) const {
+  uint64_t sum = 0;
+  for (size_t i = 0; i < kStatCount; ++i)
+    if (kStatInfos[i].severity == severity) sum += counts_[i];
+  return sum;
+}
+
+}  // namespace steplint::trace
