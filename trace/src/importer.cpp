@@ -1,10 +1,86 @@
-// TEMPORARY placeholder while the streaming importer is written (same session).
+// Entry points and the importer registry: the content decides the format, never the file
+// name (gzip is detected by its magic number, then each importer sniffs the first bytes).
 #include "steplint/trace/importer.h"
+
+#include <vector>
+
+#include "byte_source.h"
+#include "kineto_json_importer.h"
+
 namespace steplint::trace {
-ImportStatus importTraceFile(const std::string& path, TraceModel&, const ImportOptions&) {
-  return {ImportError::kIo, path + ": importer not built yet"};
+namespace {
+
+constexpr size_t kSniffBytes = size_t{64} << 10;
+
+struct ImporterEntry {
+  std::string_view name;
+  bool (*sniff)(std::string_view head);
+  ImportStatus (*run)(ByteSource& source, std::string head, TraceModel& model, const ImportOptions& options);
+};
+
+// The one registry of trace formats. Add new importers here, in priority order.
+const std::vector<ImporterEntry>& builtinImporters() {
+  static const std::vector<ImporterEntry> importers = {
+      {"chrome-json", &sniffChromeJson, &importChromeJson},  // Kineto / torch.profiler / Chrome trace
+  };
+  return importers;
 }
-ImportStatus importTraceBytes(std::string_view, TraceModel&, const ImportOptions&, std::string_view name) {
-  return {ImportError::kIo, std::string(name) + ": importer not built yet"};
+
+std::string readHead(ByteSource& source) {
+  std::string head(kSniffBytes, '\0');
+  size_t filled = 0;
+  while (filled < head.size()) {
+    const size_t n = source.read(head.data() + filled, head.size() - filled);
+    if (n == 0) break;
+    filled += n;
+  }
+  head.resize(filled);
+  return head;
 }
+
+std::string describeHead(std::string_view head) {
+  if (head.empty()) return "empty file";
+  if (head.substr(0, 4) == "\x89PNG") return "a PNG image";
+  if (head.substr(0, 5) == "%PDF-") return "a PDF document";
+  if (head.substr(0, 4) == "\x7f" "ELF") return "an executable";
+  if (head.substr(0, 4) == "PK\x03\x04") return "a zip archive";
+  return "does not start with a JSON object or array";
+}
+
+ImportStatus importFrom(std::unique_ptr<ByteSource> source, const std::string& name, TraceModel& out,
+                        const ImportOptions& options) {
+  std::string head = readHead(*source);
+  out.metadata.source_path = name;
+  for (const ImporterEntry& importer : builtinImporters()) {
+    if (!importer.sniff(head)) continue;
+    ImportStatus status = importer.run(*source, std::move(head), out, options);
+    if (status.error == ImportError::kNotATrace) status.message = name + ": not a trace (" + status.message + ")";
+    else if (!status.ok()) status.message = name + ": " + status.message;
+    return status;
+  }
+  return {ImportError::kNotATrace, name + ": not a trace (" + describeHead(head) + ")"};
+}
+
+}  // namespace
+
+ImportStatus importTraceFile(const std::string& path, TraceModel& out, const ImportOptions& options) {
+  std::string error;
+  auto file = openFileSource(path, error);
+  if (!file) return {ImportError::kIo, path + ": cannot open (" + error + ")"};
+  char magic[2] = {0, 0};
+  const size_t n = file->read(magic, 2);
+  file = openFileSource(path, error);  // reopen: sources are forward-only
+  if (!file) return {ImportError::kIo, path + ": cannot open (" + error + ")"};
+  std::unique_ptr<ByteSource> source = std::move(file);
+  if (n == 2 && looksGzipped(std::string_view(magic, 2))) source = openPrefetchSource(openGzipSource(std::move(source)));
+  return importFrom(std::move(source), path, out, options);
+}
+
+ImportStatus importTraceBytes(std::string_view bytes, TraceModel& out, const ImportOptions& options,
+                              std::string_view source_name) {
+  std::unique_ptr<ByteSource> source = openMemorySource(bytes);
+  if (looksGzipped(bytes)) source = openGzipSource(std::move(source));
+  return importFrom(std::move(source), std::string(source_name), out, options);
+}
+
 }  // namespace steplint::trace

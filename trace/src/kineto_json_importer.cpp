@@ -1,1 +1,349 @@
-// placeholder; being written
+#include "kineto_json_importer.h"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+#include <simdjson.h>
+
+#include "batch_merger.h"
+#include "json_splitter.h"
+#include "parse_pipeline.h"
+#include "steplint/trace/builder.h"
+#include "top_level.h"
+
+namespace steplint::trace {
+namespace {
+
+constexpr size_t kChunkSize = size_t{8} << 20;   // input read per refill
+constexpr size_t kBatchBytes = size_t{512} << 10;  // text per parse job: small enough to spread over threads
+constexpr size_t kPadding = 64;
+constexpr size_t kMaxKeyBytes = 4096;
+
+bool isSpace(int c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// Chunked input with a byte cursor for the top level and whole chunks for the events.
+class Reader {
+ public:
+  Reader(ByteSource& source, std::string head) : source_(source) {
+    chunk_ = makeChunk(head.size() + kChunkSize);
+    std::memcpy(chunk_->data.get(), head.data(), head.size());
+    chunk_->size = head.size();
+    bytes_read_ = head.size();
+  }
+
+  int peek() {
+    if (pos_ == chunk_->size && !refill(pos_)) return -1;
+    return static_cast<unsigned char>(chunk_->data[pos_]);
+  }
+  int get() {
+    const int c = peek();
+    if (c >= 0) ++pos_;
+    return c;
+  }
+  void skipSpace() {
+    while (isSpace(peek())) ++pos_;
+  }
+  uint64_t offset() const { return base_ + pos_; }
+  uint64_t bytesRead() const { return bytes_read_; }
+
+  // Replaces the chunk by a new one holding [keep_from, size) of the old and fresh input.
+  // Returns false (and sets eof) when the input has no more bytes.
+  bool refill(size_t keep_from) {
+    if (eof_) return false;
+    const size_t keep = chunk_->size - keep_from;
+    auto next = makeChunk(keep + kChunkSize);
+    std::memcpy(next->data.get(), chunk_->data.get() + keep_from, keep);
+    size_t filled = keep;
+    while (filled < keep + kChunkSize) {
+      const size_t n = source_.read(next->data.get() + filled, keep + kChunkSize - filled);
+      if (n == 0) break;
+      filled += n;
+    }
+    next->size = filled;
+    bytes_read_ += filled - keep;
+    base_ += keep_from;
+    pos_ -= std::min(pos_, keep_from);
+    chunk_ = std::move(next);
+    if (filled == keep) eof_ = true;
+    return !eof_;
+  }
+
+  std::shared_ptr<TextChunk>& chunk() { return chunk_; }
+  size_t& pos() { return pos_; }
+  bool eof() const { return eof_; }
+
+ private:
+  // Chunks come back from parser threads when their batches are done; reusing them avoids
+  // faulting in fresh pages for every refill.
+  std::shared_ptr<TextChunk> makeChunk(size_t capacity) {
+    for (auto& c : pool_) {
+      if (c.use_count() == 1 && c->capacity >= capacity) {
+        c->size = 0;
+        return c;
+      }
+    }
+    auto c = std::make_shared<TextChunk>();
+    c->data.reset(new char[capacity + kPadding]);
+    c->capacity = capacity;
+    if (pool_.size() < kPoolSize) pool_.push_back(c);
+    return c;
+  }
+
+  static constexpr size_t kPoolSize = 16;
+  ByteSource& source_;
+  std::vector<std::shared_ptr<TextChunk>> pool_;
+  std::shared_ptr<TextChunk> chunk_;
+  size_t pos_ = 0;
+  uint64_t base_ = 0;
+  bool eof_ = false;
+  uint64_t bytes_read_ = 0;
+};
+
+class ChromeJsonImport {
+ public:
+  ChromeJsonImport(ByteSource& source, std::string head, TraceModel& model, const ImportOptions& options)
+      : source_(source), reader_(source, std::move(head)), model_(model), options_(options), builder_(model),
+        merger_(builder_),
+        pipeline_(workerCount(options), [this](EventBatch& b) { merger_.merge(b); }) {}
+
+  ImportStatus run();
+
+ private:
+  static int workerCount(const ImportOptions& options) {
+    if (options.threads > 0) return options.threads;
+    const unsigned hw = std::thread::hardware_concurrency();
+    return hw > 1 ? static_cast<int>(hw) : 0;
+  }
+  ImportStatus fail(ImportError error, const std::string& what) const {
+    return {error, what + " at byte " + std::to_string(reader_.offset())};
+  }
+  ImportStatus walkObject();
+  bool readKey(std::string& key);
+  bool readValue(std::string& text);
+  // Returns true if the array was closed by ']'.
+  bool readEvents(bool array_form);
+  void dispatch(std::vector<ArraySplitter::Element>& elements);
+  bool cancelled() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
+  void reportProgress();
+  void finish();
+  void reserveForInput();
+
+  ByteSource& source_;
+  Reader reader_;
+  TraceModel& model_;
+  const ImportOptions& options_;
+  TraceBuilder builder_;
+  BatchMerger merger_;
+  ParsePipeline pipeline_;
+  bool saw_events_ = false, saw_trace_key_ = false;
+};
+
+void ChromeJsonImport::reportProgress() {
+  if (!options_.progress || source_.inputSize() == 0) return;
+  options_.progress(std::min(1.0, static_cast<double>(source_.inputConsumed()) / source_.inputSize()));
+}
+
+void ChromeJsonImport::dispatch(std::vector<ArraySplitter::Element>& elements) {
+  size_t first = 0;
+  while (first < elements.size()) {
+    size_t last = first + 1;
+    const size_t limit = elements[first].begin + kBatchBytes;
+    while (last < elements.size() && elements[last].end <= limit) ++last;
+    BatchJob job;
+    job.chunk = reader_.chunk();
+    job.elements.assign(elements.begin() + static_cast<ptrdiff_t>(first), elements.begin() + static_cast<ptrdiff_t>(last));
+    pipeline_.submit(std::move(job));
+    first = last;
+  }
+  elements.clear();
+}
+
+bool ChromeJsonImport::readEvents(bool array_form) {
+  saw_events_ = true;
+  ArraySplitter splitter;
+  splitter.start(reader_.pos(), options_.max_event_bytes);
+  std::vector<ArraySplitter::Element> elements;
+  while (true) {
+    auto& chunk = reader_.chunk();
+    const auto result = splitter.scan(chunk->data.get(), chunk->size, reader_.eof(), elements);
+    dispatch(elements);
+    if (result == ArraySplitter::Result::kArrayEnd) {
+      reader_.pos() = splitter.arrayEnd() + 1;
+      model_.stats.add(Stat::json_event_too_large, splitter.skippedElements());
+      return true;
+    }
+    if (reader_.eof() || cancelled()) {
+      model_.stats.add(Stat::json_event_too_large, splitter.skippedElements());
+      // The array form may legally lack its closing ']' (Chrome trace spec).
+      if (!cancelled() && (splitter.inElement() || !array_form)) model_.stats.add(Stat::json_truncated);
+      reader_.pos() = chunk->size;
+      return false;
+    }
+    const size_t keep_from =
+        splitter.inElement() && !splitter.skipping() ? splitter.elementStart() : splitter.position();
+    reader_.pos() = keep_from;
+    reader_.refill(keep_from);
+    splitter.rebase(keep_from);
+    reportProgress();
+  }
+}
+
+bool ChromeJsonImport::readKey(std::string& key) {
+  key.clear();
+  for (int c = reader_.get(); c != '"'; c = reader_.get()) {
+    if (c < 0 || key.size() > kMaxKeyBytes) return false;
+    if (c == '\\') {
+      c = reader_.get();
+      if (c < 0) return false;
+    }
+    key.push_back(static_cast<char>(c));
+  }
+  return true;
+}
+
+// Reads one JSON value's text at the top level (deviceProperties, distributedInfo, ...).
+// Values larger than max_event_bytes are skipped (text left empty) so memory stays bounded.
+bool ChromeJsonImport::readValue(std::string& text) {
+  text.clear();
+  const auto keep = [&](int c) {
+    if (text.size() < options_.max_event_bytes) text.push_back(static_cast<char>(c));
+  };
+  const int first = reader_.peek();
+  if (first < 0) return false;
+  if (first != '{' && first != '[' && first != '"') {  // number or literal: up to a delimiter
+    for (int c = reader_.peek(); c >= 0 && c != ',' && c != '}' && c != ']' && !isSpace(c); c = reader_.peek())
+      keep(reader_.get());
+    return !text.empty();
+  }
+  int64_t depth = 0;
+  bool in_string = false;
+  do {
+    const int c = reader_.get();
+    if (c < 0) return false;
+    keep(c);
+    if (in_string) {
+      if (c == '\\') {
+        const int escaped = reader_.get();
+        if (escaped < 0) return false;
+        keep(escaped);
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  } while (in_string || depth > 0);
+  return true;
+}
+
+ImportStatus ChromeJsonImport::walkObject() {
+  std::string key, value;
+  while (true) {
+    reader_.skipSpace();
+    const int c = reader_.get();
+    if (c == '}') return {};
+    if (c == ',') continue;
+    if (c < 0) {
+      if (!saw_events_ && !saw_trace_key_) return fail(ImportError::kNotATrace, "JSON object ends without traceEvents");
+      if (!model_.stats.get(Stat::json_truncated)) model_.stats.add(Stat::json_truncated);
+      return {};
+    }
+    if (c != '"' || !readKey(key)) {
+      if (!saw_events_ && !saw_trace_key_) return fail(ImportError::kNotATrace, "not a JSON trace object");
+      model_.stats.add(Stat::json_trailing_garbage);
+      return {};
+    }
+    reader_.skipSpace();
+    if (reader_.get() != ':') {
+      if (!saw_events_ && !saw_trace_key_) return fail(ImportError::kNotATrace, "malformed JSON (expected ':')");
+      model_.stats.add(Stat::json_trailing_garbage);
+      return {};
+    }
+    reader_.skipSpace();
+    if (key == "traceEvents" && reader_.peek() == '[') {
+      reader_.get();
+      if (!readEvents(false)) return {};
+      continue;
+    }
+    if (!readValue(value)) {
+      if (!model_.stats.get(Stat::json_truncated)) model_.stats.add(Stat::json_truncated);
+      if (!saw_events_ && !saw_trace_key_ && !isKnownTopLevelKey(key))
+        return fail(ImportError::kNotATrace, "JSON object without traceEvents");
+      return {};
+    }
+    saw_trace_key_ |= isKnownTopLevelKey(key);
+    applyTopLevel(key, value, model_);
+  }
+}
+
+// Reserving from the input size avoids growing (copying and re-faulting) the model's big
+// vectors; untouched reserved pages cost no memory. Kineto events average 220-460 bytes of
+// JSON (kineto-trace-format.md §1), gzip shrinks them 13-30x.
+void ChromeJsonImport::reserveForInput() {
+  uint64_t bytes = source_.inputSize();
+  if (bytes == 0) return;
+  if (source_.compressed()) bytes *= 20;
+  const size_t events = static_cast<size_t>(std::min<uint64_t>(bytes / 200, uint64_t{1} << 28));
+  model_.events.reserve(events);
+  model_.gpu_details.reserve(events / 4);
+  model_.op_details.reserve(events / 2);
+}
+
+void ChromeJsonImport::finish() {
+  pipeline_.drain();
+  merger_.finish();
+  model_.metadata.input_bytes = reader_.bytesRead();
+  reportProgress();
+  builder_.finalize();
+}
+
+ImportStatus ChromeJsonImport::run() {
+  reserveForInput();
+  reader_.skipSpace();
+  if (reader_.peek() == 0xEF) {  // UTF-8 byte order mark
+    for (int i = 0; i < 3; ++i) reader_.get();
+    reader_.skipSpace();
+  }
+  const int c = reader_.get();
+  ImportStatus status;
+  if (c < 0) return fail(ImportError::kNotATrace, "empty file");
+  if (c == '[') {
+    model_.metadata.format = "chrome-json-array";
+    readEvents(true);
+  } else if (c == '{') {
+    model_.metadata.format = "kineto-json";
+    status = walkObject();
+    if (!status.ok()) return status;
+    if (!saw_events_) return fail(ImportError::kNotATrace, "JSON object without traceEvents");
+  } else {
+    return fail(ImportError::kNotATrace, "does not start with a JSON object or array");
+  }
+  if (cancelled()) return {ImportError::kCancelled, "import cancelled"};
+  reader_.skipSpace();
+  if (reader_.peek() >= 0) model_.stats.add(Stat::json_trailing_garbage);
+  finish();
+  return status;
+}
+
+}  // namespace
+
+bool sniffChromeJson(std::string_view head) {
+  size_t i = head.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  while (i < head.size() && isSpace(static_cast<unsigned char>(head[i]))) ++i;
+  return i < head.size() && (head[i] == '{' || head[i] == '[');
+}
+
+ImportStatus importChromeJson(ByteSource& source, std::string head, TraceModel& model, const ImportOptions& options) {
+  ChromeJsonImport import(source, std::move(head), model, options);
+  ImportStatus status = import.run();
+  const std::string source_error = source.error();
+  if (!source_error.empty() && status.ok()) model.stats.add(Stat::gzip_error);
+  return status;
+}
+
+}  // namespace steplint::trace

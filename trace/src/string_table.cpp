@@ -1,5 +1,6 @@
 #include "steplint/trace/string_table.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace steplint::trace {
@@ -28,10 +29,19 @@ uint64_t hashBytes(std::string_view s) {
   return h;
 }
 
-StringTable::StringTable() {
+StringTable::StringTable() { clear(); }
+
+void StringTable::clear() {
+  if (chunks_.size() > 1) chunks_.resize(1);
+  chunk_used_ = 0;
+  if (chunks_.empty()) chunk_size_ = 0;
+  arena_bytes_ = chunk_size_;
+  views_.clear();
+  hashes_.clear();
   views_.emplace_back();
   hashes_.push_back(hashBytes({}));
-  slots_.assign(1024, 0);
+  if (slots_.empty()) slots_.resize(1024);
+  std::fill(slots_.begin(), slots_.end(), 0);
   slots_[hashes_[0] & (slots_.size() - 1)] = 1;
 }
 

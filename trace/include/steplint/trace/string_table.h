@@ -26,6 +26,8 @@ class StringTable {
   int64_t find(std::string_view s) const;
   std::string_view view(StringId id) const { return id < views_.size() ? views_[id] : std::string_view(); }
   size_t size() const { return views_.size(); }
+  /// Empties the table (keeping its first arena chunk and index capacity for reuse).
+  void clear();
   /// Bytes held by the arena and the index (for memory accounting).
   size_t memoryBytes() const;
 

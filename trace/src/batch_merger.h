@@ -1,0 +1,30 @@
+// Merges EventBatches (ids local to each batch) into the model, in input order, and pairs
+// B/E events across batch boundaries.
+#pragma once
+
+#include <vector>
+
+#include "event_batch.h"
+#include "steplint/trace/builder.h"
+
+namespace steplint::trace {
+
+class BatchMerger {
+ public:
+  explicit BatchMerger(TraceBuilder& builder) : builder_(builder) {}
+  void merge(EventBatch& batch);
+  /// Counts B events that never saw their E.
+  void finish();
+
+ private:
+  RowId row(const RowKey& key, const EventBatch& batch) const;
+  void pairHalf(const EventBatch::Half& half);
+  void applyMeta(const EventBatch::Meta& meta, const EventBatch& batch);
+
+  TraceBuilder& builder_;
+  std::vector<StringId> strings_;   // local -> global, per batch
+  std::vector<uint32_t> tracks_;    // local -> global, per batch
+  std::vector<std::vector<Event>> open_;  // per global track: open B events
+};
+
+}  // namespace steplint::trace

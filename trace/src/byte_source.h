@@ -1,0 +1,45 @@
+// Sequential byte sources for the streaming importer: a file, a memory block, a gzip
+// decoder on top of either, and a prefetching wrapper that runs a source on its own thread
+// (so inflating overlaps parsing on a 2-core machine).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace steplint::trace {
+
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  /// Reads up to `capacity` bytes; returns 0 only at the end of the data (or after an error).
+  virtual size_t read(char* dst, size_t capacity) = 0;
+  /// A problem met while reading (I/O error, corrupt gzip); empty if none. The bytes
+  /// delivered before it are valid.
+  virtual std::string error() const = 0;
+  /// Bytes consumed from the underlying input so far, and its total size if known (0 if not),
+  /// for progress reporting.
+  virtual uint64_t inputConsumed() const = 0;
+  virtual uint64_t inputSize() const = 0;
+  /// True if the bytes delivered are decompressed from a smaller input.
+  virtual bool compressed() const { return false; }
+};
+
+/// Opens `path`; returns null and sets `error` if it cannot be opened.
+std::unique_ptr<ByteSource> openFileSource(const std::string& path, std::string& error);
+/// Reads from memory the caller keeps alive.
+std::unique_ptr<ByteSource> openMemorySource(std::string_view bytes);
+/// Decodes gzip members from `inner` (multi-member files included).
+std::unique_ptr<ByteSource> openGzipSource(std::unique_ptr<ByteSource> inner);
+/// Runs `inner` on a background thread, `depth` blocks of `block_size` bytes ahead.
+std::unique_ptr<ByteSource> openPrefetchSource(std::unique_ptr<ByteSource> inner, size_t block_size = size_t{4} << 20,
+                                               size_t depth = 3);
+
+/// True if the bytes start with the gzip magic number.
+inline bool looksGzipped(std::string_view head) {
+  return head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b;
+}
+
+}  // namespace steplint::trace

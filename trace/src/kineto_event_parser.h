@@ -1,0 +1,56 @@
+// Parses batches of Kineto / Chrome-trace event objects (cut by ArraySplitter) into an
+// EventBatch. Fast path: the whole batch as one simdjson On-Demand array. When that fails
+// (bad UTF-8, raw control characters, bare N/A, ...), the batch continues event by event,
+// each one repaired (json_repair.h) only if it fails strict parsing; what still fails is
+// dropped and counted. Field meanings: kineto-trace-format.md §4–§9.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <simdjson.h>
+
+#include "event_batch.h"
+#include "json_splitter.h"
+
+namespace steplint::trace {
+
+/// Parses `ts`/`dur` text (microseconds, integer or decimal, optional exponent, optionally
+/// quoted) into integer nanoseconds without going through double for plain decimals, so
+/// absolute µs timestamps keep their ns digits. Returns false on junk; sets `overflow` when
+/// the value does not fit int64 ns.
+bool parseMicrosToNanos(std::string_view text, int64_t& ns, bool& overflow);
+
+/// Kind of an event from its `cat`, accepting legacy capitalised names (case-insensitive).
+EventKind eventKindFromCategory(std::string_view category);
+
+class KinetoEventParser {
+ public:
+  /// Parses elements [first, last) of `elements`, whose offsets point into `base`.
+  void parseBatch(const char* base, const std::vector<ArraySplitter::Element>& elements, size_t first, size_t last,
+                  EventBatch& out);
+
+ private:
+  struct Raw;
+  bool parseFast(const char* base, const std::vector<ArraySplitter::Element>& elements, size_t first, size_t last,
+                 EventBatch& out, size_t& parsed);
+  void parseOne(std::string_view text, EventBatch& out);
+  bool parseText(std::string_view text, EventBatch& out);
+  simdjson::error_code parseObject(simdjson::ondemand::object obj, Raw& raw, EventBatch& out);
+  simdjson::error_code parseArgs(simdjson::ondemand::object args, Raw& raw, EventBatch& out);
+  void commit(Raw& raw, EventBatch& out);
+  void commitComplete(Raw& raw, EventBatch& out);
+  void commitInstant(Raw& raw, EventBatch& out);
+  void commitMeta(Raw& raw, EventBatch& out);
+  EventKind kindOf(StringId category, EventBatch& out);
+  void parseCopyName(StringId name, GpuDetail& detail, EventBatch& out);
+
+  simdjson::ondemand::parser parser_;
+  std::string scratch_;
+  std::string repaired_;
+  std::vector<int8_t> kind_cache_;  // per local string id of a category: EventKind + 1
+};
+
+}  // namespace steplint::trace

@@ -1,0 +1,63 @@
+// Parses batches of traceEvents elements on worker threads and hands the results back in
+// input order. The number of batches in flight is bounded, so the chunks they pin (and thus
+// memory) are bounded too.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "event_batch.h"
+#include "json_splitter.h"
+
+namespace steplint::trace {
+
+/// A buffer of input text; shared by the batches cut from it.
+struct TextChunk {
+  std::unique_ptr<char[]> data;
+  size_t capacity = 0;
+  size_t size = 0;
+};
+
+struct BatchJob {
+  std::shared_ptr<const TextChunk> chunk;
+  std::vector<ArraySplitter::Element> elements;
+};
+
+class ParsePipeline {
+ public:
+  using Sink = std::function<void(EventBatch&)>;
+  /// `threads` == 0 parses on the calling thread.
+  ParsePipeline(int threads, Sink sink);
+  ~ParsePipeline();
+  ParsePipeline(const ParsePipeline&) = delete;
+  ParsePipeline& operator=(const ParsePipeline&) = delete;
+
+  /// Queues a job; blocks while too many are in flight. Results reach the sink (on the
+  /// calling thread) in submission order.
+  void submit(BatchJob job);
+  /// Waits for every job and delivers the remaining results.
+  void drain();
+
+ private:
+  void work();
+  void deliverReady(std::unique_lock<std::mutex>& lock);
+
+  Sink sink_;
+  std::vector<std::thread> workers_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::pair<uint64_t, BatchJob>> queue_;
+  std::map<uint64_t, std::unique_ptr<EventBatch>> done_;
+  std::vector<std::unique_ptr<EventBatch>> free_;  // merged batches, recycled
+  uint64_t next_submit_ = 0, next_deliver_ = 0;
+  size_t max_in_flight_;
+  bool stop_ = false;
+};
+
+}  // namespace steplint::trace
