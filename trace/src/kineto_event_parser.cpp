@@ -245,19 +245,22 @@ void readTriple(od::value& v, int32_t (&out)[3]) {
   }
 }
 
-StringId readRawJson(od::value& v, EventBatch& batch) {
+// Returns false when the value is not valid JSON (e.g. a bare N/A), so the event goes to the
+// repair path instead of silently losing the field.
+bool readRawJson(od::value& v, EventBatch& batch, StringId& out) {
   od::json_type type;
-  if (v.type().get(type)) return 0;
+  if (v.type().get(type)) return false;
   std::string_view text;
   if (type == od::json_type::array) {
     od::array arr;
-    if (v.get_array().get(arr) || arr.raw_json().get(text)) return 0;
+    if (v.get_array().get(arr) || arr.raw_json().get(text)) return false;
   } else if (type == od::json_type::string) {
-    if (v.get_string().get(text)) return 0;
+    if (v.get_string().get(text)) return false;
   } else {
     text = v.raw_json_token();
   }
-  return batch.strings.intern(text);
+  out = batch.strings.intern(text);
+  return true;
 }
 
 }  // namespace
@@ -310,9 +313,11 @@ error_code KinetoEventParser::parseArgs(od::object args, Raw& raw, EventBatch& o
     } else if (key == "Fwd thread id") {
       if (readInt(v, n, overflow)) raw.op.fwd_thread_id = n, raw.has_op = true;
     } else if (key == "Input Dims" || key == "Input dims") {
-      raw.op.input_dims = readRawJson(v, out), raw.has_op = true;
+      if (!readRawJson(v, out, raw.op.input_dims)) return simdjson::TAPE_ERROR;
+      raw.has_op = true;
     } else if (key == "Input type") {
-      raw.op.input_types = readRawJson(v, out), raw.has_op = true;
+      if (!readRawJson(v, out, raw.op.input_types)) return simdjson::TAPE_ERROR;
+      raw.has_op = true;
     } else if (key == "Call stack") {
       if (readString(v, s)) raw.op.call_stack = out.strings.intern(s), raw.has_op = true;
     } else if (key == "Total Allocated") {

@@ -1,0 +1,307 @@
+// Importer behaviour on small inline traces: every timestamp style, both category spellings,
+// every linking rule, pid/tid forms and the phases Kineto writes.
+#include <catch2/catch.hpp>
+
+#include "test_util.h"
+
+using namespace steplint::trace;
+using steplint::test::findEvent;
+using steplint::test::importJson;
+
+TEST_CASE("legacy 2021 trace: capitalised categories, integer µs, string tids", "[trace][import]") {
+  const auto r = importJson(R"J({"schemaVersion": 1,
+    "deviceProperties": [{"id": 0, "name": "Tesla V100", "totalGlobalMem": 16945512448, "computeMajor": 7,
+                          "computeMinor": 0, "numSms": 80, "maxThreadsPerMultiprocessor": 2048}],
+    "traceEvents": [
+    {"ph": "X", "cat": "Operator", "name": "aten::conv2d", "pid": 25738, "tid": "25738",
+     "ts": 1623142623460111, "dur": 100, "args": {"External id": 5, "Input dims": [[32, 3, 224, 224], [64]]}},
+    {"ph": "X", "cat": "Runtime", "name": "cudaLaunchKernel", "pid": 25738, "tid": "25738",
+     "ts": 1623142623460120, "dur": 8, "args": {"correlation": 311, "external id": 5}},
+    {"ph": "X", "cat": "Kernel", "name": "implicit_convolve_sgemm", "pid": 0, "tid": "stream 7",
+     "ts": 1623142623460140, "dur": 300, "args": {"queued": 0, "device": 0, "context": 1, "stream": 7,
+     "correlation": 311, "external id": 5, "registers per thread": 128, "shared memory": 4096,
+     "blocks per SM": 0.8, "warps per SM": 6.4, "grid": [64, 1, 1], "block": [256, 1, 1],
+     "est. achieved occupancy %": 25}},
+    {"ph": "s", "id": 311, "pid": 25738, "tid": 25738, "ts": 1623142623460120, "cat": "async", "name": "launch"},
+    {"ph": "X", "cat": "Memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": "stream 7",
+     "ts": 1623142623460500, "dur": 1945, "args": {"device": 0, "stream": 7, "correlation": 312, "bytes": 19267584}}
+  ]})J");
+  REQUIRE(r.status.ok());
+  const TraceModel& m = r.model;
+  CHECK(m.metadata.format == "kineto-json");
+  CHECK(m.metadata.schema_version == 1);
+  REQUIRE(m.metadata.devices.size() == 1);
+  CHECK(m.metadata.devices[0].compute_major == 7);
+  CHECK(m.metadata.devices[0].num_sms == 80);
+  CHECK(m.metadata.devices[0].total_global_mem == 16945512448);
+
+  const Event* op = findEvent(m, "aten::conv2d");
+  const Event* call = findEvent(m, "cudaLaunchKernel");
+  const Event* kernel = findEvent(m, "implicit_convolve_sgemm");
+  const Event* copy = findEvent(m, "Memcpy HtoD (Pageable -> Device)");
+  REQUIRE(op);
+  REQUIRE(call);
+  REQUIRE(kernel);
+  REQUIRE(copy);
+  CHECK(op->kind == EventKind::kCpuOp);
+  CHECK(op->start_ns == 1623142623460111000);
+  CHECK(op->dur_ns == 100000);
+  CHECK(m.tracks[op->track].tid == 25738);  // "25738" read as a number
+  CHECK(call->kind == EventKind::kRuntime);
+  CHECK(call->external_id == 5);  // lower-case legacy key
+  CHECK(call->link == m.indexOf(*op));
+  CHECK(kernel->kind == EventKind::kKernel);
+  CHECK(kernel->link == m.indexOf(*call));
+  CHECK(m.tracks[kernel->track].tid == 7);  // "stream 7"
+  CHECK(m.tracks[kernel->track].kind == TrackKind::kGpuStream);
+  const GpuDetail* g = m.gpu(*kernel);
+  REQUIRE(g);
+  CHECK(g->device == 0);
+  CHECK(g->stream == 7);
+  CHECK(g->blocks_per_sm == Approx(0.8));
+  CHECK(g->occupancy_pct == Approx(25));
+  CHECK(g->grid[0] == 64);
+  CHECK(g->block[0] == 256);
+  CHECK(g->registers_per_thread == 128);
+  const GpuDetail* c = m.gpu(*copy);
+  REQUIRE(c);
+  CHECK(c->copy_kind == CopyKind::kHtoD);
+  CHECK(c->src_kind == MemoryKind::kPageable);
+  CHECK(c->dst_kind == MemoryKind::kDevice);
+  CHECK(c->bytes == 19267584);
+  CHECK(m.stats.get(Stat::device_op_without_launch) == 1);  // the memcpy's call is absent
+  REQUIRE(m.op(*op));
+  CHECK(m.str(m.op(*op)->input_dims) == "[[32, 3, 224, 224], [64]]");
+  REQUIRE(m.flows.size() == 1);
+  CHECK(m.flows[0].id == 311);
+}
+
+TEST_CASE("float absolute µs keeps nanosecond digits exactly", "[trace][import]") {
+  const auto r = importJson(R"({"traceEvents": [
+    {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": 1712195495519689.123, "dur": 63.813}]})");
+  REQUIRE(r.status.ok());
+  REQUIRE(r.model.events.size() == 1);
+  CHECK(r.model.events[0].start_ns == 1712195495519689123);
+  CHECK(r.model.events[0].dur_ns == 63813);
+}
+
+TEST_CASE("relative µs with baseTimeNanoseconds after traceEvents", "[trace][import]") {
+  const auto r = importJson(R"({"schemaVersion": 1, "traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 4458676522690.655, "dur": 1.5}],
+    "traceName": "x.pt.trace.json", "displayTimeUnit": "ms", "baseTimeNanoseconds": 1714000000000000000})");
+  REQUIRE(r.status.ok());
+  const TraceModel& m = r.model;
+  CHECK(m.metadata.has_base_time);
+  CHECK(m.metadata.base_time_ns == 1714000000000000000);
+  CHECK(m.metadata.trace_name == "x.pt.trace.json");
+  CHECK(m.metadata.display_time_unit == "ms");
+  CHECK(m.events[0].start_ns == 4458676522690655);  // kept as read; unix = + base
+  CHECK(m.events[0].dur_ns == 1500);
+}
+
+TEST_CASE("timestamps given as strings and with exponents", "[trace][import]") {
+  const auto r = importJson(R"({"traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": "100.5", "dur": "2"},
+    {"ph": "X", "cat": "cpu_op", "name": "b", "pid": 1, "tid": 1, "ts": 1.5e3, "dur": 1E1}]})");
+  REQUIRE(r.status.ok());
+  CHECK(findEvent(r.model, "a")->start_ns == 100500);
+  CHECK(findEvent(r.model, "a")->dur_ns == 2000);
+  CHECK(findEvent(r.model, "b")->start_ns == 1500000);
+  CHECK(findEvent(r.model, "b")->dur_ns == 10000);
+}
+
+TEST_CASE("current categories map to kinds; unknown ones are kept as other", "[trace][import]") {
+  const auto r = importJson(R"J({"traceEvents": [
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+    {"ph": "X", "cat": "gpu_user_annotation", "name": "ProfilerStep#3", "pid": 0, "tid": 7, "ts": 5, "dur": 90},
+    {"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "pid": 1, "tid": 1, "ts": 10, "dur": 3, "args": {"correlation": 9}},
+    {"ph": "X", "cat": "cuda_sync", "name": "Stream Sync", "pid": 0, "tid": 7, "ts": 20, "dur": 3, "args": {"stream": 7, "correlation": 10}},
+    {"ph": "X", "cat": "python_function", "name": "train.py(12): step", "pid": 1, "tid": 1, "ts": 1, "dur": 90},
+    {"ph": "X", "cat": "mtia_ccp_events", "name": "x", "pid": 1, "tid": 2, "ts": 1, "dur": 1},
+    {"ph": "X", "cat": "Trace", "name": "PyTorch Profiler (0)", "pid": "Spans", "tid": "PyTorch Profiler", "ts": 0, "dur": 200}]})J");
+  REQUIRE(r.status.ok());
+  const TraceModel& m = r.model;
+  CHECK(m.events.size() == 7);
+  int found = 0;
+  for (const Event& e : m.events) {
+    const std::string_view cat = m.str(e.category);
+    if (cat == "user_annotation") {
+      CHECK(e.kind == EventKind::kUserAnnotation);
+      ++found;
+    }
+    if (cat == "gpu_user_annotation") {
+      CHECK(e.kind == EventKind::kGpuUserAnnotation);
+      ++found;
+    }
+    if (cat == "cuda_driver") {
+      CHECK(e.kind == EventKind::kDriver);
+      ++found;
+    }
+    if (cat == "cuda_sync") {
+      CHECK(e.kind == EventKind::kCudaSync);
+      ++found;
+    }
+    if (cat == "python_function") {
+      CHECK(e.kind == EventKind::kPythonFunction);
+      ++found;
+    }
+    if (cat == "mtia_ccp_events") {
+      CHECK(e.kind == EventKind::kOther);
+      ++found;
+    }
+    if (cat == "Trace") {
+      CHECK(e.kind == EventKind::kSpan);
+      CHECK(m.str(m.tracks[e.track].pid_label) == "Spans");
+      ++found;
+    }
+  }
+  CHECK(found == 7);
+}
+
+TEST_CASE("metadata, memory, counter, instant and flow events", "[trace][import]") {
+  const auto r = importJson(R"J({"traceEvents": [
+    {"name": "process_name", "ph": "M", "ts": 0, "pid": 42, "tid": 0, "args": {"name": "python3.10"}},
+    {"name": "thread_name", "ph": "M", "ts": 0, "pid": 42, "tid": 43, "args": {"name": "thread 43 (pt_main)"}},
+    {"name": "thread_sort_index", "ph": "M", "ts": 0, "pid": 42, "tid": 43, "args": {"sort_index": 5}},
+    {"name": "process_labels", "ph": "M", "pid": 42, "tid": 0, "args": {"labels": "CPU"}},
+    {"name": "weird_meta", "ph": "M", "pid": 42, "tid": 0, "args": {}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::empty", "pid": 42, "tid": 43, "ts": 10, "dur": 1},
+    {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 42, "tid": 43, "ts": 10,
+     "args": {"Total Reserved": 2097152, "Total Allocated": 512, "Bytes": 512, "Addr": 140000, "Device Id": 0, "Device Type": 1}},
+    {"ph": "i", "s": "g", "name": "Iteration Start: PyTorch Profiler", "pid": "Traces", "tid": "Trace PyTorch Profiler", "ts": 5},
+    {"ph": "C", "cat": "hardware_counters", "name": "sm_active", "pid": "GPU 0 Counters", "tid": 0, "ts": 11, "args": {"value": 0.5, "other": 2}},
+    {"ph": "f", "id": "0x1f", "pid": 0, "tid": 7, "ts": 12, "cat": "ac2g", "name": "ac2g", "bp": "e"}]})J");
+  REQUIRE(r.status.ok());
+  const TraceModel& m = r.model;
+  const Event* e = findEvent(m, "aten::empty");
+  REQUIRE(e);
+  const Track& t = m.tracks[e->track];
+  CHECK(m.str(t.process_name) == "python3.10");
+  CHECK(m.str(t.thread_name) == "thread 43 (pt_main)");
+  CHECK(t.sort_index == 5);
+  CHECK(m.stats.get(Stat::metadata_unknown) == 1);  // process_labels is known and ignored
+  REQUIRE(m.memory_events.size() == 1);
+  CHECK(m.memory_events[0].total_allocated == 512);
+  CHECK(m.memory_events[0].total_reserved == 2097152);
+  CHECK(m.memory_events[0].device_type == 1);
+  REQUIRE(m.instants.size() == 1);
+  CHECK(m.instants[0].scope == 'g');
+  REQUIRE(m.counters.size() == 2);
+  CHECK(m.counters[0].value + m.counters[1].value == Approx(2.5));
+  REQUIRE(m.flows.size() == 1);
+  CHECK(m.flows[0].id == 0x1f);
+  CHECK(m.flows[0].binds_enclosing);
+}
+
+TEST_CASE("B/E pairs become complete events, also across batches", "[trace][import]") {
+  std::string json = R"({"traceEvents": [{"ph": "B", "name": "outer", "pid": 1, "tid": 1, "ts": 0})";
+  for (int i = 0; i < 20000; ++i)  // enough filler to put the E in a later batch
+    json += R"(,{"ph": "X", "cat": "cpu_op", "name": "filler", "pid": 1, "tid": 1, "ts": 1, "dur": 1})";
+  json += R"(,{"ph": "E", "pid": 1, "tid": 1, "ts": 50},{"ph": "E", "pid": 1, "tid": 1, "ts": 60}]})";
+  const auto r = importJson(json);
+  REQUIRE(r.status.ok());
+  const Event* outer = findEvent(r.model, "outer");
+  REQUIRE(outer);
+  CHECK(outer->dur_ns == 50000);
+  CHECK(r.model.stats.get(Stat::event_begin_end_pair) == 1);
+  CHECK(r.model.stats.get(Stat::event_unmatched_begin_end) == 1);
+}
+
+TEST_CASE("array form without closing bracket (legacy autograd profiler)", "[trace][import]") {
+  const auto r = importJson(R"([{"name": "aten::add", "ph": "X", "ts": 10, "dur": 2, "tid": 1, "pid": "CPU Functions", "args": {}},
+    {"name": "aten::mul", "ph": "X", "ts": 13, "dur": 2, "tid": 1, "pid": "CPU Functions", "args": {}},)");
+  REQUIRE(r.status.ok());
+  CHECK(r.model.metadata.format == "chrome-json-array");
+  CHECK(r.model.events.size() == 2);
+  CHECK(r.model.events[0].kind == EventKind::kCpuOp);
+  CHECK(r.model.stats.get(Stat::json_truncated) == 0);
+}
+
+TEST_CASE("per-event problems are counted, never fatal", "[trace][import]") {
+  const auto r = importJson(R"({"traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "neg", "pid": 1, "tid": 1, "ts": 10, "dur": -5},
+    {"ph": "X", "cat": "cpu_op", "name": "nodur", "pid": 1, "tid": 1, "ts": 10},
+    {"ph": "X", "cat": "cpu_op", "name": "week", "pid": 1, "tid": 1, "ts": 10, "dur": 704800000000},
+    {"ph": "X", "cat": "cpu_op", "name": "badts", "pid": 1, "tid": 1, "ts": true, "dur": 1},
+    {"ph": "O", "name": "snapshot", "pid": 1, "tid": 1, "ts": 1, "id": 1},
+    {"name": "no phase", "pid": 1, "tid": 1, "ts": 1},
+    17,
+    {"ph": "X", "cat": "cpu_op", "name": "ok", "pid": 1, "tid": 1, "ts": 20, "dur": 1}]})");
+  REQUIRE(r.status.ok());
+  const TraceModel& m = r.model;
+  CHECK(m.events.size() == 2);
+  CHECK(findEvent(m, "neg")->dur_ns == 0);
+  CHECK(findEvent(m, "ok"));
+  CHECK(m.stats.get(Stat::event_negative_duration) == 1);
+  CHECK(m.stats.get(Stat::event_missing_field) == 2);
+  CHECK(m.stats.get(Stat::event_absurd_duration) == 1);
+  CHECK(m.stats.get(Stat::event_bad_number) == 1);
+  CHECK(m.stats.get(Stat::event_unknown_phase) == 1);
+}
+
+TEST_CASE("distributedInfo and unknown top-level metadata are kept", "[trace][import]") {
+  const auto r = importJson(R"({"schemaVersion": 1,
+    "distributedInfo": {"backend": "nccl", "rank": 1, "world_size": 2, "pg_count": 1},
+    "with_stack": 1, "cupti_version": 18,
+    "traceEvents": []})");
+  REQUIRE(r.status.ok());
+  const TraceModel& m = r.model;
+  CHECK(m.metadata.distributed.present);
+  CHECK(m.metadata.distributed.rank == 1);
+  CHECK(m.metadata.distributed.world_size == 2);
+  CHECK(m.metadata.distributed.backend == "nccl");
+  REQUIRE(m.metadata.extra.size() == 2);
+  CHECK(m.metadata.extra[0].first == "with_stack");
+  CHECK(m.metadata.extra[1].second == "18");
+  CHECK(m.events.empty());
+}
+
+TEST_CASE("gzip input is detected by content", "[trace][import]") {
+  // gzip -c of {"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}]}
+  static const unsigned char kGz[] = {
+      0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0xab, 0x56, 0x2a, 0x29, 0x4a, 0x4c, 0x4e, 0x75,
+      0x2d, 0x4b, 0xcd, 0x2b, 0x29, 0x56, 0xb2, 0x8a, 0xae, 0x56, 0x2a, 0xc8, 0x50, 0xb2, 0x52, 0x8a, 0x50, 0xd2,
+      0x51, 0xca, 0x4b, 0xcc, 0x4d, 0x05, 0x32, 0x13, 0x81, 0xcc, 0x82, 0xcc, 0x14, 0x25, 0x2b, 0x43, 0x1d, 0xa5,
+      0x12, 0x18, 0x5d, 0x0c, 0xa6, 0x52, 0x4a, 0x8b, 0x80, 0x74, 0x6d, 0x6c, 0x2d, 0x00, 0xc6, 0xf3, 0x4d, 0xa2,
+      0x46, 0x00, 0x00, 0x00};
+  const auto r = importJson(std::string_view(reinterpret_cast<const char*>(kGz), sizeof kGz));
+  REQUIRE(r.status.ok());
+  REQUIRE(r.model.events.size() == 1);
+  CHECK(r.model.events[0].dur_ns == 1000);
+}
+
+TEST_CASE("non-trace input gives one clear error", "[trace][import]") {
+  CHECK(importJson("").status.error == ImportError::kNotATrace);
+  CHECK(importJson("   \n").status.error == ImportError::kNotATrace);
+  CHECK(importJson("hello world").status.error == ImportError::kNotATrace);
+  CHECK(importJson(R"({"foo": 1, "bar": [1, 2]})").status.error == ImportError::kNotATrace);
+  const auto png = importJson("\x89PNG\r\n\x1a\n....");
+  CHECK(png.status.error == ImportError::kNotATrace);
+  CHECK(png.status.message == "inline.json: not a trace (a PNG image)");
+  TraceModel m;
+  const auto missing = importTraceFile("/nonexistent/trace.json", m);
+  CHECK(missing.error == ImportError::kIo);
+  CHECK(missing.message.find("cannot open") != std::string::npos);
+}
+
+TEST_CASE("importing with one or several threads gives the same model", "[trace][import]") {
+  std::string json = R"({"traceEvents": [)";
+  for (int i = 0; i < 30000; ++i) {
+    if (i) json += ",";
+    json += R"({"ph": "X", "cat": "cpu_op", "name": "op)" + std::to_string(i % 97) + R"(", "pid": 1, "tid": )" +
+            std::to_string(i % 3) + R"(, "ts": )" + std::to_string(i * 10) + R"(, "dur": 5})";
+  }
+  json += "]}";
+  ImportOptions one;
+  one.threads = 0;
+  ImportOptions two;
+  two.threads = 2;
+  const auto a = importJson(json, one);
+  const auto b = importJson(json, two);
+  REQUIRE(a.model.events.size() == 30000);
+  REQUIRE(b.model.events.size() == 30000);
+  for (size_t i = 0; i < a.model.events.size(); i += 997) {
+    CHECK(a.model.events[i].start_ns == b.model.events[i].start_ns);
+    CHECK(a.model.name(a.model.events[i]) == b.model.name(b.model.events[i]));
+  }
+}
