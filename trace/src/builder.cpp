@@ -1,5 +1,7 @@
 #include "steplint/trace/builder.h"
 
+#include "memory_advice.h"
+
 #include <algorithm>
 #include <cmath>
 #include <unordered_map>
@@ -121,7 +123,9 @@ void TraceBuilder::sortEvents() {
     model_.tracks[i].first_event = counts[i];
     model_.tracks[i].event_count = counts[i + 1] - counts[i];
   }
-  std::vector<Event> sorted(events.size());
+  std::vector<Event> sorted;
+  reserveHuge(sorted, events.size());
+  sorted.resize(events.size());
   for (const Event& e : events) sorted[counts[e.track]++] = e;
   events.swap(sorted);
   std::vector<Event>().swap(sorted);

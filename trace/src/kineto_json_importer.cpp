@@ -8,6 +8,7 @@
 
 #include "batch_merger.h"
 #include "json_splitter.h"
+#include "memory_advice.h"
 #include "parse_pipeline.h"
 #include "steplint/trace/builder.h"
 #include "top_level.h"
@@ -86,6 +87,7 @@ class Reader {
     auto c = std::make_shared<TextChunk>();
     c->data.reset(new char[capacity + kPadding]);
     c->capacity = capacity;
+    adviseHugePages(c->data.get(), capacity + kPadding);
     if (pool_.size() < kPoolSize) pool_.push_back(c);
     return c;
   }
@@ -289,9 +291,11 @@ void ChromeJsonImport::reserveForInput() {
   if (bytes == 0) return;
   if (source_.compressed()) bytes *= 20;
   const size_t events = static_cast<size_t>(std::min<uint64_t>(bytes / 200, uint64_t{1} << 28));
-  model_.events.reserve(events);
-  model_.gpu_details.reserve(events / 4);
-  model_.op_details.reserve(events / 2);
+  reserveHuge(model_.events, events);
+  reserveHuge(model_.gpu_details, events / 4);
+  reserveHuge(model_.op_details, events / 2);
+  reserveHuge(model_.memory_events, events / 4);
+  reserveHuge(model_.flows, events / 2);
 }
 
 void ChromeJsonImport::finish() {

@@ -38,12 +38,15 @@ void ParsePipeline::work() {
     job.chunk.reset();  // release the text before waiting for the lock
     lock.lock();
     done_.emplace(seq, std::move(batch));
+    deliverReady(lock);
     cv_.notify_all();
   }
 }
 
 void ParsePipeline::deliverReady(std::unique_lock<std::mutex>& lock) {
-  // Merging happens on the submitting thread, outside the lock, in sequence order.
+  // Whoever holds the delivering role merges every ready batch in order, outside the lock.
+  if (delivering_) return;
+  delivering_ = true;
   for (auto it = done_.find(next_deliver_); it != done_.end(); it = done_.find(next_deliver_)) {
     std::unique_ptr<EventBatch> batch = std::move(it->second);
     done_.erase(it);
@@ -53,6 +56,8 @@ void ParsePipeline::deliverReady(std::unique_lock<std::mutex>& lock) {
     lock.lock();
     free_.push_back(std::move(batch));
   }
+  delivering_ = false;
+  cv_.notify_all();
 }
 
 void ParsePipeline::submit(BatchJob job) {
@@ -65,11 +70,7 @@ void ParsePipeline::submit(BatchJob job) {
     return;
   }
   std::unique_lock<std::mutex> lock(mu_);
-  deliverReady(lock);
-  while (next_submit_ - next_deliver_ >= max_in_flight_) {
-    cv_.wait(lock, [this] { return done_.count(next_deliver_) > 0; });
-    deliverReady(lock);
-  }
+  cv_.wait(lock, [this] { return next_submit_ - next_deliver_ < max_in_flight_; });
   queue_.emplace_back(next_submit_++, std::move(job));
   cv_.notify_all();
 }
@@ -77,10 +78,7 @@ void ParsePipeline::submit(BatchJob job) {
 void ParsePipeline::drain() {
   if (workers_.empty()) return;
   std::unique_lock<std::mutex> lock(mu_);
-  while (next_deliver_ < next_submit_) {
-    cv_.wait(lock, [this] { return done_.count(next_deliver_) > 0; });
-    deliverReady(lock);
-  }
+  cv_.wait(lock, [this] { return next_deliver_ == next_submit_ && !delivering_; });
 }
 
 }  // namespace steplint::trace

@@ -38,8 +38,9 @@ class ParsePipeline {
   ParsePipeline(const ParsePipeline&) = delete;
   ParsePipeline& operator=(const ParsePipeline&) = delete;
 
-  /// Queues a job; blocks while too many are in flight. Results reach the sink (on the
-  /// calling thread) in submission order.
+  /// Queues a job; blocks while too many are in flight. Results reach the sink in
+  /// submission order, one at a time, on whichever thread (worker or caller) finds the next
+  /// one ready: merging then runs beside splitting instead of after it.
   void submit(BatchJob job);
   /// Waits for every job and delivers the remaining results.
   void drain();
@@ -58,6 +59,7 @@ class ParsePipeline {
   uint64_t next_submit_ = 0, next_deliver_ = 0;
   size_t max_in_flight_;
   bool stop_ = false;
+  bool delivering_ = false;  // one thread merges at a time, in sequence order
 };
 
 }  // namespace steplint::trace
