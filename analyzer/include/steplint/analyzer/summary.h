@@ -29,6 +29,8 @@ struct TraceSummary {
   std::vector<GpuSummary> gpus;
   std::vector<StreamIdle> idle;
   std::vector<KernelStat> top_kernels;
+  IdleOptions idle_options;  // the thresholds `idle` was computed with (shown next to it)
+  std::vector<std::string> notes;  // what could not be computed, and why
   // counts for the header line
   size_t event_count = 0;
   size_t track_count = 0;

@@ -1,0 +1,96 @@
+// The rule interface. One rule = one source file in rules/<category>/, one doc page
+// docs/rules/SLnnn-<name>.md, and its tests; registered in rules/src/registry.cpp.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "steplint/analyzer/diagnostic.h"
+#include "steplint/analyzer/summary.h"
+#include "steplint/trace/model.h"
+
+namespace steplint::analyzer {
+
+struct RuleInfo {
+  std::string_view code;          // "SL101"
+  std::string_view name;          // "dataloader-wait": the pattern flagged, kebab-case
+  Category category;
+  Severity default_severity;
+  bool enabled_by_default;        // false for SL9xx
+  std::string_view summary;       // one line for `steplint rules`
+};
+
+/// A rule option as declared by the rule (name, type, default, meaning).
+using OptionValue = std::variant<bool, int64_t, double, std::string>;
+struct OptionSpec {
+  std::string name;         // kebab-case: "min-wait-fraction"
+  OptionValue default_value;
+  std::string description;
+};
+
+/// Option values after configuration: defaults overridden by steplint.toml / CLI.
+class RuleOptions {
+ public:
+  void set(const std::string& name, OptionValue value) { values_[name] = std::move(value); }
+  bool has(const std::string& name) const { return values_.count(name) > 0; }
+  /// The stored value, or nullptr.
+  const OptionValue* get(const std::string& name) const {
+    auto it = values_.find(name);
+    return it == values_.end() ? nullptr : &it->second;
+  }
+  const std::map<std::string, OptionValue>& values() const { return values_; }
+  double number(const std::string& name, double fallback) const;
+  int64_t integer(const std::string& name, int64_t fallback) const;
+  bool flag(const std::string& name, bool fallback) const;
+  std::string text(const std::string& name, const std::string& fallback) const;
+
+ private:
+  std::map<std::string, OptionValue> values_;
+};
+
+/// Everything a rule may read: the model and the precomputed analyses. Rules never parse.
+class AnalysisContext {
+ public:
+  AnalysisContext(const trace::TraceModel& model, const TraceSummary& summary) : model_(model), summary_(summary) {}
+  const trace::TraceModel& model() const { return model_; }
+  const TraceSummary& summary() const { return summary_; }
+  const StepResult& steps() const { return summary_.steps; }
+  const BreakdownResult& breakdown() const { return summary_.breakdown; }
+  /// Average step time in ms (0 when there are no steps).
+  double averageStepMs() const { return summary_.breakdown.average_total_ns / 1e6; }
+  /// Index into steps().steps of the kept step containing time t, or -1.
+  int stepAt(int64_t t_ns) const;
+  bool hasGpuActivity() const;
+
+ private:
+  const trace::TraceModel& model_;
+  const TraceSummary& summary_;
+};
+
+/// Collects findings and "could not decide" notes from one rule.
+class DiagnosticSink {
+ public:
+  virtual ~DiagnosticSink() = default;
+  virtual void report(Diagnostic d) = 0;
+  virtual void notChecked(std::string reason) = 0;
+};
+
+class Rule {
+ public:
+  virtual ~Rule() = default;
+  virtual const RuleInfo& info() const = 0;
+  virtual std::vector<OptionSpec> options() const { return {}; }
+  /// Called once before check() with the configured values (defaults filled in).
+  virtual void configure(const RuleOptions& options) { (void)options; }
+  virtual void check(const AnalysisContext& context, DiagnosticSink& sink) const = 0;
+
+ protected:
+  /// A diagnostic pre-filled with this rule's code, name and default severity.
+  Diagnostic makeDiagnostic() const;
+};
+
+}  // namespace steplint::analyzer

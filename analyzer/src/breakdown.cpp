@@ -1,0 +1,153 @@
+// Step-time breakdown (reference-analyses.md §1.2 roles, §1.4 priority subtraction).
+#include "steplint/analyzer/breakdown.h"
+
+#include <optional>
+
+#include "steplint/analyzer/intervals.h"
+
+namespace steplint::analyzer {
+namespace {
+
+using trace::Event;
+using trace::EventKind;
+using trace::TraceModel;
+
+constexpr int kRoleCount = kStepCategoryCount - 1;  // every category but Other has a role
+
+bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+bool isOpOrAnnotation(EventKind k) { return k == EventKind::kCpuOp || k == EventKind::kUserAnnotation; }
+
+// Decides, once per CPU event, whether it or an enclosing range is a communication op, so a
+// kernel launched anywhere under `nccl:all_reduce` counts as communication.
+class CommAncestry {
+ public:
+  explicit CommAncestry(const TraceModel& model) : model_(model), state_(model.events.size(), kUnknown) {}
+
+  bool underCommOp(uint32_t index) {
+    std::vector<uint32_t> path;
+    int8_t answer = kNo;
+    for (uint32_t i = index; i != trace::kNoIndex; i = model_.events[i].parent) {
+      if (state_[i] != kUnknown) {
+        answer = state_[i];
+        break;
+      }
+      path.push_back(i);
+      if (trace::isCpuRange(model_.events[i].kind) && isCommunicationOpName(model_.name(model_.events[i]))) {
+        answer = kYes;
+        break;
+      }
+    }
+    for (uint32_t i : path) state_[i] = answer;
+    return answer == kYes;
+  }
+
+ private:
+  static constexpr int8_t kUnknown = -1, kNo = 0, kYes = 1;
+  const TraceModel& model_;
+  std::vector<int8_t> state_;
+};
+
+// tb_plugin row 1: communication kernels are those of comm ops. tb requires the kernel's own
+// External id to be the comm op's; we follow kernel -> launch call -> CPU op -> enclosing ops,
+// and also take NCCL's own kernels by name (they are communication whoever launched them).
+bool isCommKernel(const TraceModel& model, const Event& kernel, CommAncestry& comm) {
+  if (startsWith(model.name(kernel), "nccl")) return true;
+  if (kernel.link == trace::kNoIndex) return false;
+  const uint32_t op = model.events[kernel.link].link;
+  return op != trace::kNoIndex && comm.underCommOp(op);
+}
+
+std::optional<StepCategory> roleOf(const TraceModel& model, const Event& e, CommAncestry& comm) {
+  switch (e.kind) {
+    case EventKind::kKernel: return isCommKernel(model, e, comm) ? StepCategory::kCommunication : StepCategory::kKernel;
+    case EventKind::kMemcpy: return StepCategory::kMemcpy;
+    case EventKind::kMemset: return StepCategory::kMemset;
+    case EventKind::kRuntime:
+    case EventKind::kDriver: return StepCategory::kRuntime;  // tb ignores cuda_driver (TB-Q10)
+    case EventKind::kCpuOp:
+    case EventKind::kUserAnnotation:
+    case EventKind::kPythonFunction: break;
+    default: return std::nullopt;  // gpu_user_annotation, syncs, overhead ...: no role (TB-Q9)
+  }
+  const std::string_view name = model.name(e);
+  if (isOpOrAnnotation(e.kind) && isDataLoaderName(name)) return StepCategory::kDataLoader;
+  if (isOpOrAnnotation(e.kind) && startsWith(name, "ProfilerStep#")) return std::nullopt;
+  if (isCommunicationOpName(name)) return StepCategory::kCommunication;
+  return StepCategory::kCpuExec;
+}
+
+std::array<IntervalSet, kRoleCount> roleSets(const TraceModel& model) {
+  std::array<std::vector<Interval>, kRoleCount> raw;
+  CommAncestry comm(model);
+  for (const Event& e : model.events) {
+    if (auto role = roleOf(model, e, comm)) raw[static_cast<size_t>(*role)].push_back({e.start_ns, e.end_ns()});
+  }
+  std::array<IntervalSet, kRoleCount> sets;
+  for (int r = 0; r < kRoleCount; ++r) sets[r] = IntervalSet::fromUnsorted(std::move(raw[r]));
+  return sets;
+}
+
+// Each role keeps only what no higher-priority role covers. tb_plugin restarts from the full
+// step set once nothing is left (TB-Q8), which can make categories exceed the step; we keep
+// clipping, so the categories always sum to the step time.
+std::array<IntervalSet, kStepCategoryCount> prioritize(const std::array<IntervalSet, kRoleCount>& roles,
+                                                       const std::vector<Step>& steps) {
+  std::vector<Interval> step_ranges;
+  for (const Step& s : steps) step_ranges.push_back({s.start_ns, s.end_ns});
+  IntervalSet free = IntervalSet::fromUnsorted(std::move(step_ranges));
+  std::array<IntervalSet, kStepCategoryCount> parts;
+  for (int r = 0; r < kRoleCount; ++r) {
+    parts[r] = free.intersect(roles[r]);
+    free = free.subtract(parts[r]);
+  }
+  parts[static_cast<size_t>(StepCategory::kOther)] = std::move(free);
+  return parts;
+}
+
+}  // namespace
+
+std::string_view stepCategoryName(StepCategory c) {
+  static constexpr std::string_view kNames[kStepCategoryCount] = {"Kernel",  "Memcpy",     "Memset",   "Communication",
+                                                                  "Runtime", "DataLoader", "CPU Exec", "Other"};
+  return kNames[static_cast<size_t>(c)];
+}
+
+double BreakdownResult::averageFraction(StepCategory c) const {
+  return average_total_ns > 0 ? average_ns[static_cast<size_t>(c)] / average_total_ns : 0.0;
+}
+
+bool isDataLoaderName(std::string_view name) {
+  constexpr std::string_view kNext = ".__next__";
+  return (startsWith(name, "enumerate(DataLoader)#") && name.size() >= kNext.size() &&
+          name.substr(name.size() - kNext.size()) == kNext) ||
+         startsWith(name, "enumerate(DataPipe)#");
+}
+
+bool isCommunicationOpName(std::string_view name) {
+  // tb_plugin knows exactly nccl:/gloo: {broadcast, reduce, all_reduce, all_gather,
+  // reduce_scatter} (TB-Q13); any c10d range of those backends is communication, and
+  // record_param_comms wraps every c10d collective and point-to-point call.
+  return startsWith(name, "nccl:") || startsWith(name, "gloo:") || name == "record_param_comms";
+}
+
+BreakdownResult computeBreakdown(const TraceModel& model, const StepResult& steps) {
+  BreakdownResult result;
+  if (steps.steps.empty()) return result;
+  const auto parts = prioritize(roleSets(model), steps.steps);
+  for (const Step& s : steps.steps) {
+    StepBreakdown row;
+    row.step_number = s.number;
+    row.total_ns = s.duration_ns();
+    for (int c = 0; c < kStepCategoryCount; ++c) row.ns[c] = parts[c].overlapLength(s.start_ns, s.end_ns);
+    result.per_step.push_back(row);
+  }
+  const double n = static_cast<double>(result.per_step.size());
+  for (const StepBreakdown& row : result.per_step) {
+    result.average_total_ns += static_cast<double>(row.total_ns) / n;
+    for (int c = 0; c < kStepCategoryCount; ++c) result.average_ns[c] += static_cast<double>(row.ns[c]) / n;
+  }
+  return result;
+}
+
+}  // namespace steplint::analyzer

@@ -1,0 +1,37 @@
+#include "steplint/analyzer/kernel_stats.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "steplint/analyzer/gpu_summary.h"
+
+namespace steplint::analyzer {
+
+std::vector<KernelStat> computeKernelStats(const trace::TraceModel& model, size_t limit) {
+  // Interned names make the StringId a perfect grouping key.
+  std::unordered_map<trace::StringId, KernelStat> by_name;
+  for (const trace::Event& e : model.events) {
+    if (e.kind != trace::EventKind::kKernel) continue;
+    auto [it, inserted] = by_name.try_emplace(e.name);
+    KernelStat& s = it->second;
+    if (inserted) {
+      s.name = std::string(model.name(e));
+      s.min_ns = s.max_ns = e.dur_ns;
+      s.tensor_core = isTensorCoreKernelName(s.name);
+    }
+    ++s.count;
+    s.total_ns += e.dur_ns;
+    s.min_ns = std::min(s.min_ns, e.dur_ns);
+    s.max_ns = std::max(s.max_ns, e.dur_ns);
+  }
+  std::vector<KernelStat> out;
+  out.reserve(by_name.size());
+  for (auto& [id, stat] : by_name) out.push_back(std::move(stat));
+  std::sort(out.begin(), out.end(), [](const KernelStat& a, const KernelStat& b) {
+    return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
+  });
+  if (limit > 0 && out.size() > limit) out.resize(limit);
+  return out;
+}
+
+}  // namespace steplint::analyzer

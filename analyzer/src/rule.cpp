@@ -1,0 +1,60 @@
+#include "steplint/analyzer/rule.h"
+
+#include <algorithm>
+
+namespace steplint::analyzer {
+
+double RuleOptions::number(const std::string& name, double fallback) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  if (const auto* d = std::get_if<double>(&it->second)) return *d;
+  if (const auto* i = std::get_if<int64_t>(&it->second)) return static_cast<double>(*i);
+  return fallback;
+}
+
+int64_t RuleOptions::integer(const std::string& name, int64_t fallback) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  if (const auto* i = std::get_if<int64_t>(&it->second)) return *i;
+  return fallback;
+}
+
+bool RuleOptions::flag(const std::string& name, bool fallback) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  if (const auto* b = std::get_if<bool>(&it->second)) return *b;
+  return fallback;
+}
+
+std::string RuleOptions::text(const std::string& name, const std::string& fallback) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return fallback;
+  if (const auto* s = std::get_if<std::string>(&it->second)) return *s;
+  return fallback;
+}
+
+int AnalysisContext::stepAt(int64_t t_ns) const {
+  const auto& steps = summary_.steps.steps;
+  // Steps are sorted and never overlap: binary search on start.
+  auto it = std::upper_bound(steps.begin(), steps.end(), t_ns,
+                             [](int64_t t, const Step& s) { return t < s.start_ns; });
+  if (it == steps.begin()) return -1;
+  --it;
+  return t_ns < it->end_ns ? static_cast<int>(it - steps.begin()) : -1;
+}
+
+bool AnalysisContext::hasGpuActivity() const {
+  for (const auto& e : model_.events)
+    if (trace::isDeviceOp(e.kind)) return true;
+  return false;
+}
+
+Diagnostic Rule::makeDiagnostic() const {
+  Diagnostic d;
+  d.code = std::string(info().code);
+  d.name = std::string(info().name);
+  d.severity = info().default_severity;
+  return d;
+}
+
+}  // namespace steplint::analyzer

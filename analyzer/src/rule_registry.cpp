@@ -1,0 +1,21 @@
+#include "steplint/analyzer/rule_registry.h"
+
+namespace steplint::analyzer {
+
+Rule* RuleRegistry::find(std::string_view code_or_name) const {
+  for (const auto& r : rules_)
+    if (r->info().code == code_or_name || r->info().name == code_or_name) return r.get();
+  return nullptr;
+}
+
+std::vector<Rule*> RuleRegistry::match(std::string_view selector) const {
+  std::vector<Rule*> out;
+  for (const auto& r : rules_) {
+    const RuleInfo& info = r->info();
+    const bool prefix = selector.size() >= 2 && selector.substr(0, 2) == "SL" && info.code.substr(0, selector.size()) == selector;
+    if (selector == "ALL" || info.name == selector || prefix) out.push_back(r.get());
+  }
+  return out;
+}
+
+}  // namespace steplint::analyzer

@@ -1,0 +1,210 @@
+// tb_plugin's StepParser (reference-analyses.md §1.3), reproduced step for step so the
+// numbers match what TensorBoard users know. Deliberate differences are marked TB-Qn.
+#include "steplint/analyzer/steps.h"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <string_view>
+#include <utility>
+
+namespace steplint::analyzer {
+namespace {
+
+using trace::Event;
+using trace::EventKind;
+using trace::TraceModel;
+
+constexpr std::string_view kStepPrefix = "ProfilerStep#";
+constexpr int64_t kNoTime = std::numeric_limits<int64_t>::min();
+
+// Only CPU-side ProfilerStep ranges are steps; a gpu_user_annotation copy (ROCm 2024 traces)
+// would otherwise become an extra, overlapping step (TB-Q9).
+bool isHostStepEvent(const TraceModel& model, const Event& e) {
+  return (e.kind == EventKind::kCpuOp || e.kind == EventKind::kUserAnnotation) &&
+         model.name(e).substr(0, kStepPrefix.size()) == kStepPrefix;
+}
+
+int64_t stepNumber(std::string_view name, int64_t fallback) {
+  std::string_view digits = name.substr(kStepPrefix.size());
+  int64_t n = 0;
+  auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  return ec == std::errc() && ptr != digits.data() ? n : fallback;
+}
+
+std::vector<Step> hostSteps(const TraceModel& model) {
+  std::vector<Step> steps;
+  for (uint32_t i = 0; i < model.events.size(); ++i) {
+    const Event& e = model.events[i];
+    if (!isHostStepEvent(model, e)) continue;
+    Step s;
+    s.number = stepNumber(model.name(e), static_cast<int64_t>(steps.size()));
+    s.host_start_ns = s.start_ns = e.start_ns;
+    s.host_end_ns = s.end_ns = e.end_ns();
+    s.event = i;
+    steps.push_back(s);
+  }
+  std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
+    return a.host_start_ns != b.host_start_ns ? a.host_start_ns < b.host_start_ns : a.host_end_ns < b.host_end_ns;
+  });
+  return steps;
+}
+
+// tb_plugin's fallback: one step over all CPU activity. tb uses ops and Python events only;
+// we also count user annotations, which only widens the step to annotated CPU work.
+bool wholeTraceStep(const TraceModel& model, Step& step) {
+  int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+  for (const Event& e : model.events) {
+    if (!trace::isCpuRange(e.kind)) continue;
+    lo = std::min(lo, e.start_ns);
+    hi = std::max(hi, e.end_ns());
+  }
+  if (lo > hi) return false;
+  step.host_start_ns = step.start_ns = lo;
+  step.host_end_ns = step.end_ns = hi;
+  return true;
+}
+
+// Launch calls that caused device ops, each with its ops, ordered by call start.
+struct LaunchGroup {
+  uint32_t call = trace::kNoIndex;
+  std::vector<uint32_t> ops;
+};
+
+std::vector<LaunchGroup> launchGroups(const TraceModel& model) {
+  std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (call, op)
+  for (uint32_t i = 0; i < model.events.size(); ++i) {
+    const Event& e = model.events[i];
+    // Driver launches (Triton's cuLaunchKernel) count too; tb_plugin ignores them (TB-Q10).
+    if (trace::isDeviceOp(e.kind) && e.link != trace::kNoIndex && trace::isLaunchApi(model.events[e.link].kind))
+      pairs.emplace_back(e.link, i);
+  }
+  std::stable_sort(pairs.begin(), pairs.end(), [&](const auto& a, const auto& b) {
+    const Event& ca = model.events[a.first];
+    const Event& cb = model.events[b.first];
+    return ca.start_ns != cb.start_ns ? ca.start_ns < cb.start_ns : a.first < b.first;
+  });
+  std::vector<LaunchGroup> groups;
+  for (const auto& [call, op] : pairs) {
+    if (groups.empty() || groups.back().call != call) groups.push_back({call, {}});
+    groups.back().ops.push_back(op);
+  }
+  return groups;
+}
+
+struct DeviceMatch {
+  std::vector<int64_t> min_start, max_end;  // per step; kNoTime when nothing matched
+  std::vector<uint8_t> matched;             // per event: device op matched to some step
+  bool any = false;
+};
+
+// tb_plugin's two-way merge: a launch belongs to a step only if it lies entirely inside the
+// host step; launches that start before a step or straddle its end are skipped (TB-Q7).
+DeviceMatch matchDeviceOps(const TraceModel& model, std::vector<Step>& steps) {
+  DeviceMatch m;
+  m.min_start.assign(steps.size(), kNoTime);
+  m.max_end.assign(steps.size(), kNoTime);
+  m.matched.assign(model.events.size(), 0);
+  size_t s = 0;
+  for (const LaunchGroup& g : launchGroups(model)) {
+    const Event& call = model.events[g.call];
+    // Same test order as tb_plugin, so zero-length steps and calls behave alike.
+    while (s < steps.size() && call.start_ns >= steps[s].host_start_ns && call.end_ns() > steps[s].host_end_ns &&
+           call.start_ns >= steps[s].host_end_ns)
+      ++s;
+    if (s == steps.size()) break;
+    if (call.start_ns < steps[s].host_start_ns || call.end_ns() > steps[s].host_end_ns) continue;
+    for (uint32_t op : g.ops) {
+      const Event& e = model.events[op];
+      m.min_start[s] = m.min_start[s] == kNoTime ? e.start_ns : std::min(m.min_start[s], e.start_ns);
+      m.max_end[s] = std::max(m.max_end[s], e.end_ns());
+      m.matched[op] = 1;
+      ++steps[s].device_op_count;
+      m.any = true;
+    }
+  }
+  return m;
+}
+
+// Device work that no step launched but that ended before step 0's first device op
+// (launched before profiling started) pushes step 0's start later.
+int64_t firstStepStart(const TraceModel& model, const std::vector<Step>& steps, const DeviceMatch& m) {
+  int64_t prev_end = steps.front().host_start_ns;
+  if (m.min_start.front() == kNoTime) return prev_end;
+  for (uint32_t i = 0; i < model.events.size(); ++i) {
+    const Event& e = model.events[i];
+    if (trace::isDeviceOp(e.kind) && !m.matched[i] && e.end_ns() < m.min_start.front())
+      prev_end = std::max(prev_end, e.end_ns());
+  }
+  return prev_end;
+}
+
+void extendSteps(const TraceModel& model, std::vector<Step>& steps, const DeviceMatch& m,
+                 std::vector<std::string>& notes) {
+  int64_t prev_end = firstStepStart(model, steps, m);
+  for (size_t i = 0; i < steps.size(); ++i) {
+    Step& s = steps[i];
+    s.start_ns = std::max(prev_end, s.host_start_ns);
+    s.end_ns = m.max_end[i] == kNoTime ? std::max(s.host_end_ns, s.start_ns) : std::max(s.host_end_ns, m.max_end[i]);
+    if (s.end_ns < s.start_ns) {
+      notes.push_back("step " + std::to_string(s.number) +
+                      ": its GPU work and host range end before the previous step ends; counted as 0 ns");
+      s.end_ns = s.start_ns;
+    }
+    prev_end = s.end_ns;
+  }
+}
+
+// TB-Q6: the last steps often lose kernels to the end of profiling; tb_plugin drops trailing
+// steps without device ops, and the last one too when it has < 80% of the previous one's.
+int64_t tailStepsToDrop(const std::vector<Step>& steps) {
+  if (steps.size() < 2) return 0;
+  int64_t j = static_cast<int64_t>(steps.size()) - 1;
+  while (j >= 0 && steps[j].device_op_count == 0) --j;
+  if (j < 0) return 0;
+  int64_t keep = j + 1;
+  if (j > 0 && 0.8 * static_cast<double>(steps[j - 1].device_op_count) > static_cast<double>(steps[j].device_op_count))
+    keep = j;
+  return static_cast<int64_t>(steps.size()) - keep;
+}
+
+void dropTail(StepResult& result) {
+  const int64_t drop = tailStepsToDrop(result.steps);
+  if (drop == 0) return;
+  result.steps.resize(result.steps.size() - static_cast<size_t>(drop));
+  result.dropped_tail_steps = drop;
+  result.notes.push_back("dropped the last " + std::to_string(drop) +
+                         " step(s): the profiler may not have captured all the GPU work they launched "
+                         "(as tb_plugin does; --keep-tail-steps keeps them)");
+}
+
+}  // namespace
+
+StepResult computeSteps(const TraceModel& model, const StepOptions& options) {
+  StepResult result;
+  result.steps = hostSteps(model);
+  result.source = StepSource::kProfilerStep;
+  if (result.steps.empty()) {
+    Step whole;
+    if (!wholeTraceStep(model, whole)) {
+      result.source = StepSource::kNone;
+      result.notes.push_back("no CPU events in this trace: steps and the step-time breakdown are not computed");
+      return result;
+    }
+    result.source = StepSource::kWholeTrace;
+    result.steps.push_back(whole);
+    result.notes.push_back("no ProfilerStep#N ranges: the whole CPU activity is treated as one step");
+  }
+  const DeviceMatch match = matchDeviceOps(model, result.steps);
+  if (!match.any) {
+    if (model.events.end() != std::find_if(model.events.begin(), model.events.end(),
+                                           [](const Event& e) { return trace::isDeviceOp(e.kind); }))
+      result.notes.push_back("no GPU work was launched inside a step: steps are the host ranges only");
+    return result;
+  }
+  extendSteps(model, result.steps, match, result.notes);
+  if (options.drop_incomplete_tail) dropTail(result);
+  return result;
+}
+
+}  // namespace steplint::analyzer

@@ -1,0 +1,169 @@
+// `steplint summary --format json`; the schema is documented in docs/summary-json.md.
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+#include "steplint/analyzer/summary.h"
+
+namespace steplint::analyzer {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kSchema = "steplint.summary/1";
+
+// Stable snake_case keys (display names such as "CPU Exec" are for humans).
+constexpr const char* kCategoryKeys[kStepCategoryCount] = {"kernel",  "memcpy",     "memset",   "communication",
+                                                           "runtime", "dataloader", "cpu_exec", "other"};
+
+const char* stepSourceKey(StepSource source) {
+  switch (source) {
+    case StepSource::kProfilerStep: return "profiler_step";
+    case StepSource::kWholeTrace: return "whole_trace";
+    case StepSource::kNone: return "none";
+  }
+  return "none";
+}
+
+// -1 is the API's "unknown"; JSON says null.
+json optionalNumber(double value) { return value < 0 ? json(nullptr) : json(value); }
+
+json computeCapability(const trace::DeviceProperties& d) {
+  if (d.compute_major < 0) return nullptr;
+  return std::to_string(d.compute_major) + "." + std::to_string(std::max(d.compute_minor, 0));
+}
+
+json traceJson(const TraceSummary& s, const trace::TraceModel& model) {
+  const auto [lo, hi] = model.timeRange();
+  json devices = json::array();
+  for (const trace::DeviceProperties& d : model.metadata.devices)
+    devices.push_back({{"id", d.id},
+                       {"name", d.name},
+                       {"total_global_mem", d.total_global_mem},
+                       {"compute_capability", computeCapability(d)},
+                       {"num_sms", d.num_sms}});
+  json t = {{"format", model.metadata.format},
+            {"schema_version", model.metadata.schema_version},
+            {"events", s.event_count},
+            {"tracks", s.track_count},
+            {"start_ns", lo},
+            {"end_ns", hi},
+            {"duration_ns", hi - lo},
+            {"base_time_ns", model.metadata.has_base_time ? json(model.metadata.base_time_ns) : json(nullptr)},
+            {"devices", devices}};
+  const trace::DistributedInfo& dist = model.metadata.distributed;
+  t["distributed"] = dist.present
+                         ? json{{"rank", dist.rank}, {"world_size", dist.world_size}, {"backend", dist.backend}}
+                         : json(nullptr);
+  return t;
+}
+
+json stepsJson(const StepResult& st) {
+  json items = json::array();
+  for (const Step& s : st.steps)
+    items.push_back({{"number", s.number},
+                     {"start_ns", s.start_ns},
+                     {"end_ns", s.end_ns},
+                     {"duration_ns", s.duration_ns()},
+                     {"host_start_ns", s.host_start_ns},
+                     {"host_end_ns", s.host_end_ns},
+                     {"device_op_count", s.device_op_count}});
+  return {{"source", stepSourceKey(st.source)},
+          {"count", st.steps.size()},
+          {"dropped_tail_steps", st.dropped_tail_steps},
+          {"notes", st.notes},
+          {"items", items}};
+}
+
+json categoriesJson(const std::array<int64_t, kStepCategoryCount>& ns) {
+  json out = json::object();
+  for (int c = 0; c < kStepCategoryCount; ++c) out[kCategoryKeys[c]] = ns[c];
+  return out;
+}
+
+json breakdownJson(const BreakdownResult& b) {
+  if (b.per_step.empty()) return nullptr;
+  json avg = json::object(), frac = json::object(), per_step = json::array();
+  for (int c = 0; c < kStepCategoryCount; ++c) {
+    avg[kCategoryKeys[c]] = b.average_ns[c];
+    frac[kCategoryKeys[c]] = b.averageFraction(static_cast<StepCategory>(c));
+  }
+  for (const StepBreakdown& row : b.per_step)
+    per_step.push_back({{"step", row.step_number}, {"total_ns", row.total_ns}, {"ns", categoriesJson(row.ns)}});
+  return {{"average_total_ns", b.average_total_ns},
+          {"average_ns", avg},
+          {"average_fraction", frac},
+          {"per_step", per_step}};
+}
+
+json gpusJson(const std::vector<GpuSummary>& gpus) {
+  json out = json::array();
+  for (const GpuSummary& g : gpus)
+    out.push_back({{"device", g.device},
+                   {"name", g.name},
+                   {"window_ns", g.window_ns},
+                   {"kernel_count", g.kernel_count},
+                   {"kernel_busy_ns", g.kernel_busy_ns},
+                   {"utilization", g.utilization},
+                   {"sm_efficiency", optionalNumber(g.sm_efficiency)},
+                   {"achieved_occupancy_pct", optionalNumber(g.achieved_occupancy)},
+                   {"tensor_core_share", optionalNumber(g.tensor_core_share)}});
+  return out;
+}
+
+json idleJson(const TraceSummary& s) {
+  json streams = json::array();
+  for (const StreamIdle& i : s.idle)
+    streams.push_back({{"device", i.device},
+                       {"stream", i.stream},
+                       {"span_ns", i.span_ns},
+                       {"busy_ns", i.busy_ns},
+                       {"idle_ns", i.idle_ns()},
+                       {"host_wait_ns", i.host_wait_ns},
+                       {"kernel_wait_ns", i.kernel_wait_ns},
+                       {"other_ns", i.other_ns}});
+  return {{"kernel_wait_threshold_ns", s.idle_options.kernel_wait_threshold_ns}, {"streams", streams}};
+}
+
+json kernelsJson(const std::vector<KernelStat>& kernels) {
+  json out = json::array();
+  for (const KernelStat& k : kernels)
+    out.push_back({{"name", k.name},
+                   {"count", k.count},
+                   {"total_ns", k.total_ns},
+                   {"min_ns", k.min_ns},
+                   {"max_ns", k.max_ns},
+                   {"mean_ns", k.mean_ns()},
+                   {"tensor_core", k.tensor_core}});
+  return out;
+}
+
+json importStatsJson(const trace::TraceModel& model) {
+  json out = json::array();
+  for (size_t i = 0; i < trace::kStatCount; ++i) {
+    const auto stat = static_cast<trace::Stat>(i);
+    if (model.stats.get(stat) == 0) continue;
+    const trace::StatInfo& info = trace::statInfo(stat);
+    out.push_back({{"name", info.name},
+                   {"severity", trace::statSeverityName(info.severity)},
+                   {"count", model.stats.get(stat)},
+                   {"description", info.description}});
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json summaryToJson(const TraceSummary& summary, const trace::TraceModel& model) {
+  return {{"schema", kSchema},
+          {"source", summary.source},
+          {"trace", traceJson(summary, model)},
+          {"steps", stepsJson(summary.steps)},
+          {"breakdown", breakdownJson(summary.breakdown)},
+          {"gpus", gpusJson(summary.gpus)},
+          {"idle", idleJson(summary)},
+          {"top_kernels", kernelsJson(summary.top_kernels)},
+          {"notes", summary.notes},
+          {"import_stats", importStatsJson(model)}};
+}
+
+}  // namespace steplint::analyzer

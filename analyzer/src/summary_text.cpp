@@ -1,0 +1,161 @@
+// `steplint summary` as aligned text tables.
+#include <ostream>
+
+#include "steplint/analyzer/summary.h"
+#include "text_table.h"
+
+namespace steplint::analyzer {
+namespace {
+
+using Align = TextTable::Align;
+
+constexpr size_t kKernelNameWidth = 90;
+
+class Printer {
+ public:
+  Printer(std::ostream& out, bool color) : out_(out), color_(color) {}
+  void heading(const std::string& text) {
+    out_ << '\n' << (color_ ? "\033[1m" : "") << text << (color_ ? "\033[0m" : "") << '\n';
+  }
+  void line(const std::string& text) { out_ << "  " << text << '\n'; }
+  void note(const std::string& text) { out_ << "  " << (color_ ? "\033[33mnote:\033[0m " : "note: ") << text << '\n'; }
+  std::ostream& out() { return out_; }
+
+ private:
+  std::ostream& out_;
+  bool color_;
+};
+
+std::string stepSourceText(StepSource source) {
+  switch (source) {
+    case StepSource::kProfilerStep: return "ProfilerStep#N ranges";
+    case StepSource::kWholeTrace: return "the whole trace (no ProfilerStep#N)";
+    case StepSource::kNone: return "none";
+  }
+  return "?";
+}
+
+std::string optionalPercent(double value, double scale) {
+  return value < 0 ? std::string("n/a") : formatPercent(value / scale);
+}
+
+void printHeader(Printer& p, const TraceSummary& s, const trace::TraceModel& model) {
+  p.out() << "steplint summary: " << (s.source.empty() ? "<memory>" : s.source) << '\n';
+  const auto [lo, hi] = model.timeRange();
+  std::string format = model.metadata.format.empty() ? "" : model.metadata.format + ", ";
+  p.line(format + formatCount(s.event_count) + " events on " + formatCount(s.track_count) + " tracks, " +
+         formatMs(static_cast<double>(hi - lo)) + " ms from ts " + formatUsExact(lo) + " µs to " + formatUsExact(hi) +
+         " µs (trace clock)");
+  for (const trace::DeviceProperties& d : model.metadata.devices) p.line("GPU " + std::to_string(d.id) + ": " + d.name);
+}
+
+void printSteps(Printer& p, const TraceSummary& s) {
+  const StepResult& st = s.steps;
+  p.heading("Steps");
+  std::string text = std::to_string(st.steps.size()) + " step(s) from " + stepSourceText(st.source);
+  if (!st.steps.empty())
+    text += ", numbers " + std::to_string(st.steps.front().number) + ".." + std::to_string(st.steps.back().number);
+  if (st.dropped_tail_steps > 0) text += ", " + std::to_string(st.dropped_tail_steps) + " dropped at the tail";
+  p.line(text);
+  for (const std::string& n : st.notes) p.note(n);
+}
+
+void printBreakdown(Printer& p, const BreakdownResult& b) {
+  p.heading("Step-time breakdown (average over " + std::to_string(b.per_step.size()) + " step(s))");
+  TextTable t({{"Category", Align::kLeft}, {"Avg ms"}, {"% of step"}});
+  for (int c = 0; c < kStepCategoryCount; ++c) {
+    const auto cat = static_cast<StepCategory>(c);
+    t.addRow({std::string(stepCategoryName(cat)), formatMs(b.average_ns[c]), formatPercent(b.averageFraction(cat))});
+  }
+  t.addRow({"Step time", formatMs(b.average_total_ns), formatPercent(b.average_total_ns > 0 ? 1.0 : 0.0)});
+  t.print(p.out());
+
+  p.heading("Per step (ms)");
+  std::vector<TextTable::Column> cols = {{"Step"}, {"Total"}};
+  for (int c = 0; c < kStepCategoryCount; ++c)
+    cols.push_back({std::string(stepCategoryName(static_cast<StepCategory>(c)))});
+  TextTable per(cols);
+  for (const StepBreakdown& row : b.per_step) {
+    std::vector<std::string> cells = {std::to_string(row.step_number), formatMs(static_cast<double>(row.total_ns))};
+    for (int64_t v : row.ns) cells.push_back(formatMs(static_cast<double>(v)));
+    per.addRow(std::move(cells));
+  }
+  per.print(p.out());
+}
+
+void printGpus(Printer& p, const TraceSummary& s) {
+  if (s.gpus.empty()) return;
+  p.heading("GPU summary (kernels only, over the kept steps)");
+  TextTable t({{"GPU"},
+               {"Window ms"},
+               {"Kernels"},
+               {"Utilization"},
+               {"Est. SM eff."},
+               {"Est. occupancy"},
+               {"Tensor cores"},
+               {"Name", Align::kLeft}});
+  for (const GpuSummary& g : s.gpus)
+    t.addRow({std::to_string(g.device), formatMs(static_cast<double>(g.window_ns)),
+              formatCount(static_cast<uint64_t>(g.kernel_count)), formatPercent(g.utilization),
+              optionalPercent(g.sm_efficiency, 1.0), optionalPercent(g.achieved_occupancy, 100.0),
+              optionalPercent(g.tensor_core_share, 1.0), g.name});
+  t.print(p.out());
+}
+
+void printIdle(Printer& p, const TraceSummary& s) {
+  if (s.idle.empty()) return;
+  p.heading("GPU idle time per stream (HTA definition; kernel wait = gap < " +
+            formatFixed(static_cast<double>(s.idle_options.kernel_wait_threshold_ns) / 1e3, 0) + " µs)");
+  TextTable t({{"GPU"}, {"Stream"}, {"Span ms"}, {"Busy ms"}, {"Idle ms"}, {"Host wait"}, {"Kernel wait"}, {"Other"}});
+  for (const StreamIdle& i : s.idle) {
+    const double idle = static_cast<double>(i.idle_ns());
+    auto share = [&](int64_t v) { return idle > 0 ? formatPercent(static_cast<double>(v) / idle) : std::string("-"); };
+    t.addRow({std::to_string(i.device), std::to_string(i.stream), formatMs(static_cast<double>(i.span_ns)),
+              formatMs(static_cast<double>(i.busy_ns)), formatMs(idle), share(i.host_wait_ns), share(i.kernel_wait_ns),
+              share(i.other_ns)});
+  }
+  t.print(p.out());
+}
+
+void printKernels(Printer& p, const TraceSummary& s) {
+  if (s.top_kernels.empty()) return;
+  p.heading("Top kernels by total time (whole trace)");
+  TextTable t({{"Total ms"}, {"Count"}, {"Mean µs"}, {"TC"}, {"Name", Align::kLeft}});
+  for (const KernelStat& k : s.top_kernels)
+    t.addRow({formatMs(static_cast<double>(k.total_ns)), formatCount(static_cast<uint64_t>(k.count)),
+              formatFixed(k.mean_ns() / 1e3, 1), k.tensor_core ? "yes" : "", truncateMiddle(k.name, kKernelNameWidth)});
+  t.print(p.out());
+}
+
+void printImportStats(Printer& p, const trace::TraceModel& model) {
+  TextTable t({{"Severity", Align::kLeft}, {"Count"}, {"Stat", Align::kLeft}, {"Meaning", Align::kLeft}});
+  for (size_t i = 0; i < trace::kStatCount; ++i) {
+    const auto stat = static_cast<trace::Stat>(i);
+    if (model.stats.get(stat) == 0) continue;
+    const trace::StatInfo& info = trace::statInfo(stat);
+    t.addRow({std::string(trace::statSeverityName(info.severity)), formatCount(model.stats.get(stat)),
+              std::string(info.name), std::string(info.description)});
+  }
+  p.heading("Trace import");
+  if (t.empty())
+    p.line("nothing repaired, dropped or skipped");
+  else
+    t.print(p.out());
+}
+
+}  // namespace
+
+void printSummaryText(std::ostream& out, const TraceSummary& summary, const trace::TraceModel& model, bool color) {
+  Printer p(out, color);
+  printHeader(p, summary, model);
+  printSteps(p, summary);
+  if (!summary.breakdown.per_step.empty()) printBreakdown(p, summary.breakdown);
+  printGpus(p, summary);
+  printIdle(p, summary);
+  printKernels(p, summary);
+  if (!summary.notes.empty()) p.heading("Not computed");
+  for (const std::string& n : summary.notes) p.note(n);
+  printImportStats(p, model);
+}
+
+}  // namespace steplint::analyzer

@@ -1,0 +1,84 @@
+#include "messages.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+namespace steplint::cli {
+namespace {
+
+void printLine(std::string_view kind, std::string_view message) {
+  std::string line = "steplint: ";
+  line.append(kind).append(": ").append(message).push_back('\n');
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  std::fflush(stderr);
+}
+
+/// The importer's message without a leading "PATH: " or "PATH:OFFSET: ".
+std::string_view withoutPathPrefix(std::string_view message, std::string_view path) {
+  if (path.empty() || message.substr(0, path.size()) != path) return message;
+  std::string_view rest = message.substr(path.size());
+  if (rest.substr(0, 2) == ": ") return rest.substr(2);
+  if (rest.substr(0, 1) == ":") return rest.substr(1);  // "path:123: ..." keeps the offset
+  return message;
+}
+
+}  // namespace
+
+void printError(std::string_view message) { printLine("error", message); }
+void printWarning(std::string_view message) { printLine("warning", message); }
+
+std::string checkInputFile(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno == ENOENT) return path + ": no such file";
+    return path + ": cannot read (" + std::strerror(errno) + ")";
+  }
+  if (S_ISDIR(st.st_mode)) return path + ": is a directory, not a trace file";
+  if (::access(path.c_str(), R_OK) != 0)
+    return path + ": cannot read (" + std::strerror(errno) + ")";
+  return {};
+}
+
+std::string describeImportError(const std::string& path, const trace::ImportStatus& status) {
+  std::string detail(withoutPathPrefix(status.message, path));
+  switch (status.error) {
+    case trace::ImportError::kNotATrace:
+      if (detail.rfind("not a trace", 0) == 0) return path + ": " + detail;
+      return path + ": not a trace (" + (detail.empty() ? "unrecognised content" : detail) + ")";
+    case trace::ImportError::kIo:
+      return path + ": cannot read (" + (detail.empty() ? "I/O error" : detail) + ")";
+    case trace::ImportError::kCancelled:
+      return path + ": import cancelled";
+    case trace::ImportError::kNone:
+      break;
+  }
+  return path + ": " + detail;
+}
+
+std::vector<std::string> importWarningLines(const std::string& path,
+                                            const trace::ImportStats& stats) {
+  std::vector<std::string> lines;
+  for (trace::StatSeverity severity :
+       {trace::StatSeverity::kDataLoss, trace::StatSeverity::kError}) {
+    for (size_t i = 0; i < trace::kStatCount; ++i) {
+      const auto stat = static_cast<trace::Stat>(i);
+      const trace::StatInfo& info = trace::statInfo(stat);
+      const uint64_t count = stats.get(stat);
+      if (info.severity != severity || count == 0) continue;
+      std::string line = path + ": " + std::to_string(count) + " x ";
+      line.append(info.name)
+          .append(" [")
+          .append(trace::statSeverityName(info.severity))
+          .append("]: ");
+      line.append(info.description);
+      lines.push_back(std::move(line));
+    }
+  }
+  return lines;
+}
+
+}  // namespace steplint::cli

@@ -1,0 +1,34 @@
+// The one-line messages `steplint` writes to stderr, in one place so every subcommand words
+// them alike: `steplint: error: FILE: not a trace (...)`, `steplint: warning: FILE: ...`.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "steplint/trace/import_stats.h"
+#include "steplint/trace/importer.h"
+
+namespace steplint::cli {
+
+/// Writes `steplint: error: <message>` and a newline to stderr.
+void printError(std::string_view message);
+/// Writes `steplint: warning: <message>` and a newline to stderr.
+void printWarning(std::string_view message);
+
+/// Checks that `path` names a regular file we can open, before the importer sees it, so a
+/// missing file or a directory gets the same wording whatever the importer says. Returns an
+/// empty string when fine, else the message ("FILE: no such file").
+std::string checkInputFile(const std::string& path);
+
+/// "FILE: not a trace (<importer detail>)" or "FILE: <io problem>". The importer's message
+/// usually names the file already; that prefix is not repeated.
+std::string describeImportError(const std::string& path, const trace::ImportStatus& status);
+
+/// One line per non-zero import counter whose severity is error or data-loss, most severe first:
+/// "FILE: 3 x json_event_unparseable [error]: Event that is not valid JSON even after repair;
+/// dropped".
+std::vector<std::string> importWarningLines(const std::string& path,
+                                            const trace::ImportStats& stats);
+
+}  // namespace steplint::cli

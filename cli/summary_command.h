@@ -1,0 +1,29 @@
+// `steplint summary TRACE...`: import each trace and print its steps, step-time breakdown,
+// GPU summary, idle time and top kernels (analyzer/summary.h) as text or JSON.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "command.h"
+
+namespace steplint::cli {
+
+class SummaryCommand final : public Command {
+ public:
+  std::string_view name() const override { return "summary"; }
+  std::string_view description() const override {
+    return "Print step times, step-time breakdown, GPU utilisation, idle time and top kernels";
+  }
+  void addOptions(CLI::App& app) override;
+  int run() override;
+
+ private:
+  std::vector<std::string> traces_;
+  std::string format_ = "text";
+  std::string color_ = "auto";
+  std::string output_path_;
+  bool keep_tail_steps_ = false;
+};
+
+}  // namespace steplint::cli

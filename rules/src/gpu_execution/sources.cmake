@@ -1,0 +1,3 @@
+list(APPEND STEPLINT_RULE_SOURCES
+  src/gpu_execution/registry.cpp
+)

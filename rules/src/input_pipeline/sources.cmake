@@ -1,0 +1,3 @@
+list(APPEND STEPLINT_RULE_SOURCES
+  src/input_pipeline/registry.cpp
+)

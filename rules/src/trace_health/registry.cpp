@@ -1,0 +1,9 @@
+#include "category_registries.h"
+
+namespace steplint::rules {
+
+void registerTraceHealthRules(analyzer::RuleRegistry& registry) {
+  (void)registry;  // rules of this category are added here, in code order
+}
+
+}  // namespace steplint::rules

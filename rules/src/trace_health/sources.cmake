@@ -1,0 +1,3 @@
+list(APPEND STEPLINT_RULE_SOURCES
+  src/trace_health/registry.cpp
+)

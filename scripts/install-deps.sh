@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages steplint needs to build and test, skipping those already
+# present: with everything installed it prints one line and takes well under a second.
+#
+#   bash scripts/install-deps.sh            # as root, or through sudo
+#   STEPLINT_EXTRA_PACKAGES="libtorch-dev qt6-base-dev" bash scripts/install-deps.sh
+set -euo pipefail
+
+packages=(
+  # build tools
+  cmake ninja-build g++ pkg-config
+  # libraries (cmake/ThirdParty.cmake)
+  libsimdjson-dev catch2 nlohmann-json3-dev libcli11-dev zlib1g-dev libisal-dev libtomlplusplus-dev
+  # scripts and benchmarks
+  time python3
+)
+# Optional extras for later components (collector, GUI), space-separated.
+read -r -a extra <<<"${STEPLINT_EXTRA_PACKAGES:-}"
+packages+=("${extra[@]}")
+
+# One dpkg-query for all packages; unknown ones print nothing and stay "missing".
+installed=$(dpkg-query -W -f='${Package} ${Status}\n' "${packages[@]}" 2>/dev/null \
+  | awk '$NF == "installed" && $(NF-1) == "ok" { print $1 }' || true)
+missing=()
+for package in "${packages[@]}"; do
+  if ! grep -qxF "$package" <<<"$installed"; then
+    missing+=("$package")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+if [[ $(id -u) -eq 0 ]]; then
+  as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  as_root=(sudo)
+else
+  echo "install-deps: missing packages: ${missing[*]}" >&2
+  echo "install-deps: run as root or install sudo" >&2
+  exit 1
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -qq
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "install-deps: done"

@@ -1,0 +1,56 @@
+#include "steplint/analyzer/intervals.h"
+
+#include <catch2/catch.hpp>
+
+using steplint::analyzer::Interval;
+using steplint::analyzer::IntervalSet;
+
+namespace {
+
+std::vector<std::pair<int64_t, int64_t>> pairs(const IntervalSet& s) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (const Interval& i : s.intervals()) out.emplace_back(i.start, i.end);
+  return out;
+}
+
+using Pairs = std::vector<std::pair<int64_t, int64_t>>;
+
+}  // namespace
+
+TEST_CASE("IntervalSet merges overlapping and touching intervals, drops empty ones", "[intervals]") {
+  const IntervalSet s = IntervalSet::fromUnsorted({{30, 40}, {0, 10}, {10, 20}, {5, 8}, {50, 50}, {60, 55}, {39, 45}});
+  CHECK(pairs(s) == Pairs{{0, 20}, {30, 45}});
+  CHECK(s.length() == 35);
+  CHECK(IntervalSet::fromUnsorted({}).empty());
+}
+
+TEST_CASE("IntervalSet overlapLength clips to the query range", "[intervals]") {
+  const IntervalSet s = IntervalSet::fromUnsorted({{0, 10}, {20, 30}, {40, 50}});
+  CHECK(s.overlapLength(5, 45) == 5 + 10 + 5);
+  CHECK(s.overlapLength(10, 20) == 0);
+  CHECK(s.overlapLength(-100, 100) == 30);
+  CHECK(s.overlapLength(25, 25) == 0);
+  CHECK(s.overlapLength(60, 70) == 0);
+}
+
+TEST_CASE("IntervalSet intersect, subtract and unite", "[intervals]") {
+  const IntervalSet a = IntervalSet::fromUnsorted({{0, 10}, {20, 30}, {40, 50}});
+  const IntervalSet b = IntervalSet::fromUnsorted({{5, 25}, {45, 60}});
+  CHECK(pairs(a.intersect(b)) == Pairs{{5, 10}, {20, 25}, {45, 50}});
+  CHECK(pairs(a.subtract(b)) == Pairs{{0, 5}, {25, 30}, {40, 45}});
+  CHECK(pairs(b.subtract(a)) == Pairs{{10, 20}, {50, 60}});
+  CHECK(pairs(a.unite(b)) == Pairs{{0, 30}, {40, 60}});
+  // One interval cut into several pieces by many small holes.
+  const IntervalSet wide = IntervalSet::fromUnsorted({{0, 100}});
+  const IntervalSet holes = IntervalSet::fromUnsorted({{10, 20}, {30, 40}, {90, 120}});
+  CHECK(pairs(wide.subtract(holes)) == Pairs{{0, 10}, {20, 30}, {40, 90}});
+  CHECK(wide.subtract(wide).empty());
+  CHECK(wide.intersect(IntervalSet()).empty());
+}
+
+TEST_CASE("IntervalSet: intersection and difference partition the set", "[intervals]") {
+  const IntervalSet a = IntervalSet::fromUnsorted({{0, 7}, {9, 31}, {33, 64}, {70, 71}});
+  const IntervalSet b = IntervalSet::fromUnsorted({{3, 12}, {14, 15}, {30, 40}, {60, 80}});
+  CHECK(a.intersect(b).length() + a.subtract(b).length() == a.length());
+  CHECK(a.unite(b).length() == a.length() + b.length() - a.intersect(b).length());
+}

@@ -1,0 +1,204 @@
+#include "steplint/analyzer/steps.h"
+
+#include <catch2/catch.hpp>
+
+#include "test_model.h"
+
+using namespace steplint;
+using analyzer::computeSteps;
+using analyzer::StepSource;
+using test::TestTrace;
+
+TEST_CASE("steps are extended to the end of the GPU work they launched", "[steps]") {
+  TestTrace t;
+  t.step(1, 0, 100);
+  t.step(2, 100, 100);
+  t.launch(10, 5, 20, 130);   // step 1's kernel runs until 150, past the host step
+  t.launch(110, 5, 150, 80);  // step 2's kernel starts when the stream frees up, ends 230
+  t.finalize();
+  const auto r = computeSteps(t.model);
+  REQUIRE(r.source == StepSource::kProfilerStep);
+  REQUIRE(r.steps.size() == 2);
+  CHECK(r.steps[0].number == 1);
+  CHECK(r.steps[0].start_ns == 0);
+  CHECK(r.steps[0].end_ns == 150'000);
+  CHECK(r.steps[0].host_end_ns == 100'000);
+  CHECK(r.steps[1].start_ns == 150'000);  // never overlaps the previous step
+  CHECK(r.steps[1].host_start_ns == 100'000);
+  CHECK(r.steps[1].end_ns == 230'000);
+  CHECK(r.steps[0].device_op_count == 1);
+  CHECK(r.dropped_tail_steps == 0);
+}
+
+TEST_CASE("a step without device ops keeps its host end but never ends before it starts", "[steps]") {
+  TestTrace t;
+  t.step(1, 0, 100);
+  t.step(2, 100, 20);
+  t.step(3, 120, 100);
+  t.launch(10, 5, 20, 180);  // step 1's GPU work ends at 200, inside step 3's host range
+  t.launch(130, 5, 200, 10);
+  t.finalize();
+  analyzer::StepOptions keep;
+  keep.drop_incomplete_tail = false;
+  const auto r = computeSteps(t.model, keep);
+  REQUIRE(r.steps.size() == 3);
+  CHECK(r.steps[1].start_ns == 200'000);
+  CHECK(r.steps[1].end_ns == 200'000);  // max(host end 120, start 200)
+  CHECK(r.steps[2].start_ns == 200'000);
+  CHECK(r.steps[2].end_ns == 220'000);
+}
+
+TEST_CASE("a step whose device work ends before the previous step is clamped to zero length", "[steps]") {
+  TestTrace t;
+  t.step(1, 0, 100);
+  t.step(2, 100, 100);
+  t.launch(10, 5, 20, 480);    // ends at 500
+  t.launch(110, 5, 120, 180);  // ends at 300 < step 2's start (500)
+  t.finalize();
+  analyzer::StepOptions keep;
+  keep.drop_incomplete_tail = false;
+  const auto r = computeSteps(t.model, keep);
+  REQUIRE(r.steps.size() == 2);
+  CHECK(r.steps[1].start_ns == 500'000);
+  CHECK(r.steps[1].duration_ns() == 0);
+  CHECK_FALSE(r.notes.empty());
+}
+
+TEST_CASE("launches straddling a step boundary are not matched (TB-Q7)", "[steps]") {
+  TestTrace t;
+  t.step(1, 0, 100);
+  t.step(2, 100, 100);
+  t.launch(10, 5, 20, 30);
+  t.launch(95, 10, 120, 200);  // call [95, 105) crosses into step 2
+  t.launch(150, 5, 160, 10);
+  t.finalize();
+  const auto r = computeSteps(t.model);
+  REQUIRE(r.steps.size() == 2);
+  CHECK(r.steps[0].device_op_count == 1);
+  CHECK(r.steps[1].device_op_count == 1);
+  CHECK(r.steps[1].end_ns == 200'000);  // the straddling kernel (ends 320) does not extend it
+}
+
+TEST_CASE("device work from before the first step pushes step 1's start", "[steps]") {
+  TestTrace t;
+  t.step(1, 0, 100);
+  t.orphanKernel(0, 30);   // ends at 30, before step 1's first kernel at 40: pushes start to 30
+  t.orphanKernel(35, 20);  // ends at 55, after step 1's first kernel start: ignored
+  t.launch(10, 5, 40, 10);
+  t.finalize();
+  const auto r = computeSteps(t.model);
+  REQUIRE(r.steps.size() == 1);
+  CHECK(r.steps[0].start_ns == 30'000);
+  CHECK(r.steps[0].end_ns == 100'000);
+}
+
+TEST_CASE("incomplete tail steps are dropped as tb_plugin does (TB-Q6)", "[steps]") {
+  auto build = [](TestTrace& t, int last_step_kernels) {
+    for (int s = 0; s < 3; ++s) t.step(s + 1, s * 100.0, 100);
+    for (int s = 0; s < 3; ++s) {
+      const int kernels = s == 2 ? last_step_kernels : 5;
+      for (int k = 0; k < kernels; ++k) t.launch(s * 100.0 + 10 + k * 5, 2, s * 100.0 + 20 + k * 5, 2);
+    }
+    t.finalize();
+  };
+  SECTION("the last step has < 80% of the previous step's device ops") {
+    TestTrace t;
+    build(t, 3);
+    const auto r = computeSteps(t.model);
+    CHECK(r.steps.size() == 2);
+    CHECK(r.dropped_tail_steps == 1);
+    CHECK_FALSE(r.notes.empty());
+    analyzer::StepOptions keep;
+    keep.drop_incomplete_tail = false;
+    CHECK(computeSteps(t.model, keep).steps.size() == 3);
+  }
+  SECTION("trailing steps without device ops") {
+    TestTrace t;
+    build(t, 0);
+    const auto r = computeSteps(t.model);
+    CHECK(r.steps.size() == 2);
+    CHECK(r.dropped_tail_steps == 1);
+  }
+  SECTION("a complete last step is kept") {
+    TestTrace t;
+    build(t, 4);  // 4 >= 0.8 * 5
+    const auto r = computeSteps(t.model);
+    CHECK(r.steps.size() == 3);
+    CHECK(r.dropped_tail_steps == 0);
+  }
+}
+
+TEST_CASE("without ProfilerStep ranges the whole CPU activity is one step", "[steps]") {
+  TestTrace t;
+  t.op("aten::mm", 10, 20);
+  t.annotation("## forward ##", 5, 50);
+  t.launch(12, 2, 40, 30);  // kernel ends at 70, past the CPU activity
+  t.finalize();
+  const auto r = computeSteps(t.model);
+  CHECK(r.source == StepSource::kWholeTrace);
+  REQUIRE(r.steps.size() == 1);
+  CHECK(r.steps[0].number == 0);
+  CHECK(r.steps[0].host_start_ns == 5'000);
+  CHECK(r.steps[0].host_end_ns == 55'000);
+  CHECK(r.steps[0].end_ns == 70'000);
+  CHECK_FALSE(r.notes.empty());
+}
+
+TEST_CASE("a trace without CPU events has no steps", "[steps]") {
+  TestTrace t;
+  t.orphanKernel(0, 10);
+  t.finalize();
+  const auto r = computeSteps(t.model);
+  CHECK(r.source == StepSource::kNone);
+  CHECK(r.steps.empty());
+  REQUIRE(r.notes.size() == 1);
+  CHECK(r.notes[0].find("no CPU events") != std::string::npos);
+}
+
+TEST_CASE("a GPU-side ProfilerStep annotation is not a step (TB-Q9)", "[steps]") {
+  TestTrace t;
+  t.step(1, 0, 100);
+  t.event(trace::EventKind::kGpuUserAnnotation, "ProfilerStep#1", 20, 50, TestTrace::kDevice, 7);
+  t.finalize();
+  const auto r = computeSteps(t.model);
+  REQUIRE(r.steps.size() == 1);
+  CHECK(r.steps[0].host_start_ns == 0);
+}
+
+TEST_CASE("driver-launched kernels are matched to steps (unlike tb_plugin, TB-Q10)", "[steps]") {
+  TestTrace t;
+  t.step(1, 0, 100);
+  t.launch(10, 5, 50, 100, "triton_poi_fused_add_0", trace::EventKind::kKernel, trace::EventKind::kDriver);
+  t.finalize();
+  const auto r = computeSteps(t.model);
+  REQUIRE(r.steps.size() == 1);
+  CHECK(r.steps[0].device_op_count == 1);
+  CHECK(r.steps[0].end_ns == 150'000);
+}
+
+TEST_CASE("steps are ordered by time and numbered from their names", "[steps]") {
+  TestTrace t;
+  t.step(12, 200, 100);
+  t.step(11, 0, 100);
+  t.finalize();
+  const auto r = computeSteps(t.model);
+  REQUIRE(r.steps.size() == 2);
+  CHECK(r.steps[0].number == 11);
+  CHECK(r.steps[1].number == 12);
+}
+
+TEST_CASE("a zero-length launch at a step's end belongs to that step, as in tb_plugin", "[steps]") {
+  TestTrace t;
+  t.step(1, 0, 100);
+  t.step(2, 100, 100);
+  t.launch(100, 0, 120, 10);  // call [100,100): inside step 1 by tb's test order
+  t.launch(150, 5, 160, 10);
+  t.finalize();
+  analyzer::StepOptions keep;
+  keep.drop_incomplete_tail = false;
+  const auto r = computeSteps(t.model, keep);
+  REQUIRE(r.steps.size() == 2);
+  CHECK(r.steps[0].device_op_count == 1);
+  CHECK(r.steps[0].end_ns == 130'000);
+  CHECK(r.steps[1].device_op_count == 1);
+}

@@ -1,0 +1,136 @@
+#include "steplint/analyzer/summary.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "test_model.h"
+
+using namespace steplint;
+using test::TestTrace;
+
+namespace {
+
+std::string textOf(const analyzer::TraceSummary& s, const trace::TraceModel& model) {
+  std::ostringstream out;
+  analyzer::printSummaryText(out, s, model);
+  return out.str();
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+void buildGpuTrace(TestTrace& t) {
+  t.step(1, 0, 100);
+  t.step(2, 100, 100);
+  t.op("aten::mm", 10, 20);
+  t.launch(12, 2, 20, 50, "volta_sgemm_64x64_nn");
+  t.op("aten::mm", 110, 20);
+  t.launch(112, 2, 120, 50, "volta_sgemm_64x64_nn");
+  const uint32_t k = t.launch(150, 2, 180, 10, "volta_h884gemm_64x64_nt");
+  t.gpu(k).blocks_per_sm = 2.0f;
+  t.gpu(k).occupancy_pct = 50;
+  t.finalize();
+  t.model.metadata.source_path = "unit.json";
+}
+
+}  // namespace
+
+TEST_CASE("summarize runs every analysis", "[summary]") {
+  TestTrace t;
+  buildGpuTrace(t);
+  const auto s = analyzer::summarize(t.model);
+  CHECK(s.source == "unit.json");
+  CHECK(s.steps.steps.size() == 2);
+  CHECK(s.breakdown.per_step.size() == 2);
+  REQUIRE(s.gpus.size() == 1);
+  CHECK(s.idle.size() == 1);
+  CHECK(s.top_kernels.size() == 2);
+  CHECK(s.event_count == t.model.events.size());
+  CHECK(s.notes.empty());
+}
+
+TEST_CASE("the text summary has every section", "[summary]") {
+  TestTrace t;
+  buildGpuTrace(t);
+  const auto s = analyzer::summarize(t.model);
+  const std::string text = textOf(s, t.model);
+  CHECK(has(text, "steplint summary: unit.json"));
+  CHECK(has(text, "2 step(s) from ProfilerStep#N ranges, numbers 1..2"));
+  CHECK(has(text, "Step-time breakdown"));
+  CHECK(has(text, "CPU Exec"));
+  CHECK(has(text, "Per step (ms)"));
+  CHECK(has(text, "GPU summary"));
+  CHECK(has(text, "GPU idle time per stream"));
+  CHECK(has(text, "Top kernels"));
+  CHECK(has(text, "volta_h884gemm_64x64_nt"));
+  CHECK(has(text, "Trace import"));
+  CHECK_FALSE(has(text, "\033["));  // no colour unless asked
+  std::ostringstream colored;
+  analyzer::printSummaryText(colored, s, t.model, true);
+  CHECK(has(colored.str(), "\033[1m"));
+}
+
+TEST_CASE("the summary says what it cannot compute", "[summary]") {
+  TestTrace t;
+  t.step(1, 0, 100);
+  t.op("aten::add", 10, 10);
+  t.finalize();
+  const auto s = analyzer::summarize(t.model);
+  CHECK(s.gpus.empty());
+  const std::string text = textOf(s, t.model);
+  CHECK(has(text, "no GPU activity in this trace: GPU summary"));
+  CHECK_FALSE(has(text, "GPU summary (kernels only"));
+
+  trace::TraceModel empty;
+  const auto e = analyzer::summarize(empty);
+  const std::string empty_text = textOf(e, empty);
+  CHECK(has(empty_text, "no CPU events in this trace"));
+  CHECK(has(empty_text, "no steps: step-time breakdown not computed"));
+  CHECK(has(empty_text, "nothing repaired, dropped or skipped"));
+}
+
+TEST_CASE("JSON summary follows steplint.summary/1", "[summary]") {
+  TestTrace t;
+  buildGpuTrace(t);
+  const auto s = analyzer::summarize(t.model);
+  const nlohmann::json j = analyzer::summaryToJson(s, t.model);
+  CHECK(j["schema"] == "steplint.summary/1");
+  CHECK(j["source"] == "unit.json");
+  CHECK(j["trace"]["events"] == t.model.events.size());
+  CHECK(j["steps"]["source"] == "profiler_step");
+  CHECK(j["steps"]["count"] == 2);
+  CHECK(j["steps"]["items"][0]["number"] == 1);
+  const auto& b = j["breakdown"];
+  CHECK(b["per_step"].size() == 2);
+  int64_t sum = 0;
+  for (const auto& [key, value] : b["per_step"][0]["ns"].items()) sum += value.get<int64_t>();
+  CHECK(sum == b["per_step"][0]["total_ns"].get<int64_t>());
+  CHECK(b["average_fraction"].contains("cpu_exec"));
+  const auto& g = j["gpus"][0];
+  CHECK(g["device"] == 0);
+  CHECK(g["sm_efficiency"].is_number());
+  CHECK(g["tensor_core_share"].get<double>() > 0.0);
+  CHECK(j["idle"]["kernel_wait_threshold_ns"] == 30'000);
+  CHECK(j["idle"]["streams"][0]["stream"] == 7);
+  CHECK(j["top_kernels"][0].contains("tensor_core"));
+  CHECK(j["notes"].is_array());
+  CHECK(j["import_stats"].is_array());
+}
+
+TEST_CASE("JSON uses null for what is unknown", "[summary]") {
+  trace::TraceModel empty;
+  const nlohmann::json j = analyzer::summaryToJson(analyzer::summarize(empty), empty);
+  CHECK(j["breakdown"].is_null());
+  CHECK(j["steps"]["source"] == "none");
+  CHECK(j["gpus"].empty());
+  CHECK(j["trace"]["base_time_ns"].is_null());
+  CHECK(j["trace"]["distributed"].is_null());
+
+  TestTrace t;
+  t.step(1, 0, 100);
+  t.launch(1, 1, 10, 10);
+  t.finalize();
+  const nlohmann::json k = analyzer::summaryToJson(analyzer::summarize(t.model), t.model);
+  CHECK(k["gpus"][0]["sm_efficiency"].is_null());
+  CHECK(k["gpus"][0]["achieved_occupancy_pct"].is_null());
+}

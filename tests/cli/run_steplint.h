@@ -1,0 +1,27 @@
+// Runs the built `steplint` executable and captures its exit code, stdout and stderr.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace steplint::test {
+
+struct RunResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+  /// stderr split into lines (without the newline).
+  std::vector<std::string> errLines() const;
+};
+
+/// Runs `steplint ARGS` through /bin/sh with NO_COLOR unset and TERM=dumb. Each argument is
+/// single-quoted, so paths with spaces work.
+RunResult runSteplint(const std::vector<std::string>& args);
+
+/// A fresh path under the test's scratch directory (not created).
+std::string scratchPath(const std::string& name);
+
+/// Whole file as a string ("" if it cannot be read).
+std::string readFile(const std::string& path);
+
+}  // namespace steplint::test
