@@ -1,0 +1,61 @@
+// Runs one built-in rule on a small trace: the trace is given as inline JSON (imported with
+// the real importer) or as a model built with trace::TraceBuilder.
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "steplint/analyzer/rule_registry.h"
+#include "steplint/analyzer/summary.h"
+#include "steplint/rules/builtin.h"
+#include "steplint/trace/importer.h"
+
+namespace steplint::test {
+
+struct RuleRun {
+  std::vector<analyzer::Diagnostic> diagnostics;
+  std::vector<std::string> not_checked;
+};
+
+inline RuleRun runRule(std::string_view code, const trace::TraceModel& model,
+                       const std::map<std::string, analyzer::OptionValue>& overrides = {}) {
+  analyzer::RuleRegistry registry;
+  rules::registerBuiltinRules(registry);
+  analyzer::Rule* rule = registry.find(code);
+  REQUIRE(rule != nullptr);
+  analyzer::RuleOptions options;
+  for (const auto& spec : rule->options()) options.set(spec.name, spec.default_value);
+  for (const auto& [name, value] : overrides) options.set(name, value);
+  rule->configure(options);
+  const analyzer::TraceSummary summary = analyzer::summarize(model);
+  const analyzer::AnalysisContext context(model, summary);
+  struct Sink final : analyzer::DiagnosticSink {
+    RuleRun* run;
+    void report(analyzer::Diagnostic d) override { run->diagnostics.push_back(std::move(d)); }
+    void notChecked(std::string reason) override { run->not_checked.push_back(std::move(reason)); }
+  } sink;
+  RuleRun run;
+  sink.run = &run;
+  rule->check(context, sink);
+  return run;
+}
+
+inline trace::TraceModel importInline(std::string_view json) {
+  trace::TraceModel model;
+  const auto status = trace::importTraceBytes(json, model, {}, "inline.json");
+  INFO(status.message);
+  REQUIRE(status.ok());
+  return model;
+}
+
+inline RuleRun runRuleOnJson(std::string_view code, std::string_view json,
+                             const std::map<std::string, analyzer::OptionValue>& overrides = {}) {
+  const trace::TraceModel model = importInline(json);
+  return runRule(code, model, overrides);
+}
+
+}  // namespace steplint::test
