@@ -22,6 +22,14 @@ bool eventBefore(const Event& a, const Event& b) {
   return a.dur_ns > b.dur_ns;
 }
 
+// Most of these arrive in time order already; sorting only what is not avoids the temporary
+// buffers of a stable sort over hundreds of thousands of records.
+template <typename Records>
+void sortByTime(Records& records) {
+  auto by_ts = [](const auto& a, const auto& b) { return a.ts_ns < b.ts_ns; };
+  if (!std::is_sorted(records.begin(), records.end(), by_ts)) std::stable_sort(records.begin(), records.end(), by_ts);
+}
+
 }  // namespace
 
 uint64_t TraceBuilder::rowKey(RowId id) {
@@ -160,6 +168,8 @@ void TraceBuilder::linkEvents() {
   auto& events = model_.events;
   std::unordered_map<int64_t, uint32_t> by_correlation;
   std::unordered_map<int64_t, uint32_t> by_external_id;
+  by_correlation.reserve(events.size() / 4);
+  by_external_id.reserve(events.size() / 2);
   for (uint32_t i = 0; i < events.size(); ++i) {
     const Event& e = events[i];
     if (isLaunchApi(e.kind) && e.correlation >= 0) by_correlation.try_emplace(e.correlation, i);
@@ -199,11 +209,10 @@ void TraceBuilder::finalize() {
   sortEvents();
   for (Track& t : model_.tracks) nestTrack(t);
   linkEvents();
-  auto by_ts = [](const auto& a, const auto& b) { return a.ts_ns < b.ts_ns; };
-  std::stable_sort(model_.memory_events.begin(), model_.memory_events.end(), by_ts);
-  std::stable_sort(model_.instants.begin(), model_.instants.end(), by_ts);
-  std::stable_sort(model_.counters.begin(), model_.counters.end(), by_ts);
-  std::stable_sort(model_.flows.begin(), model_.flows.end(), by_ts);
+  sortByTime(model_.memory_events);
+  sortByTime(model_.instants);
+  sortByTime(model_.counters);
+  sortByTime(model_.flows);
 }
 
 }  // namespace steplint::trace
