@@ -414,6 +414,19 @@ void KinetoEventParser::parseCopyName(StringId name, GpuDetail& d, EventBatch& o
   }
 }
 
+Event KinetoEventParser::baseEvent(const Raw& raw, EventBatch& out) {
+  Event e;
+  e.start_ns = raw.ts;
+  e.name = raw.name;
+  e.category = raw.cat;
+  // A range without a category is a CPU range (the legacy autograd profiler's array form).
+  e.kind = raw.has_cat ? kindOf(raw.cat, out) : EventKind::kCpuOp;
+  e.external_id = raw.external_id;
+  e.correlation = raw.correlation;
+  e.track = out.track(raw.pid, raw.tid);
+  return e;
+}
+
 void KinetoEventParser::commitComplete(Raw& raw, EventBatch& out) {
   if (!raw.has_ts || !raw.has_dur) {
     out.stats.add(raw.overflow ? Stat::event_integer_overflow : Stat::event_missing_field);
@@ -427,16 +440,8 @@ void KinetoEventParser::commitComplete(Raw& raw, EventBatch& out) {
     out.stats.add(Stat::event_absurd_duration);
     return;
   }
-  Event e;
-  e.start_ns = raw.ts;
+  Event e = baseEvent(raw, out);
   e.dur_ns = raw.dur;
-  e.name = raw.name;
-  e.category = raw.cat;
-  // An X event without a category is a CPU range (the legacy autograd profiler's array form).
-  e.kind = raw.has_cat ? kindOf(raw.cat, out) : EventKind::kCpuOp;
-  e.external_id = raw.external_id;
-  e.correlation = raw.correlation;
-  e.track = out.track(raw.pid, raw.tid);
   if (isCpuRange(e.kind)) {
     if (raw.has_op) {
       e.detail = static_cast<uint32_t>(out.ops.size());
@@ -517,15 +522,7 @@ void KinetoEventParser::commit(Raw& raw, EventBatch& out) {
         out.stats.add(Stat::event_missing_field);
         return;
       }
-      Event e;
-      e.start_ns = raw.ts;
-      e.name = raw.name;
-      e.category = raw.cat;
-      e.kind = raw.has_cat ? kindOf(raw.cat, out) : EventKind::kCpuOp;
-      e.external_id = raw.external_id;
-      e.correlation = raw.correlation;
-      e.track = out.track(raw.pid, raw.tid);
-      out.halves.push_back({raw.ph, e});
+      out.halves.push_back({raw.ph, baseEvent(raw, out)});
       return;
     }
     case 'i':

@@ -41,6 +41,7 @@ class KinetoEventParser {
   simdjson::error_code parseObject(simdjson::ondemand::object obj, Raw& raw, EventBatch& out);
   simdjson::error_code parseArgs(simdjson::ondemand::object args, Raw& raw, EventBatch& out);
   void commit(Raw& raw, EventBatch& out);
+  Event baseEvent(const Raw& raw, EventBatch& out);
   void commitComplete(Raw& raw, EventBatch& out);
   void commitInstant(Raw& raw, EventBatch& out);
   void commitMeta(Raw& raw, EventBatch& out);
