@@ -27,7 +27,7 @@ bool isSpace(int c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 class Reader {
  public:
   Reader(ByteSource& source, std::string head) : source_(source) {
-    chunk_ = makeChunk(head.size() + kChunkSize);
+    chunk_ = makeChunk(head.size() + nextReadSize());
     std::memcpy(chunk_->data.get(), head.data(), head.size());
     chunk_->size = head.size();
     bytes_read_ = head.size();
@@ -53,11 +53,12 @@ class Reader {
   bool refill(size_t keep_from) {
     if (eof_) return false;
     const size_t keep = chunk_->size - keep_from;
-    auto next = makeChunk(keep + kChunkSize);
+    const size_t want = nextReadSize();
+    auto next = makeChunk(keep + want);
     std::memcpy(next->data.get(), chunk_->data.get() + keep_from, keep);
     size_t filled = keep;
-    while (filled < keep + kChunkSize) {
-      const size_t n = source_.read(next->data.get() + filled, keep + kChunkSize - filled);
+    while (filled < keep + want) {
+      const size_t n = source_.read(next->data.get() + filled, keep + want - filled);
       if (n == 0) break;
       filled += n;
     }
@@ -75,6 +76,15 @@ class Reader {
   bool eof() const { return eof_; }
 
  private:
+  // How much to read next: a chunk, or less when the (uncompressed) input is known to be
+  // smaller, so small inputs (tests, the fuzzer) do not allocate 8 MiB buffers.
+  size_t nextReadSize() const {
+    const uint64_t size = source_.inputSize();
+    if (source_.compressed() || size == 0) return kChunkSize;
+    const uint64_t left = size > source_.inputConsumed() ? size - source_.inputConsumed() : 0;
+    return static_cast<size_t>(std::min<uint64_t>(kChunkSize, left + 64));
+  }
+
   // Chunks come back from parser threads when their batches are done; reusing them avoids
   // faulting in fresh pages for every refill.
   std::shared_ptr<TextChunk> makeChunk(size_t capacity) {

@@ -18,8 +18,9 @@ namespace steplint::trace {
 
 struct ImportOptions {
   /// Events larger than this are skipped and counted (json_event_too_large); this is what
-  /// bounds memory on hostile input such as a 1 GB string.
-  size_t max_event_bytes = size_t{64} << 20;
+  /// bounds memory on hostile input such as a 1 GB string (peak about 5x this value: the
+  /// buffered text, its padded copy and simdjson's index). Real Kineto events are < 1 MB.
+  size_t max_event_bytes = size_t{16} << 20;
   /// Parser threads; 0 = one per hardware thread.
   int threads = 0;
   /// Called now and then with the fraction of input consumed (0..1), from the importing thread.
