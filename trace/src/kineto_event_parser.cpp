@@ -100,13 +100,53 @@ CopyKind copyKindFromName(std::string_view s) {
 }
 
 // A field's key as written (Kineto's keys never contain escapes; a key that does is simply
-// not one we know).
+// not one we know). Keys are short, so a plain loop beats memchr's call overhead.
 std::string_view rawKey(od::field& field) {
   const char* k = field.key().raw();
-  const char* q = static_cast<const char*>(std::memchr(k, '"', 256));
-  if (!q) return {};
-  std::string_view key(k, static_cast<size_t>(q - k));
-  return key.find('\\') == std::string_view::npos ? key : std::string_view();
+  size_t n = 0;
+  while (n < 64 && k[n] != '"') {
+    if (k[n] == '\\') return {};
+    ++n;
+  }
+  return n < 64 ? std::string_view(k, n) : std::string_view();
+}
+
+enum class Key : uint8_t {
+  kUnknown, kPh, kName, kCat, kPid, kTid, kTs, kDur, kId, kScope, kBindPoint, kArgs,
+  kExternalId, kCorrelation, kDevice, kStream, kBytes, kBlocksPerSm, kWarpsPerSm, kOccupancy, kGrid, kBlock,
+  kRegisters, kSharedMemory, kSequenceNumber, kFwdThreadId, kInputDims, kInputType, kCallStack,
+  kTotalAllocated, kTotalReserved, kMemoryBytes, kAddr, kDeviceId, kDeviceType, kSortIndex,
+};
+
+// Keys of the event object and of its args (kineto-trace-format.md §4, §7, §9), dispatched on
+// length first: this runs for every field of every event, so a chain of ~30 string compares
+// would show up in profiles.
+Key classifyKey(std::string_view k) {
+  switch (k.size()) {
+    case 1: return k == "s" ? Key::kScope : Key::kUnknown;
+    case 2: return k == "ph" ? Key::kPh : k == "ts" ? Key::kTs : k == "id" ? Key::kId : k == "bp" ? Key::kBindPoint : Key::kUnknown;
+    case 3: return k == "cat" ? Key::kCat : k == "pid" ? Key::kPid : k == "tid" ? Key::kTid : k == "dur" ? Key::kDur : Key::kUnknown;
+    case 4: return k == "name" ? Key::kName : k == "args" ? Key::kArgs : k == "grid" ? Key::kGrid : k == "Addr" ? Key::kAddr : Key::kUnknown;
+    case 5: return k == "bytes" ? Key::kBytes : k == "block" ? Key::kBlock : k == "Bytes" ? Key::kMemoryBytes : Key::kUnknown;
+    case 6: return k == "device" ? Key::kDevice : k == "stream" ? Key::kStream : Key::kUnknown;
+    case 9: return k == "Device Id" ? Key::kDeviceId : Key::kUnknown;
+    case 10:
+      if (k == "Input Dims" || k == "Input dims") return Key::kInputDims;
+      return k == "Input type" ? Key::kInputType : k == "Call stack" ? Key::kCallStack
+             : k == "sort_index" ? Key::kSortIndex : Key::kUnknown;
+    case 11:
+      if (k == "External id" || k == "external id") return Key::kExternalId;
+      return k == "correlation" ? Key::kCorrelation : k == "Device Type" ? Key::kDeviceType : Key::kUnknown;
+    case 12: return k == "warps per SM" ? Key::kWarpsPerSm : Key::kUnknown;
+    case 13:
+      return k == "blocks per SM" ? Key::kBlocksPerSm : k == "shared memory" ? Key::kSharedMemory
+             : k == "Fwd thread id" ? Key::kFwdThreadId : Key::kUnknown;
+    case 14: return k == "Total Reserved" ? Key::kTotalReserved : Key::kUnknown;
+    case 15: return k == "Sequence number" ? Key::kSequenceNumber : k == "Total Allocated" ? Key::kTotalAllocated : Key::kUnknown;
+    case 20: return k == "registers per thread" ? Key::kRegisters : Key::kUnknown;
+    case 25: return k == "est. achieved occupancy %" ? Key::kOccupancy : Key::kUnknown;
+    default: return Key::kUnknown;
+  }
 }
 
 }  // namespace
@@ -263,6 +303,18 @@ bool readRawJson(od::value& v, EventBatch& batch, StringId& out) {
   return true;
 }
 
+// Flow ids: numbers, or strings that Perfetto reads as hexadecimal.
+void readFlowId(od::value& v, KinetoEventParser::Raw& raw) {
+  int64_t n;
+  bool overflow = false;
+  std::string_view s;
+  if (readInt(v, n, overflow)) {
+    raw.id = static_cast<uint64_t>(n), raw.has_id = true;
+  } else if (readString(v, s)) {
+    raw.id = std::strtoull(std::string(s).c_str(), nullptr, 16), raw.has_id = true;
+  }
+}
+
 }  // namespace
 
 error_code KinetoEventParser::parseArgs(od::object args, Raw& raw, EventBatch& out) {
@@ -284,58 +336,86 @@ error_code KinetoEventParser::parseArgs(od::object args, Raw& raw, EventBatch& o
       if (raw.ph == 'C') continue;
     }
     const bool meta = raw.ph == 'M' || raw.ph == 0;
-    if (key == "External id" || key == "external id") {
-      if (readInt(v, n, overflow)) raw.external_id = n;
-    } else if (key == "correlation") {
-      if (readInt(v, n, overflow)) raw.correlation = n;
-    } else if (key == "device") {
-      if (readInt(v, n, overflow)) raw.gpu.device = static_cast<int32_t>(n);
-    } else if (key == "stream") {
-      if (readInt(v, n, overflow)) raw.gpu.stream = static_cast<int32_t>(n);
-    } else if (key == "bytes") {
-      if (readInt(v, n, overflow)) raw.gpu.bytes = n;
-    } else if (key == "blocks per SM") {
-      if (readDouble(v, d)) raw.gpu.blocks_per_sm = static_cast<float>(d);
-    } else if (key == "warps per SM") {
-      if (readDouble(v, d)) raw.gpu.warps_per_sm = static_cast<float>(d);
-    } else if (key == "est. achieved occupancy %") {
-      if (readDouble(v, d)) raw.gpu.occupancy_pct = static_cast<float>(d);
-    } else if (key == "grid") {
-      readTriple(v, raw.gpu.grid);
-    } else if (key == "block") {
-      readTriple(v, raw.gpu.block);
-    } else if (key == "registers per thread") {
-      if (readInt(v, n, overflow)) raw.gpu.registers_per_thread = static_cast<int32_t>(n);
-    } else if (key == "shared memory") {
-      if (readInt(v, n, overflow)) raw.gpu.shared_memory = static_cast<int32_t>(n);
-    } else if (key == "Sequence number") {
-      if (readInt(v, n, overflow)) raw.op.sequence_number = n, raw.has_op = true;
-    } else if (key == "Fwd thread id") {
-      if (readInt(v, n, overflow)) raw.op.fwd_thread_id = n, raw.has_op = true;
-    } else if (key == "Input Dims" || key == "Input dims") {
-      if (!readRawJson(v, out, raw.op.input_dims)) return simdjson::TAPE_ERROR;
-      raw.has_op = true;
-    } else if (key == "Input type") {
-      if (!readRawJson(v, out, raw.op.input_types)) return simdjson::TAPE_ERROR;
-      raw.has_op = true;
-    } else if (key == "Call stack") {
-      if (readString(v, s)) raw.op.call_stack = out.strings.intern(s), raw.has_op = true;
-    } else if (key == "Total Allocated") {
-      if (readInt(v, n, overflow)) raw.total_allocated = n;
-    } else if (key == "Total Reserved") {
-      if (readInt(v, n, overflow)) raw.total_reserved = n;
-    } else if (key == "Bytes") {
-      if (readInt(v, n, overflow)) raw.mem_bytes = n;
-    } else if (key == "Addr") {
-      if (readInt(v, n, overflow)) raw.addr = n;
-    } else if (key == "Device Id") {
-      if (readInt(v, n, overflow)) raw.device_id = n;
-    } else if (key == "Device Type") {
-      if (readInt(v, n, overflow)) raw.device_type = n;
-    } else if (key == "name" && meta) {
-      if (readString(v, s)) raw.meta_text = out.strings.intern(s);
-    } else if (key == "sort_index" && meta) {
-      if (readInt(v, n, overflow)) raw.sort_index = n, raw.has_sort_index = true;
+    switch (classifyKey(key)) {
+      case Key::kExternalId:
+        if (readInt(v, n, overflow)) raw.external_id = n;
+        break;
+      case Key::kCorrelation:
+        if (readInt(v, n, overflow)) raw.correlation = n;
+        break;
+      case Key::kDevice:
+        if (readInt(v, n, overflow)) raw.gpu.device = static_cast<int32_t>(n);
+        break;
+      case Key::kStream:
+        if (readInt(v, n, overflow)) raw.gpu.stream = static_cast<int32_t>(n);
+        break;
+      case Key::kBytes:
+        if (readInt(v, n, overflow)) raw.gpu.bytes = n;
+        break;
+      case Key::kBlocksPerSm:
+        if (readDouble(v, d)) raw.gpu.blocks_per_sm = static_cast<float>(d);
+        break;
+      case Key::kWarpsPerSm:
+        if (readDouble(v, d)) raw.gpu.warps_per_sm = static_cast<float>(d);
+        break;
+      case Key::kOccupancy:
+        if (readDouble(v, d)) raw.gpu.occupancy_pct = static_cast<float>(d);
+        break;
+      case Key::kGrid:
+        readTriple(v, raw.gpu.grid);
+        break;
+      case Key::kBlock:
+        readTriple(v, raw.gpu.block);
+        break;
+      case Key::kRegisters:
+        if (readInt(v, n, overflow)) raw.gpu.registers_per_thread = static_cast<int32_t>(n);
+        break;
+      case Key::kSharedMemory:
+        if (readInt(v, n, overflow)) raw.gpu.shared_memory = static_cast<int32_t>(n);
+        break;
+      case Key::kSequenceNumber:
+        if (readInt(v, n, overflow)) raw.op.sequence_number = n, raw.has_op = true;
+        break;
+      case Key::kFwdThreadId:
+        if (readInt(v, n, overflow)) raw.op.fwd_thread_id = n, raw.has_op = true;
+        break;
+      case Key::kInputDims:
+        if (!readRawJson(v, out, raw.op.input_dims)) return simdjson::TAPE_ERROR;
+        raw.has_op = true;
+        break;
+      case Key::kInputType:
+        if (!readRawJson(v, out, raw.op.input_types)) return simdjson::TAPE_ERROR;
+        raw.has_op = true;
+        break;
+      case Key::kCallStack:
+        if (readString(v, s)) raw.op.call_stack = out.strings.intern(s), raw.has_op = true;
+        break;
+      case Key::kTotalAllocated:
+        if (readInt(v, n, overflow)) raw.total_allocated = n;
+        break;
+      case Key::kTotalReserved:
+        if (readInt(v, n, overflow)) raw.total_reserved = n;
+        break;
+      case Key::kMemoryBytes:
+        if (readInt(v, n, overflow)) raw.mem_bytes = n;
+        break;
+      case Key::kAddr:
+        if (readInt(v, n, overflow)) raw.addr = n;
+        break;
+      case Key::kDeviceId:
+        if (readInt(v, n, overflow)) raw.device_id = n;
+        break;
+      case Key::kDeviceType:
+        if (readInt(v, n, overflow)) raw.device_type = n;
+        break;
+      case Key::kName:
+        if (meta && readString(v, s)) raw.meta_text = out.strings.intern(s);
+        break;
+      case Key::kSortIndex:
+        if (meta && readInt(v, n, overflow)) raw.sort_index = n, raw.has_sort_index = true;
+        break;
+      default:
+        break;
     }
     if (overflow) out.stats.add(Stat::event_integer_overflow);
   }
@@ -349,38 +429,47 @@ error_code KinetoEventParser::parseObject(od::object obj, Raw& raw, EventBatch& 
     const std::string_view key = rawKey(field);
     od::value v = field.value();
     std::string_view s;
-    if (key == "ph") {
-      if (readString(v, s) && !s.empty()) raw.ph = s[0];
-    } else if (key == "name") {
-      if (readString(v, s)) raw.name = out.strings.intern(s);
-    } else if (key == "cat") {
-      if (readString(v, s)) raw.cat = out.strings.intern(s), raw.has_cat = true;
-    } else if (key == "pid") {
-      if (!readRow(v, raw.pid, false, out, raw.overflow)) raw.bad_number = true;
-    } else if (key == "tid") {
-      if (!readRow(v, raw.tid, true, out, raw.overflow)) raw.bad_number = true;
-    } else if (key == "ts") {
-      raw.has_ts = readTime(v, raw.ts, raw.overflow);
-      if (!raw.has_ts) raw.bad_number = true;
-    } else if (key == "dur") {
-      raw.has_dur = readTime(v, raw.dur, raw.overflow);
-      if (!raw.has_dur) raw.bad_number = true;
-    } else if (key == "id") {
-      int64_t n;
-      bool overflow = false;
-      if (readInt(v, n, overflow)) {
-        raw.id = static_cast<uint64_t>(n), raw.has_id = true;
-      } else if (readString(v, s)) {  // Perfetto reads string flow ids as hex
-        raw.id = std::strtoull(std::string(s).c_str(), nullptr, 16), raw.has_id = true;
+    switch (classifyKey(key)) {
+      case Key::kPh:
+        if (readString(v, s) && !s.empty()) raw.ph = s[0];
+        break;
+      case Key::kName:
+        if (readString(v, s)) raw.name = out.strings.intern(s);
+        break;
+      case Key::kCat:
+        if (readString(v, s)) raw.cat = out.strings.intern(s), raw.has_cat = true;
+        break;
+      case Key::kPid:
+        if (!readRow(v, raw.pid, false, out, raw.overflow)) raw.bad_number = true;
+        break;
+      case Key::kTid:
+        if (!readRow(v, raw.tid, true, out, raw.overflow)) raw.bad_number = true;
+        break;
+      case Key::kTs:
+        raw.has_ts = readTime(v, raw.ts, raw.overflow);
+        raw.bad_number |= !raw.has_ts;
+        break;
+      case Key::kDur:
+        raw.has_dur = readTime(v, raw.dur, raw.overflow);
+        raw.bad_number |= !raw.has_dur;
+        break;
+      case Key::kId:
+        readFlowId(v, raw);
+        break;
+      case Key::kScope:
+        if (readString(v, s) && !s.empty()) raw.scope = s[0];
+        break;
+      case Key::kBindPoint:
+        if (readString(v, s)) raw.binds_enclosing = s == "e";
+        break;
+      case Key::kArgs: {
+        od::object args;
+        if (v.get_object().get(args)) break;  // args that are not an object: ignore
+        if (auto err = parseArgs(args, raw, out)) return err;
+        break;
       }
-    } else if (key == "s") {
-      if (readString(v, s) && !s.empty()) raw.scope = s[0];
-    } else if (key == "bp") {
-      if (readString(v, s)) raw.binds_enclosing = s == "e";
-    } else if (key == "args") {
-      od::object args;
-      if (v.get_object().get(args)) continue;  // args that are not an object: ignore
-      if (auto err = parseArgs(args, raw, out)) return err;
+      default:
+        break;
     }
   }
   return simdjson::SUCCESS;

@@ -32,8 +32,10 @@ class KinetoEventParser {
   void parseBatch(const char* base, const std::vector<ArraySplitter::Element>& elements, size_t first, size_t last,
                   EventBatch& out);
 
+ public:
+  struct Raw;  // one event's fields while it is being read
+
  private:
-  struct Raw;
   bool parseFast(const char* base, const std::vector<ArraySplitter::Element>& elements, size_t first, size_t last,
                  EventBatch& out, size_t& parsed);
   void parseOne(std::string_view text, EventBatch& out);
