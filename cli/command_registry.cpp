@@ -1,5 +1,8 @@
 #include "command.h"
 
+#include "check_command.h"
+#include "explain_command.h"
+#include "rules_command.h"
 #include "summary_command.h"
 
 namespace steplint::cli {
@@ -10,7 +13,12 @@ Command* CommandRegistry::find(std::string_view name) const {
   return nullptr;
 }
 
-// Planned, in this order: check (rules + exit code 1), explain SLNNN, rules, record.
-void registerBuiltinCommands(CommandRegistry& registry) { registry.add<SummaryCommand>(); }
+// Help order: analyse, then gate, then look up rules. Planned next: record.
+void registerBuiltinCommands(CommandRegistry& registry) {
+  registry.add<SummaryCommand>();
+  registry.add<CheckCommand>();
+  registry.add<ExplainCommand>();
+  registry.add<RulesCommand>();
+}
 
 }  // namespace steplint::cli

@@ -1,9 +1,14 @@
 #include "category_registries.h"
+#include "distributed/sl501_dataparallel_on_multi_gpu.h"
+#include "distributed/sl502_ddp_without_nccl.h"
+#include "distributed/sl503_exposed_communication.h"
 
 namespace steplint::rules {
 
 void registerDistributedRules(analyzer::RuleRegistry& registry) {
-  (void)registry;  // rules of this category are added here, in code order
+  registry.add<DataparallelOnMultiGpuRule>();
+  registry.add<DdpWithoutNcclRule>();
+  registry.add<ExposedCommunicationRule>();
 }
 
 }  // namespace steplint::rules

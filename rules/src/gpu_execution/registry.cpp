@@ -1,9 +1,16 @@
 #include "category_registries.h"
+#include "gpu_execution/sl301_low_gpu_utilization.h"
+#include "gpu_execution/sl302_launch_bound_small_kernels.h"
+#include "gpu_execution/sl303_fp32_matmul_on_tensor_cores.h"
+#include "gpu_execution/sl304_cudnn_benchmark_off.h"
 
 namespace steplint::rules {
 
 void registerGpuExecutionRules(analyzer::RuleRegistry& registry) {
-  (void)registry;  // rules of this category are added here, in code order
+  registry.add<LowGpuUtilizationRule>();
+  registry.add<LaunchBoundSmallKernelsRule>();
+  registry.add<Fp32MatmulOnTensorCoresRule>();
+  registry.add<CudnnBenchmarkOffRule>();
 }
 
 }  // namespace steplint::rules

@@ -1,9 +1,10 @@
 #include "category_registries.h"
+#include "input_pipeline/sl101_dataloader_wait.h"
 
 namespace steplint::rules {
 
 void registerInputPipelineRules(analyzer::RuleRegistry& registry) {
-  (void)registry;  // rules of this category are added here, in code order
+  registry.add<DataLoaderWaitRule>();
 }
 
 }  // namespace steplint::rules

@@ -1,9 +1,14 @@
 #include "category_registries.h"
+#include "memory/sl401_device_memory_near_capacity.h"
+#include "memory/sl402_gpu_memory_headroom.h"
+#include "memory/sl403_batch_size_not_aligned.h"
 
 namespace steplint::rules {
 
 void registerMemoryRules(analyzer::RuleRegistry& registry) {
-  (void)registry;  // rules of this category are added here, in code order
+  registry.add<DeviceMemoryNearCapacityRule>();
+  registry.add<GpuMemoryHeadroomRule>();
+  registry.add<BatchSizeNotAlignedRule>();
 }
 
 }  // namespace steplint::rules

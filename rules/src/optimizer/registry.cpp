@@ -1,9 +1,14 @@
 #include "category_registries.h"
+#include "optimizer/sl601_grad_zeroed_not_none.h"
+#include "optimizer/sl602_per_parameter_optimizer_step.h"
+#include "optimizer/sl604_gpu_idle_while_cpu_busy.h"
 
 namespace steplint::rules {
 
 void registerOptimizerRules(analyzer::RuleRegistry& registry) {
-  (void)registry;  // rules of this category are added here, in code order
+  registry.add<GradZeroedNotNoneRule>();
+  registry.add<PerParameterOptimizerStepRule>();
+  registry.add<GpuIdleWhileCpuBusyRule>();
 }
 
 }  // namespace steplint::rules

@@ -1,3 +1,6 @@
 list(APPEND STEPLINT_RULE_SOURCES
   src/optimizer/registry.cpp
+  src/optimizer/sl601_grad_zeroed_not_none.cpp
+  src/optimizer/sl602_per_parameter_optimizer_step.cpp
+  src/optimizer/sl604_gpu_idle_while_cpu_busy.cpp
 )

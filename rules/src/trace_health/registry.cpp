@@ -1,9 +1,12 @@
 #include "category_registries.h"
+#include "trace_health/sl001_dropped_trace_data.h"
+#include "trace_health/sl002_missing_gpu_activity.h"
 
 namespace steplint::rules {
 
 void registerTraceHealthRules(analyzer::RuleRegistry& registry) {
-  (void)registry;  // rules of this category are added here, in code order
+  registry.add<DroppedTraceDataRule>();
+  registry.add<MissingGpuActivityRule>();
 }
 
 }  // namespace steplint::rules

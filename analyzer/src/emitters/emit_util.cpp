@@ -1,0 +1,101 @@
+#include "emit_util.h"
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+
+namespace steplint::analyzer::emit {
+
+std::string displayPath(const std::string& path, const std::string& base_dir) {
+  namespace fs = std::filesystem;
+  fs::path p(path);
+  if (!base_dir.empty() && p.is_absolute()) {
+    const fs::path relative =
+        p.lexically_normal().lexically_relative(fs::path(base_dir).lexically_normal());
+    if (!relative.empty() && *relative.begin() != "..") p = relative;
+  }
+  std::string out = p.lexically_normal().generic_string();
+  return out.empty() ? path : out;
+}
+
+std::string savingText(const SavingEstimate& saving) {
+  if (!saving.known()) return {};
+  std::array<char, 64> buffer{};
+  std::snprintf(buffer.data(), buffer.size(), "%.1f ms/step", saving.per_step_ms);
+  std::string text = buffer.data();
+  if (saving.fraction_of_step >= 0) {
+    // "0%" would read as "no saving" next to a non-zero ms figure.
+    const double percent = saving.fraction_of_step * 100.0;
+    if (percent > 0 && percent < 0.5) {
+      text += ", <1%";
+    } else {
+      std::snprintf(buffer.data(), buffer.size(), ", %.0f%%", percent);
+      text += buffer.data();
+    }
+  }
+  return text;
+}
+
+std::optional<int64_t> firstStep(const Diagnostic& d) {
+  if (d.evidence.steps.empty()) return std::nullopt;
+  return d.evidence.steps.front();
+}
+
+std::string counted(size_t n, std::string_view noun) {
+  std::string text = std::to_string(n) + " " + std::string(noun);
+  if (n != 1) text += "s";
+  return text;
+}
+
+std::string severityBreakdown(const LintReport& report) {
+  std::array<size_t, 3> counts{};  // indexed by Severity
+  for (const TraceReport& t : report.traces)
+    for (const Diagnostic& d : t.lint.diagnostics) ++counts[static_cast<size_t>(d.severity)];
+  std::string text;
+  for (Severity s : {Severity::kError, Severity::kWarning, Severity::kNote}) {
+    const size_t n = counts[static_cast<size_t>(s)];
+    if (n == 0) continue;
+    if (!text.empty()) text += ", ";
+    text += counted(n, severityName(s));
+  }
+  return text;
+}
+
+const Rule* selectedRule(const LintReport& report, std::string_view code) {
+  for (const Rule* rule : report.selected)
+    if (rule->info().code == code) return rule;
+  return nullptr;
+}
+
+std::string xmlEscape(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        if (u < 0x20 && c != '\t' && c != '\n' && c != '\r')
+          out += "\xEF\xBF\xBD";
+        else
+          out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace steplint::analyzer::emit

@@ -1,0 +1,34 @@
+// Small helpers shared by the emitters (internal to the analyzer).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "steplint/analyzer/emitters.h"
+
+namespace steplint::analyzer::emit {
+
+/// `path` relative to `base_dir` when it lies inside it, with '/' separators; otherwise as
+/// given. "./a.json" becomes "a.json".
+std::string displayPath(const std::string& path, const std::string& base_dir);
+
+/// "58.3 ms/step, 33%", "0.3 ms/step, <1%", "58.3 ms/step", or "" when the saving is unknown.
+std::string savingText(const SavingEstimate& saving);
+
+/// The first evidence step, if any.
+std::optional<int64_t> firstStep(const Diagnostic& d);
+
+/// "1 finding", "3 findings" (English plurals by appending "s").
+std::string counted(size_t n, std::string_view noun);
+
+/// "1 error, 2 warnings" for the findings of the report ("" when none).
+std::string severityBreakdown(const LintReport& report);
+
+/// The selected rule with this code, or nullptr.
+const Rule* selectedRule(const LintReport& report, std::string_view code);
+
+/// XML text/attribute escaping; characters XML 1.0 forbids (most C0 controls) become U+FFFD.
+std::string xmlEscape(std::string_view text);
+
+}  // namespace steplint::analyzer::emit

@@ -1,0 +1,87 @@
+// JSON report, schema "steplint.check/1" (docs/check-json.md). Within version 1 fields are
+// only added, never renamed or removed.
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "builtin_emitters.h"
+#include "emit_util.h"
+
+namespace steplint::analyzer {
+namespace {
+
+using nlohmann::json;
+
+json evidenceToJson(const Evidence& e) {
+  json ranges = json::array();
+  for (const TimeRange& r : e.ranges)
+    ranges.push_back({{"start_ns", r.start_ns}, {"end_ns", r.end_ns}});
+  json metrics = json::object();
+  for (const auto& [key, value] : e.metrics) metrics[key] = value;
+  return {{"steps", e.steps}, {"ranges", ranges}, {"events", e.events}, {"metrics", metrics}};
+}
+
+json savingToJson(const SavingEstimate& s) {
+  if (!s.known()) return nullptr;
+  json out = {{"per_step_ms", s.per_step_ms}, {"method", s.method}};
+  out["fraction_of_step"] = s.fraction_of_step >= 0 ? json(s.fraction_of_step) : json(nullptr);
+  return out;
+}
+
+json findingToJson(const Diagnostic& d) {
+  return {{"code", d.code},
+          {"name", d.name},
+          {"severity", severityName(d.severity)},
+          {"message", d.message},
+          {"evidence", evidenceToJson(d.evidence)},
+          {"saving", savingToJson(d.saving)},
+          {"fix", d.fix},
+          {"fingerprint", d.fingerprint()},
+          {"doc_url", ruleDocUrl(d.code, d.name)}};
+}
+
+json traceToJson(const TraceReport& t, const EmitOptions& options) {
+  json findings = json::array();
+  for (const Diagnostic& d : t.lint.diagnostics) findings.push_back(findingToJson(d));
+  json not_checked = json::array();
+  for (const NotChecked& n : t.lint.not_checked)
+    not_checked.push_back({{"code", n.code}, {"name", n.name}, {"reason", n.reason}});
+  return {{"source", emit::displayPath(t.lint.source, options.base_dir)},
+          {"average_step_ms", t.lint.average_step_ms},
+          {"findings", findings},
+          {"not_checked", not_checked},
+          {"suppressed_by_baseline", t.suppressed}};
+}
+
+json rulesToJson(const LintReport& report) {
+  json rules = json::array();
+  for (const Rule* rule : report.selected) {
+    const RuleInfo& info = rule->info();
+    rules.push_back({{"code", info.code},
+                     {"name", info.name},
+                     {"category", categoryName(info.category)},
+                     {"severity", severityName(info.default_severity)}});
+  }
+  return rules;
+}
+
+}  // namespace
+
+void JsonEmitter::emit(const LintReport& report, const EmitOptions& options,
+                       std::ostream& out) const {
+  json traces = json::array();
+  for (const TraceReport& t : report.traces) traces.push_back(traceToJson(t, options));
+  const json doc = {{"schema", kCheckJsonSchema},
+                    {"tool", {{"name", "steplint"}, {"version", report.tool_version}}},
+                    {"fail_on", severityName(report.fail_on)},
+                    {"rules", rulesToJson(report)},
+                    {"traces", traces},
+                    {"totals",
+                     {{"findings", report.findingCount()},
+                      {"failing", report.failingCount()},
+                      {"not_checked", report.notCheckedCount()},
+                      {"suppressed_by_baseline", report.suppressedCount()}}}};
+  // replace: a kernel name with broken UTF-8 must not abort the whole report.
+  out << doc.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+}
+
+}  // namespace steplint::analyzer

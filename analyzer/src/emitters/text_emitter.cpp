@@ -1,0 +1,85 @@
+// flake8-style text: one line per finding, then what could not be checked, then a total.
+//   run/a.json:step 3: SL101 [warning] DataLoader wait ... (est. saving 58.3 ms/step, 33%)
+#include <ostream>
+
+#include "builtin_emitters.h"
+#include "emit_util.h"
+
+namespace steplint::analyzer {
+namespace {
+
+constexpr std::string_view kBold = "\x1b[1m";
+constexpr std::string_view kReset = "\x1b[0m";
+
+std::string_view severityColor(Severity s) {
+  switch (s) {
+    case Severity::kError:
+      return "\x1b[1;31m";
+    case Severity::kWarning:
+      return "\x1b[33m";
+    case Severity::kNote:
+      return "\x1b[36m";
+  }
+  return "";
+}
+
+/// `text` wrapped in `style` when colour is on.
+std::string paint(std::string_view text, std::string_view style, bool color) {
+  if (!color) return std::string(text);
+  return std::string(style) + std::string(text) + std::string(kReset);
+}
+
+/// One finding per line is the format's promise (grep, editors); a stray newline would break it.
+std::string oneLine(std::string text) {
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  return text;
+}
+
+void printFinding(std::ostream& out, const std::string& path, const Diagnostic& d, bool color) {
+  out << paint(path, kBold, color);
+  if (auto step = emit::firstStep(d)) out << ":step " << *step;
+  out << ": " << paint(d.code, kBold, color) << ' '
+      << paint("[" + std::string(severityName(d.severity)) + "]", severityColor(d.severity), color)
+      << ' ' << oneLine(d.message);
+  if (const std::string saving = emit::savingText(d.saving); !saving.empty())
+    out << " (est. saving " << saving << ")";
+  out << '\n';
+}
+
+void printNotChecked(std::ostream& out, const std::string& path, const LintResult& lint) {
+  if (lint.not_checked.empty()) return;
+  out << "Not checked in " << path << ":\n";
+  for (const NotChecked& n : lint.not_checked)
+    out << "  " << n.code << ' ' << n.name << ": " << n.reason << '\n';
+}
+
+std::string totalLine(const LintReport& report) {
+  const size_t findings = report.findingCount();
+  std::string line = findings == 0 ? "No findings"
+                                   : "Found " + emit::counted(findings, "finding") + " (" +
+                                         emit::severityBreakdown(report) + ")";
+  line += " in " + emit::counted(report.traces.size(), "trace") + " (" +
+          emit::counted(report.selected.size(), "rule") + " selected";
+  if (report.notCheckedCount() > 0)
+    line += ", " + std::to_string(report.notCheckedCount()) + " not checked";
+  line += ")";
+  if (report.suppressedCount() > 0)
+    line += "; " + std::to_string(report.suppressedCount()) + " suppressed by the baseline";
+  return line + ".";
+}
+
+}  // namespace
+
+void TextEmitter::emit(const LintReport& report, const EmitOptions& options,
+                       std::ostream& out) const {
+  for (const TraceReport& trace : report.traces) {
+    const std::string path = emit::displayPath(trace.lint.source, options.base_dir);
+    for (const Diagnostic& d : trace.lint.diagnostics) printFinding(out, path, d, options.color);
+  }
+  for (const TraceReport& trace : report.traces)
+    printNotChecked(out, emit::displayPath(trace.lint.source, options.base_dir), trace.lint);
+  out << totalLine(report) << '\n';
+}
+
+}  // namespace steplint::analyzer

@@ -1,0 +1,70 @@
+// Rule selection (style.md §2.6): defaults -> select -> extend-select -> ignore.
+#include "steplint/analyzer/lint_config.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "lint_config_internal.h"
+#include "steplint/analyzer/suggest.h"
+
+namespace steplint::analyzer {
+namespace detail {
+namespace {
+
+bool isGroupPrefix(std::string_view selector) {
+  if (selector.substr(0, 2) != "SL" || selector.size() > 4) return false;
+  return std::all_of(selector.begin() + 2, selector.end(),
+                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+}
+
+}  // namespace
+
+bool isKnownSelector(std::string_view selector, const RuleRegistry& registry) {
+  return selector == "ALL" || isGroupPrefix(selector) || !registry.match(selector).empty();
+}
+
+void validateSelectorList(const std::vector<std::string>& selectors, const std::string& key,
+                          const std::string& file, const RuleRegistry& registry,
+                          std::vector<ConfigError>& errors) {
+  const std::vector<std::string> candidates = ruleCodesAndNames(registry);
+  for (const std::string& selector : selectors) {
+    if (isKnownSelector(selector, registry)) continue;
+    errors.push_back(
+        {file, key, "unknown rule selector '" + selector + "'" + didYouMean(selector, candidates)});
+  }
+}
+
+}  // namespace detail
+
+std::vector<Rule*> LintConfig::selectedRules(const RuleRegistry& registry) const {
+  std::set<const Rule*> chosen;
+  if (select.empty()) {
+    for (const auto& rule : registry.rules())
+      if (rule->info().enabled_by_default) chosen.insert(rule.get());
+  }
+  for (const std::string& selector : select)
+    for (Rule* rule : registry.match(selector)) chosen.insert(rule);
+  for (const std::string& selector : extend_select)
+    for (Rule* rule : registry.match(selector)) chosen.insert(rule);
+  // ignore is applied last, so it wins over select within one configuration (documented in
+  // docs/configuration.md); the CLI's --select starts a new selection instead.
+  for (const std::string& selector : ignore)
+    for (Rule* rule : registry.match(selector)) chosen.erase(rule);
+
+  std::vector<Rule*> out;
+  for (const auto& rule : registry.rules())
+    if (chosen.count(rule.get()) > 0) out.push_back(rule.get());
+  return out;
+}
+
+std::vector<ConfigError> validateSelectors(const LintConfig& config, const RuleRegistry& registry) {
+  std::vector<ConfigError> errors;
+  detail::validateSelectorList(config.select, "lint.select", config.source_file, registry, errors);
+  detail::validateSelectorList(config.extend_select, "lint.extend-select", config.source_file,
+                               registry, errors);
+  detail::validateSelectorList(config.ignore, "lint.ignore", config.source_file, registry, errors);
+  return errors;
+}
+
+}  // namespace steplint::analyzer

@@ -1,0 +1,208 @@
+#include "check_command.h"
+
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "check_config.h"
+#include "exit_codes.h"
+#include "messages.h"
+#include "rule_docs.h"
+#include "steplint/analyzer/lint.h"
+#include "steplint/rules/builtin.h"
+#include "steplint/trace/importer.h"
+#include "terminal.h"
+
+namespace steplint::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string currentDir() {
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  return ec ? std::string(".") : cwd.string();
+}
+
+/// Same checks and messages as `summary`: a trace that cannot be imported is one error line.
+bool importTrace(const std::string& path, trace::TraceModel& model) {
+  if (std::string problem = checkInputFile(path); !problem.empty()) {
+    printError(problem);
+    return false;
+  }
+  const trace::ImportStatus status = trace::importTraceFile(path, model);
+  if (!status.ok()) {
+    printError(describeImportError(path, status));
+    return false;
+  }
+  for (const std::string& line : importWarningLines(path, model.stats)) printWarning(line);
+  return true;
+}
+
+void printNote(const std::string& message) { std::cerr << "steplint: note: " << message << '\n'; }
+
+}  // namespace
+
+CheckCommand::CheckCommand() {
+  rules::registerBuiltinRules(rules_);
+  analyzer::registerBuiltinEmitters(emitters_);
+}
+
+void CheckCommand::addOptions(CLI::App& app) {
+  app.add_option("TRACE", traces_, "Trace files: torch.profiler / Kineto JSON, plain or .gz")
+      ->required()
+      ->type_name("FILE");
+  app.add_option("--format", format_, "Output format (docs/cli.md)")
+      ->check(CLI::IsMember(emitters_.names()))
+      ->capture_default_str();
+  app.add_option("-o,--output", output_path_, "Write the report to FILE instead of standard output")
+      ->type_name("FILE");
+  CLI::Option* config =
+      app.add_option("--config", config_path_, "Use this steplint.toml or pyproject.toml")
+          ->type_name("FILE");
+  app.add_flag("--no-config", no_config_, "Ignore steplint.toml / pyproject.toml files")
+      ->excludes(config);
+  // One value per occurrence (split at commas): without allow_extra_args(false) CLI11 would let
+  // `--select SL1 trace.json` swallow the trace as a second selector.
+  select_option_ =
+      app.add_option("--select", select_,
+                     "Rules to run instead of the configured ones: codes, names, prefixes or ALL")
+          ->delimiter(',')
+          ->allow_extra_args(false)
+          ->type_name("RULE,...");
+  app.add_option("--extend-select", extend_select_, "Rules to run in addition")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->type_name("RULE,...");
+  app.add_option("--ignore", ignore_, "Rules not to run")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->type_name("RULE,...");
+  app.add_option("--fail-on", fail_on_,
+                 "Lowest severity that makes the exit code 1 (default: warning)")
+      ->check(CLI::IsMember({"note", "warning", "error"}));
+  app.add_option("--baseline", baseline_path_,
+                 "Report only findings whose fingerprint is not in FILE")
+      ->type_name("FILE");
+  app.add_option("--write-baseline", write_baseline_path_,
+                 "Write every finding's fingerprint to FILE (accepting them) and exit 0")
+      ->type_name("FILE");
+  app.add_flag("--keep-tail-steps", keep_tail_steps_,
+               "Keep trailing steps whose GPU work looks incompletely captured");
+  app.add_option("--color", color_, "Colour the text output")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->capture_default_str();
+}
+
+bool CheckCommand::resolveConfig(analyzer::LintConfig& config) const {
+  const std::string cwd = currentDir();
+  const std::string trace_dir = fs::path(traces_.front()).parent_path().string();
+  std::vector<analyzer::ConfigError> errors;
+  if (auto file =
+          chooseConfigFile(config_path_, no_config_, trace_dir.empty() ? "." : trace_dir, cwd))
+    errors = analyzer::loadLintConfig(*file, rules_, config);
+  CliLintOverrides flags;
+  if (select_option_->count() > 0) flags.select = select_;
+  flags.extend_select = extend_select_;
+  flags.ignore = ignore_;
+  if (!fail_on_.empty()) flags.fail_on = fail_on_;
+  for (analyzer::ConfigError& e : applyCliOverrides(flags, rules_, config))
+    errors.push_back(std::move(e));
+  for (const analyzer::ConfigError& e : errors) printError(describeConfigError(e, cwd));
+  return errors.empty();
+}
+
+bool CheckCommand::lintTraces(const analyzer::LintConfig& config,
+                              const analyzer::Baseline& baseline, analyzer::LintReport& report,
+                              std::vector<analyzer::LintResult>& unfiltered) const {
+  analyzer::SummaryOptions options;
+  options.steps.drop_incomplete_tail = !keep_tail_steps_;
+  bool all_ok = true;
+  for (const std::string& path : traces_) {
+    trace::TraceModel model;  // one trace in memory at a time
+    if (!importTrace(path, model)) {
+      all_ok = false;
+      continue;
+    }
+    analyzer::TraceReport entry;
+    entry.summary = analyzer::summarize(model, options);
+    entry.summary.source = path;
+    entry.lint = analyzer::runLint(model, entry.summary, rules_, config);
+    entry.lint.source = path;
+    if (!write_baseline_path_.empty()) unfiltered.push_back(entry.lint);
+    entry.suppressed = analyzer::applyBaseline(baseline, entry.lint);
+    report.traces.push_back(std::move(entry));
+  }
+  return all_ok;
+}
+
+bool CheckCommand::writeReport(const analyzer::LintReport& report) const {
+  const bool to_file = !output_path_.empty();
+  analyzer::EmitOptions options;
+  options.base_dir = currentDir();
+  options.color = format_ == "text" && shouldUseColor(color_ == "always"  ? ColorMode::kAlways
+                                                      : color_ == "never" ? ColorMode::kNever
+                                                                          : ColorMode::kAuto,
+                                                      !to_file && stdoutIsTerminal(),
+                                                      std::getenv("NO_COLOR"), std::getenv("TERM"));
+  std::ostringstream buffer;
+  emitters_.find(format_)->emit(report, options,
+                                to_file ? static_cast<std::ostream&>(buffer) : std::cout);
+  if (!to_file) {
+    std::cout.flush();
+    if (std::cout) return true;
+    printError("writing to standard output failed");
+    return false;
+  }
+  std::ofstream file(output_path_, std::ios::binary | std::ios::trunc);
+  if (file) file << buffer.str() << std::flush;
+  if (file) return true;
+  printError(output_path_ + ": cannot write (" + std::strerror(errno) + ")");
+  return false;
+}
+
+int CheckCommand::run() {
+  analyzer::LintConfig config;
+  if (!resolveConfig(config)) return kExitUsageError;
+  analyzer::Baseline baseline;
+  if (!baseline_path_.empty()) {
+    if (std::string problem = analyzer::loadBaseline(baseline_path_, baseline); !problem.empty()) {
+      printError(baseline_path_ + ": " + problem);
+      return kExitUsageError;
+    }
+  }
+  analyzer::LintReport report;
+  for (analyzer::Rule* rule : config.selectedRules(rules_)) report.selected.push_back(rule);
+  report.fail_on = config.fail_on;
+  report.tool_version = STEPLINT_VERSION;
+  report.rule_descriptions = ruleDescriptions(rules_);
+
+  std::vector<analyzer::LintResult> unfiltered;
+  const bool all_ok = lintTraces(config, baseline, report, unfiltered);
+  if (report.traces.empty()) return kExitUsageError;  // nothing to report; errors already printed
+  if (!writeReport(report)) return kExitUsageError;
+  if (format_ != "text" && report.suppressedCount() > 0)
+    printNote(std::to_string(report.suppressedCount()) + " finding(s) suppressed by the baseline " +
+              baseline_path_);
+  if (!write_baseline_path_.empty()) {
+    if (std::string problem = analyzer::writeBaseline(write_baseline_path_, unfiltered);
+        !problem.empty()) {
+      printError(write_baseline_path_ + ": " + problem);
+      return kExitUsageError;
+    }
+    size_t count = 0;
+    for (const analyzer::LintResult& r : unfiltered) count += r.diagnostics.size();
+    printNote("wrote " + std::to_string(count) + " finding(s) to the baseline " +
+              write_baseline_path_);
+    return all_ok ? kExitOk : kExitUsageError;
+  }
+  if (!all_ok) return kExitUsageError;
+  return report.failingCount() > 0 ? kExitFindings : kExitOk;
+}
+
+}  // namespace steplint::cli

@@ -1,0 +1,59 @@
+// `steplint check TRACE...`: run the selected rules on each trace and report the findings in
+// one of the emitter formats (text, json, sarif, junit, github, markdown). Exit 1 when a
+// finding is at or above fail-on — the CI gate.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "command.h"
+#include "steplint/analyzer/baseline.h"
+#include "steplint/analyzer/emitters.h"
+#include "steplint/analyzer/rule_registry.h"
+
+namespace CLI {
+class Option;
+}
+
+namespace steplint::cli {
+
+class CheckCommand final : public Command {
+ public:
+  CheckCommand();
+  std::string_view name() const override { return "check"; }
+  std::string_view description() const override {
+    return "Run the rules on traces and report findings (exit 1 on findings at or above fail-on)";
+  }
+  void addOptions(CLI::App& app) override;
+  int run() override;
+
+ private:
+  /// Loads the config file and applies the flags; prints errors and returns false on any.
+  bool resolveConfig(analyzer::LintConfig& config) const;
+  /// Imports, analyses and lints each trace into `report`, hiding findings in `baseline`;
+  /// `unfiltered` (for --write-baseline) gets every finding. False if any trace failed.
+  bool lintTraces(const analyzer::LintConfig& config, const analyzer::Baseline& baseline,
+                  analyzer::LintReport& report,
+                  std::vector<analyzer::LintResult>& unfiltered) const;
+  /// Renders the report to stdout or -o FILE; false (after printing why) on a write error.
+  bool writeReport(const analyzer::LintReport& report) const;
+
+  analyzer::RuleRegistry rules_;
+  analyzer::EmitterRegistry emitters_;
+
+  std::vector<std::string> traces_;
+  std::string format_ = "text";
+  std::string output_path_;
+  std::string config_path_;
+  bool no_config_ = false;
+  std::vector<std::string> select_, extend_select_, ignore_;
+  CLI::Option* select_option_ =
+      nullptr;  // --select given at all (even empty) replaces the config's
+  std::string fail_on_;
+  std::string baseline_path_;
+  std::string write_baseline_path_;
+  bool keep_tail_steps_ = false;
+  std::string color_ = "auto";
+};
+
+}  // namespace steplint::cli

@@ -1,0 +1,109 @@
+#include "rules_command.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "exit_codes.h"
+#include "steplint/analyzer/emitters.h"
+#include "steplint/rules/builtin.h"
+
+namespace steplint::cli {
+namespace {
+
+using analyzer::RuleInfo;
+
+std::vector<std::string> row(const RuleInfo& info) {
+  return {std::string(info.code),
+          std::string(info.name),
+          std::string(analyzer::categoryName(info.category)),
+          info.enabled_by_default ? "on" : "off",
+          std::string(analyzer::severityName(info.default_severity)),
+          std::string(info.summary)};
+}
+
+void printText(const analyzer::RuleRegistry& registry) {
+  std::vector<std::vector<std::string>> rows = {
+      {"Code", "Name", "Category", "Default", "Severity", "Summary"}};
+  for (const auto& rule : registry.rules()) rows.push_back(row(rule->info()));
+  std::vector<size_t> width(rows.front().size(), 0);
+  for (const auto& r : rows)
+    for (size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
+  for (const auto& r : rows) {
+    std::string line;
+    for (size_t i = 0; i < r.size(); ++i) {
+      line += r[i];
+      if (i + 1 < r.size()) line += std::string(width[i] - r[i].size() + 2, ' ');
+    }
+    std::cout << line << '\n';
+  }
+  if (registry.rules().empty()) std::cout << "(no rules registered)\n";
+}
+
+void printJson(const analyzer::RuleRegistry& registry) {
+  nlohmann::json rules = nlohmann::json::array();
+  for (const auto& rule : registry.rules()) {
+    const RuleInfo& info = rule->info();
+    nlohmann::json options = nlohmann::json::array();
+    for (const analyzer::OptionSpec& spec : rule->options()) {
+      nlohmann::json value;
+      std::visit([&](const auto& v) { value = v; }, spec.default_value);
+      options.push_back(
+          {{"name", spec.name}, {"default", value}, {"description", spec.description}});
+    }
+    rules.push_back({{"code", info.code},
+                     {"name", info.name},
+                     {"category", analyzer::categoryName(info.category)},
+                     {"enabled_by_default", info.enabled_by_default},
+                     {"severity", analyzer::severityName(info.default_severity)},
+                     {"summary", info.summary},
+                     {"options", options},
+                     {"doc_url", analyzer::ruleDocUrl(info.code, info.name)}});
+  }
+  std::cout << rules.dump(2) << '\n';
+}
+
+std::string tableCell(std::string_view text) {
+  std::string out;
+  for (char c : text) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+/// The table of docs/rules/README.md: links are relative, so they work on GitHub and locally.
+void printMarkdown(const analyzer::RuleRegistry& registry) {
+  std::cout
+      << "| Code | Name | Category | Default | Severity | Summary |\n|---|---|---|---|---|---|\n";
+  for (const auto& rule : registry.rules()) {
+    const RuleInfo& info = rule->info();
+    std::cout << "| [" << info.code << "](" << info.code << "-" << info.name << ".md) | `"
+              << info.name << "` | " << analyzer::categoryName(info.category) << " | "
+              << (info.enabled_by_default ? "on" : "off") << " | "
+              << analyzer::severityName(info.default_severity) << " | " << tableCell(info.summary)
+              << " |\n";
+  }
+}
+
+}  // namespace
+
+void RulesCommand::addOptions(CLI::App& app) {
+  app.add_option("--format", format_,
+                 "text table, JSON array, or the Markdown index of docs/rules/README.md")
+      ->check(CLI::IsMember({"text", "json", "markdown"}))
+      ->capture_default_str();
+}
+
+int RulesCommand::run() {
+  analyzer::RuleRegistry registry;
+  rules::registerBuiltinRules(registry);
+  if (format_ == "json")
+    printJson(registry);
+  else if (format_ == "markdown")
+    printMarkdown(registry);
+  else
+    printText(registry);
+  std::cout.flush();
+  return std::cout ? kExitOk : kExitUsageError;
+}
+
+}  // namespace steplint::cli

@@ -1,0 +1,45 @@
+#include "common/gpu_timeline.h"
+
+#include <algorithm>
+
+namespace steplint::rules::common {
+
+DeviceBusyTimeline::DeviceBusyTimeline(const trace::TraceModel& model) {
+  std::map<int32_t, std::vector<analyzer::Interval>> raw;
+  std::vector<analyzer::Interval> all;
+  for (const trace::Event& e : model.events) {
+    if (!trace::isDeviceOp(e.kind)) continue;
+    raw[model.deviceOf(e)].push_back({e.start_ns, e.end_ns()});
+    all.push_back({e.start_ns, e.end_ns()});
+  }
+  for (auto& [device, intervals] : raw) busy_.emplace(device, analyzer::IntervalSet::fromUnsorted(std::move(intervals)));
+  all_ = analyzer::IntervalSet::fromUnsorted(std::move(all));
+}
+
+std::vector<int32_t> DeviceBusyTimeline::devices() const {
+  std::vector<int32_t> out;
+  for (const auto& entry : busy_) out.push_back(entry.first);
+  return out;
+}
+
+const analyzer::IntervalSet* DeviceBusyTimeline::set(int32_t device) const {
+  if (device < 0) return &all_;
+  auto it = busy_.find(device);
+  return it == busy_.end() ? &all_ : &it->second;
+}
+
+int64_t DeviceBusyTimeline::idleAfterSync(int32_t device, int64_t sync_start_ns, int64_t sync_end_ns,
+                                          int64_t limit_ns) const {
+  const auto& items = set(device)->intervals();
+  // First busy interval that ends after the return.
+  auto it = std::upper_bound(items.begin(), items.end(), sync_end_ns,
+                             [](int64_t t, const analyzer::Interval& iv) { return t < iv.end; });
+  if (it != items.end() && it->start <= sync_end_ns) return 0;  // still busy at the return
+  if (it == items.end() || it->start >= limit_ns) return 0;     // no more GPU work in this step
+  if (it == items.begin()) return 0;                            // no GPU work to wait for
+  const int64_t drained = std::prev(it)->end;
+  if (drained <= sync_start_ns) return 0;  // the GPU was already idle: the sync did not wait
+  return it->start - drained;
+}
+
+}  // namespace steplint::rules::common

@@ -1,0 +1,160 @@
+#include "common/host_sync.h"
+
+#include <algorithm>
+#include <array>
+
+#include "common/gpu_timeline.h"
+#include "common/rule_support.h"
+#include "common/trace_tree.h"
+
+namespace steplint::rules::common {
+namespace {
+
+using trace::Event;
+using trace::EventKind;
+using trace::kNoIndex;
+using trace::TraceModel;
+
+bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+
+bool isScalarReadOp(std::string_view name) {
+  return name == "aten::item" || name == "aten::_local_scalar_dense" || name == "aten::is_nonzero" ||
+         name == "aten::equal";
+}
+
+bool isCopyOp(std::string_view name) {
+  return name == "aten::copy_" || name == "aten::_copy_from" || name == "aten::_copy_from_and_resize" ||
+         name == "aten::_to_copy" || name == "aten::to";
+}
+
+/// Events looked at around a call when pairing copies and syncs; they are adjacent in practice.
+constexpr uint32_t kMaxPairingScan = 256;
+
+/// The memcpy that the sync at `index` waits for: its own device op for a synchronous copy,
+/// else the copy launched by the closest preceding call at the same level (same parent: the
+/// same op, e.g. aten::copy_ or aten::_local_scalar_dense), when no other launch is between.
+uint32_t copyBefore(const TraceModel& model, const LaunchIndex& launches, uint32_t index) {
+  const Event& sync = model.events[index];
+  const uint32_t first = model.tracks[sync.track].first_event;
+  for (uint32_t j = index, n = 0; j > first && n < kMaxPairingScan; ++n) {
+    --j;
+    if (j == sync.parent) break;
+    const Event& e = model.events[j];
+    if (e.parent != sync.parent || !trace::isLaunchApi(e.kind)) continue;
+    const uint32_t op = launches.deviceOpOf(j);
+    return op != kNoIndex && model.events[op].kind == EventKind::kMemcpy ? op : kNoIndex;
+  }
+  return kNoIndex;
+}
+
+int32_t deviceWaitedOn(const TraceModel& model, const LaunchIndex& launches, uint32_t index, int32_t fallback) {
+  const Event& sync = model.events[index];
+  if (const trace::GpuDetail* g = model.gpu(sync); g && g->device >= 0) return g->device;
+  const uint32_t first = model.tracks[sync.track].first_event;
+  constexpr uint32_t kMaxLookBack = 4096;
+  for (uint32_t j = index, n = 0; j > first && n < kMaxLookBack; ++n) {
+    --j;
+    const uint32_t op = launches.deviceOpOf(j);
+    if (op != kNoIndex) return model.deviceOf(model.events[op]);
+  }
+  return fallback;
+}
+
+void classify(const TraceModel& model, const LaunchIndex& launches, HostSync& s) {
+  const uint32_t range = enclosingCpuRange(model, s.event);
+  s.range = range;
+  s.op = outermostAtenOp(model, s.event);
+  if (findAncestor(model, s.event, [&](const Event& e) { return isScalarReadOp(model.name(e)); }) != kNoIndex) {
+    s.cause = SyncCause::kScalarRead;
+  }
+  s.copy = s.api == SyncApi::kSyncCopy ? launches.deviceOpOf(s.event) : copyBefore(model, launches, s.event);
+  // A copy API can block by itself (pageable memory): the wait starts at the copy call.
+  if (s.copy != kNoIndex && model.events[s.copy].link != kNoIndex)
+    s.wait_start_ns = std::min(s.wait_start_ns, model.events[model.events[s.copy].link].start_ns);
+  if (s.cause == SyncCause::kScalarRead) return;
+  // The copy and the sync belong together unless another kind of op (aten::nonzero ...) issued both.
+  const bool copy_issued = range == kNoIndex || model.events[range].kind != EventKind::kCpuOp ||
+                           isCopyOp(model.name(model.events[range]));
+  if (s.copy != kNoIndex && copy_issued) {
+    const trace::GpuDetail* g = model.gpu(model.events[s.copy]);
+    const bool to_host = g && (g->copy_kind == trace::CopyKind::kDtoH || g->copy_kind == trace::CopyKind::kAtoH);
+    s.cause = to_host ? SyncCause::kCopyToHost : SyncCause::kCopyToDevice;
+    return;
+  }
+  const uint32_t cpu_op =
+      findAncestor(model, s.event, [](const Event& e) { return e.kind == EventKind::kCpuOp; });
+  if (cpu_op != kNoIndex) {
+    s.cause = SyncCause::kOtherOp;
+    if (s.op == kNoIndex) s.op = cpu_op;
+  }
+}
+
+}  // namespace
+
+std::string_view syncCauseName(SyncCause cause) {
+  static constexpr std::array<std::string_view, 6> kNames = {"explicit synchronize", "scalar read (.item())",
+                                                             "device-to-host copy", "copy to the device",
+                                                             "op reading a device value", "unknown"};
+  return kNames[static_cast<size_t>(cause)];
+}
+
+bool isSyncApiName(std::string_view name, SyncApi& api) {
+  static constexpr std::array<std::pair<std::string_view, SyncApi>, 12> kPrefixes = {{
+      {"cudaStreamSynchronize", SyncApi::kStreamSync},  {"cuStreamSynchronize", SyncApi::kStreamSync},
+      {"hipStreamSynchronize", SyncApi::kStreamSync},   {"cudaDeviceSynchronize", SyncApi::kDeviceSync},
+      {"cudaThreadSynchronize", SyncApi::kDeviceSync},  {"cudaCtxSynchronize", SyncApi::kDeviceSync},
+      {"cuCtxSynchronize", SyncApi::kDeviceSync},       {"hipDeviceSynchronize", SyncApi::kDeviceSync},
+      {"hipCtxSynchronize", SyncApi::kDeviceSync},      {"cudaEventSynchronize", SyncApi::kEventSync},
+      {"cuEventSynchronize", SyncApi::kEventSync},      {"hipEventSynchronize", SyncApi::kEventSync},
+  }};
+  for (const auto& [prefix, kind] : kPrefixes) {
+    if (startsWith(name, prefix)) {
+      api = kind;
+      return true;
+    }
+  }
+  for (std::string_view copy : {"cudaMemcpy", "cuMemcpy", "hipMemcpy"}) {
+    if (startsWith(name, copy) && !contains(name, "Async")) {
+      api = SyncApi::kSyncCopy;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<HostSync> findHostSyncs(const analyzer::AnalysisContext& context) {
+  const TraceModel& model = context.model();
+  const auto& steps = context.steps().steps;
+  const LaunchIndex launches(model);
+  const DeviceBusyTimeline busy(model);
+  const auto devices = busy.devices();
+  const int32_t only_device = devices.size() == 1 ? devices.front() : -1;
+  std::vector<HostSync> out;
+  for (uint32_t i = 0; i < model.events.size(); ++i) {
+    const Event& e = model.events[i];
+    HostSync s;
+    if (trace::isLaunchApi(e.kind)) {
+      if (!isSyncApiName(model.name(e), s.api)) continue;
+    } else if (e.kind == EventKind::kCudaSync) {
+      // A record mirrored by an API call in the trace is counted once, at the call.
+      if (e.link != kNoIndex || model.name(e) == "Stream Wait Event") continue;
+      s.api = SyncApi::kSyncRecord;
+      s.cause = SyncCause::kUnknown;
+    } else {
+      continue;
+    }
+    s.event = i;
+    s.start_ns = e.start_ns;
+    s.end_ns = e.end_ns();
+    s.wait_start_ns = e.start_ns;
+    s.step = e.kind == EventKind::kCudaSync ? context.stepAt(e.start_ns) : hostStepAt(context, e.start_ns);
+    if (s.step < 0) continue;
+    if (s.api != SyncApi::kSyncRecord) classify(model, launches, s);
+    s.device = deviceWaitedOn(model, launches, i, only_device);
+    s.gpu_idle_ns = busy.idleAfterSync(s.device, s.wait_start_ns, s.end_ns, steps[s.step].end_ns);
+    out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace steplint::rules::common

@@ -1,0 +1,55 @@
+// Host synchronizations: CUDA API calls (and cuda_sync records) that block the CPU thread
+// until GPU work finishes, classified by what issued them. Shared by SL202, SL203, SL206.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "steplint/analyzer/rule.h"
+#include "steplint/trace/model.h"
+
+namespace steplint::rules::common {
+
+/// Which API blocked the host.
+enum class SyncApi : uint8_t {
+  kStreamSync,   // cudaStreamSynchronize, cuStreamSynchronize, hipStreamSynchronize
+  kDeviceSync,   // cudaDeviceSynchronize, cudaCtxSynchronize, cuCtxSynchronize
+  kEventSync,    // cudaEventSynchronize
+  kSyncCopy,     // cudaMemcpy (not Async), cuMemcpyDtoH ...: synchronous by definition
+  kSyncRecord,   // a cuda_sync record (Stream/Context/Event Sync) with no matching API call
+};
+
+/// What made the program synchronize.
+enum class SyncCause : uint8_t {
+  kExplicit,      // no op around it: torch.cuda.synchronize(), stream/event .synchronize()
+  kScalarRead,    // aten::item / aten::_local_scalar_dense / aten::is_nonzero / aten::equal
+  kCopyToHost,    // a DtoH copy (.cpu(), .tolist(), .numpy()) followed by the sync
+  kCopyToDevice,  // an HtoD/DtoD copy followed by the sync (blocking .to(device))
+  kOtherOp,       // another op that reads a device value (nonzero, masked_select, unique ...)
+  kUnknown,       // a cuda_sync record without a matching call
+};
+std::string_view syncCauseName(SyncCause cause);
+
+/// True for API names that block the host (see SyncApi); sets `api`.
+bool isSyncApiName(std::string_view name, SyncApi& api);
+
+struct HostSync {
+  uint32_t event = trace::kNoIndex;   // the API call or cuda_sync record
+  uint32_t op = trace::kNoIndex;      // outermost aten op that issued it (kNoIndex: explicit)
+  uint32_t copy = trace::kNoIndex;    // the memcpy device op the sync waits for, if any
+  SyncApi api = SyncApi::kStreamSync;
+  SyncCause cause = SyncCause::kExplicit;
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  int64_t wait_start_ns = 0;          // start of the blocking: the copy call's start when a copy precedes
+  uint32_t range = trace::kNoIndex;   // innermost CPU range around the call (for display)
+  int step = -1;                      // index into steps().steps
+  int32_t device = -1;                // device waited on (-1: unknown)
+  int64_t gpu_idle_ns = 0;            // GPU idle after the return (DeviceBusyTimeline::idleAfterSync)
+};
+
+/// Every host sync inside a kept step, in time order per thread.
+std::vector<HostSync> findHostSyncs(const analyzer::AnalysisContext& context);
+
+}  // namespace steplint::rules::common

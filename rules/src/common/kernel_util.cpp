@@ -1,0 +1,75 @@
+#include "common/kernel_util.h"
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+
+namespace steplint::rules {
+
+uint32_t launchingOp(const trace::TraceModel& model, const trace::Event& device_op) {
+  if (device_op.link == trace::kNoIndex) return trace::kNoIndex;
+  const trace::Event& call = model.events[device_op.link];
+  if (!trace::isLaunchApi(call.kind) || call.link == trace::kNoIndex) return trace::kNoIndex;
+  return trace::isCpuRange(model.events[call.link].kind) ? call.link : trace::kNoIndex;
+}
+
+StepWindow keptStepWindow(const analyzer::AnalysisContext& context) {
+  const auto& steps = context.steps().steps;
+  StepWindow w;
+  if (steps.empty()) return w;
+  w.start_ns = steps.front().start_ns;
+  w.end_ns = steps.back().end_ns;
+  w.count = steps.size();
+  return w;
+}
+
+std::vector<int64_t> keptStepNumbers(const analyzer::AnalysisContext& context) {
+  std::vector<int64_t> out;
+  for (const auto& s : context.steps().steps) out.push_back(s.number);
+  return out;
+}
+
+const trace::DeviceProperties* deviceProperties(const trace::TraceModel& model, int32_t id) {
+  for (const auto& d : model.metadata.devices)
+    if (d.id == id) return &d;
+  return nullptr;
+}
+
+double medianOf(std::vector<int64_t> values) {
+  if (values.empty()) return 0;
+  const size_t mid = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
+  const double upper = static_cast<double>(values[mid]);
+  if (values.size() % 2 == 1) return upper;
+  const double lower =
+      static_cast<double>(*std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid)));
+  return (lower + upper) / 2;
+}
+
+std::string strf(const char* format, ...) {
+  char buffer[1024];
+  va_list args;
+  va_start(args, format);
+  const int n = std::vsnprintf(buffer, sizeof buffer, format, args);
+  va_end(args);
+  if (n < 0) return {};
+  return std::string(buffer, static_cast<size_t>(std::min<int>(n, sizeof buffer - 1)));
+}
+
+std::vector<uint32_t> sampleEvents(const std::vector<uint32_t>& all, size_t cap) {
+  if (all.size() <= cap || cap < 2) return std::vector<uint32_t>(all.begin(), all.begin() + std::min(all.size(), cap));
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < cap; ++i) out.push_back(all[i * (all.size() - 1) / (cap - 1)]);
+  return out;
+}
+
+analyzer::SavingEstimate makeSaving(const analyzer::AnalysisContext& context, double per_step_ns, std::string method) {
+  analyzer::SavingEstimate s;
+  s.per_step_ms = std::max(0.0, per_step_ns) / 1e6;
+  const double step_ms = context.averageStepMs();
+  s.fraction_of_step = step_ms > 0 ? s.per_step_ms / step_ms : -1;
+  s.method = std::move(method);
+  return s;
+}
+
+}  // namespace steplint::rules

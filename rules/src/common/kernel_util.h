@@ -1,0 +1,61 @@
+// Small helpers shared by the GPU-execution, memory, distributed and optimizer rules:
+// attribution of device ops to the CPU ops that launched them, the kept-step window,
+// formatting of figures for one-line messages, and evidence sampling.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "steplint/analyzer/rule.h"
+#include "steplint/trace/model.h"
+
+namespace steplint::rules {
+
+/// The CPU range that issued a device op (device op -> launch call -> CPU op), or kNoIndex.
+uint32_t launchingOp(const trace::TraceModel& model, const trace::Event& device_op);
+
+/// `index` itself or its nearest enclosing event (same track) for which `pred` holds; kNoIndex if none.
+template <typename Pred>
+uint32_t findEnclosing(const trace::TraceModel& model, uint32_t index, Pred pred) {
+  for (uint32_t i = index; i != trace::kNoIndex; i = model.events[i].parent)
+    if (pred(model.events[i])) return i;
+  return trace::kNoIndex;
+}
+
+/// [first kept step start, last kept step end) and the number of kept steps.
+struct StepWindow {
+  int64_t start_ns = 0;
+  int64_t end_ns = 0;
+  size_t count = 0;
+  bool empty() const { return count == 0; }
+  bool contains(int64_t t) const { return t >= start_ns && t < end_ns; }
+  int64_t length() const { return end_ns - start_ns; }
+};
+StepWindow keptStepWindow(const analyzer::AnalysisContext& context);
+
+/// ProfilerStep numbers of the kept steps.
+std::vector<int64_t> keptStepNumbers(const analyzer::AnalysisContext& context);
+
+/// deviceProperties entry with this id, or nullptr.
+const trace::DeviceProperties* deviceProperties(const trace::TraceModel& model, int32_t id);
+
+/// Median of the values (0 for none); takes a copy to partially sort.
+double medianOf(std::vector<int64_t> values);
+
+/// printf-style formatting into a std::string.
+std::string strf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+/// At most `cap` indices, evenly spread over `all` (keeps first and last).
+std::vector<uint32_t> sampleEvents(const std::vector<uint32_t>& all, size_t cap = 20);
+
+/// A saving of `per_step_ns` per kept step, with its fraction of the average step and method.
+analyzer::SavingEstimate makeSaving(const analyzer::AnalysisContext& context, double per_step_ns, std::string method);
+
+inline bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+inline bool endsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+}  // namespace steplint::rules

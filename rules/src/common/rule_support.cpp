@@ -1,0 +1,98 @@
+#include "common/rule_support.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <numeric>
+
+namespace steplint::rules::common {
+
+std::string strf(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  va_list copy;
+  va_copy(copy, args);
+  const int n = std::vsnprintf(nullptr, 0, format, copy);
+  va_end(copy);
+  std::string out(n > 0 ? static_cast<size_t>(n) : 0, '\0');
+  if (n > 0) std::vsnprintf(out.data(), out.size() + 1, format, args);
+  va_end(args);
+  return out;
+}
+
+std::string formatBytes(double bytes) {
+  if (bytes < 1024) return strf("%.0f B", bytes);
+  if (bytes < 1024.0 * 1024) return strf("%.1f KiB", bytes / 1024);
+  if (bytes < 1024.0 * 1024 * 1024) return strf("%.1f MiB", bytes / (1024.0 * 1024));
+  return strf("%.2f GiB", bytes / (1024.0 * 1024 * 1024));
+}
+
+std::string formatCount(double value) {
+  const double rounded = static_cast<double>(static_cast<int64_t>(value + 0.5));
+  return std::abs(value - rounded) < 0.05 ? strf("%.0f", rounded) : strf("%.1f", value);
+}
+
+void EvidenceBuilder::step(int step_index) {
+  const auto& steps = context_.steps().steps;
+  if (step_index < 0 || static_cast<size_t>(step_index) >= steps.size()) return;
+  if (step_seen_.size() != steps.size()) step_seen_.assign(steps.size(), 0);
+  if (step_seen_[step_index]) return;
+  step_seen_[step_index] = 1;
+  evidence_.steps.push_back(steps[step_index].number);
+}
+
+void EvidenceBuilder::event(uint32_t index) {
+  if (index == trace::kNoIndex || evidence_.events.size() >= kMaxEvidenceEvents) return;
+  evidence_.events.push_back(index);
+}
+
+void EvidenceBuilder::range(int64_t start_ns, int64_t end_ns) {
+  if (evidence_.ranges.size() >= kMaxEvidenceRanges) return;
+  evidence_.ranges.push_back({start_ns, end_ns});
+}
+
+void EvidenceBuilder::eventWithRange(uint32_t index) {
+  if (index == trace::kNoIndex) return;
+  const trace::Event& e = context_.model().events[index];
+  event(index);
+  range(e.start_ns, e.end_ns());
+}
+
+analyzer::Evidence EvidenceBuilder::take() {
+  std::sort(evidence_.steps.begin(), evidence_.steps.end());
+  return std::move(evidence_);
+}
+
+int hostStepAt(const analyzer::AnalysisContext& context, int64_t t_ns) {
+  const auto& steps = context.steps().steps;
+  auto it = std::upper_bound(steps.begin(), steps.end(), t_ns,
+                             [](int64_t t, const analyzer::Step& s) { return t < s.host_start_ns; });
+  if (it == steps.begin()) return -1;
+  --it;
+  return t_ns < it->host_end_ns ? static_cast<int>(it - steps.begin()) : -1;
+}
+
+analyzer::SavingEstimate makeSaving(const analyzer::AnalysisContext& context, double per_step_ms,
+                                    std::string method) {
+  analyzer::SavingEstimate s;
+  s.per_step_ms = per_step_ms < 0 ? 0 : per_step_ms;
+  const double step_ms = context.averageStepMs();
+  s.fraction_of_step = step_ms > 0 ? s.per_step_ms / step_ms : -1;
+  s.method = std::move(method);
+  return s;
+}
+
+size_t stepsWithAny(const std::vector<int64_t>& per_step) {
+  size_t n = 0;
+  for (int64_t v : per_step) n += v > 0;
+  return n;
+}
+
+double perStepAverage(const std::vector<int64_t>& per_step) {
+  if (per_step.empty()) return 0;
+  return static_cast<double>(std::accumulate(per_step.begin(), per_step.end(), int64_t{0})) /
+         static_cast<double>(per_step.size());
+}
+
+}  // namespace steplint::rules::common

@@ -1,0 +1,62 @@
+// Small helpers shared by the rules: text formatting, evidence collection with caps, and
+// saving estimates relative to the average step. They live in steplint::rules::common so
+// they never collide with the GPU-rule helpers (kernel_util.h) in steplint::rules.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "steplint/analyzer/rule.h"
+
+namespace steplint::rules::common {
+
+/// printf-style formatting into a std::string.
+std::string strf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+/// "18.4 MiB", "256 B", "3.2 KiB", "1.50 GiB".
+std::string formatBytes(double bytes);
+
+/// "2" for whole numbers, "2.5" otherwise (per-step averages).
+std::string formatCount(double value);
+
+/// Representative event indices are capped so diagnostics stay small (the GUI shows them).
+inline constexpr size_t kMaxEvidenceEvents = 20;
+inline constexpr size_t kMaxEvidenceRanges = 20;
+
+/// Builds an Evidence: unique step numbers in order, capped events and time ranges.
+class EvidenceBuilder {
+ public:
+  explicit EvidenceBuilder(const analyzer::AnalysisContext& context) : context_(context) {}
+  /// Records the step with index `step_index` into steps().steps (ignored when < 0).
+  void step(int step_index);
+  void event(uint32_t index);
+  void range(int64_t start_ns, int64_t end_ns);
+  /// The event and its [start, end) range.
+  void eventWithRange(uint32_t index);
+  void metric(std::string key, double value) { evidence_.metrics.emplace_back(std::move(key), value); }
+  analyzer::Evidence take();
+
+ private:
+  const analyzer::AnalysisContext& context_;
+  analyzer::Evidence evidence_;
+  std::vector<char> step_seen_;
+};
+
+/// Index into steps().steps of the kept step whose host range (the ProfilerStep itself, not
+/// its extension to the end of its GPU work) contains `t_ns`, or -1. Use it for CPU-side
+/// events: work after the last ProfilerStep (e.g. the profiler's own cudaDeviceSynchronize at
+/// stop) must not count as part of the step whose GPU tail it overlaps.
+int hostStepAt(const analyzer::AnalysisContext& context, int64_t t_ns);
+
+/// A saving estimate of `per_step_ms`, with its fraction of the average step.
+analyzer::SavingEstimate makeSaving(const analyzer::AnalysisContext& context, double per_step_ms,
+                                    std::string method);
+
+/// Number of kept steps in which `per_step[i] > 0`.
+size_t stepsWithAny(const std::vector<int64_t>& per_step);
+
+/// Sum of a per-step vector divided by the number of kept steps (0 when there are none).
+double perStepAverage(const std::vector<int64_t>& per_step);
+
+}  // namespace steplint::rules::common

@@ -1,0 +1,59 @@
+// Navigating the CPU-side nesting of a TraceModel: enclosing ops, nested events, and the
+// device op each launch call caused.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+
+#include "steplint/trace/model.h"
+
+namespace steplint::rules::common {
+
+/// The innermost CPU range (cpu_op, user annotation, python function) enclosing `index` on
+/// its track, or kNoIndex.
+uint32_t enclosingCpuRange(const trace::TraceModel& model, uint32_t index);
+
+/// The first ancestor of `index` (walking the parent chain, excluding `index`) for which
+/// `pred(event)` holds, or kNoIndex.
+template <typename Pred>
+uint32_t findAncestor(const trace::TraceModel& model, uint32_t index, Pred&& pred) {
+  for (uint32_t p = model.events[index].parent; p != trace::kNoIndex; p = model.events[p].parent)
+    if (pred(model.events[p])) return p;
+  return trace::kNoIndex;
+}
+
+/// Calls fn(i) for every event nested inside `index` on the same track, in time order.
+/// Stops early when fn returns false.
+template <typename Fn>
+void forEachNested(const trace::TraceModel& model, uint32_t index, Fn&& fn) {
+  const trace::Event& p = model.events[index];
+  const trace::Track& track = model.tracks[p.track];
+  const uint32_t end = track.first_event + track.event_count;
+  for (uint32_t i = index + 1; i < end; ++i) {
+    if (model.events[i].depth <= p.depth) break;
+    if (!fn(i)) break;
+  }
+}
+
+/// The outermost op of the chain of `aten::` cpu_ops that encloses `index` directly (e.g.
+/// aten::to for a cudaMemcpyAsync under aten::to > aten::_to_copy > aten::copy_), or
+/// kNoIndex when the innermost enclosing CPU range is not an aten op.
+uint32_t outermostAtenOp(const trace::TraceModel& model, uint32_t index);
+
+bool startsWith(std::string_view text, std::string_view prefix);
+
+/// Launch call -> the first device op it caused (via the device op's link).
+class LaunchIndex {
+ public:
+  explicit LaunchIndex(const trace::TraceModel& model);
+  uint32_t deviceOpOf(uint32_t call) const {
+    auto it = op_of_call_.find(call);
+    return it == op_of_call_.end() ? trace::kNoIndex : it->second;
+  }
+
+ private:
+  std::unordered_map<uint32_t, uint32_t> op_of_call_;
+};
+
+}  // namespace steplint::rules::common

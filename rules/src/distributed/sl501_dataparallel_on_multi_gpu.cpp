@@ -1,0 +1,79 @@
+// SL501 dataparallel-on-multi-gpu: tb_plugin R2 (`DataParallel.forward` present and more than
+// one device ran device ops). DataParallel replicates the module every step and funnels
+// outputs, loss and gradient reduction through GPU 0, all driven by one Python thread.
+#include "distributed/sl501_dataparallel_on_multi_gpu.h"
+
+#include <algorithm>
+
+#include "common/kernel_util.h"
+#include "distributed/comm_util.h"
+
+namespace steplint::rules {
+
+using analyzer::AnalysisContext;
+using analyzer::DiagnosticSink;
+
+const analyzer::RuleInfo& DataparallelOnMultiGpuRule::info() const {
+  static const analyzer::RuleInfo kInfo{"SL501",
+                                        "dataparallel-on-multi-gpu",
+                                        analyzer::Category::kDistributed,
+                                        analyzer::Severity::kWarning,
+                                        true,
+                                        "nn.DataParallel drives several GPUs from one process"};
+  return kInfo;
+}
+
+std::vector<analyzer::OptionSpec> DataparallelOnMultiGpuRule::options() const {
+  return {{"min-devices", int64_t{2}, "flag when DataParallel.forward runs and at least this many GPUs are used"}};
+}
+
+void DataparallelOnMultiGpuRule::configure(const analyzer::RuleOptions& options) {
+  min_devices_ = std::max<int64_t>(2, options.integer("min-devices", 2));
+}
+
+void DataparallelOnMultiGpuRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
+  const DistributedFacts facts = readDistributedFacts(context.model());
+  if (facts.dp_forward.empty() || static_cast<int64_t>(facts.devices.size()) < min_devices_) return;
+  // DDP balances the work DataParallel concentrates on the first GPU: measure that imbalance.
+  const auto& gpus = context.summary().gpus;
+  const size_t steps = std::max<size_t>(1, context.steps().steps.size());
+  double first_busy = 0, others_busy = 0;
+  size_t others = 0;
+  int32_t first_device = -1;
+  for (const analyzer::GpuSummary& g : gpus) {
+    if (first_device < 0) {
+      first_device = g.device;
+      first_busy = static_cast<double>(g.kernel_busy_ns);
+    } else {
+      others_busy += static_cast<double>(g.kernel_busy_ns);
+      ++others;
+    }
+  }
+  const double extra_ns = others ? std::max(0.0, first_busy - others_busy / others) / steps : 0.0;
+  analyzer::Diagnostic d = makeDiagnostic();
+  d.message = strf(
+      "DataParallel.forward drives %zu GPUs from one process (%zu calls); GPU %d is busy %.1f ms per "
+      "step more than the average of the others",
+      facts.devices.size(), facts.dp_forward.size(), first_device, extra_ns / 1e6);
+  d.evidence.steps = keptStepNumbers(context);
+  d.evidence.events = sampleEvents(facts.dp_forward);
+  for (uint32_t i : d.evidence.events)
+    d.evidence.ranges.push_back({context.model().events[i].start_ns, context.model().events[i].end_ns()});
+  d.evidence.metrics = {{"devices", static_cast<double>(facts.devices.size())},
+                        {"dataparallel_forward_calls", static_cast<double>(facts.dp_forward.size())},
+                        {"first_gpu_extra_busy_ms_per_step", extra_ns / 1e6}};
+  d.saving = makeSaving(context, extra_ns,
+                        "GPU 0's kernel time beyond the mean of the other GPUs (output gather, loss and gradient "
+                        "reduction that DataParallel concentrates on one device); module replication and the "
+                        "single-thread launch overhead are not counted, so the real gain is usually larger");
+  d.fix = {
+      "Python: torch.nn.parallel.DistributedDataParallel with one process per GPU (torchrun "
+      "--nproc_per_node=N), backend \"nccl\"",
+      "LibTorch: one process per GPU with c10d::ProcessGroupNCCL; all-reduce the gradients (bucketed, "
+      "asynchronously during backward) instead of torch::nn::parallel::data_parallel"};
+  d.fingerprint_key = "dataparallel";
+  sink.report(std::move(d));
+}
+
+}  // namespace steplint::rules

@@ -1,0 +1,69 @@
+// SL502 ddp-without-nccl: tb_plugin R3 (DDP used, no NCCL communication, a GPU of compute
+// capability >= 3.5). NCCL is also recognised from its kernels and from distributedInfo.backend,
+// which tb_plugin ignores.
+#include "distributed/sl502_ddp_without_nccl.h"
+
+#include <algorithm>
+
+#include "common/kernel_util.h"
+#include "distributed/comm_util.h"
+
+namespace steplint::rules {
+
+using analyzer::AnalysisContext;
+using analyzer::DiagnosticSink;
+
+const analyzer::RuleInfo& DdpWithoutNcclRule::info() const {
+  static const analyzer::RuleInfo kInfo{"SL502",
+                                        "ddp-without-nccl",
+                                        analyzer::Category::kDistributed,
+                                        analyzer::Severity::kWarning,
+                                        true,
+                                        "DistributedDataParallel on GPUs communicates without NCCL"};
+  return kInfo;
+}
+
+std::vector<analyzer::OptionSpec> DdpWithoutNcclRule::options() const {
+  return {{"assumed-speedup", 2.0, "speedup assumed for the exposed communication when moved to NCCL"}};
+}
+
+void DdpWithoutNcclRule::configure(const analyzer::RuleOptions& options) {
+  assumed_speedup_ = std::max(1.0, options.number("assumed-speedup", 2.0));
+}
+
+void DdpWithoutNcclRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+  const trace::TraceModel& model = context.model();
+  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
+  if (model.metadata.devices.empty()) return sink.notChecked("no deviceProperties: NCCL support cannot be judged");
+  const DistributedFacts facts = readDistributedFacts(model);
+  if (facts.ddp_forward.empty()) return;
+  const std::string& backend = model.metadata.distributed.backend;
+  if (!facts.nccl_ops.empty() || facts.nccl_kernels || backend.find("nccl") != std::string::npos) return;
+  const bool capable = std::any_of(model.metadata.devices.begin(), model.metadata.devices.end(), [](const auto& d) {
+    return d.compute_major > 3 || (d.compute_major == 3 && d.compute_minor >= 5);
+  });
+  if (!capable) return;
+  const double comm_ns = context.breakdown().average_ns[static_cast<int>(analyzer::StepCategory::kCommunication)];
+  analyzer::Diagnostic d = makeDiagnostic();
+  d.message = strf(
+      "DistributedDataParallel runs on GPUs without NCCL (backend: %s, %zu gloo collectives); "
+      "%.1f ms per step of communication is exposed",
+      backend.empty() ? "unknown" : backend.c_str(), facts.gloo_ops.size(), comm_ns / 1e6);
+  d.evidence.steps = keptStepNumbers(context);
+  std::vector<uint32_t> events = facts.gloo_ops.empty() ? facts.ddp_forward : facts.gloo_ops;
+  d.evidence.events = sampleEvents(events);
+  for (uint32_t i : d.evidence.events)
+    d.evidence.ranges.push_back({model.events[i].start_ns, model.events[i].end_ns()});
+  d.evidence.metrics = {{"gloo_collectives", static_cast<double>(facts.gloo_ops.size())},
+                        {"exposed_communication_ms_per_step", comm_ns / 1e6}};
+  d.saving = makeSaving(context, comm_ns * (1 - 1 / assumed_speedup_),
+                        strf("exposed communication time per step x (1 - 1/%.1f), assuming NCCL is %.1fx faster "
+                             "(it avoids the device-host copies gloo needs; often much more on NVLink)",
+                             assumed_speedup_, assumed_speedup_));
+  d.fix = {"Python: torch.distributed.init_process_group(backend=\"nccl\") (or \"cpu:gloo,cuda:nccl\")",
+           "LibTorch: create a c10d::ProcessGroupNCCL instead of c10d::ProcessGroupGloo for CUDA tensors"};
+  d.fingerprint_key = "ddp-backend";
+  sink.report(std::move(d));
+}
+
+}  // namespace steplint::rules

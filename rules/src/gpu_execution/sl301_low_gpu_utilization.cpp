@@ -1,0 +1,88 @@
+// SL301 low-gpu-utilization: tb_plugin's R5 (GPU utilization < 50 % over the kept steps), with
+// the idle time split by cause so the saving only claims what the GPU spent waiting on the host.
+#include "gpu_execution/sl301_low_gpu_utilization.h"
+
+#include "common/kernel_gaps.h"
+#include "common/kernel_util.h"
+
+namespace steplint::rules {
+
+using analyzer::AnalysisContext;
+using analyzer::DiagnosticSink;
+
+const analyzer::RuleInfo& LowGpuUtilizationRule::info() const {
+  static const analyzer::RuleInfo kInfo{"SL301",
+                                        "low-gpu-utilization",
+                                        analyzer::Category::kGpuExecution,
+                                        analyzer::Severity::kWarning,
+                                        true,
+                                        "a GPU runs kernels for less than half of the step time"};
+  return kInfo;
+}
+
+std::vector<analyzer::OptionSpec> LowGpuUtilizationRule::options() const {
+  return {{"min-utilization", 0.5, "flag a GPU whose kernel-busy share of the kept steps is below this (tb_plugin R5)"},
+          {"launch-gap-us", 100.0, "host-wait gaps shorter than this are reported as launch overhead"}};
+}
+
+void LowGpuUtilizationRule::configure(const analyzer::RuleOptions& options) {
+  min_utilization_ = options.number("min-utilization", 0.5);
+  launch_gap_ns_ = static_cast<int64_t>(options.number("launch-gap-us", 100.0) * 1000);
+}
+
+namespace {
+
+const DeviceGaps* gapsOf(const std::vector<DeviceGaps>& all, int32_t device) {
+  for (const DeviceGaps& g : all)
+    if (g.device == device) return &g;
+  return nullptr;
+}
+
+}  // namespace
+
+void LowGpuUtilizationRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
+  const StepWindow window = keptStepWindow(context);
+  if (window.empty()) return sink.notChecked("no training steps: no window to measure utilization over");
+  const std::vector<DeviceGaps> gaps = computeDeviceGaps(context, launch_gap_ns_);
+  const double steps = static_cast<double>(window.count);
+  for (const analyzer::GpuSummary& gpu : context.summary().gpus) {
+    if (gpu.window_ns <= 0 || gpu.kernel_count == 0 || gpu.utilization >= min_utilization_) continue;
+    const DeviceGaps* g = gapsOf(gaps, gpu.device);
+    const double step_ms = context.averageStepMs();
+    const double busy_ms = static_cast<double>(gpu.kernel_busy_ns) / steps / 1e6;
+    const double host_wait_ms = g ? static_cast<double>(g->host_wait_ns) / steps / 1e6 : 0.0;
+    analyzer::Diagnostic d = makeDiagnostic();
+    d.message = strf(
+        "GPU %d utilization is %.1f%% (below %.0f%%): kernels run %.1f ms of the %.1f ms average step; "
+        "%.1f ms per step idle waiting on the host",
+        gpu.device, 100 * gpu.utilization, 100 * min_utilization_, busy_ms, step_ms, host_wait_ms);
+    d.evidence.steps = keptStepNumbers(context);
+    d.evidence.ranges.push_back({window.start_ns, window.end_ns});
+    if (g) {
+      for (size_t i = 0; i < g->host_wait_ranges.size() && i < 10; ++i)
+        d.evidence.ranges.push_back(g->host_wait_ranges[i]);
+      d.evidence.events = sampleEvents(g->host_wait_ops);
+    }
+    d.evidence.metrics = {{"device", gpu.device},
+                          {"utilization", gpu.utilization},
+                          {"kernel_busy_ms_per_step", busy_ms},
+                          {"idle_ms_per_step", step_ms - busy_ms},
+                          {"host_wait_ms_per_step", host_wait_ms},
+                          {"launch_gap_ms_per_step", g ? static_cast<double>(g->launch_gap_ns) / steps / 1e6 : 0.0}};
+    d.saving = makeSaving(context, host_wait_ms * 1e6,
+                          "GPU idle time inside the kept steps during which the next kernel had not been launched yet "
+                          "(host wait); an upper bound, reached only if that host work is overlapped with GPU work "
+                          "or removed; idle time caused by GPU-side waits is not counted");
+    d.fix = {
+        "find what the host does while the GPU waits (input pipeline, host syncs, Python/C++ overhead): the "
+        "largest host-wait gaps are in the evidence",
+        "LibTorch: prefetch batches on a worker thread and copy them with non_blocking=true from pinned memory; "
+        "Python: DataLoader(num_workers>0, pin_memory=True), avoid .item()/.cpu() inside the step",
+        "if the GPU work per step is simply small, increase the batch size (scale the learning rate)"};
+    d.fingerprint_key = strf("gpu%d", gpu.device);
+    sink.report(std::move(d));
+  }
+}
+
+}  // namespace steplint::rules

@@ -1,0 +1,81 @@
+// SL302 launch-bound-small-kernels: the median kernel is shorter than a launch (~5-20 µs of
+// CPU per cudaLaunchKernel, HTA launch stats §2.7) and the GPU spends a sizeable share of the
+// step in short host-wait gaps between kernels, i.e. it drains faster than the host refills it.
+#include "gpu_execution/sl302_launch_bound_small_kernels.h"
+
+#include "common/kernel_gaps.h"
+#include "common/kernel_util.h"
+
+namespace steplint::rules {
+
+using analyzer::AnalysisContext;
+using analyzer::DiagnosticSink;
+
+const analyzer::RuleInfo& LaunchBoundSmallKernelsRule::info() const {
+  static const analyzer::RuleInfo kInfo{"SL302",
+                                        "launch-bound-small-kernels",
+                                        analyzer::Category::kGpuExecution,
+                                        analyzer::Severity::kWarning,
+                                        true,
+                                        "many tiny kernels; the GPU idles between launches"};
+  return kInfo;
+}
+
+std::vector<analyzer::OptionSpec> LaunchBoundSmallKernelsRule::options() const {
+  return {{"max-median-kernel-us", 10.0, "flag only when the median kernel duration is below this (µs)"},
+          {"launch-gap-us", 100.0, "host-wait gaps shorter than this count as launch overhead (µs)"},
+          {"min-launch-idle-fraction", 0.1, "flag only when launch gaps take at least this share of the step"},
+          {"min-kernels-per-step", int64_t{100}, "flag only with at least this many kernels per step"}};
+}
+
+void LaunchBoundSmallKernelsRule::configure(const analyzer::RuleOptions& options) {
+  max_median_kernel_us_ = options.number("max-median-kernel-us", 10.0);
+  launch_gap_ns_ = static_cast<int64_t>(options.number("launch-gap-us", 100.0) * 1000);
+  min_launch_idle_fraction_ = options.number("min-launch-idle-fraction", 0.1);
+  min_kernels_per_step_ = options.integer("min-kernels-per-step", 100);
+}
+
+void LaunchBoundSmallKernelsRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
+  const StepWindow window = keptStepWindow(context);
+  if (window.empty()) return sink.notChecked("no training steps: kernels per step cannot be counted");
+  const double steps = static_cast<double>(window.count);
+  const double step_ns = context.averageStepMs() * 1e6;
+  for (const DeviceGaps& g : computeDeviceGaps(context, launch_gap_ns_)) {
+    const double kernels_per_step = static_cast<double>(g.kernel_durations.size()) / steps;
+    const double median_us = medianOf(g.kernel_durations) / 1e3;
+    const double launch_gap_per_step = static_cast<double>(g.launch_gap_ns) / steps;
+    const double fraction = step_ns > 0 ? launch_gap_per_step / step_ns : 0;
+    if (kernels_per_step < static_cast<double>(min_kernels_per_step_) || median_us >= max_median_kernel_us_ ||
+        fraction < min_launch_idle_fraction_)
+      continue;
+    analyzer::Diagnostic d = makeDiagnostic();
+    d.message = strf(
+        "GPU %d runs %.0f kernels per step with a median of %.1f µs and idles %.1f ms per step "
+        "(%.1f%%) in %lld short gaps waiting for the next launch",
+        g.device, kernels_per_step, median_us, launch_gap_per_step / 1e6, 100 * fraction,
+        static_cast<long long>(static_cast<double>(g.launch_gap_count) / steps + 0.5));
+    d.evidence.steps = keptStepNumbers(context);
+    d.evidence.ranges.push_back({window.start_ns, window.end_ns});
+    d.evidence.events = sampleEvents(g.launch_gap_ops);
+    d.evidence.metrics = {{"device", g.device},
+                          {"kernels_per_step", kernels_per_step},
+                          {"median_kernel_us", median_us},
+                          {"launch_gap_ms_per_step", launch_gap_per_step / 1e6},
+                          {"launch_gaps_per_step", static_cast<double>(g.launch_gap_count) / steps},
+                          {"launch_gap_fraction", fraction}};
+    d.saving = makeSaving(context, launch_gap_per_step,
+                          strf("sum of the GPU idle gaps shorter than %.0f µs that end when a late launch arrives; "
+                               "CUDA graphs or fusion remove most of them, so this is an upper bound",
+                               static_cast<double>(launch_gap_ns_) / 1e3));
+    d.fix = {
+        "LibTorch: capture the step with at::cuda::CUDAGraph (capture_begin/capture_end, then replay()) on "
+        "static-shape inputs; Python: torch.compile(model, mode=\"reduce-overhead\") or torch.cuda.graphs",
+        "fuse elementwise chains (torch.compile / TorchScript fusers) and use foreach/fused optimizers",
+        "increase the batch size so each kernel does more work per launch (scale the learning rate)"};
+    d.fingerprint_key = strf("gpu%d", g.device);
+    sink.report(std::move(d));
+  }
+}
+
+}  // namespace steplint::rules

@@ -1,0 +1,124 @@
+// SL304 cudnn-benchmark-off: DLProf's "convolutions detected but cudnn.benchmark not enabled".
+// Whether cuDNN autotuning is on cannot be read from kernels (the autotuning runs happen once,
+// usually before the profiled steps), so the rule decides only from recorded configuration:
+// a top-level trace metadata key `cudnn_benchmark` (also `torch.backends.cudnn.benchmark`,
+// `steplint_cudnn_benchmark`). Without it the rule reports "not checked".
+#include "gpu_execution/sl304_cudnn_benchmark_off.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+#include "common/kernel_util.h"
+
+namespace steplint::rules {
+
+using analyzer::AnalysisContext;
+using analyzer::DiagnosticSink;
+
+const analyzer::RuleInfo& CudnnBenchmarkOffRule::info() const {
+  static const analyzer::RuleInfo kInfo{"SL304",
+                                        "cudnn-benchmark-off",
+                                        analyzer::Category::kGpuExecution,
+                                        analyzer::Severity::kWarning,
+                                        true,
+                                        "fixed-shape convolutions run with cuDNN autotuning off"};
+  return kInfo;
+}
+
+std::vector<analyzer::OptionSpec> CudnnBenchmarkOffRule::options() const {
+  return {{"assumed-gain", 0.1, "share of convolution kernel time assumed saved by autotuned algorithms"}};
+}
+
+void CudnnBenchmarkOffRule::configure(const analyzer::RuleOptions& options) {
+  assumed_gain_ = std::clamp(options.number("assumed-gain", 0.1), 0.0, 1.0);
+}
+
+namespace {
+
+enum class Recorded { kAbsent, kOn, kOff };
+
+Recorded recordedBenchmark(const trace::TraceMetadata& meta) {
+  for (const auto& [key, raw] : meta.extra) {
+    if (key != "cudnn_benchmark" && key != "torch.backends.cudnn.benchmark" && key != "steplint_cudnn_benchmark")
+      continue;
+    std::string v;
+    for (char c : raw)
+      if (c != '"' && c != ' ') v += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (v == "true" || v == "1") return Recorded::kOn;
+    if (v == "false" || v == "0") return Recorded::kOff;
+  }
+  return Recorded::kAbsent;
+}
+
+bool isConvName(std::string_view n) {
+  return n.find("convolution") != std::string_view::npos || startsWith(n, "aten::conv");
+}
+
+}  // namespace
+
+void CudnnBenchmarkOffRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+  const trace::TraceModel& model = context.model();
+  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
+  const StepWindow window = keptStepWindow(context);
+  if (window.empty()) return sink.notChecked("no training steps");
+  // Forward convolutions per step, keyed by recorded input shapes; conv kernel time (fwd + bwd).
+  std::map<int, std::vector<trace::StringId>> shapes_by_step;
+  std::vector<uint32_t> conv_ops;
+  bool missing_shapes = false;
+  for (uint32_t i = 0; i < model.events.size(); ++i) {
+    const trace::Event& e = model.events[i];
+    if (e.kind != trace::EventKind::kCpuOp || model.name(e) != "aten::convolution") continue;
+    const int step = context.stepAt(e.start_ns);
+    if (step < 0) continue;
+    const trace::OpDetail* op = model.op(e);
+    missing_shapes |= !op || op->input_dims == 0;
+    shapes_by_step[step].push_back(op ? op->input_dims : 0);
+    conv_ops.push_back(i);
+  }
+  if (conv_ops.empty()) return;  // no convolutions: nothing to tune
+  int64_t conv_kernel_ns = 0;
+  for (const trace::Event& k : model.events) {
+    if (k.kind != trace::EventKind::kKernel || !window.contains(k.start_ns)) continue;
+    const uint32_t op = launchingOp(model, k);
+    if (op != trace::kNoIndex && findEnclosing(model, op, [&](const trace::Event& e) {
+                                   return trace::isCpuRange(e.kind) && isConvName(model.name(e));
+                                 }) != trace::kNoIndex)
+      conv_kernel_ns += k.dur_ns;
+  }
+  const Recorded recorded = recordedBenchmark(model.metadata);
+  if (recorded == Recorded::kAbsent)
+    return sink.notChecked(
+        "the trace does not record torch.backends.cudnn.benchmark (add trace metadata "
+        "\"cudnn_benchmark\"); autotuning cannot be seen in kernels after warm-up");
+  if (recorded == Recorded::kOn) return;
+  if (missing_shapes) return sink.notChecked("convolution input shapes not recorded (record_shapes)");
+  if (shapes_by_step.size() < 2) return sink.notChecked("fewer than two steps with convolutions: shapes may vary");
+  for (auto& [step, shapes] : shapes_by_step) std::sort(shapes.begin(), shapes.end());
+  for (const auto& [step, shapes] : shapes_by_step)
+    if (shapes != shapes_by_step.begin()->second) return;  // shapes change: autotuning would re-run
+  const double steps = static_cast<double>(window.count);
+  const double conv_ms = static_cast<double>(conv_kernel_ns) / steps / 1e6;
+  analyzer::Diagnostic d = makeDiagnostic();
+  d.message = strf(
+      "cudnn.benchmark is off while %zu convolutions per step repeat the same input shapes every step "
+      "(%.1f ms of convolution kernels per step)",
+      shapes_by_step.begin()->second.size(), conv_ms);
+  d.evidence.steps = keptStepNumbers(context);
+  d.evidence.ranges.push_back({window.start_ns, window.end_ns});
+  d.evidence.events = sampleEvents(conv_ops);
+  d.evidence.metrics = {{"convolutions_per_step", static_cast<double>(shapes_by_step.begin()->second.size())},
+                        {"conv_kernel_ms_per_step", conv_ms}};
+  d.saving = makeSaving(context, conv_ms * 1e6 * assumed_gain_,
+                        strf("assumed %.0f%% of the convolution kernel time; the gain of autotuned algorithms "
+                             "cannot be measured from one trace (typically 0-30%% for fixed shapes)",
+                             100 * assumed_gain_));
+  d.fix = {
+      "LibTorch: at::globalContext().setBenchmarkCuDNN(true) once before training; "
+      "Python: torch.backends.cudnn.benchmark = True",
+      "keep input shapes fixed (pad or bucket variable sizes), otherwise every new shape is re-tuned"};
+  d.fingerprint_key = "convolutions";
+  sink.report(std::move(d));
+}
+
+}  // namespace steplint::rules

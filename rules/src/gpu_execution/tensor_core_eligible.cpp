@@ -1,0 +1,135 @@
+#include "gpu_execution/tensor_core_eligible.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+#include "common/kernel_util.h"
+#include "steplint/analyzer/gpu_summary.h"
+
+namespace steplint::rules {
+namespace {
+
+// tb_plugin tensor_core.py TC_OP_Allowlist, verbatim (pre-1.10 backward names, TB-Q4).
+const std::set<std::string_view>& tbEligible() {
+  static const std::set<std::string_view> kNames = {"aten::_convolution",
+                                                    "aten::conv1d",
+                                                    "aten::conv2d",
+                                                    "aten::conv3d",
+                                                    "aten::conv_tbc",
+                                                    "aten::conv_transpose1d",
+                                                    "aten::conv_transpose2d",
+                                                    "aten::conv_transpose3d",
+                                                    "aten::convolution",
+                                                    "aten::cudnn_convolution",
+                                                    "aten::cudnn_convolution_transpose",
+                                                    "aten::prelu",
+                                                    "aten::addmm",
+                                                    "aten::addmv",
+                                                    "aten::addr",
+                                                    "aten::matmul",
+                                                    "aten::mm",
+                                                    "aten::mv",
+                                                    "aten::linear",
+                                                    "aten::addbmm",
+                                                    "aten::baddbmm",
+                                                    "aten::bmm",
+                                                    "aten::chain_matmul",
+                                                    "aten::linalg_multi_dot",
+                                                    "aten::_thnn_fused_lstm_cell",
+                                                    "aten::_thnn_fused_gru_cell",
+                                                    "aten::lstm_cell",
+                                                    "aten::gru_cell",
+                                                    "aten::rnn_tanh_cell",
+                                                    "aten::rnn_relu_cell",
+                                                    "CudnnConvolutionBackward",
+                                                    "BmmBackward0",
+                                                    "aten::cudnn_convolution_transpose_backward",
+                                                    "CudnnConvolutionTransposeBackward",
+                                                    "MmBackward",
+                                                    "aten::cudnn_convolution_backward_weight",
+                                                    "aten::addmm_",
+                                                    "AddmvBackward",
+                                                    "MvBackward",
+                                                    "aten::cudnn_convolution_transpose_backward_weight",
+                                                    "aten::cudnn_convolution_transpose_backward_input",
+                                                    "AddmmBackward",
+                                                    "aten::cudnn_convolution_backward_input",
+                                                    "AddbmmBackward",
+                                                    "aten::cudnn_convolution_backward"};
+  return kNames;
+}
+
+// Names current PyTorch emits for the same work (TB-Q4): numbered autograd nodes, the unified
+// convolution backward (1.11+), and fused GEMM variants.
+const std::set<std::string_view>& modernEligible() {
+  static const std::set<std::string_view> kNames = {"CudnnConvolutionBackward0",
+                                                    "CudnnConvolutionTransposeBackward0",
+                                                    "ConvolutionBackward0",
+                                                    "MmBackward0",
+                                                    "AddmvBackward0",
+                                                    "MvBackward0",
+                                                    "AddmmBackward0",
+                                                    "AddbmmBackward0",
+                                                    "BaddbmmBackward0",
+                                                    "aten::convolution_backward",
+                                                    "aten::_addmm_activation",
+                                                    "aten::_scaled_dot_product_efficient_attention",
+                                                    "aten::_scaled_dot_product_flash_attention",
+                                                    "aten::_scaled_dot_product_cudnn_attention",
+                                                    "aten::_efficient_attention_backward",
+                                                    "aten::_flash_attention_backward"};
+  return kNames;
+}
+
+bool isOpKind(trace::EventKind k) { return k == trace::EventKind::kCpuOp || k == trace::EventKind::kUserAnnotation; }
+
+// Eligible ops that have an eligible descendant are not "bottom-most" (tb_plugin counts only
+// the innermost eligible op's own kernels, so conv2d -> ... -> cudnn_convolution counts once).
+std::vector<uint8_t> bottomMostEligible(const trace::TraceModel& model) {
+  std::vector<uint8_t> eligible(model.events.size(), 0), has_eligible_child(model.events.size(), 0);
+  for (uint32_t i = 0; i < model.events.size(); ++i) {
+    const trace::Event& e = model.events[i];
+    if (!isOpKind(e.kind) || !isTensorCoreEligibleOp(model.name(e))) continue;
+    eligible[i] = 1;
+    for (uint32_t p = e.parent; p != trace::kNoIndex && !has_eligible_child[p]; p = model.events[p].parent)
+      has_eligible_child[p] = 1;
+  }
+  for (size_t i = 0; i < eligible.size(); ++i) eligible[i] = eligible[i] && !has_eligible_child[i];
+  return eligible;
+}
+
+}  // namespace
+
+bool isTensorCoreEligibleOp(std::string_view name) {
+  return tbEligible().count(name) > 0 || modernEligible().count(name) > 0;
+}
+
+EligibleKernelTime measureEligibleKernelTime(const trace::TraceModel& model, int64_t start_ns, int64_t end_ns) {
+  const std::vector<uint8_t> bottom = bottomMostEligible(model);
+  EligibleKernelTime out;
+  std::map<int32_t, int64_t> eligible_by_device;
+  for (const trace::Event& k : model.events) {
+    if (k.kind != trace::EventKind::kKernel || k.start_ns < start_ns || k.start_ns >= end_ns) continue;
+    const bool tc = analyzer::isTensorCoreKernelName(model.name(k));
+    out.all_kernel_ns += k.dur_ns;
+    if (tc) out.tc_ns += k.dur_ns;
+    const uint32_t op = launchingOp(model, k);
+    if (op == trace::kNoIndex) continue;
+    out.op_kernel_ns += k.dur_ns;
+    if (!bottom[op]) continue;
+    out.eligible_ns += k.dur_ns;
+    eligible_by_device[model.deviceOf(k)] += k.dur_ns;
+    if (tc)
+      out.eligible_tc_ns += k.dur_ns;
+    else
+      out.eligible_fp32_kernels.push_back(model.indexOf(k));
+  }
+  int64_t best = -1;
+  for (const auto& [device, ns] : eligible_by_device)
+    if (ns > best) best = ns, out.main_device = device;
+  return out;
+}
+
+}  // namespace steplint::rules

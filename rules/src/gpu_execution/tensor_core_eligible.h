@@ -1,0 +1,31 @@
+// Tensor-core-eligible operators and the share of kernel time they launch (tb_plugin's
+// tc_eligible_ops_kernel_ratio, reference-analyses.md §1.5, with the TB-Q4 fix).
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "steplint/analyzer/rule.h"
+
+namespace steplint::rules {
+
+/// tb_plugin's exact eligible-op names plus the names autograd and ATen emit since PyTorch
+/// 1.10/1.11 (`AddmmBackward0`, `ConvolutionBackward0`, `aten::convolution_backward`, ...).
+bool isTensorCoreEligibleOp(std::string_view name);
+
+struct EligibleKernelTime {
+  int64_t op_kernel_ns = 0;                     // kernels launched directly by any CPU op (the denominator)
+  int64_t eligible_ns = 0;                      // ... by a bottom-most eligible op
+  int64_t eligible_tc_ns = 0;                   // ... of which in tensor-core kernels
+  int64_t tc_ns = 0;                            // all kernels in tensor-core kernels (tb's tc_used numerator)
+  int64_t all_kernel_ns = 0;                    // all kernels
+  int32_t main_device = -1;                     // device with the most eligible kernel time
+  std::vector<uint32_t> eligible_fp32_kernels;  // eligible non-TC kernels, in event order
+  int64_t eligibleNonTcNs() const { return eligible_ns - eligible_tc_ns; }
+};
+
+/// Over kernels starting in [start_ns, end_ns).
+EligibleKernelTime measureEligibleKernelTime(const trace::TraceModel& model, int64_t start_ns, int64_t end_ns);
+
+}  // namespace steplint::rules

@@ -1,0 +1,108 @@
+#include "input_pipeline/sl101_dataloader_wait.h"
+
+#include <algorithm>
+#include <set>
+
+#include "common/rule_support.h"
+#include "steplint/analyzer/breakdown.h"
+
+namespace steplint::rules {
+
+using namespace common;  // NOLINT(google-build-using-namespace): rules/src/common helpers
+
+using analyzer::Category;
+using analyzer::Severity;
+using analyzer::StepCategory;
+
+const analyzer::RuleInfo& DataLoaderWaitRule::info() const {
+  static const analyzer::RuleInfo kInfo{"SL101", "dataloader-wait", Category::kInputPipeline, Severity::kWarning,
+                                        true, "a large share of each step waits for the DataLoader"};
+  return kInfo;
+}
+
+std::vector<analyzer::OptionSpec> DataLoaderWaitRule::options() const {
+  return {
+      {"min-wait-fraction", 0.05, "flag when the DataLoader share of the average step exceeds this (tb_plugin R1)"},
+      {"cpu-cores", int64_t{0}, "CPU cores available to this process, caps the recommended worker count (0 = unknown)"},
+      {"workers-per-gpu", int64_t{4}, "rule-of-thumb DataLoader workers per GPU used by this process"},
+  };
+}
+
+void DataLoaderWaitRule::configure(const analyzer::RuleOptions& options) {
+  min_wait_fraction_ = options.number("min-wait-fraction", 0.05);
+  cpu_cores_ = static_cast<int64_t>(options.number("cpu-cores", 0));
+  workers_per_gpu_ = std::max<int64_t>(1, static_cast<int64_t>(options.number("workers-per-gpu", 4)));
+}
+
+void DataLoaderWaitRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+  const auto& steps = context.steps().steps;
+  if (steps.empty()) {
+    sink.notChecked("no training steps in this trace (no ProfilerStep#N ranges and no CPU ops)");
+    return;
+  }
+  const trace::TraceModel& model = context.model();
+  EvidenceBuilder evidence(context);
+  bool single_process = false, multi_process = false, any_loader = false;
+  for (uint32_t i = 0; i < model.events.size(); ++i) {
+    const trace::Event& e = model.events[i];
+    if (!trace::isCpuRange(e.kind) || !analyzer::isDataLoaderName(model.name(e))) continue;
+    const int step = hostStepAt(context, e.start_ns);
+    if (step < 0) continue;
+    any_loader = true;
+    const std::string_view name = model.name(e);
+    single_process |= name.find("_SingleProcessDataLoaderIter") != std::string_view::npos;
+    multi_process |= name.find("_MultiProcessingDataLoaderIter") != std::string_view::npos;
+    evidence.eventWithRange(i);
+  }
+  if (!any_loader) {
+    sink.notChecked("no DataLoader ranges (enumerate(DataLoader)#...__next__) inside the steps; "
+                    "LibTorch loops can emit them with RECORD_USER_SCOPE");
+    return;
+  }
+  const auto& bd = context.breakdown();
+  const double fraction = bd.averageFraction(StepCategory::kDataLoader);
+  const double wait_ms = bd.average_ns[static_cast<size_t>(StepCategory::kDataLoader)] / 1e6;
+  if (fraction <= min_wait_fraction_) return;
+
+  for (size_t s = 0; s < bd.per_step.size(); ++s)
+    if (bd.per_step[s].ns[static_cast<size_t>(StepCategory::kDataLoader)] > 0) evidence.step(static_cast<int>(s));
+  std::set<int32_t> gpus;
+  for (const trace::Event& e : model.events)
+    if (trace::isDeviceOp(e.kind)) gpus.insert(model.deviceOf(e));
+  const int64_t gpu_count = std::max<int64_t>(1, static_cast<int64_t>(gpus.size()));
+  int64_t workers = workers_per_gpu_ * gpu_count;
+  if (cpu_cores_ > 0) workers = std::min(workers, std::max<int64_t>(1, cpu_cores_ - 1));
+  const std::string cap = cpu_cores_ > 0 ? strf("at most cpu-cores - 1 = %lld", static_cast<long long>(cpu_cores_ - 1))
+                                         : std::string("up to the number of CPU cores");
+  const std::string why = strf("%lld per GPU x %lld GPU%s used, %s", static_cast<long long>(workers_per_gpu_),
+                               static_cast<long long>(gpu_count), gpu_count == 1 ? "" : "s", cap.c_str());
+  evidence.metric("dataloader_fraction", fraction);
+  evidence.metric("dataloader_ms_per_step", wait_ms);
+  evidence.metric("threshold_fraction", min_wait_fraction_);
+  evidence.metric("gpus_used", static_cast<double>(gpus.size()));
+  evidence.metric("recommended_workers", static_cast<double>(workers));
+
+  analyzer::Diagnostic d = makeDiagnostic();
+  const char* kind = single_process ? " (single-process loader: num_workers=0)"
+                                    : multi_process ? " (multi-process loader)" : "";
+  d.message = strf("%.1f%% of step time (%.1f ms/step) waiting for the DataLoader%s", 100.0 * fraction, wait_ms, kind);
+  d.evidence = evidence.take();
+  d.saving = makeSaving(context, wait_ms,
+                        "DataLoader time not hidden by GPU work (the step breakdown's DataLoader category); "
+                        "enough loader workers overlap loading with compute and can hide up to all of it");
+  const std::string n = std::to_string(workers);
+  if (single_process || !multi_process) {
+    d.fix.push_back("LibTorch: torch::data::make_data_loader(dataset, torch::data::DataLoaderOptions()"
+                    ".batch_size(B).workers(" + n + "))");
+    d.fix.push_back("Python: DataLoader(..., num_workers=" + n + ", pin_memory=True, persistent_workers=True) (" + why +
+                    ")");
+  } else {
+    d.fix.push_back("raise num_workers to " + n + " (" + why + ") and prefetch_factor; keep persistent_workers=True");
+    d.fix.push_back("if the workers are already saturated, make decoding/augmentation cheaper "
+                    "(pre-resized data, GPU augmentation, NVIDIA DALI)");
+  }
+  d.fingerprint_key = "dataloader";
+  sink.report(std::move(d));
+}
+
+}  // namespace steplint::rules

@@ -1,0 +1,86 @@
+// SL402 gpu-memory-headroom: DLProf's "GPU memory underutilized" problem, made evidence-based:
+// the peak reserved memory is below half of the device and the GPU is idle for part of the
+// step, so a larger batch would fill both.
+#include "memory/sl402_gpu_memory_headroom.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/kernel_util.h"
+#include "memory/memory_peaks.h"
+
+namespace steplint::rules {
+
+using analyzer::AnalysisContext;
+using analyzer::DiagnosticSink;
+
+namespace {
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+}
+
+const analyzer::RuleInfo& GpuMemoryHeadroomRule::info() const {
+  static const analyzer::RuleInfo kInfo{"SL402",
+                                        "gpu-memory-headroom",
+                                        analyzer::Category::kMemory,
+                                        analyzer::Severity::kWarning,
+                                        true,
+                                        "an under-utilized GPU uses little of its memory: room for a larger batch"};
+  return kInfo;
+}
+
+std::vector<analyzer::OptionSpec> GpuMemoryHeadroomRule::options() const {
+  return {{"max-memory-fraction", 0.5, "flag when peak memory (reserved, else allocated) is below this share"},
+          {"max-utilization", 0.8, "flag only when the GPU's kernel utilization is below this"}};
+}
+
+void GpuMemoryHeadroomRule::configure(const analyzer::RuleOptions& options) {
+  max_memory_fraction_ = options.number("max-memory-fraction", 0.5);
+  max_utilization_ = options.number("max-utilization", 0.8);
+}
+
+void GpuMemoryHeadroomRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+  const trace::TraceModel& model = context.model();
+  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
+  const StepWindow window = keptStepWindow(context);
+  if (window.empty()) return sink.notChecked("no training steps");
+  const std::vector<DevicePeak> peaks = cudaMemoryPeaks(model);
+  if (peaks.empty()) return sink.notChecked("no GPU memory events (record with profile_memory=True)");
+  for (const analyzer::GpuSummary& gpu : context.summary().gpus) {
+    auto it = std::find_if(peaks.begin(), peaks.end(), [&](const DevicePeak& p) { return p.device_id == gpu.device; });
+    const trace::DeviceProperties* dev = deviceProperties(model, gpu.device);
+    if (it == peaks.end() || !it->hasTotals() || !dev || dev->total_global_mem <= 0) {
+      sink.notChecked(
+          strf("GPU %d: peak memory or capacity unknown (needs Total Allocated and deviceProperties)", gpu.device));
+      continue;
+    }
+    const int64_t peak = std::max(it->peak_reserved, it->peak_allocated);
+    const double capacity = static_cast<double>(dev->total_global_mem);
+    const double fraction = static_cast<double>(peak) / capacity;
+    if (fraction >= max_memory_fraction_ || gpu.utilization >= max_utilization_ || peak <= 0) continue;
+    const double room = std::floor(0.9 * capacity / static_cast<double>(peak));
+    const double idle_ms = static_cast<double>(gpu.window_ns - gpu.kernel_busy_ns) / window.count / 1e6;
+    analyzer::Diagnostic d = makeDiagnostic();
+    d.message = strf(
+        "GPU %d peaks at %.2f GiB of %.1f GiB (%.1f%%) while its utilization is %.1f%%: the batch "
+        "could grow about %.0fx",
+        gpu.device, static_cast<double>(peak) / kGiB, capacity / kGiB, 100 * fraction, 100 * gpu.utilization, room);
+    d.evidence.steps = keptStepNumbers(context);
+    d.evidence.ranges.push_back({window.start_ns, window.end_ns});
+    d.evidence.metrics = {{"device", gpu.device},           {"peak_bytes", static_cast<double>(peak)},
+                          {"capacity_bytes", capacity},     {"peak_fraction", fraction},
+                          {"utilization", gpu.utilization}, {"gpu_idle_ms_per_step", idle_ms}};
+    d.saving = makeSaving(context, idle_ms * 1e6,
+                          "GPU idle time per step that a larger batch can fill with work; the time per sample falls "
+                          "by up to this share (an upper bound: the fixed per-step host work is what gets amortized)");
+    d.fix = {strf("raise the batch size (up to about %.0fx by memory; activations grow linearly with it) and scale "
+                  "the learning rate (linear scaling or warm-up)",
+                  room),
+             "LibTorch: pass the new batch size to torch::data::make_data_loader(..., DataLoaderOptions(batch)); "
+             "Python: DataLoader(batch_size=...)",
+             "measure again: SL301 and this rule should both go quiet"};
+    d.fingerprint_key = strf("gpu%d", gpu.device);
+    sink.report(std::move(d));
+  }
+}
+
+}  // namespace steplint::rules

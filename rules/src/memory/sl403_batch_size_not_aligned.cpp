@@ -1,0 +1,121 @@
+// SL403 batch-size-not-aligned: tensor-core GEMM/conv tiles want dimensions that are multiples
+// of 8 (fp16) or 16 (int8). The batch size is read from the recorded input shapes of the first
+// conv/linear/matmul of each step; the most common value across steps is judged, so one short
+// last batch does not fire.
+#include "memory/sl403_batch_size_not_aligned.h"
+
+#include <cctype>
+#include <charconv>
+#include <map>
+#include <set>
+
+#include "common/kernel_util.h"
+
+namespace steplint::rules {
+
+using analyzer::AnalysisContext;
+using analyzer::DiagnosticSink;
+
+bool firstDimOfInput(std::string_view s, size_t input, int64_t& out) {
+  size_t depth = 0, index = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '[') {
+      ++depth;
+    } else if (c == ']') {
+      if (depth == 0) return false;
+      --depth;
+    } else if (c == ',' && depth == 1) {
+      ++index;
+    } else if (depth == 2 && index == input && (std::isdigit(static_cast<unsigned char>(c)) || c == '-')) {
+      auto [ptr, ec] = std::from_chars(s.data() + i, s.data() + s.size(), out);
+      return ec == std::errc() && out > 0;
+    }
+    if (depth == 1 && index > input) return false;
+  }
+  return false;
+}
+
+namespace {
+
+// The op and which input carries the batch (addmm's input 0 is the bias).
+int batchInput(std::string_view name) {
+  static const std::set<std::string_view> kFirst = {"aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::convolution",
+                                                    "aten::linear", "aten::matmul", "aten::mm",     "aten::bmm"};
+  if (kFirst.count(name)) return 0;
+  return name == "aten::addmm" ? 1 : -1;
+}
+
+}  // namespace
+
+const analyzer::RuleInfo& BatchSizeNotAlignedRule::info() const {
+  static const analyzer::RuleInfo kInfo{"SL403",
+                                        "batch-size-not-aligned",
+                                        analyzer::Category::kMemory,
+                                        analyzer::Severity::kNote,
+                                        true,
+                                        "the batch size is not a multiple of 8 (tensor-core tile alignment)"};
+  return kInfo;
+}
+
+std::vector<analyzer::OptionSpec> BatchSizeNotAlignedRule::options() const {
+  return {{"multiple", int64_t{8}, "the alignment the batch size should have (8 for fp16/bf16/tf32, 16 for int8)"}};
+}
+
+void BatchSizeNotAlignedRule::configure(const analyzer::RuleOptions& options) {
+  multiple_ = std::max<int64_t>(1, options.integer("multiple", 8));
+}
+
+void BatchSizeNotAlignedRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+  const trace::TraceModel& model = context.model();
+  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
+  if (context.steps().steps.empty()) return sink.notChecked("no training steps");
+  bool tensor_cores = model.metadata.devices.empty();  // unknown: judge anyway
+  for (const auto& dev : model.metadata.devices) tensor_cores |= dev.compute_major < 0 || dev.compute_major >= 7;
+  if (!tensor_cores) return;                                  // pre-Volta GPUs have no tensor-core tiles to align to
+  std::map<int, std::pair<uint32_t, int64_t>> first_by_step;  // step -> (op, batch)
+  bool any_op = false;
+  for (uint32_t i = 0; i < model.events.size(); ++i) {
+    const trace::Event& e = model.events[i];
+    const int input = e.kind == trace::EventKind::kCpuOp ? batchInput(model.name(e)) : -1;
+    if (input < 0) continue;
+    const int step = context.stepAt(e.start_ns);
+    if (step < 0) continue;
+    any_op = true;
+    const trace::OpDetail* op = model.op(e);
+    int64_t batch = 0;
+    if (!op || !firstDimOfInput(model.str(op->input_dims), static_cast<size_t>(input), batch)) continue;
+    auto it = first_by_step.find(step);
+    if (it == first_by_step.end() || e.start_ns < model.events[it->second.first].start_ns)
+      first_by_step[step] = {i, batch};
+  }
+  if (!any_op) return;  // no conv/linear/matmul: nothing to align
+  if (first_by_step.empty()) return sink.notChecked("input shapes were not recorded (record_shapes=True)");
+  std::map<int64_t, int> votes;
+  for (const auto& [step, v] : first_by_step) ++votes[v.second];
+  int64_t batch = 0;
+  int best = 0;
+  for (const auto& [b, n] : votes)
+    if (n > best) best = n, batch = b;
+  if (batch % multiple_ == 0) return;
+  const int64_t up = (batch / multiple_ + 1) * multiple_, down = batch / multiple_ * multiple_;
+  analyzer::Diagnostic d = makeDiagnostic();
+  const trace::Event& first = model.events[first_by_step.begin()->second.first];
+  d.message = strf("batch size %lld (first input of %s) is not a multiple of %lld", static_cast<long long>(batch),
+                   std::string(model.name(first)).c_str(), static_cast<long long>(multiple_));
+  for (const auto& [step, v] : first_by_step) {
+    d.evidence.steps.push_back(context.steps().steps[static_cast<size_t>(step)].number);
+    if (d.evidence.events.size() < 20) d.evidence.events.push_back(v.first);
+  }
+  d.evidence.metrics = {{"batch_size", static_cast<double>(batch)}, {"multiple", static_cast<double>(multiple_)}};
+  d.saving.method =
+      "not measurable from one trace: unaligned GEMM/conv dimensions can make cuBLAS/cuDNN pick "
+      "slower non-tensor-core or padded kernels";
+  d.fix = {strf("use a batch size of %lld or %lld (scale the learning rate with the batch)",
+                static_cast<long long>(down ? down : up), static_cast<long long>(up)),
+           "also keep channel and hidden sizes multiples of 8; pad vocabularies (e.g. to a multiple of 64)"};
+  d.fingerprint_key = "batch-size";
+  sink.report(std::move(d));
+}
+
+}  // namespace steplint::rules

@@ -1,0 +1,104 @@
+// SL601 grad-zeroed-not-none: TorchTidy's GradNotSetToNonePattern made trace-based: inside a
+// zero_grad range (`Optimizer.zero_grad#...` annotation, a `...: zero_grad` Python frame or a
+// C++ `...::zero_grad` scope), `aten::zero_` calls whose parent is not `aten::zeros` fill each
+// gradient with zeros. Releasing the gradients instead (set_to_none) skips one fill kernel per
+// parameter and lets the next backward write instead of accumulate.
+#include "optimizer/sl601_grad_zeroed_not_none.h"
+
+#include <algorithm>
+
+#include "common/kernel_util.h"
+
+namespace steplint::rules {
+
+using analyzer::AnalysisContext;
+using analyzer::DiagnosticSink;
+
+const analyzer::RuleInfo& GradZeroedNotNoneRule::info() const {
+  static const analyzer::RuleInfo kInfo{"SL601",
+                                        "grad-zeroed-not-none",
+                                        analyzer::Category::kOptimizer,
+                                        analyzer::Severity::kWarning,
+                                        true,
+                                        "zero_grad fills every gradient with zeros instead of releasing it"};
+  return kInfo;
+}
+
+std::vector<analyzer::OptionSpec> GradZeroedNotNoneRule::options() const {
+  return {{"min-zero-ops-per-step", int64_t{1}, "flag when at least this many gradients are zero-filled per step"}};
+}
+
+void GradZeroedNotNoneRule::configure(const analyzer::RuleOptions& options) {
+  min_zero_ops_per_step_ = std::max<int64_t>(1, options.integer("min-zero-ops-per-step", 1));
+}
+
+namespace {
+
+bool isZeroGradRange(std::string_view n) {
+  return startsWith(n, "Optimizer.zero_grad") || endsWith(n, ": zero_grad") || endsWith(n, "::zero_grad") ||
+         n == "zero_grad";
+}
+
+}  // namespace
+
+void GradZeroedNotNoneRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+  const trace::TraceModel& model = context.model();
+  const StepWindow window = keptStepWindow(context);
+  if (window.empty()) return sink.notChecked("no training steps");
+  std::vector<uint8_t> zero_fill(model.events.size(), 0);
+  std::vector<uint32_t> zero_ops;
+  int64_t cpu_ns = 0;
+  bool any_zero_grad = false;
+  for (uint32_t i = 0; i < model.events.size(); ++i) {
+    const trace::Event& e = model.events[i];
+    if (!trace::isCpuRange(e.kind)) continue;
+    any_zero_grad |= isZeroGradRange(model.name(e));
+    if (model.name(e) != "aten::zero_" || !window.contains(e.start_ns)) continue;
+    if (e.parent != trace::kNoIndex && model.name(model.events[e.parent]) == "aten::zeros") continue;
+    if (findEnclosing(model, e.parent, [&](const trace::Event& p) { return isZeroGradRange(model.name(p)); }) ==
+        trace::kNoIndex)
+      continue;
+    zero_fill[i] = 1;
+    zero_ops.push_back(i);
+    cpu_ns += e.dur_ns;
+  }
+  if (!any_zero_grad)
+    return sink.notChecked("no zero_grad range in the trace (Optimizer.zero_grad#... annotation or zero_grad frame)");
+  const double steps = static_cast<double>(window.count);
+  if (static_cast<double>(zero_ops.size()) / steps < static_cast<double>(min_zero_ops_per_step_)) return;
+  int64_t gpu_ns = 0;
+  for (const trace::Event& k : model.events) {
+    if (!trace::isDeviceOp(k.kind) || !window.contains(k.start_ns)) continue;
+    const uint32_t op = launchingOp(model, k);
+    if (op != trace::kNoIndex && findEnclosing(model, op, [&](const trace::Event& p) {
+                                   return zero_fill[model.indexOf(p)] != 0;
+                                 }) != trace::kNoIndex)
+      gpu_ns += k.dur_ns;
+  }
+  const double cpu_ms = static_cast<double>(cpu_ns) / steps / 1e6, gpu_ms = static_cast<double>(gpu_ns) / steps / 1e6;
+  analyzer::Diagnostic d = makeDiagnostic();
+  d.message = strf(
+      "zero_grad fills %.0f gradients per step with aten::zero_ (%.2f ms host, %.2f ms GPU per step) "
+      "instead of setting them to None",
+      static_cast<double>(zero_ops.size()) / steps, cpu_ms, gpu_ms);
+  d.evidence.steps = keptStepNumbers(context);
+  d.evidence.events = sampleEvents(zero_ops);
+  for (uint32_t i : d.evidence.events)
+    d.evidence.ranges.push_back({model.events[i].start_ns, model.events[i].end_ns()});
+  d.evidence.metrics = {{"zero_ops_per_step", static_cast<double>(zero_ops.size()) / steps},
+                        {"host_ms_per_step", cpu_ms},
+                        {"gpu_ms_per_step", gpu_ms}};
+  d.saving = makeSaving(context, std::max(cpu_ms, gpu_ms) * 1e6,
+                        "the larger of the host time of the aten::zero_ calls and the GPU time of their fill "
+                        "kernels: whichever side limits the step loses that much; the write-instead-of-add in the "
+                        "next backward is not counted");
+  d.fix = {
+      "LibTorch: optimizer.zero_grad(/*set_to_none=*/true) (the default since 2.0); on older LibTorch: "
+      "for (auto& p : model->parameters()) p.mutable_grad().reset();",
+      "Python: optimizer.zero_grad(set_to_none=True) (the default since 2.0), or model.zero_grad(set_to_none=True)",
+      "code that reads .grad after zero_grad must then handle undefined/None gradients"};
+  d.fingerprint_key = "zero-grad";
+  sink.report(std::move(d));
+}
+
+}  // namespace steplint::rules

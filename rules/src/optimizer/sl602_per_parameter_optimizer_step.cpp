@@ -1,0 +1,125 @@
+// SL602 per-parameter-optimizer-step: TorchTidy's OptimizerSingleTensorPattern made
+// trace-based. Inside the optimizer step (`Optimizer.step#...` annotation or a
+// `_single_tensor_adam/adamw/sgd` frame) the kernels are many and tiny, and no foreach/fused
+// implementation (`aten::_foreach_*`, `aten::_fused_*`, `multi_tensor_apply` kernels) is used.
+#include "optimizer/sl602_per_parameter_optimizer_step.h"
+
+#include <algorithm>
+
+#include "common/kernel_util.h"
+#include "steplint/analyzer/intervals.h"
+
+namespace steplint::rules {
+
+using analyzer::AnalysisContext;
+using analyzer::DiagnosticSink;
+
+const analyzer::RuleInfo& PerParameterOptimizerStepRule::info() const {
+  static const analyzer::RuleInfo kInfo{"SL602",
+                                        "per-parameter-optimizer-step",
+                                        analyzer::Category::kOptimizer,
+                                        analyzer::Severity::kWarning,
+                                        true,
+                                        "the optimizer launches small kernels parameter by parameter"};
+  return kInfo;
+}
+
+std::vector<analyzer::OptionSpec> PerParameterOptimizerStepRule::options() const {
+  return {{"min-kernels-per-step", int64_t{100}, "flag when the optimizer step launches at least this many kernels"},
+          {"max-median-kernel-us", 20.0, "... and its median kernel is shorter than this (µs)"},
+          {"assumed-speedup", 2.0, "speedup of the optimizer step assumed for foreach/fused implementations"}};
+}
+
+void PerParameterOptimizerStepRule::configure(const analyzer::RuleOptions& options) {
+  min_kernels_per_step_ = options.integer("min-kernels-per-step", 100);
+  max_median_kernel_us_ = options.number("max-median-kernel-us", 20.0);
+  assumed_speedup_ = std::max(1.0, options.number("assumed-speedup", 2.0));
+}
+
+namespace {
+
+bool isOptimizerStepRange(std::string_view n) {
+  return startsWith(n, "Optimizer.step#") || endsWith(n, "_single_tensor_adam") ||
+         endsWith(n, "_single_tensor_adamw") || endsWith(n, "_single_tensor_sgd");
+}
+
+bool isMultiTensor(std::string_view n) {
+  return startsWith(n, "aten::_foreach_") || startsWith(n, "aten::_fused_") ||
+         n.find("multi_tensor_apply") != std::string_view::npos;
+}
+
+}  // namespace
+
+void PerParameterOptimizerStepRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+  const trace::TraceModel& model = context.model();
+  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
+  const StepWindow window = keptStepWindow(context);
+  if (window.empty()) return sink.notChecked("no training steps");
+  std::vector<uint32_t> ranges;  // outermost optimizer-step ranges
+  int64_t range_ns = 0;
+  for (uint32_t i = 0; i < model.events.size(); ++i) {
+    const trace::Event& e = model.events[i];
+    if (!trace::isCpuRange(e.kind) || !window.contains(e.start_ns) || !isOptimizerStepRange(model.name(e))) continue;
+    auto outer = [&](const trace::Event& p) {
+      return trace::isCpuRange(p.kind) && isOptimizerStepRange(model.name(p));
+    };
+    if (e.parent != trace::kNoIndex && findEnclosing(model, e.parent, outer) != trace::kNoIndex) continue;
+    ranges.push_back(i);
+    range_ns += e.dur_ns;
+  }
+  if (ranges.empty()) return sink.notChecked("no optimizer-step range (Optimizer.step#... annotation) in the steps");
+  std::vector<int64_t> durations;
+  std::vector<uint32_t> kernels;
+  std::vector<analyzer::Interval> busy;
+  int64_t multi_tensor = 0;
+  auto inStep = [&](const trace::Event& p) { return trace::isCpuRange(p.kind) && isOptimizerStepRange(model.name(p)); };
+  for (const trace::Event& k : model.events) {
+    if (k.kind != trace::EventKind::kKernel || !window.contains(k.start_ns)) continue;
+    const uint32_t op = launchingOp(model, k);
+    if (op == trace::kNoIndex || findEnclosing(model, op, inStep) == trace::kNoIndex) continue;
+    const bool multi = isMultiTensor(model.name(k)) || findEnclosing(model, op, [&](const trace::Event& p) {
+                                                         return isMultiTensor(model.name(p));
+                                                       }) != trace::kNoIndex;
+    multi_tensor += multi ? 1 : 0;
+    durations.push_back(k.dur_ns);
+    kernels.push_back(model.indexOf(k));
+    busy.push_back({k.start_ns, k.end_ns()});
+  }
+  const double steps = static_cast<double>(window.count);
+  const double per_step = static_cast<double>(durations.size()) / steps;
+  const double median_us = medianOf(durations) / 1e3;
+  if (per_step < static_cast<double>(min_kernels_per_step_) || median_us >= max_median_kernel_us_ ||
+      multi_tensor * 2 > static_cast<int64_t>(durations.size()))
+    return;
+  const double host_ms = static_cast<double>(range_ns) / steps / 1e6;
+  const double gpu_ms =
+      static_cast<double>(analyzer::IntervalSet::fromUnsorted(std::move(busy)).length()) / steps / 1e6;
+  const double step_ms = std::max(host_ms, gpu_ms);
+  analyzer::Diagnostic d = makeDiagnostic();
+  d.message = strf(
+      "the optimizer step launches %.0f kernels per step (median %.1f µs) one parameter at a time; "
+      "it takes %.1f ms on the host and %.1f ms of GPU time per step",
+      per_step, median_us, host_ms, gpu_ms);
+  d.evidence.steps = keptStepNumbers(context);
+  d.evidence.events = sampleEvents(kernels);
+  for (uint32_t i : sampleEvents(ranges, 10))
+    d.evidence.ranges.push_back({model.events[i].start_ns, model.events[i].end_ns()});
+  d.evidence.metrics = {{"kernels_per_step", per_step},
+                        {"median_kernel_us", median_us},
+                        {"optimizer_host_ms_per_step", host_ms},
+                        {"optimizer_gpu_ms_per_step", gpu_ms}};
+  d.saving = makeSaving(context, step_ms * 1e6 * (1 - 1 / assumed_speedup_),
+                        strf("the longer of the optimizer step's host time and its kernels' GPU time, x (1 - 1/%.1f) "
+                             "for an assumed %.1fx faster foreach/fused step",
+                             assumed_speedup_, assumed_speedup_));
+  d.fix = {
+      "Python: torch.optim.Adam/AdamW/SGD(..., foreach=True) or fused=True (CUDA, float params); foreach is the "
+      "default on CUDA since 2.0 unless a parameter configuration disables it",
+      "LibTorch: the C++ optimizers are per-parameter loops; batch the update with the at::_foreach_* ops "
+      "(e.g. at::_foreach_add_, at::_foreach_mul_) or call at::_fused_adam_ / at::_fused_sgd_ where available",
+      "fewer, larger parameters (fused QKV, flattened buffers) also reduce the launches"};
+  d.fingerprint_key = "optimizer-step";
+  sink.report(std::move(d));
+}
+
+}  // namespace steplint::rules

@@ -1,0 +1,97 @@
+// SL604 gpu-idle-while-cpu-busy: the trace says a GPU is there (deviceProperties, or CUDA
+// runtime calls) but no kernel ran, while conv/matmul ops take long on the CPU: the model or
+// the batch was never moved to the GPU. Op durations separate the cases: an op that only
+// launches a kernel takes ~5-50 µs of host time; one that computes takes far longer.
+#include "optimizer/sl604_gpu_idle_while_cpu_busy.h"
+
+#include <algorithm>
+
+#include "common/kernel_util.h"
+#include "gpu_execution/tensor_core_eligible.h"
+
+namespace steplint::rules {
+
+using analyzer::AnalysisContext;
+using analyzer::DiagnosticSink;
+
+const analyzer::RuleInfo& GpuIdleWhileCpuBusyRule::info() const {
+  static const analyzer::RuleInfo kInfo{"SL604",
+                                        "gpu-idle-while-cpu-busy",
+                                        analyzer::Category::kOptimizer,
+                                        analyzer::Severity::kWarning,
+                                        true,
+                                        "a GPU is present but conv/matmul work runs on the CPU"};
+  return kInfo;
+}
+
+std::vector<analyzer::OptionSpec> GpuIdleWhileCpuBusyRule::options() const {
+  return {{"min-share", 0.2, "flag when conv/matmul ops take at least this share of the step on the CPU"},
+          {"min-median-op-us", 100.0, "... and their median duration is at least this (µs): they compute, not launch"},
+          {"assumed-speedup", 5.0, "speedup assumed for those ops on the GPU"}};
+}
+
+void GpuIdleWhileCpuBusyRule::configure(const analyzer::RuleOptions& options) {
+  min_share_ = options.number("min-share", 0.2);
+  min_median_op_us_ = options.number("min-median-op-us", 100.0);
+  assumed_speedup_ = std::max(1.0, options.number("assumed-speedup", 5.0));
+}
+
+void GpuIdleWhileCpuBusyRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+  const trace::TraceModel& model = context.model();
+  if (context.hasGpuActivity()) return;  // kernels ran: the GPU is used
+  const bool runtime_calls = std::any_of(model.events.begin(), model.events.end(),
+                                         [](const trace::Event& e) { return trace::isLaunchApi(e.kind); });
+  if (model.metadata.devices.empty() && !runtime_calls)
+    return sink.notChecked("no deviceProperties and no CUDA runtime calls: cannot tell whether a GPU was available");
+  const StepWindow window = keptStepWindow(context);
+  if (window.empty()) return sink.notChecked("no training steps");
+  std::vector<uint32_t> ops;
+  std::vector<int64_t> durations;
+  int64_t total = 0;
+  for (uint32_t i = 0; i < model.events.size(); ++i) {
+    const trace::Event& e = model.events[i];
+    if (e.kind != trace::EventKind::kCpuOp || !window.contains(e.start_ns) || !isTensorCoreEligibleOp(model.name(e)))
+      continue;
+    // outermost eligible op only (conv2d -> convolution -> ... would count several times)
+    auto eligible = [&](const trace::Event& p) {
+      return p.kind == trace::EventKind::kCpuOp && isTensorCoreEligibleOp(model.name(p));
+    };
+    if (e.parent != trace::kNoIndex && findEnclosing(model, e.parent, eligible) != trace::kNoIndex) continue;
+    ops.push_back(i);
+    durations.push_back(e.dur_ns);
+    total += e.dur_ns;
+  }
+  const double steps = static_cast<double>(window.count);
+  const double per_step_ms = static_cast<double>(total) / steps / 1e6;
+  const double step_ms = context.averageStepMs();
+  const double share = step_ms > 0 ? per_step_ms / step_ms : 0;
+  const double median_us = medianOf(durations) / 1e3;
+  if (ops.empty() || share < min_share_ || median_us < min_median_op_us_) return;
+  const std::string gpu = model.metadata.devices.empty() ? std::string("a GPU") : model.metadata.devices.front().name;
+  analyzer::Diagnostic d = makeDiagnostic();
+  d.message = strf(
+      "%s is present but no kernel ran: conv/matmul ops compute on the CPU for %.1f ms per step "
+      "(%.1f%% of the step, median %.0f µs per op)",
+      gpu.c_str(), per_step_ms, 100 * share, median_us);
+  d.evidence.steps = keptStepNumbers(context);
+  d.evidence.events = sampleEvents(ops);
+  for (uint32_t i : d.evidence.events)
+    d.evidence.ranges.push_back({model.events[i].start_ns, model.events[i].end_ns()});
+  d.evidence.metrics = {{"cpu_compute_ms_per_step", per_step_ms},
+                        {"cpu_compute_share", share},
+                        {"median_op_us", median_us},
+                        {"gpus", static_cast<double>(model.metadata.devices.size())}};
+  d.saving = makeSaving(context, per_step_ms * 1e6 * (1 - 1 / assumed_speedup_),
+                        strf("CPU time of the conv/matmul ops x (1 - 1/%.0f), assuming a %.0fx faster GPU; "
+                             "the rest of the step would move too, so the real change is larger",
+                             assumed_speedup_, assumed_speedup_));
+  d.fix = {
+      "LibTorch: torch::Device device(torch::kCUDA); model->to(device); and move every batch with "
+      ".to(device, /*non_blocking=*/true)",
+      "Python: model.to(\"cuda\") and batch.to(\"cuda\", non_blocking=True); check torch.cuda.is_available()",
+      "if CUDA activity was simply not recorded, profile with ProfilerActivity.CUDA and re-check"};
+  d.fingerprint_key = "device-choice";
+  sink.report(std::move(d));
+}
+
+}  // namespace steplint::rules

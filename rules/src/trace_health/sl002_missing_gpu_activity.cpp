@@ -1,0 +1,54 @@
+#include "trace_health/sl002_missing_gpu_activity.h"
+
+#include "common/rule_support.h"
+
+namespace steplint::rules {
+
+using namespace common;  // NOLINT(google-build-using-namespace): rules/src/common helpers
+
+using analyzer::Category;
+using analyzer::Severity;
+
+const analyzer::RuleInfo& MissingGpuActivityRule::info() const {
+  static const analyzer::RuleInfo kInfo{"SL002", "missing-gpu-activity", Category::kTraceHealth, Severity::kWarning,
+                                        true, "GPUs were present but no GPU activity was recorded"};
+  return kInfo;
+}
+
+void MissingGpuActivityRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+  if (context.hasGpuActivity()) return;
+  const trace::TraceModel& model = context.model();
+  EvidenceBuilder evidence(context);
+  int64_t cuda_calls = 0;
+  for (uint32_t i = 0; i < model.events.size(); ++i) {
+    const trace::Event& e = model.events[i];
+    if (!trace::isLaunchApi(e.kind)) continue;
+    ++cuda_calls;
+    evidence.eventWithRange(i);
+  }
+  const size_t gpus = model.metadata.devices.size();
+  if (gpus == 0 && cuda_calls == 0) return;  // a CPU-only run: nothing is missing
+  evidence.metric("devices_in_metadata", static_cast<double>(gpus));
+  evidence.metric("cuda_api_calls", static_cast<double>(cuda_calls));
+
+  analyzer::Diagnostic d = makeDiagnostic();
+  std::string why = gpus > 0 ? strf("deviceProperties lists %zu GPU%s", gpus, gpus == 1 ? "" : "s") : "";
+  if (cuda_calls > 0) {
+    why += why.empty() ? "" : " and ";
+    why += strf("the trace has %lld CUDA API calls", static_cast<long long>(cuda_calls));
+  }
+  d.message = why + ", but no GPU kernels, memcpys or memsets were recorded: CUDA activity was not captured";
+  d.evidence = evidence.take();
+  d.saving.method = "not applicable: GPU rules cannot check this trace";
+  d.fix = {
+      "LibTorch: enable CUDA activities, e.g. torch::autograd::profiler::enableProfiler(config, "
+      "{torch::autograd::profiler::ActivityType::CPU, torch::autograd::profiler::ActivityType::CUDA})",
+      "Python: torch.profiler.profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA], ...)",
+      "do not run Nsight Systems (or another CUPTI client) at the same time: only one CUPTI subscriber "
+      "is allowed per process (NSYS-Q5)",
+  };
+  d.fingerprint_key = "no-device-activity";
+  sink.report(std::move(d));
+}
+
+}  // namespace steplint::rules

@@ -1,0 +1,115 @@
+#include "transfer/sl201_pageable_h2d_copy.h"
+
+#include <algorithm>
+
+#include "common/rule_support.h"
+#include "common/transfers.h"
+
+namespace steplint::rules {
+
+using namespace common;  // NOLINT(google-build-using-namespace): rules/src/common helpers
+
+using analyzer::Category;
+using analyzer::Severity;
+using trace::CopyKind;
+using trace::MemoryKind;
+
+namespace {
+
+constexpr int64_t kMinBandwidthSampleBytes = 1 << 20;
+
+/// Pinned host-to-device bandwidth to compare with, in GB/s (= bytes/ns), and where it came from.
+std::pair<double, std::string> pinnedBandwidth(const analyzer::AnalysisContext& context,
+                                               const std::vector<Transfer>& transfers, double option) {
+  if (option > 0) return {option, "the pinned-h2d-gbps option"};
+  std::vector<double> measured;
+  for (const Transfer& t : transfers)
+    if (t.kind == CopyKind::kHtoD && t.src == MemoryKind::kPinned && t.bytes >= kMinBandwidthSampleBytes && t.copy_ns > 0)
+      measured.push_back(bandwidthGBps(t));
+  if (!measured.empty()) {
+    std::nth_element(measured.begin(), measured.begin() + measured.size() / 2, measured.end());
+    return {measured[measured.size() / 2], "the median pinned host-to-device copy in this trace"};
+  }
+  int major = -1;
+  for (const auto& dev : context.model().metadata.devices) major = std::max(major, static_cast<int>(dev.compute_major));
+  if (major >= 9) return {48.0, "a PCIe 5.0 x16 estimate for this GPU generation (sm_90+)"};
+  if (major == 8) return {24.0, "a PCIe 4.0 x16 estimate for this GPU generation (sm_80)"};
+  return {12.0, "a PCIe 3.0 x16 estimate"};
+}
+
+}  // namespace
+
+const analyzer::RuleInfo& PageableH2dCopyRule::info() const {
+  static const analyzer::RuleInfo kInfo{"SL201", "pageable-h2d-copy", Category::kTransfer, Severity::kWarning, true,
+                                        "host-to-device copies read from pageable (unpinned) memory"};
+  return kInfo;
+}
+
+std::vector<analyzer::OptionSpec> PageableH2dCopyRule::options() const {
+  return {
+      {"min-bytes-per-step", int64_t{1} << 20, "flag when pageable host-to-device bytes per step reach this"},
+      {"pinned-h2d-gbps", 0.0,
+       "pinned host-to-device bandwidth (GB/s) used for the saving; 0 = measured pinned copies, else by GPU generation"},
+  };
+}
+
+void PageableH2dCopyRule::configure(const analyzer::RuleOptions& options) {
+  min_bytes_per_step_ = options.number("min-bytes-per-step", 1 << 20);
+  pinned_gbps_ = options.number("pinned-h2d-gbps", 0);
+}
+
+void PageableH2dCopyRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+  if (!context.hasGpuActivity()) {
+    sink.notChecked("no GPU activity in this trace");
+    return;
+  }
+  const auto& steps = context.steps().steps;
+  if (steps.empty()) {
+    sink.notChecked("no training steps in this trace");
+    return;
+  }
+  const std::vector<Transfer> transfers = findTransfers(context);
+  const auto [pinned_gbps, pinned_source] = pinnedBandwidth(context, transfers, pinned_gbps_);
+  std::vector<int64_t> count(steps.size()), bytes(steps.size()), copy_ns(steps.size()), saved_ns(steps.size());
+  EvidenceBuilder evidence(context);
+  for (const Transfer& t : transfers) {
+    if (t.kind != CopyKind::kHtoD || t.src != MemoryKind::kPageable) continue;
+    ++count[t.step];
+    bytes[t.step] += t.bytes;
+    copy_ns[t.step] += t.copy_ns;
+    const double pinned_ns = static_cast<double>(t.bytes) / pinned_gbps;
+    saved_ns[t.step] += std::max<int64_t>(0, t.copy_ns - static_cast<int64_t>(pinned_ns));
+    evidence.step(t.step);
+    evidence.eventWithRange(t.op);
+    evidence.event(t.issuer);
+  }
+  const double avg_bytes = perStepAverage(bytes);
+  if (stepsWithAny(count) == 0 || avg_bytes < min_bytes_per_step_) return;
+  const double avg_count = perStepAverage(count);
+  const double avg_copy_ms = perStepAverage(copy_ns) / 1e6;
+  const double measured_gbps = avg_copy_ms > 0 ? avg_bytes / (avg_copy_ms * 1e6) : 0;
+  evidence.metric("pageable_copies_per_step", avg_count);
+  evidence.metric("pageable_bytes_per_step", avg_bytes);
+  evidence.metric("copy_ms_per_step", avg_copy_ms);
+  evidence.metric("measured_gbps", measured_gbps);
+  evidence.metric("pinned_gbps_assumed", pinned_gbps);
+
+  analyzer::Diagnostic d = makeDiagnostic();
+  d.message = strf("%s pageable host-to-device %s per step (%s/step, %.2f ms of copy time at %.1f GB/s)",
+                   formatCount(avg_count).c_str(), formatCount(avg_count) == "1" ? "copy" : "copies",
+                   formatBytes(avg_bytes).c_str(), avg_copy_ms, measured_gbps);
+  d.evidence = evidence.take();
+  d.saving = makeSaving(context, perStepAverage(saved_ns) / 1e6,
+                        strf("copy time minus bytes / %.0f GB/s pinned bandwidth (%s); the host-blocking part "
+                             "is counted by SL203",
+                             pinned_gbps, pinned_source.c_str()));
+  d.fix = {
+      "LibTorch: allocate the host batch pinned (torch::empty(sizes, torch::TensorOptions().pinned_memory(true))) "
+      "or call batch.pin_memory() once in the loader, then batch.to(device, /*non_blocking=*/true)",
+      "Python: DataLoader(..., pin_memory=True) or tensor.pin_memory(), then .to(device, non_blocking=True)",
+  };
+  d.fingerprint_key = "pageable-htod";
+  sink.report(std::move(d));
+}
+
+}  // namespace steplint::rules

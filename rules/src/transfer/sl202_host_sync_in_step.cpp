@@ -1,0 +1,103 @@
+#include "transfer/sl202_host_sync_in_step.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+#include "common/host_sync.h"
+#include "common/rule_support.h"
+
+namespace steplint::rules {
+
+using namespace common;  // NOLINT(google-build-using-namespace): rules/src/common helpers
+
+using analyzer::Category;
+using analyzer::Severity;
+
+const analyzer::RuleInfo& HostSyncInStepRule::info() const {
+  static const analyzer::RuleInfo kInfo{"SL202", "host-sync-in-step", Category::kTransfer, Severity::kWarning, true,
+                                        "the CPU waits for the GPU inside the step (.item(), .cpu(), synchronize)"};
+  return kInfo;
+}
+
+std::vector<analyzer::OptionSpec> HostSyncInStepRule::options() const {
+  return {
+      {"min-syncs-per-step", 1.0, "flag when the average number of host syncs per step reaches this"},
+      {"warning-syncs-per-step", 2.0, "from this many syncs per step the finding is a warning; below it, a note"},
+      {"min-gpu-idle-ms-per-step", 0.05, "flag only when the syncs leave the GPU idle at least this long per step"},
+  };
+}
+
+void HostSyncInStepRule::configure(const analyzer::RuleOptions& options) {
+  min_syncs_per_step_ = options.number("min-syncs-per-step", 1);
+  warning_syncs_per_step_ = options.number("warning-syncs-per-step", 2);
+  min_gpu_idle_ms_ = options.number("min-gpu-idle-ms-per-step", 0.05);
+}
+
+void HostSyncInStepRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+  if (!context.hasGpuActivity()) {
+    sink.notChecked("no GPU activity in this trace");
+    return;
+  }
+  const auto& steps = context.steps().steps;
+  if (steps.empty()) {
+    sink.notChecked("no training steps in this trace");
+    return;
+  }
+  const trace::TraceModel& model = context.model();
+  std::vector<int64_t> count(steps.size()), idle(steps.size());
+  std::array<int64_t, 6> by_cause{};
+  std::map<std::string_view, int64_t> by_op;
+  EvidenceBuilder evidence(context);
+  for (const HostSync& s : findHostSyncs(context)) {
+    if (s.cause == SyncCause::kCopyToDevice) continue;  // blocking copies to the device: SL203
+    ++count[s.step];
+    idle[s.step] += s.gpu_idle_ns;
+    ++by_cause[static_cast<size_t>(s.cause)];
+    const uint32_t where = s.op != trace::kNoIndex ? s.op : s.range;
+    ++by_op[where != trace::kNoIndex ? model.name(model.events[where]) : model.name(model.events[s.event])];
+    evidence.step(s.step);
+    evidence.eventWithRange(s.event);
+    evidence.event(s.op);
+  }
+  const double per_step = perStepAverage(count);
+  if (stepsWithAny(count) == 0 || per_step < min_syncs_per_step_) return;
+  const double idle_ms = perStepAverage(idle) / 1e6;
+  if (idle_ms < min_gpu_idle_ms_) return;  // the syncs found the GPU idle or nothing waiting: no measured cost
+
+  std::string causes;
+  for (size_t c = 0; c < by_cause.size(); ++c) {
+    if (by_cause[c] == 0) continue;
+    const double avg = static_cast<double>(by_cause[c]) / static_cast<double>(steps.size());
+    causes += (causes.empty() ? "" : ", ") + formatCount(avg) + " " +
+              std::string(syncCauseName(static_cast<SyncCause>(c)));
+    evidence.metric("syncs_per_step_" + std::string(syncCauseName(static_cast<SyncCause>(c))), avg);
+  }
+  const auto top = std::max_element(by_op.begin(), by_op.end(),
+                                     [](const auto& a, const auto& b) { return a.second < b.second; });
+  evidence.metric("syncs_per_step", per_step);
+  evidence.metric("gpu_idle_ms_per_step", idle_ms);
+
+  analyzer::Diagnostic d = makeDiagnostic();
+  d.severity = per_step >= warning_syncs_per_step_ ? Severity::kWarning : Severity::kNote;
+  const bool one = formatCount(per_step) == "1";
+  d.message = strf("%s host %s per step (%s; most from %.*s) %s the GPU idle %.2f ms/step",
+                   formatCount(per_step).c_str(), one ? "sync" : "syncs", causes.c_str(),
+                   static_cast<int>(top->first.size()), top->first.data(), one ? "leaves" : "leave", idle_ms);
+  d.evidence = evidence.take();
+  d.saving = makeSaving(context, idle_ms,
+                        "GPU idle from the end of the work each sync waited for (or the sync's start, if later) "
+                        "to the next GPU op, clipped at the step end; an upper bound of what removing them recovers");
+  d.fix = {
+      "LibTorch: keep values on the device inside the step (accumulate loss as a tensor; call .item<float>() "
+      "or .to(torch::kCPU) every N steps); drop torch::cuda::synchronize() from the loop",
+      "Python: running_loss += loss.detach() and log running_loss.item() every N steps; avoid .cpu()/.tolist()/"
+      "print(tensor) and torch.cuda.synchronize() per step; time with torch.cuda.Event(enable_timing=True)",
+      "data-dependent shapes (nonzero, masked_select, boolean indexing) read sizes back: prefer torch.where or "
+      "fixed-size masks",
+  };
+  d.fingerprint_key = "host-sync";
+  sink.report(std::move(d));
+}
+
+}  // namespace steplint::rules

@@ -1,0 +1,99 @@
+#include "transfer/sl203_blocking_copy_with_sync.h"
+
+#include "common/gpu_timeline.h"
+#include "common/rule_support.h"
+#include "common/transfers.h"
+
+namespace steplint::rules {
+
+using namespace common;  // NOLINT(google-build-using-namespace): rules/src/common helpers
+
+using analyzer::Category;
+using analyzer::Severity;
+using trace::CopyKind;
+using trace::MemoryKind;
+
+const analyzer::RuleInfo& BlockingCopyWithSyncRule::info() const {
+  static const analyzer::RuleInfo kInfo{"SL203", "blocking-copy-with-sync", Category::kTransfer, Severity::kWarning,
+                                        true, "copies to the device block the host until they finish"};
+  return kInfo;
+}
+
+std::vector<analyzer::OptionSpec> BlockingCopyWithSyncRule::options() const {
+  return {{"min-blocked-ms-per-step", 0.1, "flag when blocking copies hold the host this many ms per step"}};
+}
+
+void BlockingCopyWithSyncRule::configure(const analyzer::RuleOptions& options) {
+  min_blocked_ms_per_step_ = options.number("min-blocked-ms-per-step", 0.1);
+}
+
+void BlockingCopyWithSyncRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+  if (!context.hasGpuActivity()) {
+    sink.notChecked("no GPU activity in this trace");
+    return;
+  }
+  const auto& steps = context.steps().steps;
+  if (steps.empty()) {
+    sink.notChecked("no training steps in this trace");
+    return;
+  }
+  const trace::TraceModel& model = context.model();
+  const DeviceBusyTimeline busy(model);
+  std::vector<int64_t> count(steps.size()), blocked(steps.size()), idle(steps.size());
+  int64_t pageable = 0, synced = 0, sync_api = 0;
+  EvidenceBuilder evidence(context);
+  for (const Transfer& t : findTransfers(context)) {
+    if (t.call == trace::kNoIndex || t.kind == CopyKind::kDtoH || t.kind == CopyKind::kAtoH) continue;
+    const bool from_pageable = t.kind == CopyKind::kHtoD && t.src == MemoryKind::kPageable;
+    const bool has_sync = t.sync != trace::kNoIndex;
+    if (!(t.sync_api || (t.async_api && (from_pageable || has_sync)))) continue;
+    ++count[t.step];
+    blocked[t.step] += t.host_blocked_ns;
+    const trace::Event& call = model.events[t.call];
+    const int64_t returned = has_sync ? model.events[t.sync].end_ns() : call.end_ns();
+    idle[t.step] += busy.idleAfterSync(model.deviceOf(model.events[t.op]), call.start_ns, returned,
+                                       steps[t.step].end_ns);
+    pageable += from_pageable;
+    synced += has_sync;
+    sync_api += t.sync_api;
+    evidence.step(t.step);
+    evidence.eventWithRange(t.call);
+    evidence.event(t.sync);
+    evidence.event(t.issuer);
+  }
+  const double blocked_ms = perStepAverage(blocked) / 1e6;
+  if (stepsWithAny(count) == 0 || blocked_ms < min_blocked_ms_per_step_) return;
+  const double per_step = perStepAverage(count);
+  const double n_steps = static_cast<double>(steps.size());
+  std::string how;
+  auto add = [&how](const std::string& part) { how += (how.empty() ? "" : ", ") + part; };
+  if (pageable > 0) add(formatCount(pageable / n_steps) + " from pageable memory");
+  if (synced > 0) add(formatCount(synced / n_steps) + " followed by a stream synchronize in the same op");
+  if (sync_api > 0) add(formatCount(sync_api / n_steps) + " through a synchronous copy API");
+  evidence.metric("blocking_copies_per_step", per_step);
+  const double idle_ms = perStepAverage(idle) / 1e6;
+  evidence.metric("host_blocked_ms_per_step", blocked_ms);
+  evidence.metric("gpu_idle_ms_per_step", idle_ms);
+
+  analyzer::Diagnostic d = makeDiagnostic();
+  const bool one = formatCount(per_step) == "1";
+  d.message = strf("%s %s to the device per step %s the host for %.2f ms/step (%s); the GPU then idles "
+                   "%.2f ms/step until the next launch",
+                   formatCount(per_step).c_str(), one ? "copy" : "copies", one ? "blocks" : "block", blocked_ms,
+                   how.c_str(), idle_ms);
+  d.evidence = evidence.take();
+  d.saving = makeSaving(context, idle_ms,
+                        "GPU idle from the end of each blocking copy to the next GPU op (the host was blocked and had "
+                        "queued nothing); with pinned memory and non_blocking the next kernels are already queued. "
+                        "The host-blocked time is reported as a metric, not counted");
+  d.fix = {
+      "LibTorch: pin the source (tensor.pin_memory() or DataLoaderOptions with a pinned collate) and copy with "
+      "tensor.to(device, /*non_blocking=*/true)",
+      "Python: DataLoader(..., pin_memory=True) and batch.to(device, non_blocking=True); to hide the copy fully, "
+      "prefetch the next batch on a side torch.cuda.Stream",
+  };
+  d.fingerprint_key = "blocking-copy-to-device";
+  sink.report(std::move(d));
+}
+
+}  // namespace steplint::rules

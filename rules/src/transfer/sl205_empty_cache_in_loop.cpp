@@ -1,0 +1,118 @@
+#include "transfer/sl205_empty_cache_in_loop.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/rule_support.h"
+#include "common/trace_tree.h"
+
+namespace steplint::rules {
+
+using namespace common;  // NOLINT(google-build-using-namespace): rules/src/common helpers
+
+using analyzer::Category;
+using analyzer::Severity;
+
+namespace {
+
+bool isEmptyCacheName(std::string_view name) {
+  return name.find("empty_cache") != std::string_view::npos || name.find("emptyCache") != std::string_view::npos;
+}
+bool isFreeCall(std::string_view name) {
+  return startsWith(name, "cudaFree") && !startsWith(name, "cudaFreeHost") && !startsWith(name, "cudaFreeAsync");
+}
+bool isMallocCall(std::string_view name) {
+  return startsWith(name, "cudaMalloc") && !startsWith(name, "cudaMallocHost") && !startsWith(name, "cudaMallocAsync");
+}
+
+}  // namespace
+
+const analyzer::RuleInfo& EmptyCacheInLoopRule::info() const {
+  static const analyzer::RuleInfo kInfo{"SL205", "empty-cache-in-loop", Category::kTransfer, Severity::kWarning, true,
+                                        "the CUDA allocator cache is emptied every step (cudaFree/cudaMalloc churn)"};
+  return kInfo;
+}
+
+std::vector<analyzer::OptionSpec> EmptyCacheInLoopRule::options() const {
+  return {
+      {"min-step-fraction", 0.5, "flag when empty_cache or cudaFree occurs in at least this share of the steps"},
+      {"min-frees-per-step", 1.0, "without an empty_cache range: cudaFree calls per step that count as a storm"},
+  };
+}
+
+void EmptyCacheInLoopRule::configure(const analyzer::RuleOptions& options) {
+  min_step_fraction_ = options.number("min-step-fraction", 0.5);
+  min_frees_per_step_ = options.number("min-frees-per-step", 1);
+}
+
+void EmptyCacheInLoopRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+  if (!context.hasGpuActivity()) {
+    sink.notChecked("no GPU activity in this trace");
+    return;
+  }
+  const auto& steps = context.steps().steps;
+  if (steps.empty()) {
+    sink.notChecked("no training steps in this trace");
+    return;
+  }
+  if (context.steps().source != analyzer::StepSource::kProfilerStep) {
+    sink.notChecked("no ProfilerStep#N ranges: calls inside the loop cannot be told from one-time setup");
+    return;
+  }
+  const trace::TraceModel& model = context.model();
+  std::vector<int64_t> ranges(steps.size()), frees(steps.size()), mallocs(steps.size()), cost(steps.size());
+  EvidenceBuilder evidence(context);
+  for (uint32_t i = 0; i < model.events.size(); ++i) {
+    const trace::Event& e = model.events[i];
+    const std::string_view name = model.name(e);
+    const bool range = trace::isCpuRange(e.kind) && isEmptyCacheName(name);
+    const bool free_call = trace::isLaunchApi(e.kind) && isFreeCall(name);
+    const bool malloc_call = trace::isLaunchApi(e.kind) && isMallocCall(name);
+    if (!range && !free_call && !malloc_call) continue;
+    const int step = hostStepAt(context, e.start_ns);
+    if (step < 0) continue;
+    // An empty_cache range covers the calls (and the nested ranges) inside it: count its time once.
+    const bool inside_range = findAncestor(model, i, [&](const trace::Event& a) {
+                                return trace::isCpuRange(a.kind) && isEmptyCacheName(model.name(a));
+                              }) != trace::kNoIndex;
+    if (range && inside_range) continue;
+    if (range) ++ranges[step];
+    if (free_call) ++frees[step];
+    if (malloc_call) ++mallocs[step];
+    if (!inside_range) cost[step] += e.dur_ns;
+    if (range || free_call) {
+      evidence.step(step);
+      evidence.eventWithRange(i);
+    }
+  }
+  const size_t needed = std::max<size_t>(1, static_cast<size_t>(std::ceil(min_step_fraction_ * steps.size())));
+  const bool explicit_calls = stepsWithAny(ranges) >= needed;
+  const bool free_storm = stepsWithAny(frees) >= needed && perStepAverage(frees) >= min_frees_per_step_;
+  if (!explicit_calls && !free_storm) return;
+  const double cost_ms = perStepAverage(cost) / 1e6;
+  evidence.metric("empty_cache_steps", static_cast<double>(stepsWithAny(ranges)));
+  evidence.metric("cuda_free_per_step", perStepAverage(frees));
+  evidence.metric("cuda_malloc_per_step", perStepAverage(mallocs));
+  evidence.metric("host_ms_per_step", cost_ms);
+
+  analyzer::Diagnostic d = makeDiagnostic();
+  const std::string what = explicit_calls ? strf("empty_cache() runs in %zu of %zu steps", stepsWithAny(ranges),
+                                                 steps.size())
+                                          : strf("cudaFree runs in %zu of %zu steps", stepsWithAny(frees), steps.size());
+  d.message = strf("%s: %s cudaFree + %s cudaMalloc calls/step cost %.2f ms/step of host time", what.c_str(),
+                   formatCount(perStepAverage(frees)).c_str(), formatCount(perStepAverage(mallocs)).c_str(), cost_ms);
+  d.evidence = evidence.take();
+  d.saving = makeSaving(context, cost_ms,
+                        "host time in empty_cache ranges plus cudaFree/cudaMalloc calls inside the steps, which a "
+                        "warm caching allocator does not make (cudaFree also synchronizes the device)");
+  d.fix = {
+      "LibTorch: remove c10::cuda::CUDACachingAllocator::emptyCache() from the loop; call it, if at all, between "
+      "phases (after validation, before a larger model)",
+      "Python: remove torch.cuda.empty_cache() from the training step; against fragmentation set "
+      "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True instead",
+  };
+  d.fingerprint_key = explicit_calls ? "empty-cache" : "cuda-free-storm";
+  sink.report(std::move(d));
+}
+
+}  // namespace steplint::rules

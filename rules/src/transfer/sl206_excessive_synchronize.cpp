@@ -1,0 +1,88 @@
+#include "transfer/sl206_excessive_synchronize.h"
+
+#include <map>
+
+#include "common/host_sync.h"
+#include "common/rule_support.h"
+
+namespace steplint::rules {
+
+using namespace common;  // NOLINT(google-build-using-namespace): rules/src/common helpers
+
+using analyzer::Category;
+using analyzer::Severity;
+
+const analyzer::RuleInfo& ExcessiveSynchronizeRule::info() const {
+  static const analyzer::RuleInfo kInfo{"SL206", "excessive-synchronize", Category::kTransfer, Severity::kWarning,
+                                        true, "many stream/device/event synchronize calls per step"};
+  return kInfo;
+}
+
+std::vector<analyzer::OptionSpec> ExcessiveSynchronizeRule::options() const {
+  return {{"max-syncs-per-step", 2.0, "flag when synchronize calls per step exceed this on average"}};
+}
+
+void ExcessiveSynchronizeRule::configure(const analyzer::RuleOptions& options) {
+  max_syncs_per_step_ = options.number("max-syncs-per-step", 2);
+}
+
+void ExcessiveSynchronizeRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+  if (!context.hasGpuActivity()) {
+    sink.notChecked("no GPU activity in this trace");
+    return;
+  }
+  const auto& steps = context.steps().steps;
+  if (steps.empty()) {
+    sink.notChecked("no training steps in this trace");
+    return;
+  }
+  const trace::TraceModel& model = context.model();
+  std::vector<int64_t> count(steps.size()), blocked(steps.size()), idle(steps.size()), explicit_calls(steps.size());
+  std::map<std::string, int64_t> by_api;
+  EvidenceBuilder evidence(context);
+  for (const HostSync& s : findHostSyncs(context)) {
+    if (s.api == SyncApi::kSyncCopy) continue;  // copies are SL203 / SL202
+    ++count[s.step];
+    blocked[s.step] += s.end_ns - s.start_ns;
+    idle[s.step] += s.gpu_idle_ns;
+    explicit_calls[s.step] += s.cause == SyncCause::kExplicit;
+    ++by_api[std::string(model.name(model.events[s.event]))];
+    evidence.step(s.step);
+    evidence.eventWithRange(s.event);
+  }
+  const double per_step = perStepAverage(count);
+  if (per_step <= max_syncs_per_step_) return;
+  const double n_steps = static_cast<double>(steps.size());
+  std::string apis;
+  for (const auto& [name, n] : by_api)
+    apis += (apis.empty() ? "" : ", ") + formatCount(static_cast<double>(n) / n_steps) + " " + name;
+  const double blocked_ms = perStepAverage(blocked) / 1e6, idle_ms = perStepAverage(idle) / 1e6;
+  evidence.metric("syncs_per_step", per_step);
+  evidence.metric("explicit_syncs_per_step", perStepAverage(explicit_calls));
+  evidence.metric("host_blocked_ms_per_step", blocked_ms);
+  evidence.metric("gpu_idle_ms_per_step", idle_ms);
+  evidence.metric("threshold", max_syncs_per_step_);
+
+  analyzer::Diagnostic d = makeDiagnostic();
+  // Syncs that cost no measurable GPU time (under 1% of the step) are reported as a note.
+  const double step_ms = context.averageStepMs();
+  if (step_ms > 0 && idle_ms < 0.01 * step_ms) d.severity = Severity::kNote;
+  d.message = strf("%s synchronize calls per step (%s; %s explicit) block the host %.2f ms/step and leave the GPU "
+                   "idle %.2f ms/step",
+                   formatCount(per_step).c_str(), apis.c_str(), formatCount(perStepAverage(explicit_calls)).c_str(),
+                   blocked_ms, idle_ms);
+  d.evidence = evidence.take();
+  d.saving = makeSaving(context, idle_ms,
+                        "GPU idle after each synchronize returns until the next GPU op, clipped at the step end; "
+                        "the host-blocked time itself is waiting for GPU work and is not counted");
+  d.fix = {
+      "LibTorch: drop torch::cuda::synchronize() / stream.synchronize() from the step; order work across streams "
+      "with at::cuda::CUDAEvent::record() + block() (cudaStreamWaitEvent) instead of host waits",
+      "Python: remove torch.cuda.synchronize() from the loop (profile with torch.profiler instead of wall-clock "
+      "timing); use event.wait(stream) / stream.wait_stream() to order streams without blocking the host",
+  };
+  d.fingerprint_key = "synchronize-calls";
+  sink.report(std::move(d));
+}
+
+}  // namespace steplint::rules

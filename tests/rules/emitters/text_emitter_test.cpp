@@ -1,0 +1,58 @@
+// --format text: exactly what a user sees.
+#include <catch2/catch.hpp>
+
+#include "emitter_fixture.h"
+
+namespace steplint::test {
+namespace {
+
+TEST_CASE("text emitter: golden output", "[emitters][text]") {
+  const EmitterFixture f;
+  CHECK(f.render("text") ==
+        "run/a.pt.trace.json:step 3: SL201 [error] Pageable H2D copies: 18.4 MB per step "
+        "(est. saving 12.0 ms/step, 7%)\n"
+        "run/a.pt.trace.json:step 5: SL101 [warning] DataLoader wait is 33% of step time "
+        "(est. saving 58.3 ms/step, 33%)\n"
+        "run/a.pt.trace.json: SL102 [note] Pipe | <tag> & \"quotes\" 100% a,b: c second line\n"
+        "Not checked in run/a.pt.trace.json:\n"
+        "  SL001 dropped-thing: no trace metadata\n"
+        "Found 3 findings (1 error, 1 warning, 1 note) in 2 traces (4 rules selected, 1 not "
+        "checked); "
+        "2 suppressed by the baseline.\n");
+}
+
+TEST_CASE("text emitter: a tiny saving is <1%, not 0%", "[emitters][text]") {
+  EmitterFixture f;
+  f.report.traces[0].lint.diagnostics[0].saving.fraction_of_step = 0.002;
+  CHECK(lines(f.render("text"))[0].find("(est. saving 12.0 ms/step, <1%)") != std::string::npos);
+}
+
+TEST_CASE("text emitter: no findings", "[emitters][text]") {
+  EmitterFixture f;
+  f.report.traces = {EmitterFixture::secondTrace()};
+  f.report.traces[0].suppressed = 0;
+  CHECK(f.render("text") == "No findings in 1 trace (4 rules selected).\n");
+}
+
+TEST_CASE("text emitter: colour only when asked", "[emitters][text]") {
+  const EmitterFixture f;
+  CHECK(f.render("text").find('\x1b') == std::string::npos);
+  analyzer::EmitOptions options;
+  options.color = true;
+  const std::vector<std::string> colored = lines(f.render("text", options));
+  CHECK(colored[0].find("\x1b[1;31m[error]\x1b[0m") != std::string::npos);
+  CHECK(colored[1].find("\x1b[33m[warning]\x1b[0m") != std::string::npos);
+}
+
+TEST_CASE("text emitter: absolute paths below base_dir become relative", "[emitters][text]") {
+  EmitterFixture f;
+  f.report.traces[0].lint.source = "/ci/work/run/a.json";
+  analyzer::EmitOptions options;
+  options.base_dir = "/ci/work";
+  CHECK(lines(f.render("text", options))[0].rfind("run/a.json:step 3: SL201", 0) == 0);
+  options.base_dir = "/elsewhere";
+  CHECK(lines(f.render("text", options))[0].rfind("/ci/work/run/a.json:step 3:", 0) == 0);
+}
+
+}  // namespace
+}  // namespace steplint::test

@@ -1,0 +1,62 @@
+// Rule selection: defaults -> select -> extend-select -> ignore (LintConfig::selectedRules).
+#include <catch2/catch.hpp>
+
+#include "fake_rules.h"
+#include "steplint/analyzer/lint_config.h"
+
+namespace steplint::test {
+namespace {
+
+using Codes = std::vector<std::string>;
+
+Codes selected(const analyzer::LintConfig& config) {
+  analyzer::RuleRegistry registry;
+  addFakeRules(registry);
+  return codesOf(config.selectedRules(registry));
+}
+
+TEST_CASE("selection: defaults are the rules enabled by default", "[engine][selection]") {
+  CHECK(selected({}) == Codes{"SL001", "SL101", "SL102", "SL201"});
+}
+
+TEST_CASE("selection: select replaces the defaults", "[engine][selection]") {
+  analyzer::LintConfig config;
+  config.select = {"SL1"};
+  CHECK(selected(config) == Codes{"SL101", "SL102"});
+  config.select = {"pageable-h2d-copy", "SL001"};
+  CHECK(selected(config) == Codes{"SL001", "SL201"});  // registry order, not selector order
+  config.select = {"ALL"};
+  CHECK(selected(config) == Codes{"SL001", "SL101", "SL102", "SL201", "SL901"});
+  config.select = {"SL10"};
+  CHECK(selected(config) == Codes{"SL101", "SL102"});
+}
+
+TEST_CASE("selection: extend-select adds, ignore removes, ignore wins", "[engine][selection]") {
+  analyzer::LintConfig config;
+  config.extend_select = {"SL901"};
+  CHECK(selected(config) == Codes{"SL001", "SL101", "SL102", "SL201", "SL901"});
+  config.ignore = {"SL1", "dropped-thing"};
+  CHECK(selected(config) == Codes{"SL201", "SL901"});
+  config.select = {"SL101"};
+  config.extend_select = {};
+  config.ignore = {"SL1"};
+  CHECK(selected(config).empty());
+}
+
+TEST_CASE("selection: validateSelectors", "[engine][selection]") {
+  analyzer::RuleRegistry registry;
+  addFakeRules(registry);
+  analyzer::LintConfig config;
+  config.select = {"ALL",  "SL",    "SL7",
+                   "SL77", "SL101", "dataloader-wait"};  // group prefixes are fine
+  config.extend_select = {"SL777"};
+  config.ignore = {"nonsense"};
+  const auto errors = analyzer::validateSelectors(config, registry);
+  REQUIRE(errors.size() == 2);
+  CHECK(errors[0].key == "lint.extend-select");
+  CHECK(errors[0].message == "unknown rule selector 'SL777'");
+  CHECK(errors[1].key == "lint.ignore");
+}
+
+}  // namespace
+}  // namespace steplint::test

@@ -1,0 +1,10 @@
+# Rule-engine tests: configuration, selection, baseline, suggestions, and the catalog check
+# (every registered rule has a well-formed doc page). Paths are relative to tests/rules/.
+list(APPEND STEPLINT_RULE_TESTS
+  engine/config_file_test.cpp
+  engine/config_errors_test.cpp
+  engine/selection_test.cpp
+  engine/baseline_test.cpp
+  engine/suggest_test.cpp
+  engine/rule_catalog_test.cpp
+)

@@ -1,0 +1,81 @@
+#include <catch2/catch.hpp>
+
+#include "../rule_test_util.h"
+#include "fixture_model.h"
+#include "trace_json.h"
+
+using steplint::test::JsonTrace;
+
+namespace {
+
+// Three 1 ms steps; each runs CPU work for 600 µs, then one op launches one kernel of
+// `kernel_us` at +610 µs.
+std::string stepsWithKernel(double kernel_us) {
+  JsonTrace t;
+  t.device(0, 7, 0);
+  for (int s = 0; s < 3; ++s) {
+    const double base = 1000.0 * s;
+    t.step(s, base, 1000);
+    t.op("aten::to", base + 10, 500);
+    const int64_t mm = t.op("aten::mm", base + 600, 50);
+    t.launch(mm, base + 600, 5, "volta_sgemm_64x64_nt", base + 610, kernel_us);
+  }
+  return t.str();
+}
+
+}  // namespace
+
+TEST_CASE("SL301 flags a GPU below 50% utilization with the host-wait idle as saving") {
+  const auto run = steplint::test::runRuleOnJson("SL301", stepsWithKernel(300));
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  CHECK(d.message.find("GPU 0 utilization is 30.0%") != std::string::npos);
+  CHECK(d.message.find("0.7 ms per step idle waiting on the host") != std::string::npos);
+  // host-wait gaps: 610 µs before step 0's kernel, then 700 µs twice -> 670 µs per step
+  CHECK(d.saving.per_step_ms == Approx(0.67).margin(1e-6));
+  CHECK(d.saving.fraction_of_step == Approx(0.67).margin(1e-6));
+  CHECK(d.evidence.metric("utilization") == Approx(0.3));
+  CHECK(d.evidence.steps == std::vector<int64_t>{0, 1, 2});
+  CHECK(d.fingerprint_key == "gpu0");
+  CHECK_FALSE(d.evidence.events.empty());
+}
+
+TEST_CASE("SL301 is silent at 70% utilization and follows min-utilization") {
+  CHECK(steplint::test::runRuleOnJson("SL301", stepsWithKernel(300), {{"min-utilization", 0.2}}).diagnostics.empty());
+  const auto run = steplint::test::runRuleOnJson("SL301", stepsWithKernel(700));
+  CHECK(run.diagnostics.empty());
+  CHECK(run.not_checked.empty());
+}
+
+TEST_CASE("SL301 is not checked without GPU activity") {
+  JsonTrace t;
+  t.step(0, 0, 100);
+  t.op("aten::mm", 10, 50);
+  const auto run = steplint::test::runRuleOnJson("SL301", t.str());
+  CHECK(run.diagnostics.empty());
+  REQUIRE(run.not_checked.size() == 1);
+}
+
+TEST_CASE("SL301 on the ResNet-50 fixtures: 55.5% and 70.3% are not below 50%") {
+  for (const char* f : {steplint::test::kResnet0, steplint::test::kResnet4}) {
+    const auto model = steplint::test::loadFixture(f);
+    const auto run = steplint::test::runRule("SL301", model);
+    CHECK(run.diagnostics.empty());
+    CHECK(run.not_checked.empty());
+  }
+  // with a 60% threshold the 0-worker run (55.5%, DataLoader-bound) is reported
+  const auto model = steplint::test::loadFixture(steplint::test::kResnet0);
+  const auto run = steplint::test::runRule("SL301", model, {{"min-utilization", 0.6}});
+  REQUIRE(run.diagnostics.size() == 1);
+  INFO(run.diagnostics[0].message);
+  CHECK(run.diagnostics[0].message.find("GPU 0 utilization is 55.5%") != std::string::npos);
+  CHECK(run.diagnostics[0].saving.per_step_ms > 40);  // most of the ~60 ms DataLoader wait is host wait
+  CHECK(run.diagnostics[0].saving.per_step_ms < 80);
+}
+
+TEST_CASE("SL301 is not checked on a CPU-only trace") {
+  const auto model = steplint::test::loadFixture(steplint::test::kCpuOnly);
+  const auto run = steplint::test::runRule("SL301", model);
+  CHECK(run.diagnostics.empty());
+  CHECK(run.not_checked.size() == 1);
+}

@@ -1,0 +1,80 @@
+#include <catch2/catch.hpp>
+
+#include "../rule_test_util.h"
+#include "fixture_model.h"
+#include "trace_json.h"
+
+using steplint::test::JsonTrace;
+
+namespace {
+
+// One 1 ms step: conv2d -> cudnn_convolution launches `conv_kernel` (600 µs); a relu launches a
+// 200 µs kernel; AddmmBackward0 (modern name, TB-Q4) launches a 200 µs GEMM.
+std::string convTrace(int major, const std::string& conv_kernel, bool with_props = true) {
+  JsonTrace t;
+  if (with_props) t.device(0, major, 0, 34084028416, "Tesla V100-SXM2-32GB");
+  t.step(1, 0, 1000);
+  t.op("aten::conv2d", 10, 100);
+  const int64_t conv = t.op("aten::cudnn_convolution", 20, 80);
+  t.launch(conv, 30, 5, conv_kernel, 40, 600);
+  const int64_t relu = t.op("aten::relu_", 120, 20);
+  t.launch(relu, 125, 5, "vectorized_elementwise_kernel", 640, 200);
+  const int64_t bwd = t.op("AddmmBackward0", 150, 20);
+  t.launch(bwd, 155, 5, "volta_sgemm_128x64_nn", 840, 100);
+  return t.str();
+}
+
+}  // namespace
+
+TEST_CASE("SL303 flags FP32 conv/GEMM kernels on a tensor-core GPU") {
+  const auto run = steplint::test::runRuleOnJson("SL303", convTrace(7, "volta_scudnn_128x64_relu_interior_nn_v1"));
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  INFO(d.message);
+  // eligible: 600 (conv) + 100 (AddmmBackward0) of 900 µs op-launched kernel time
+  CHECK(d.message.find("77.8% of kernel time") != std::string::npos);
+  CHECK(d.message.find("Tesla V100-SXM2-32GB (sm_70)") != std::string::npos);
+  CHECK(d.evidence.metric("eligible_fp32_ms_per_step") == Approx(0.7));
+  CHECK(d.saving.per_step_ms == Approx(0.35));  // 0.7 ms x (1 - 1/2)
+  CHECK(d.evidence.events.size() == 2);
+}
+
+TEST_CASE("SL303 assumed-speedup scales the saving") {
+  const auto run =
+      steplint::test::runRuleOnJson("SL303", convTrace(8, "ampere_sgemm_128x64_nn"), {{"assumed-speedup", 4.0}});
+  REQUIRE(run.diagnostics.size() == 1);
+  CHECK(run.diagnostics[0].saving.per_step_ms == Approx(0.7 * 0.75));
+  CHECK(run.diagnostics[0].fix.front().find("TF32") != std::string::npos);
+}
+
+TEST_CASE("SL303 is silent when the conv already runs on tensor cores, or on pre-Volta GPUs") {
+  CHECK(steplint::test::runRuleOnJson("SL303", convTrace(8, "sm80_xmma_fprop_implicit_gemm_f16f16_f16f32"))
+            .diagnostics.empty());
+  CHECK(steplint::test::runRuleOnJson("SL303", convTrace(6, "maxwell_scudnn_128x64_relu_interior_nn"))
+            .diagnostics.empty());
+}
+
+TEST_CASE("SL303 is not checked without deviceProperties") {
+  const auto run = steplint::test::runRuleOnJson("SL303", convTrace(7, "volta_sgemm_64x64_nt", false));
+  CHECK(run.diagnostics.empty());
+  REQUIRE(run.not_checked.size() == 1);
+  CHECK(run.not_checked[0].find("deviceProperties") != std::string::npos);
+}
+
+TEST_CASE("SL303 fires on both ResNet-50 fixtures with about 68% eligible kernel time (tb_plugin R6)") {
+  for (const char* f : {steplint::test::kResnet0, steplint::test::kResnet4}) {
+    const auto model = steplint::test::loadFixture(f);
+    const auto run = steplint::test::runRule("SL303", model);
+    REQUIRE(run.diagnostics.size() == 1);
+    const auto& d = run.diagnostics[0];
+    INFO(f << ": " << d.message);
+    CHECK(d.evidence.metric("eligible_fp32_share") * 100 == Approx(68).margin(3));
+    CHECK(d.message.find("Tesla V100-DGXS-32GB (sm_70)") != std::string::npos);
+    CHECK(d.saving.per_step_ms > 20);
+  }
+}
+
+TEST_CASE("SL303 is not checked on a CPU-only trace") {
+  const auto model = steplint::test::loadFixture(steplint::test::kCpuOnly);
+  CHECK(steplint::test::runRule("SL303", model).not_checked.size() == 1);
+}

@@ -1,0 +1,94 @@
+#include <catch2/catch.hpp>
+
+#include "../transfer/fixture_run.h"
+#include "../transfer/kineto_trace.h"
+
+namespace steplint::test {
+namespace {
+
+constexpr const char* kSingle = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__";
+constexpr const char* kMulti = "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__";
+
+// Three 10 ms steps: the DataLoader for `loader_us`, then model ops; with `gpu`, each step
+// also runs a 2 ms kernel after the loader.
+std::string loaderSteps(double loader_us, const char* loader = kSingle, bool gpu = false) {
+  KinetoTrace t;
+  if (gpu) t.device(0).device(1);
+  for (int s = 0; s < 3; ++s) {
+    const double b = 10000.0 * s;
+    t.step(s + 1, b, 10000).annotation(loader, b + 10, loader_us);
+    t.op("aten::conv2d", b + 20 + loader_us, 5000);
+    if (gpu) t.kernel(b + 30 + loader_us, 10, b + 100 + loader_us, 2000);
+  }
+  return t.str();
+}
+
+TEST_CASE("SL101: 40% of the step in the DataLoader is flagged with a worker count", "[rules][SL101]") {
+  const RuleRun run = runRuleOnJson("SL101", loaderSteps(4000));
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  CHECK(d.message == "40.0% of step time (4.0 ms/step) waiting for the DataLoader (single-process loader: "
+                     "num_workers=0)");
+  CHECK(d.saving.per_step_ms == Approx(4.0).margin(1e-6));
+  CHECK(d.saving.fraction_of_step == Approx(0.4).margin(1e-6));
+  CHECK(d.evidence.steps == std::vector<int64_t>{1, 2, 3});
+  CHECK(d.evidence.events.size() == 3);
+  CHECK(d.evidence.metric("recommended_workers") == Approx(4));
+  CHECK(d.fix[0].find("DataLoaderOptions().batch_size(B).workers(4)") != std::string::npos);
+  CHECK(d.fix[1] == "Python: DataLoader(..., num_workers=4, pin_memory=True, persistent_workers=True) (4 per GPU x 1 "
+                    "GPU used, up to the number of CPU cores)");
+  CHECK(d.fingerprint_key == "dataloader");
+}
+
+TEST_CASE("SL101: the worker count scales with the GPUs used and is capped by cpu-cores", "[rules][SL101]") {
+  // Kernels run on one device although two are listed: 1 GPU used.
+  const RuleRun gpu = runRuleOnJson("SL101", loaderSteps(4000, kMulti, true), {{"cpu-cores", int64_t{3}}});
+  REQUIRE(gpu.diagnostics.size() == 1);
+  CHECK(gpu.diagnostics[0].message.find("(multi-process loader)") != std::string::npos);
+  CHECK(gpu.diagnostics[0].evidence.metric("gpus_used") == Approx(1));
+  CHECK(gpu.diagnostics[0].evidence.metric("recommended_workers") == Approx(2));  // min(4, 3 - 1)
+  CHECK(gpu.diagnostics[0].fix[0].rfind("raise num_workers to 2 (4 per GPU x 1 GPU used, at most cpu-cores - 1 = 2)", 0) ==
+        0);
+}
+
+TEST_CASE("SL101: a short DataLoader wait is not flagged", "[rules][SL101]") {
+  CHECK(runRuleOnJson("SL101", loaderSteps(400)).diagnostics.empty());  // 4%
+  CHECK(runRuleOnJson("SL101", loaderSteps(400), {{"min-wait-fraction", 0.03}}).diagnostics.size() == 1);
+}
+
+TEST_CASE("SL101: without DataLoader ranges the rule is not checked", "[rules][SL101]") {
+  KinetoTrace t;
+  t.step(1, 0, 1000).op("aten::mm", 10, 100);
+  const RuleRun run = runRuleOnJson("SL101", t.str());
+  CHECK(run.diagnostics.empty());
+  REQUIRE(run.not_checked.size() == 1);
+  CHECK(run.not_checked[0].rfind("no DataLoader ranges", 0) == 0);
+}
+
+TEST_CASE("SL101: ResNet-50 with 0 workers waits 33.4% of the step for data", "[rules][SL101][fixture]") {
+  const RuleRun run = runRuleOnFixture("SL101", kResnetWorkers0);
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  INFO(d.message);
+  CHECK(d.message == "33.4% of step time (59.3 ms/step) waiting for the DataLoader (single-process loader: "
+                     "num_workers=0)");
+  CHECK(d.evidence.metric("dataloader_fraction") == Approx(0.334).margin(0.005));
+  CHECK(d.saving.per_step_ms == Approx(59.262).margin(0.05));  // tb_plugin: 59 262 µs
+  CHECK(d.evidence.metric("recommended_workers") == Approx(4));
+  CHECK(d.evidence.steps == std::vector<int64_t>{5, 6, 7, 8, 9, 10});
+}
+
+TEST_CASE("SL101: ResNet-50 with 4 workers (0.84%) is not flagged", "[rules][SL101][fixture]") {
+  const RuleRun run = runRuleOnFixture("SL101", kResnetWorkers4);
+  CHECK(run.diagnostics.empty());
+  CHECK(run.not_checked.empty());
+}
+
+TEST_CASE("SL101: the CPU-only HTA trace has no DataLoader ranges", "[rules][SL101][fixture]") {
+  const RuleRun run = runRuleOnFixture("SL101", kCpuOnly);
+  REQUIRE(run.not_checked.size() == 1);
+  CHECK(run.not_checked[0].rfind("no DataLoader ranges", 0) == 0);
+}
+
+}  // namespace
+}  // namespace steplint::test

@@ -1,0 +1,4 @@
+# Input-pipeline rules (SL1xx). Paths are relative to tests/rules/.
+list(APPEND STEPLINT_RULE_TESTS
+  input_pipeline/sl101_dataloader_wait_test.cpp
+)

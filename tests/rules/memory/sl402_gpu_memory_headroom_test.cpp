@@ -1,0 +1,53 @@
+#include <catch2/catch.hpp>
+
+#include "../gpu_execution/fixture_model.h"
+#include "../gpu_execution/trace_json.h"
+#include "../rule_test_util.h"
+
+using steplint::test::JsonTrace;
+
+namespace {
+
+constexpr int64_t kGiB = 1024LL * 1024 * 1024;
+
+// Three 1 ms steps, one kernel of `kernel_us` each (ending 10 µs before the step does), on a 32 GiB GPU whose memory
+// peaks at `peak`.
+std::string trace(double kernel_us, int64_t peak) {
+  JsonTrace t;
+  t.device(0, 7, 0, 32 * kGiB);
+  for (int s = 0; s < 3; ++s) {
+    const double base = 1000.0 * s;
+    t.step(s, base, 1000);
+    const double k_ts = base + 990 - kernel_us;
+    const int64_t op = t.op("aten::mm", k_ts - 10, 5);
+    t.launch(op, k_ts - 9, 3, "volta_sgemm_64x64_nt", k_ts, kernel_us);
+    t.memory(k_ts, peak);
+  }
+  return t.str();
+}
+
+}  // namespace
+
+TEST_CASE("SL402 flags an under-utilized GPU with most of its memory free") {
+  const auto run = steplint::test::runRuleOnJson("SL402", trace(300, 2 * kGiB));
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  CHECK(d.message ==
+        "GPU 0 peaks at 2.00 GiB of 32.0 GiB (6.2%) while its utilization is 30.0%: the batch could grow about 14x");
+  CHECK(d.saving.per_step_ms == Approx(0.7));  // idle GPU time per step
+  CHECK(d.saving.fraction_of_step == Approx(0.7));
+}
+
+TEST_CASE("SL402 is silent for a busy GPU or a full one") {
+  CHECK(steplint::test::runRuleOnJson("SL402", trace(900, 2 * kGiB)).diagnostics.empty());
+  CHECK(steplint::test::runRuleOnJson("SL402", trace(300, 20 * kGiB)).diagnostics.empty());
+}
+
+TEST_CASE("SL402 is not checked without allocator totals (legacy ResNet-50 traces) or GPU activity") {
+  const auto model = steplint::test::loadFixture(steplint::test::kResnet0);
+  const auto run = steplint::test::runRule("SL402", model);
+  CHECK(run.diagnostics.empty());
+  CHECK(run.not_checked.size() == 1);
+  const auto cpu = steplint::test::loadFixture(steplint::test::kCpuOnly);
+  CHECK(steplint::test::runRule("SL402", cpu).not_checked.size() == 1);
+}

@@ -1,0 +1,73 @@
+#include "../../../rules/src/memory/sl403_batch_size_not_aligned.h"
+
+#include <catch2/catch.hpp>
+
+#include "../gpu_execution/fixture_model.h"
+#include "../gpu_execution/trace_json.h"
+#include "../rule_test_util.h"
+
+using steplint::test::JsonTrace;
+
+namespace {
+
+std::string convSteps(const std::vector<int>& batches, bool shapes = true) {
+  JsonTrace t;
+  t.device(0, 7, 0);
+  for (size_t s = 0; s < batches.size(); ++s) {
+    const double base = 1000.0 * static_cast<double>(s);
+    t.step(static_cast<int>(s), base, 1000);
+    const std::string n = std::to_string(batches[s]);
+    t.op("aten::conv2d", base + 10, 100, shapes ? "[[" + n + ", 3, 224, 224], [64, 3, 7, 7], [], [], [], [], []]" : "");
+    const int64_t conv = t.op("aten::cudnn_convolution", base + 20, 80);
+    t.launch(conv, base + 30, 5, "volta_scudnn_128x64_relu_interior_nn_v1", base + 40, 300);
+    t.op("aten::addmm", base + 500, 50, shapes ? "[[1000], [" + n + ", 2048], [2048, 1000], [], []]" : "");
+  }
+  return t.str();
+}
+
+}  // namespace
+
+TEST_CASE("firstDimOfInput reads Input Dims text") {
+  int64_t v = 0;
+  CHECK(steplint::rules::firstDimOfInput("[[32, 3, 224, 224], [64, 3, 7, 7], []]", 0, v));
+  CHECK(v == 32);
+  CHECK(steplint::rules::firstDimOfInput("[[1000], [30, 2048], [2048, 1000]]", 1, v));
+  CHECK(v == 30);
+  CHECK_FALSE(steplint::rules::firstDimOfInput("[[], [30]]", 0, v));
+  CHECK_FALSE(steplint::rules::firstDimOfInput("[[30]]", 2, v));
+  CHECK_FALSE(steplint::rules::firstDimOfInput("", 0, v));
+}
+
+TEST_CASE("SL403 notes a batch size that is not a multiple of 8") {
+  const auto run = steplint::test::runRuleOnJson("SL403", convSteps({30, 30, 30}));
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  CHECK(d.message == "batch size 30 (first input of aten::conv2d) is not a multiple of 8");
+  CHECK(d.severity == steplint::analyzer::Severity::kNote);
+  CHECK(d.evidence.steps == std::vector<int64_t>{0, 1, 2});
+  CHECK(d.fix.front().find("24 or 32") != std::string::npos);
+  CHECK_FALSE(d.saving.known());
+}
+
+TEST_CASE("SL403 judges the most common batch size, and follows the multiple option") {
+  CHECK(steplint::test::runRuleOnJson("SL403", convSteps({32, 32, 30})).diagnostics.empty());  // short last batch
+  CHECK(steplint::test::runRuleOnJson("SL403", convSteps({30, 30}), {{"multiple", int64_t{2}}}).diagnostics.empty());
+  CHECK(steplint::test::runRuleOnJson("SL403", convSteps({36, 36}), {{"multiple", int64_t{16}}}).diagnostics.size() ==
+        1);
+}
+
+TEST_CASE("SL403 is not checked without recorded shapes") {
+  const auto run = steplint::test::runRuleOnJson("SL403", convSteps({30, 30}, false));
+  CHECK(run.diagnostics.empty());
+  REQUIRE(run.not_checked.size() == 1);
+  CHECK(run.not_checked[0].find("record_shapes") != std::string::npos);
+}
+
+TEST_CASE("SL403 on the ResNet-50 fixtures: batch 32 is aligned") {
+  for (const char* f : {steplint::test::kResnet0, steplint::test::kResnet4}) {
+    const auto model = steplint::test::loadFixture(f);
+    const auto run = steplint::test::runRule("SL403", model);
+    CHECK(run.diagnostics.empty());
+    CHECK(run.not_checked.empty());
+  }
+}

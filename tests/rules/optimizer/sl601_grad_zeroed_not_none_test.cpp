@@ -1,0 +1,75 @@
+#include <catch2/catch.hpp>
+
+#include "../gpu_execution/fixture_model.h"
+#include "../gpu_execution/trace_json.h"
+#include "../rule_test_util.h"
+
+using steplint::test::JsonTrace;
+
+namespace {
+
+// Two 1 ms steps; zero_grad [10, 210) zero-fills `n` gradients (10 µs host, 2 µs fill kernel each).
+// `under_zeros` puts each aten::zero_ under aten::zeros (a fresh tensor, not a gradient).
+std::string zeroGrad(int n, bool under_zeros = false, const std::string& range = "Optimizer.zero_grad#SGD.zero_grad") {
+  JsonTrace t;
+  t.device(0, 7, 0);
+  for (int s = 0; s < 2; ++s) {
+    const double base = 1000.0 * s;
+    t.step(s, base, 1000);
+    t.annotation(range, base + 10, 200);
+    for (int i = 0; i < n; ++i) {
+      const double ts = base + 12 + 15.0 * i;
+      if (under_zeros) t.op("aten::zeros", ts - 1, 12);
+      const int64_t z = t.op("aten::zero_", ts, 10);
+      const int64_t f = t.op("aten::fill_", ts + 1, 8);
+      t.launch(f, ts + 2, 4, "vectorized_elementwise_kernel<FillFunctor<float>>", ts + 5, 2);
+      (void)z;
+    }
+    const int64_t mm = t.op("aten::mm", base + 300, 20);
+    t.launch(mm, base + 302, 5, "volta_sgemm_64x64_nt", base + 310, 400);
+  }
+  return t.str();
+}
+
+}  // namespace
+
+TEST_CASE("SL601 flags zero_grad filling gradients with aten::zero_") {
+  const auto run = steplint::test::runRuleOnJson("SL601", zeroGrad(10));
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  CHECK(d.message ==
+        "zero_grad fills 10 gradients per step with aten::zero_ (0.10 ms host, 0.02 ms GPU per step) "
+        "instead of setting them to None");
+  CHECK(d.saving.per_step_ms == Approx(0.1));
+  CHECK(d.evidence.events.size() == 20);
+  CHECK(d.fix.front().find("zero_grad(/*set_to_none=*/true)") != std::string::npos);
+}
+
+TEST_CASE("SL601 also matches a Python zero_grad frame") {
+  const auto run =
+      steplint::test::runRuleOnJson("SL601", zeroGrad(3, false, "torch/optim/optimizer.py(250): zero_grad"));
+  REQUIRE(run.diagnostics.size() == 1);
+  CHECK(run.diagnostics[0].evidence.metric("zero_ops_per_step") == Approx(3));
+}
+
+TEST_CASE("SL601 is silent for aten::zeros, an empty zero_grad, and not checked without zero_grad") {
+  CHECK(steplint::test::runRuleOnJson("SL601", zeroGrad(10, true)).diagnostics.empty());
+  const auto empty = steplint::test::runRuleOnJson("SL601", zeroGrad(0));
+  CHECK(empty.diagnostics.empty());
+  CHECK(empty.not_checked.empty());
+  const auto none = steplint::test::runRuleOnJson("SL601", zeroGrad(2, false, "my_scope"));
+  CHECK(none.diagnostics.empty());
+  CHECK(none.not_checked.size() == 1);
+}
+
+TEST_CASE("SL601 fires on both ResNet-50 fixtures (SGD.zero_grad zeroes 161 gradients)") {
+  for (const char* f : {steplint::test::kResnet0, steplint::test::kResnet4}) {
+    const auto model = steplint::test::loadFixture(f);
+    const auto run = steplint::test::runRule("SL601", model);
+    REQUIRE(run.diagnostics.size() == 1);
+    CHECK(run.diagnostics[0].evidence.metric("zero_ops_per_step") == Approx(161));
+    CHECK(run.diagnostics[0].saving.per_step_ms > 1);
+  }
+  const auto ddp = steplint::test::loadFixture(steplint::test::kNcclDdp);  // PyTorch 2.x: set_to_none by default
+  CHECK(steplint::test::runRule("SL601", ddp).diagnostics.empty());
+}

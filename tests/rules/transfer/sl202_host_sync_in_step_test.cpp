@@ -1,0 +1,122 @@
+#include <catch2/catch.hpp>
+
+#include "copy_scenarios.h"
+#include "fixture_run.h"
+
+namespace steplint::test {
+namespace {
+
+// Each step: a kernel [200, 3200); loss.item() = aten::item > aten::_local_scalar_dense with
+// a DtoH cudaMemcpyAsync [420, 3270) (memcpy [3210, 3260)) and cudaStreamSynchronize
+// [3275, 3285); then aten::add launches a kernel at 3600: 340 µs of GPU idle after the item.
+// With `explicit_sync`, torch.cuda.synchronize() [3750, 4010) waits for that kernel
+// [3600, 4000) and the next kernel starts at 4300: 300 µs more.
+std::string itemSteps(bool explicit_sync, int steps = 3) {
+  KinetoTrace t;
+  t.device(0);
+  for (int s = 0; s < steps; ++s) {
+    const double b = 10000.0 * s;
+    t.step(s + 1, b, 10000).kernel(b + 100, 10, b + 200, 3000);
+    t.op("aten::item", b + 400, 2900).op("aten::_local_scalar_dense", b + 410, 2880);
+    t.copy("DtoH", "Device", "Pageable", b + 420, 2850, b + 3210, 50, 4);
+    t.runtime("cudaStreamSynchronize", b + 3275, 10);
+    t.op("aten::add", b + 3500, 50).kernel(b + 3510, 10, b + 3600, explicit_sync ? 400 : 100);
+    if (explicit_sync) {
+      t.runtime("cudaDeviceSynchronize", b + 3750, 260);
+      t.op("aten::mul", b + 4200, 50).kernel(b + 4210, 10, b + 4300, 100);
+    }
+  }
+  return t.str();
+}
+
+TEST_CASE("SL202: one .item() per step is a note with the GPU idle it causes", "[rules][SL202]") {
+  const RuleRun run = runRuleOnJson("SL202", itemSteps(false));
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  CHECK(d.severity == analyzer::Severity::kNote);
+  CHECK(d.message ==
+        "1 host sync per step (1 scalar read (.item()); most from aten::item) leaves the GPU idle 0.34 ms/step");
+  CHECK(d.saving.per_step_ms == Approx(0.34).margin(1e-6));
+  CHECK(d.evidence.steps == std::vector<int64_t>{1, 2, 3});
+  CHECK(d.fingerprint_key == "host-sync");
+}
+
+TEST_CASE("SL202: two syncs per step (item + explicit synchronize) are a warning", "[rules][SL202]") {
+  const RuleRun run = runRuleOnJson("SL202", itemSteps(true));
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  CHECK(d.severity == analyzer::Severity::kWarning);
+  CHECK(d.message ==
+        "2 host syncs per step (1 explicit synchronize, 1 scalar read (.item()); most from aten::item) leave the GPU "
+        "idle 0.64 ms/step");
+  CHECK(d.saving.per_step_ms == Approx(0.64).margin(1e-6));
+  CHECK(d.evidence.metric("syncs_per_step") == Approx(2));
+}
+
+TEST_CASE("SL202: a sync that finds the GPU idle costs nothing and is not flagged", "[rules][SL202]") {
+  KinetoTrace t;
+  t.device(0);
+  for (int s = 0; s < 3; ++s) {
+    const double b = 10000.0 * s;
+    t.step(s + 1, b, 10000).kernel(b + 100, 10, b + 200, 100);  // done at 300
+    t.runtime("cudaDeviceSynchronize", b + 1000, 5);
+    t.op("aten::add", b + 2000, 50).kernel(b + 2010, 10, b + 2100, 100);
+  }
+  CHECK(runRuleOnJson("SL202", t.str()).diagnostics.empty());
+}
+
+TEST_CASE("SL202: syncs after copies to the device belong to SL203", "[rules][SL202]") {
+  CHECK(runRuleOnJson("SL202", hostToDeviceCopySteps("Pageable", true)).diagnostics.empty());
+}
+
+TEST_CASE("SL202: .cpu() is a device-to-host copy; a bare HtoD copy + sync (LibTorch) is SL203's", "[rules][SL202]") {
+  KinetoTrace t;
+  t.device(0);
+  for (int s = 0; s < 2; ++s) {
+    const double b = 10000.0 * s;
+    t.step(s + 1, b, 10000).kernel(b + 100, 10, b + 200, 1000);  // busy until 1200
+    t.op("aten::to", b + 300, 1000).op("aten::_to_copy", b + 310, 980).op("aten::copy_", b + 320, 960);
+    t.copy("DtoH", "Device", "Pageable", b + 330, 900, b + 1210, 20, 1024);  // ends 1230
+    t.runtime("cudaStreamSynchronize", b + 1240, 10);
+    t.copy("HtoD", "Pageable", "Device", b + 1400, 100, b + 1420, 60, 1024);  // no op around it
+    t.runtime("cudaStreamSynchronize", b + 1510, 10);
+    t.kernel(b + 1600, 10, b + 1700, 100);
+  }
+  const RuleRun run = runRuleOnJson("SL202", t.str());
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  CHECK(d.message == "1 host sync per step (1 device-to-host copy; most from aten::to) leaves the GPU idle "
+                     "0.19 ms/step");  // copy ends 1230, the next GPU op (the HtoD copy) starts 1420
+}
+
+TEST_CASE("SL202: occasional syncs (every other step) stay below min-syncs-per-step", "[rules][SL202]") {
+  CHECK(runRuleOnJson("SL202", itemSteps(false), {{"min-syncs-per-step", 1.5}}).diagnostics.empty());
+}
+
+TEST_CASE("SL202: cuda_sync records without an API call count as syncs", "[rules][SL202]") {
+  KinetoTrace t;
+  t.device(0);
+  for (int s = 0; s < 2; ++s) {
+    const double b = 10000.0 * s;
+    t.step(s + 1, b, 10000).kernel(b + 100, 10, b + 200, 1000);
+    t.syncRecord("Stream Sync", b + 300, 905);        // returns at 1205, the kernel ended at 1200
+    t.syncRecord("Stream Wait Event", b + 1300, 5);   // not a host wait
+    t.op("aten::add", b + 1400, 50).kernel(b + 1410, 10, b + 1500, 100);
+  }
+  const RuleRun run = runRuleOnJson("SL202", t.str());
+  REQUIRE(run.diagnostics.size() == 1);
+  CHECK(run.diagnostics[0].evidence.metric("syncs_per_step") == Approx(1));
+  CHECK(run.diagnostics[0].saving.per_step_ms == Approx(0.3).margin(1e-6));
+}
+
+TEST_CASE("SL202: ResNet-50 fixtures have no host syncs besides the input copies", "[rules][SL202][fixture]") {
+  CHECK(runRuleOnFixture("SL202", kResnetWorkers0).diagnostics.empty());
+  CHECK(runRuleOnFixture("SL202", kResnetWorkers4).diagnostics.empty());
+}
+
+TEST_CASE("SL202: the CPU-only HTA trace is not checked", "[rules][SL202][fixture]") {
+  CHECK(runRuleOnFixture("SL202", kCpuOnly).not_checked == std::vector<std::string>{"no GPU activity in this trace"});
+}
+
+}  // namespace
+}  // namespace steplint::test

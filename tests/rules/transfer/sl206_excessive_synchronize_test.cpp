@@ -1,0 +1,59 @@
+#include <catch2/catch.hpp>
+
+#include "fixture_run.h"
+#include "kineto_trace.h"
+
+namespace steplint::test {
+namespace {
+
+// Each step: `syncs` rounds of (kernel of 1 ms, cudaStreamSynchronize that waits for it,
+// next launch 200 µs after the kernel ended), then a final kernel.
+std::string syncSteps(int syncs, int steps = 3) {
+  KinetoTrace t;
+  t.device(0);
+  for (int s = 0; s < steps; ++s) {
+    const double b = 20000.0 * s;
+    t.step(s + 1, b, 20000);
+    double at = b + 100;
+    for (int i = 0; i < syncs; ++i) {
+      t.op("aten::mm", at, 50).kernel(at + 10, 10, at + 100, 1000);  // kernel [at+100, at+1100)
+      t.runtime("cudaStreamSynchronize", at + 200, 910);               // returns at at+1110
+      at += 1300;                                                      // next kernel at (at+1300)+100
+    }
+    t.op("aten::add", at, 50).kernel(at + 10, 10, at + 100, 100);
+  }
+  return t.str();
+}
+
+TEST_CASE("SL206: three synchronize calls per step exceed the default of two", "[rules][SL206]") {
+  const RuleRun run = runRuleOnJson("SL206", syncSteps(3));
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  CHECK(d.message == "3 synchronize calls per step (3 cudaStreamSynchronize; 3 explicit) block the host 2.73 ms/step "
+                     "and leave the GPU idle 0.90 ms/step");
+  CHECK(d.severity == analyzer::Severity::kWarning);
+  CHECK(d.saving.per_step_ms == Approx(0.9).margin(1e-6));  // 3 x 300 µs from kernel end to the next kernel
+  CHECK(d.evidence.metric("syncs_per_step") == Approx(3));
+  CHECK(d.fingerprint_key == "synchronize-calls");
+}
+
+TEST_CASE("SL206: two per step is within the default; the option lowers it", "[rules][SL206]") {
+  CHECK(runRuleOnJson("SL206", syncSteps(2)).diagnostics.empty());
+  CHECK(runRuleOnJson("SL206", syncSteps(2), {{"max-syncs-per-step", 1.0}}).diagnostics.size() == 1);
+}
+
+TEST_CASE("SL206: ResNet-50 has exactly two synchronizes per step (the input copies)", "[rules][SL206][fixture]") {
+  CHECK(runRuleOnFixture("SL206", kResnetWorkers0).diagnostics.empty());
+  const RuleRun strict = runRuleOnFixture("SL206", kResnetWorkers0, {{"max-syncs-per-step", 1.0}});
+  REQUIRE(strict.diagnostics.size() == 1);
+  // The profiler's own cudaDeviceSynchronize after the last ProfilerStep does not count.
+  CHECK(strict.diagnostics[0].message.rfind("2 synchronize calls per step (2 cudaStreamSynchronize; 0 explicit)", 0) ==
+        0);
+}
+
+TEST_CASE("SL206: the CPU-only HTA trace is not checked", "[rules][SL206][fixture]") {
+  CHECK(runRuleOnFixture("SL206", kCpuOnly).not_checked == std::vector<std::string>{"no GPU activity in this trace"});
+}
+
+}  // namespace
+}  // namespace steplint::test
