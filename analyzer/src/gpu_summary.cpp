@@ -34,6 +34,7 @@ double smEfficiency(const TraceModel& model, const std::vector<const Event*>& ke
     double v;
   };
   std::vector<Point> points;
+  points.reserve(kernels.size() * 2);
   for (const Event* k : kernels) {
     const trace::GpuDetail* g = model.gpu(*k);
     if (!g || !(g->blocks_per_sm > 0.0f)) continue;
@@ -41,7 +42,9 @@ double smEfficiency(const TraceModel& model, const std::vector<const Event*>& ke
     points.push_back({k->end_ns(), true, g->blocks_per_sm});
   }
   if (points.empty() || w.length() <= 0) return -1;
-  std::stable_sort(points.begin(), points.end(),
+  // Ties at one timestamp need only starts before ends; the order among equals does not
+  // change the sums, so an unstable sort is enough.
+  std::sort(points.begin(), points.end(),
                    [](const Point& a, const Point& b) { return a.t != b.t ? a.t < b.t : (!a.is_end && b.is_end); });
   double weighted = 0, sum = 0;
   int64_t active = 0, last = points.front().t;
@@ -75,11 +78,15 @@ double achievedOccupancy(const TraceModel& model, const std::vector<const Event*
 // have a launch call (tb_plugin: kernels reachable from an operator through their runtime).
 double tensorCoreShare(const TraceModel& model, const std::vector<const Event*>& kernels, const Interval& w) {
   int64_t tc = 0, total = 0;
+  // Classify each distinct kernel name once: traces repeat a few hundred names millions of times.
+  std::vector<int8_t> is_tc(model.strings.size(), -1);
   for (const Event* k : kernels) {
     if (k->link == trace::kNoIndex) continue;
     const int64_t len = clippedLength(*k, w);
     total += len;
-    if (isTensorCoreKernelName(model.name(*k))) tc += len;
+    int8_t& cached = is_tc[k->name];
+    if (cached < 0) cached = isTensorCoreKernelName(model.name(*k)) ? 1 : 0;
+    if (cached) tc += len;
   }
   return total > 0 ? static_cast<double>(tc) / static_cast<double>(total) : -1;
 }
@@ -98,6 +105,7 @@ GpuSummary summarizeDevice(const TraceModel& model, int32_t device, const std::v
   s.window_ns = w.length();
   s.kernel_count = static_cast<int64_t>(kernels.size());
   std::vector<Interval> ranges;
+  ranges.reserve(kernels.size());
   for (const Event* k : kernels) ranges.push_back({k->start_ns, k->end_ns()});
   s.kernel_busy_ns = IntervalSet::fromUnsorted(std::move(ranges)).overlapLength(w.start, w.end);
   s.utilization = s.window_ns > 0 ? static_cast<double>(s.kernel_busy_ns) / static_cast<double>(s.window_ns) : 0;

@@ -102,7 +102,7 @@ TEST_CASE("kernels launched under a communication op are Communication", "[break
   CHECK(sumOf(row) == row.total_ns);
 }
 
-TEST_CASE("driver calls are Runtime; GPU annotations and ProfilerStep have no role", "[breakdown]") {
+TEST_CASE("driver calls are Runtime, GPU annotations and ProfilerStep have no role", "[breakdown]") {
   TestTrace t;
   t.step(1, 0, 100);
   t.launch(10, 10, 50, 10, "triton_poi_fused_0", trace::EventKind::kKernel, trace::EventKind::kDriver);

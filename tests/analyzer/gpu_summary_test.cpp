@@ -90,7 +90,7 @@ TEST_CASE("tensor-core share counts launched kernels only", "[gpu_summary]") {
   CHECK(g[0].tensor_core_share == Approx(0.75));
 }
 
-TEST_CASE("one row per device; the window is the whole trace without steps", "[gpu_summary]") {
+TEST_CASE("one row per device, the window is the whole trace without steps", "[gpu_summary]") {
   TestTrace t;
   t.orphanKernel(0, 10, "k", 7, 0);
   t.orphanKernel(30, 10, "k", 7, 1);

@@ -98,7 +98,7 @@ TEST_CASE("check: an option of the wrong type names lint.options.CODE.NAME", "[c
   WARN("no registered rule has a number option; nothing to check");
 }
 
-TEST_CASE("check: config is found from the trace's directory; --no-config skips it",
+TEST_CASE("check: config is found from the trace's directory, --no-config skips it",
           "[cli][check]") {
   const fs::path project = scratchPath("project");
   fs::create_directories(project / "runs");
@@ -130,7 +130,7 @@ TEST_CASE("check: usage and input errors are exit 2", "[cli][check]") {
   CHECK(runSteplint({"check"}).exit_code == 2);
 }
 
-TEST_CASE("check: every format renders; sarif to a file", "[cli][check]") {
+TEST_CASE("check: every format renders, sarif to a file", "[cli][check]") {
   for (const char* format : {"text", "json", "sarif", "junit", "github", "markdown"}) {
     const RunResult r =
         runSteplint({"check", "--no-config", "--select", "ALL", "--format", format, kTiny});

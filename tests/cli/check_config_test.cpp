@@ -33,7 +33,7 @@ TEST_CASE("check config: --config wins, --no-config disables, else search", "[cl
   CHECK(chooseConfigFile("", false, "/", root.string()) == (root / "steplint.toml").string());
 }
 
-TEST_CASE("check config: --select starts over; --extend-select and --ignore add", "[cli][check]") {
+TEST_CASE("check config: --select starts over, --extend-select and --ignore add", "[cli][check]") {
   const analyzer::RuleRegistry registry = builtinRules();
   analyzer::LintConfig config;
   config.select = {"SL1"};

@@ -110,7 +110,7 @@ TEST_CASE("timestamps given as strings and with exponents", "[trace][import]") {
   CHECK(findEvent(r.model, "b")->dur_ns == 10000);
 }
 
-TEST_CASE("current categories map to kinds; unknown ones are kept as other", "[trace][import]") {
+TEST_CASE("current categories map to kinds, unknown ones are kept as other", "[trace][import]") {
   const auto r = importJson(R"J({"traceEvents": [
     {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
     {"ph": "X", "cat": "gpu_user_annotation", "name": "ProfilerStep#3", "pid": 0, "tid": 7, "ts": 5, "dur": 90},

@@ -47,7 +47,7 @@ mode = "max"
         std::vector<std::string>{"SL101", "SL201", "SL901"});
 }
 
-TEST_CASE("config: options may name the rule by name; stored by code", "[engine][config]") {
+TEST_CASE("config: options may name the rule by name, stored by code", "[engine][config]") {
   RuleRegistry registry;
   addFakeRules(registry);
   TempDir dir;

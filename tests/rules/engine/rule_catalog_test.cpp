@@ -58,7 +58,7 @@ std::string docPath(const analyzer::RuleInfo& info) {
          std::string(info.name) + ".md";
 }
 
-TEST_CASE("catalog: codes unique, sorted, in their category block; names kebab-case",
+TEST_CASE("catalog: codes unique and sorted in their category block, names kebab-case",
           "[engine][catalog]") {
   analyzer::RuleRegistry registry;
   rules::registerBuiltinRules(registry);

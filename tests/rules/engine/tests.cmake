@@ -7,4 +7,5 @@ list(APPEND STEPLINT_RULE_TESTS
   engine/baseline_test.cpp
   engine/suggest_test.cpp
   engine/rule_catalog_test.cpp
+  engine/docs_examples_test.cpp
 )

@@ -69,7 +69,7 @@ TEST_CASE("SL202: syncs after copies to the device belong to SL203", "[rules][SL
   CHECK(runRuleOnJson("SL202", hostToDeviceCopySteps("Pageable", true)).diagnostics.empty());
 }
 
-TEST_CASE("SL202: .cpu() is a device-to-host copy; a bare HtoD copy + sync (LibTorch) is SL203's", "[rules][SL202]") {
+TEST_CASE("SL202: .cpu() is a device-to-host copy, a bare HtoD copy + sync (LibTorch) is SL203's", "[rules][SL202]") {
   KinetoTrace t;
   t.device(0);
   for (int s = 0; s < 2; ++s) {

@@ -37,7 +37,7 @@ TEST_CASE("SL206: three synchronize calls per step exceed the default of two", "
   CHECK(d.fingerprint_key == "synchronize-calls");
 }
 
-TEST_CASE("SL206: two per step is within the default; the option lowers it", "[rules][SL206]") {
+TEST_CASE("SL206: two per step is within the default, the option lowers it", "[rules][SL206]") {
   CHECK(runRuleOnJson("SL206", syncSteps(2)).diagnostics.empty());
   CHECK(runRuleOnJson("SL206", syncSteps(2), {{"max-syncs-per-step", 1.0}}).diagnostics.size() == 1);
 }
