@@ -95,4 +95,16 @@ double perStepAverage(const std::vector<int64_t>& per_step) {
          static_cast<double>(per_step.size());
 }
 
+bool requireGpuAndSteps(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) {
+  if (!context.hasGpuActivity()) {
+    sink.notChecked("no GPU activity in this trace");
+    return false;
+  }
+  if (context.steps().steps.empty()) {
+    sink.notChecked("no training steps in this trace");
+    return false;
+  }
+  return true;
+}
+
 }  // namespace steplint::rules::common

@@ -49,6 +49,10 @@ class EvidenceBuilder {
 /// stop) must not count as part of the step whose GPU tail it overlaps.
 int hostStepAt(const analyzer::AnalysisContext& context, int64_t t_ns);
 
+/// The precondition of the GPU-side per-step rules: reports "not checked" with the reason
+/// (no GPU activity, or no training steps) and returns false when the trace cannot decide.
+bool requireGpuAndSteps(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink);
+
 /// A saving estimate of `per_step_ms`, with its fraction of the average step.
 analyzer::SavingEstimate makeSaving(const analyzer::AnalysisContext& context, double per_step_ms,
                                     std::string method);

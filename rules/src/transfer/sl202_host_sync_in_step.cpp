@@ -35,15 +35,8 @@ void HostSyncInStepRule::configure(const analyzer::RuleOptions& options) {
 }
 
 void HostSyncInStepRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
-  if (!context.hasGpuActivity()) {
-    sink.notChecked("no GPU activity in this trace");
-    return;
-  }
+  if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
-  if (steps.empty()) {
-    sink.notChecked("no training steps in this trace");
-    return;
-  }
   const trace::TraceModel& model = context.model();
   std::vector<int64_t> count(steps.size()), idle(steps.size());
   std::array<int64_t, 6> by_cause{};

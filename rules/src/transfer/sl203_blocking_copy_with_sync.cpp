@@ -28,15 +28,8 @@ void BlockingCopyWithSyncRule::configure(const analyzer::RuleOptions& options) {
 }
 
 void BlockingCopyWithSyncRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
-  if (!context.hasGpuActivity()) {
-    sink.notChecked("no GPU activity in this trace");
-    return;
-  }
+  if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
-  if (steps.empty()) {
-    sink.notChecked("no training steps in this trace");
-    return;
-  }
   const trace::TraceModel& model = context.model();
   const DeviceBusyTimeline busy(model);
   std::vector<int64_t> count(steps.size()), blocked(steps.size()), idle(steps.size());

@@ -83,15 +83,8 @@ void CpuTensorMovedToGpuRule::configure(const analyzer::RuleOptions& options) {
 }
 
 void CpuTensorMovedToGpuRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
-  if (!context.hasGpuActivity()) {
-    sink.notChecked("no GPU activity in this trace");
-    return;
-  }
+  if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
-  if (steps.empty()) {
-    sink.notChecked("no training steps in this trace");
-    return;
-  }
   if (context.steps().source != analyzer::StepSource::kProfilerStep) {
     sink.notChecked("no ProfilerStep#N ranges: a per-step pattern cannot be told from one-time setup");
     return;

@@ -46,15 +46,8 @@ void EmptyCacheInLoopRule::configure(const analyzer::RuleOptions& options) {
 }
 
 void EmptyCacheInLoopRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
-  if (!context.hasGpuActivity()) {
-    sink.notChecked("no GPU activity in this trace");
-    return;
-  }
+  if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
-  if (steps.empty()) {
-    sink.notChecked("no training steps in this trace");
-    return;
-  }
   if (context.steps().source != analyzer::StepSource::kProfilerStep) {
     sink.notChecked("no ProfilerStep#N ranges: calls inside the loop cannot be told from one-time setup");
     return;

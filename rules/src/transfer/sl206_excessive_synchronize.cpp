@@ -27,15 +27,8 @@ void ExcessiveSynchronizeRule::configure(const analyzer::RuleOptions& options) {
 }
 
 void ExcessiveSynchronizeRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
-  if (!context.hasGpuActivity()) {
-    sink.notChecked("no GPU activity in this trace");
-    return;
-  }
+  if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
-  if (steps.empty()) {
-    sink.notChecked("no training steps in this trace");
-    return;
-  }
   const trace::TraceModel& model = context.model();
   std::vector<int64_t> count(steps.size()), blocked(steps.size()), idle(steps.size()), explicit_calls(steps.size());
   std::map<std::string, int64_t> by_api;
