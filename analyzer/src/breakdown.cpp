@@ -18,14 +18,40 @@ bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0
 
 bool isOpOrAnnotation(EventKind k) { return k == EventKind::kCpuOp || k == EventKind::kUserAnnotation; }
 
+// What a CPU range's name says about its role, computed once per distinct name: traces repeat
+// a few thousand names across millions of events.
+enum class NameRole : int8_t { kUnknown = -1, kPlain, kDataLoader, kProfilerStep, kCommunication };
+
+class NameRoles {
+ public:
+  explicit NameRoles(const TraceModel& model) : model_(model), cache_(model.strings.size(), NameRole::kUnknown) {}
+  NameRole of(trace::StringId name) {
+    NameRole& r = cache_[name];
+    if (r == NameRole::kUnknown) r = classify(model_.str(name));
+    return r;
+  }
+
+ private:
+  static NameRole classify(std::string_view name) {
+    if (isDataLoaderName(name)) return NameRole::kDataLoader;
+    if (startsWith(name, "ProfilerStep#")) return NameRole::kProfilerStep;
+    if (isCommunicationOpName(name)) return NameRole::kCommunication;
+    return NameRole::kPlain;
+  }
+  const TraceModel& model_;
+  std::vector<NameRole> cache_;
+};
+
 // Decides, once per CPU event, whether it or an enclosing range is a communication op, so a
 // kernel launched anywhere under `nccl:all_reduce` counts as communication.
 class CommAncestry {
  public:
-  explicit CommAncestry(const TraceModel& model) : model_(model), state_(model.events.size(), kUnknown) {}
+  CommAncestry(const TraceModel& model, NameRoles& names)
+      : model_(model), names_(names), state_(model.events.size(), kUnknown) {}
 
   bool underCommOp(uint32_t index) {
-    std::vector<uint32_t> path;
+    std::vector<uint32_t>& path = path_;
+    path.clear();
     int8_t answer = kNo;
     for (uint32_t i = index; i != trace::kNoIndex; i = model_.events[i].parent) {
       if (state_[i] != kUnknown) {
@@ -33,7 +59,7 @@ class CommAncestry {
         break;
       }
       path.push_back(i);
-      if (trace::isCpuRange(model_.events[i].kind) && isCommunicationOpName(model_.name(model_.events[i]))) {
+      if (trace::isCpuRange(model_.events[i].kind) && names_.of(model_.events[i].name) == NameRole::kCommunication) {
         answer = kYes;
         break;
       }
@@ -45,7 +71,9 @@ class CommAncestry {
  private:
   static constexpr int8_t kUnknown = -1, kNo = 0, kYes = 1;
   const TraceModel& model_;
+  NameRoles& names_;
   std::vector<int8_t> state_;
+  std::vector<uint32_t> path_;  // reused: this runs once per kernel
 };
 
 // tb_plugin row 1: communication kernels are those of comm ops. tb requires the kernel's own
@@ -58,7 +86,7 @@ bool isCommKernel(const TraceModel& model, const Event& kernel, CommAncestry& co
   return op != trace::kNoIndex && comm.underCommOp(op);
 }
 
-std::optional<StepCategory> roleOf(const TraceModel& model, const Event& e, CommAncestry& comm) {
+std::optional<StepCategory> roleOf(const TraceModel& model, const Event& e, CommAncestry& comm, NameRoles& names) {
   switch (e.kind) {
     case EventKind::kKernel: return isCommKernel(model, e, comm) ? StepCategory::kCommunication : StepCategory::kKernel;
     case EventKind::kMemcpy: return StepCategory::kMemcpy;
@@ -70,18 +98,19 @@ std::optional<StepCategory> roleOf(const TraceModel& model, const Event& e, Comm
     case EventKind::kPythonFunction: break;
     default: return std::nullopt;  // gpu_user_annotation, syncs, overhead ...: no role (TB-Q9)
   }
-  const std::string_view name = model.name(e);
-  if (isOpOrAnnotation(e.kind) && isDataLoaderName(name)) return StepCategory::kDataLoader;
-  if (isOpOrAnnotation(e.kind) && startsWith(name, "ProfilerStep#")) return std::nullopt;
-  if (isCommunicationOpName(name)) return StepCategory::kCommunication;
+  const NameRole role = names.of(e.name);
+  if (isOpOrAnnotation(e.kind) && role == NameRole::kDataLoader) return StepCategory::kDataLoader;
+  if (isOpOrAnnotation(e.kind) && role == NameRole::kProfilerStep) return std::nullopt;
+  if (role == NameRole::kCommunication) return StepCategory::kCommunication;
   return StepCategory::kCpuExec;
 }
 
 std::array<IntervalSet, kRoleCount> roleSets(const TraceModel& model) {
   std::array<std::vector<Interval>, kRoleCount> raw;
-  CommAncestry comm(model);
+  NameRoles names(model);
+  CommAncestry comm(model, names);
   for (const Event& e : model.events) {
-    if (auto role = roleOf(model, e, comm)) raw[static_cast<size_t>(*role)].push_back({e.start_ns, e.end_ns()});
+    if (auto role = roleOf(model, e, comm, names)) raw[static_cast<size_t>(*role)].push_back({e.start_ns, e.end_ns()});
   }
   std::array<IntervalSet, kRoleCount> sets;
   for (int r = 0; r < kRoleCount; ++r) sets[r] = IntervalSet::fromUnsorted(std::move(raw[r]));
