@@ -29,20 +29,6 @@ std::string currentDir() {
   return ec ? std::string(".") : cwd.string();
 }
 
-/// Same checks and messages as `summary`: a trace that cannot be imported is one error line.
-bool importTrace(const std::string& path, trace::TraceModel& model) {
-  if (std::string problem = checkInputFile(path); !problem.empty()) {
-    printError(problem);
-    return false;
-  }
-  const trace::ImportStatus status = trace::importTraceFile(path, model);
-  if (!status.ok()) {
-    printError(describeImportError(path, status));
-    return false;
-  }
-  for (const std::string& line : importWarningLines(path, model.stats)) printWarning(line);
-  return true;
-}
 
 void printNote(const std::string& message) { std::cerr << "steplint: note: " << message << '\n'; }
 
@@ -125,7 +111,7 @@ bool CheckCommand::lintTraces(const analyzer::LintConfig& config,
   bool all_ok = true;
   for (const std::string& path : traces_) {
     trace::TraceModel model;  // one trace in memory at a time
-    if (!importTrace(path, model)) {
+    if (!importTraceReporting(path, model)) {
       all_ok = false;
       continue;
     }

@@ -81,4 +81,19 @@ std::vector<std::string> importWarningLines(const std::string& path,
   return lines;
 }
 
+bool importTraceReporting(const std::string& path, trace::TraceModel& model) {
+  if (std::string problem = checkInputFile(path); !problem.empty()) {
+    printError(problem);
+    return false;
+  }
+  const trace::ImportStatus status = trace::importTraceFile(path, model);
+  if (!status.ok()) {
+    printError(describeImportError(path, status));
+    return false;
+  }
+  for (const std::string& line : importWarningLines(path, model.stats)) printWarning(line);
+  if (model.events.empty()) printWarning(path + ": no complete events imported; the results are empty");
+  return true;
+}
+
 }  // namespace steplint::cli

@@ -31,4 +31,8 @@ std::string describeImportError(const std::string& path, const trace::ImportStat
 std::vector<std::string> importWarningLines(const std::string& path,
                                             const trace::ImportStats& stats);
 
+/// Imports one trace for a subcommand: on failure prints the one error line and returns
+/// false; import warnings (error and data-loss counters) are printed but do not fail it.
+bool importTraceReporting(const std::string& path, trace::TraceModel& model);
+
 }  // namespace steplint::cli

@@ -26,23 +26,6 @@ ColorMode parseColorMode(const std::string& text) {
   return ColorMode::kAuto;
 }
 
-/// Imports one trace; on failure prints the error line and returns false. Import warnings
-/// (error and data-loss counters) are printed but do not fail the import.
-bool importTrace(const std::string& path, trace::TraceModel& model) {
-  if (std::string problem = checkInputFile(path); !problem.empty()) {
-    printError(problem);
-    return false;
-  }
-  const trace::ImportStatus status = trace::importTraceFile(path, model);
-  if (!status.ok()) {
-    printError(describeImportError(path, status));
-    return false;
-  }
-  for (const std::string& line : importWarningLines(path, model.stats)) printWarning(line);
-  if (model.events.empty())
-    printWarning(path + ": no complete events imported; the summary is empty");
-  return true;
-}
 
 }  // namespace
 
@@ -84,7 +67,7 @@ int SummaryCommand::run() {
   nlohmann::json documents = nlohmann::json::array();
   for (const std::string& path : traces_) {
     trace::TraceModel model;  // one trace in memory at a time
-    if (!importTrace(path, model)) {
+    if (!importTraceReporting(path, model)) {
       any_failed = true;
       continue;
     }
