@@ -57,5 +57,13 @@ echo "demo.sh: steplint summary $trace"
 echo
 "$build_dir/cli/steplint" summary "$trace"
 echo
+echo "demo.sh: steplint check $trace"
+echo
+# Exit code 1 means "findings" here, which is what the demo trace is for.
+status=0
+"$build_dir/cli/steplint" check "$trace" || status=$?
+if [[ $status -gt 1 ]]; then exit "$status"; fi
+echo
 echo "Trace: $(realpath "$trace") ($origin)"
 echo "Open it in https://ui.perfetto.dev, or run: $build_dir/cli/steplint summary --format json $trace"
+echo "Explain a finding: $build_dir/cli/steplint explain SL101"
