@@ -43,10 +43,10 @@ int AnalysisContext::stepAt(int64_t t_ns) const {
   return t_ns < it->end_ns ? static_cast<int>(it - steps.begin()) : -1;
 }
 
-bool AnalysisContext::hasGpuActivity() const {
-  for (const auto& e : model_.events)
-    if (trace::isDeviceOp(e.kind)) return true;
-  return false;
+AnalysisContext::AnalysisContext(const trace::TraceModel& model, const TraceSummary& summary)
+    : model_(model), summary_(summary) {
+  has_gpu_activity_ = std::any_of(model.events.begin(), model.events.end(),
+                                  [](const trace::Event& e) { return trace::isDeviceOp(e.kind); });
 }
 
 Diagnostic Rule::makeDiagnostic() const {

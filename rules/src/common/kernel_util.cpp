@@ -46,30 +46,11 @@ double medianOf(std::vector<int64_t> values) {
   return (lower + upper) / 2;
 }
 
-std::string strf(const char* format, ...) {
-  char buffer[1024];
-  va_list args;
-  va_start(args, format);
-  const int n = std::vsnprintf(buffer, sizeof buffer, format, args);
-  va_end(args);
-  if (n < 0) return {};
-  return std::string(buffer, static_cast<size_t>(std::min<int>(n, sizeof buffer - 1)));
-}
-
 std::vector<uint32_t> sampleEvents(const std::vector<uint32_t>& all, size_t cap) {
   if (all.size() <= cap || cap < 2) return std::vector<uint32_t>(all.begin(), all.begin() + std::min(all.size(), cap));
   std::vector<uint32_t> out;
   for (size_t i = 0; i < cap; ++i) out.push_back(all[i * (all.size() - 1) / (cap - 1)]);
   return out;
-}
-
-analyzer::SavingEstimate makeSaving(const analyzer::AnalysisContext& context, double per_step_ns, std::string method) {
-  analyzer::SavingEstimate s;
-  s.per_step_ms = std::max(0.0, per_step_ns) / 1e6;
-  const double step_ms = context.averageStepMs();
-  s.fraction_of_step = step_ms > 0 ? s.per_step_ms / step_ms : -1;
-  s.method = std::move(method);
-  return s;
 }
 
 }  // namespace steplint::rules

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/rule_support.h"
 #include "steplint/analyzer/rule.h"
 #include "steplint/trace/model.h"
 
@@ -44,14 +45,16 @@ const trace::DeviceProperties* deviceProperties(const trace::TraceModel& model, 
 /// Median of the values (0 for none); takes a copy to partially sort.
 double medianOf(std::vector<int64_t> values);
 
-/// printf-style formatting into a std::string.
-std::string strf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+using common::strf;  // one printf-style formatter for all rules (rule_support.h)
 
 /// At most `cap` indices, evenly spread over `all` (keeps first and last).
 std::vector<uint32_t> sampleEvents(const std::vector<uint32_t>& all, size_t cap = 20);
 
-/// A saving of `per_step_ns` per kept step, with its fraction of the average step and method.
-analyzer::SavingEstimate makeSaving(const analyzer::AnalysisContext& context, double per_step_ns, std::string method);
+/// common::makeSaving for a saving measured in nanoseconds per kept step.
+inline analyzer::SavingEstimate makeSavingFromNs(const analyzer::AnalysisContext& context, double per_step_ns,
+                                                 std::string method) {
+  return common::makeSaving(context, per_step_ns / 1e6, std::move(method));
+}
 
 inline bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 inline bool endsWith(std::string_view s, std::string_view suffix) {

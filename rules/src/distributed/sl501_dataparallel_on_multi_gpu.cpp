@@ -63,7 +63,7 @@ void DataparallelOnMultiGpuRule::check(const AnalysisContext& context, Diagnosti
   d.evidence.metrics = {{"devices", static_cast<double>(facts.devices.size())},
                         {"dataparallel_forward_calls", static_cast<double>(facts.dp_forward.size())},
                         {"first_gpu_extra_busy_ms_per_step", extra_ns / 1e6}};
-  d.saving = makeSaving(context, extra_ns,
+  d.saving = makeSavingFromNs(context, extra_ns,
                         "GPU 0's kernel time beyond the mean of the other GPUs (output gather, loss and gradient "
                         "reduction that DataParallel concentrates on one device); module replication and the "
                         "single-thread launch overhead are not counted, so the real gain is usually larger");

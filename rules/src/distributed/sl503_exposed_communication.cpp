@@ -67,7 +67,7 @@ void ExposedCommunicationRule::check(const AnalysisContext& context, DiagnosticS
   d.evidence.events = sampleEvents(events);
   d.evidence.metrics = {{"communication_share", share}, {"exposed_communication_ms_per_step", comm_ns / 1e6}};
   if (overlap >= 0) d.evidence.metrics.emplace_back("comm_compute_overlap", overlap);
-  d.saving = makeSaving(context, comm_ns,
+  d.saving = makeSavingFromNs(context, comm_ns,
                         "communication time per step not covered by any kernel, copy or memset (step breakdown); "
                         "fully hiding it under computation would save it all, so this is an upper bound");
   d.fix = {

@@ -70,7 +70,7 @@ void LowGpuUtilizationRule::check(const AnalysisContext& context, DiagnosticSink
                           {"idle_ms_per_step", step_ms - busy_ms},
                           {"host_wait_ms_per_step", host_wait_ms},
                           {"launch_gap_ms_per_step", g ? static_cast<double>(g->launch_gap_ns) / steps / 1e6 : 0.0}};
-    d.saving = makeSaving(context, host_wait_ms * 1e6,
+    d.saving = makeSavingFromNs(context, host_wait_ms * 1e6,
                           "GPU idle time inside the kept steps during which the next kernel had not been launched yet "
                           "(host wait); an upper bound, reached only if that host work is overlapped with GPU work "
                           "or removed; idle time caused by GPU-side waits is not counted");

@@ -64,7 +64,7 @@ void LaunchBoundSmallKernelsRule::check(const AnalysisContext& context, Diagnost
                           {"launch_gap_ms_per_step", launch_gap_per_step / 1e6},
                           {"launch_gaps_per_step", static_cast<double>(g.launch_gap_count) / steps},
                           {"launch_gap_fraction", fraction}};
-    d.saving = makeSaving(context, launch_gap_per_step,
+    d.saving = makeSavingFromNs(context, launch_gap_per_step,
                           strf("sum of the GPU idle gaps shorter than %.0f µs that end when a late launch arrives; "
                                "CUDA graphs or fusion remove most of them, so this is an upper bound",
                                static_cast<double>(launch_gap_ns_) / 1e3));

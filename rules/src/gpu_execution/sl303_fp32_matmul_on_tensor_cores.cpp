@@ -90,7 +90,7 @@ void Fp32MatmulOnTensorCoresRule::check(const AnalysisContext& context, Diagnost
       {"tensor_core_share_all_kernels", t.all_kernel_ns > 0 ? static_cast<double>(t.tc_ns) / t.all_kernel_ns : 0.0},
       {"eligible_fp32_ms_per_step", fp32_ms},
       {"compute_capability", dev->compute_major + 0.1 * std::max(0, dev->compute_minor)}};
-  d.saving = makeSaving(context, fp32_ms * 1e6 * (1 - 1 / assumed_speedup_),
+  d.saving = makeSavingFromNs(context, fp32_ms * 1e6 * (1 - 1 / assumed_speedup_),
                         strf("eligible FP32 kernel time x (1 - 1/%.1f), assuming a %.1fx kernel speedup on tensor "
                              "cores; saves step time only while those kernels are on the critical path",
                              assumed_speedup_, assumed_speedup_));

@@ -109,7 +109,7 @@ void CudnnBenchmarkOffRule::check(const AnalysisContext& context, DiagnosticSink
   d.evidence.events = sampleEvents(conv_ops);
   d.evidence.metrics = {{"convolutions_per_step", static_cast<double>(shapes_by_step.begin()->second.size())},
                         {"conv_kernel_ms_per_step", conv_ms}};
-  d.saving = makeSaving(context, conv_ms * 1e6 * assumed_gain_,
+  d.saving = makeSavingFromNs(context, conv_ms * 1e6 * assumed_gain_,
                         strf("assumed %.0f%% of the convolution kernel time; the gain of autotuned algorithms "
                              "cannot be measured from one trace (typically 0-30%% for fixed shapes)",
                              100 * assumed_gain_));

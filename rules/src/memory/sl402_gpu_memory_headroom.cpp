@@ -69,7 +69,7 @@ void GpuMemoryHeadroomRule::check(const AnalysisContext& context, DiagnosticSink
     d.evidence.metrics = {{"device", gpu.device},           {"peak_bytes", static_cast<double>(peak)},
                           {"capacity_bytes", capacity},     {"peak_fraction", fraction},
                           {"utilization", gpu.utilization}, {"gpu_idle_ms_per_step", idle_ms}};
-    d.saving = makeSaving(context, idle_ms * 1e6,
+    d.saving = makeSavingFromNs(context, idle_ms * 1e6,
                           "GPU idle time per step that a larger batch can fill with work; the time per sample falls "
                           "by up to this share (an upper bound: the fixed per-step host work is what gets amortized)");
     d.fix = {strf("raise the batch size (up to about %.0fx by memory; activations grow linearly with it) and scale "

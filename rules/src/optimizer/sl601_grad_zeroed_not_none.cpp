@@ -88,7 +88,7 @@ void GradZeroedNotNoneRule::check(const AnalysisContext& context, DiagnosticSink
   d.evidence.metrics = {{"zero_ops_per_step", static_cast<double>(zero_ops.size()) / steps},
                         {"host_ms_per_step", cpu_ms},
                         {"gpu_ms_per_step", gpu_ms}};
-  d.saving = makeSaving(context, std::max(cpu_ms, gpu_ms) * 1e6,
+  d.saving = makeSavingFromNs(context, std::max(cpu_ms, gpu_ms) * 1e6,
                         "the larger of the host time of the aten::zero_ calls and the GPU time of their fill "
                         "kernels: whichever side limits the step loses that much; the write-instead-of-add in the "
                         "next backward is not counted");

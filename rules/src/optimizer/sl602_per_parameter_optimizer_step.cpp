@@ -108,7 +108,7 @@ void PerParameterOptimizerStepRule::check(const AnalysisContext& context, Diagno
                         {"median_kernel_us", median_us},
                         {"optimizer_host_ms_per_step", host_ms},
                         {"optimizer_gpu_ms_per_step", gpu_ms}};
-  d.saving = makeSaving(context, step_ms * 1e6 * (1 - 1 / assumed_speedup_),
+  d.saving = makeSavingFromNs(context, step_ms * 1e6 * (1 - 1 / assumed_speedup_),
                         strf("the longer of the optimizer step's host time and its kernels' GPU time, x (1 - 1/%.1f) "
                              "for an assumed %.1fx faster foreach/fused step",
                              assumed_speedup_, assumed_speedup_));

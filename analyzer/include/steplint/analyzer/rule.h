@@ -55,7 +55,7 @@ class RuleOptions {
 /// Everything a rule may read: the model and the precomputed analyses. Rules never parse.
 class AnalysisContext {
  public:
-  AnalysisContext(const trace::TraceModel& model, const TraceSummary& summary) : model_(model), summary_(summary) {}
+  AnalysisContext(const trace::TraceModel& model, const TraceSummary& summary);
   const trace::TraceModel& model() const { return model_; }
   const TraceSummary& summary() const { return summary_; }
   const StepResult& steps() const { return summary_.steps; }
@@ -64,11 +64,12 @@ class AnalysisContext {
   double averageStepMs() const { return summary_.breakdown.average_total_ns / 1e6; }
   /// Index into steps().steps of the kept step containing time t, or -1.
   int stepAt(int64_t t_ns) const;
-  bool hasGpuActivity() const;
+  bool hasGpuActivity() const { return has_gpu_activity_; }
 
  private:
   const trace::TraceModel& model_;
   const TraceSummary& summary_;
+  bool has_gpu_activity_ = false;  // computed once: most rules ask, and it scans every event
 };
 
 /// Collects findings and "could not decide" notes from one rule.
