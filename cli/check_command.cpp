@@ -43,11 +43,16 @@ void CheckCommand::addOptions(CLI::App& app) {
   app.add_option("TRACE", traces_, "Trace files: torch.profiler / Kineto JSON, plain or .gz")
       ->required()
       ->type_name("FILE");
+  addReportOptions(app, true);
+}
+
+void CheckCommand::addReportOptions(CLI::App& app, bool with_output) {
   app.add_option("--format", format_, "Output format (docs/cli.md)")
       ->check(CLI::IsMember(emitters_.names()))
       ->capture_default_str();
-  app.add_option("-o,--output", output_path_, "Write the report to FILE instead of standard output")
-      ->type_name("FILE");
+  if (with_output)
+    app.add_option("-o,--output", output_path_, "Write the report to FILE instead of standard output")
+        ->type_name("FILE");
   CLI::Option* config =
       app.add_option("--config", config_path_, "Use this steplint.toml or pyproject.toml")
           ->type_name("FILE");
@@ -150,6 +155,11 @@ bool CheckCommand::writeReport(const analyzer::LintReport& report) const {
   if (file) return true;
   printError(output_path_ + ": cannot write (" + std::strerror(errno) + ")");
   return false;
+}
+
+int CheckCommand::runOn(std::vector<std::string> traces) {
+  traces_ = std::move(traces);
+  return run();
 }
 
 int CheckCommand::run() {

@@ -27,6 +27,12 @@ class CheckCommand final : public Command {
   void addOptions(CLI::App& app) override;
   int run() override;
 
+  /// Declares every option except TRACE (and -o/--output unless `with_output`); for commands
+  /// that end in a check, such as `steplint record`.
+  void addReportOptions(CLI::App& app, bool with_output);
+  /// Runs the check on `traces` with the options parsed so far; returns an ExitCode.
+  int runOn(std::vector<std::string> traces);
+
  private:
   /// Loads the config file and applies the flags; prints errors and returns false on any.
   bool resolveConfig(analyzer::LintConfig& config) const;

@@ -2,6 +2,7 @@
 
 #include "check_command.h"
 #include "explain_command.h"
+#include "record_command.h"
 #include "rules_command.h"
 #include "summary_command.h"
 
@@ -19,6 +20,7 @@ void registerBuiltinCommands(CommandRegistry& registry) {
   registry.add<CheckCommand>();
   registry.add<ExplainCommand>();
   registry.add<RulesCommand>();
+  registry.add<RecordCommand>();
 }
 
 }  // namespace steplint::cli

@@ -14,3 +14,9 @@ if(STEPLINT_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
 endif()
+
+# The analysis side (importer, analyzer, rules, CLI) needs Debian's simdjson, toml++, CLI11 and
+# nlohmann-json. A GPU machine without them builds the collector and samples only
+# (docs/gpu.md: -DSTEPLINT_ANALYZER=OFF).
+option(STEPLINT_ANALYZER "Importer, analyzer, rules, CLI and their tests" ON)
+option(STEPLINT_BUILD_SAMPLES "Sample LibTorch trainers (samples/, needs LibTorch)" ON)

@@ -11,6 +11,8 @@ packages=(
   cmake ninja-build g++ pkg-config
   # libraries (cmake/ThirdParty.cmake)
   libsimdjson-dev catch2 nlohmann-json3-dev libcli11-dev zlib1g-dev libisal-dev libtomlplusplus-dev
+  # the collector and the sample trainers (CPU-only LibTorch 1.13; CUDA/CUPTI come from /usr/local/cuda)
+  libtorch-dev
   # scripts and benchmarks
   time python3
 )

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <utility>
 
+#include "steplint/analyzer/step_detect.h"
+
 namespace steplint::analyzer {
 namespace {
 
@@ -191,9 +193,18 @@ StepResult computeSteps(const TraceModel& model, const StepOptions& options) {
       result.notes.push_back("no CPU events in this trace: steps and the step-time breakdown are not computed");
       return result;
     }
-    result.source = StepSource::kWholeTrace;
-    result.steps.push_back(whole);
-    result.notes.push_back("no ProfilerStep#N ranges: the whole CPU activity is treated as one step");
+    // A training loop recorded without prof.step() / ProfilerStep: find its iterations.
+    DetectedSteps detected = detectSteps(model);
+    if (!detected.steps.empty()) {
+      result.source = StepSource::kDetected;
+      result.steps = std::move(detected.steps);
+      result.notes.push_back(std::move(detected.note));
+    } else {
+      result.source = StepSource::kWholeTrace;
+      result.steps.push_back(whole);
+      result.notes.push_back("no ProfilerStep#N ranges: the whole CPU activity is treated as one step (" +
+                             detected.note + ")");
+    }
   }
   const DeviceMatch match = matchDeviceOps(model, result.steps);
   if (!match.any) {

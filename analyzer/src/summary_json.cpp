@@ -19,6 +19,7 @@ const char* stepSourceKey(StepSource source) {
   switch (source) {
     case StepSource::kProfilerStep: return "profiler_step";
     case StepSource::kWholeTrace: return "whole_trace";
+    case StepSource::kDetected: return "detected";
     case StepSource::kNone: return "none";
   }
   return "none";

@@ -30,6 +30,7 @@ std::string stepSourceText(StepSource source) {
   switch (source) {
     case StepSource::kProfilerStep: return "ProfilerStep#N ranges";
     case StepSource::kWholeTrace: return "the whole trace (no ProfilerStep#N)";
+    case StepSource::kDetected: return "detected training-loop iterations (no ProfilerStep#N)";
     case StepSource::kNone: return "none";
   }
   return "?";

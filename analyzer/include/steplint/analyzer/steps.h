@@ -4,7 +4,8 @@
 // Host steps come from `ProfilerStep#N` ranges on CPU tracks (user_annotation or cpu_op; a
 // gpu_user_annotation ProfilerStep is NOT a step, unlike tb_plugin: TB-Q9). Each step is
 // extended to the end of the GPU work its launches caused; steps never overlap.
-// Fallback when no ProfilerStep exists: one step spanning all CPU op activity (as
+// Without ProfilerStep, steps are detected from the training loop's period (step_detect.h,
+// StepSource::kDetected); when that is not confident, one step spans all CPU op activity (as
 // tb_plugin), reported with StepSource::kWholeTrace so users are told.
 #pragma once
 
@@ -16,13 +17,13 @@
 
 namespace steplint::analyzer {
 
-enum class StepSource { kNone, kProfilerStep, kWholeTrace };
+enum class StepSource { kNone, kProfilerStep, kWholeTrace, kDetected };
 
 struct Step {
-  int64_t number = 0;               // N of ProfilerStep#N
+  int64_t number = 0;               // N of ProfilerStep#N; 0..N-1 for detected steps
   int64_t start_ns = 0;             // after device extension
   int64_t end_ns = 0;
-  int64_t host_start_ns = 0;        // the ProfilerStep range itself
+  int64_t host_start_ns = 0;        // the ProfilerStep range itself (or the detected iteration)
   int64_t host_end_ns = 0;
   uint32_t event = trace::kNoIndex; // the ProfilerStep event, if any
   int64_t device_op_count = 0;      // device ops matched through launches inside the step

@@ -1,0 +1,168 @@
+// Step detection from the training loop's period (docs/analyses.md §1, "Detected steps").
+// Three stages: backward passes (bursts of backward ops on any thread), the main thread (the
+// one that launches them), and one boundary per gap between passes on the main thread.
+#include "steplint/analyzer/step_detect.h"
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+
+#include "step_detect_internal.h"
+#include "steplint/analyzer/breakdown.h"
+
+namespace steplint::analyzer {
+namespace {
+
+using trace::Event;
+using trace::TraceModel;
+using detect::Pass;
+
+constexpr int64_t kNoTime = std::numeric_limits<int64_t>::min();
+
+// Backward ops that are not inside another backward op: one entry per autograd node.
+std::vector<std::pair<int64_t, int64_t>> outermostBackwardOps(const TraceModel& model) {
+  std::vector<std::pair<int64_t, int64_t>> ops;
+  for (const Event& e : model.events) {
+    if (e.kind != trace::EventKind::kCpuOp || !isBackwardOpName(model.name(e))) continue;
+    bool nested = false;
+    for (uint32_t p = e.parent; p != trace::kNoIndex && !nested; p = model.events[p].parent)
+      nested = isBackwardOpName(model.name(model.events[p]));
+    if (!nested) ops.emplace_back(e.start_ns, e.end_ns());
+  }
+  std::sort(ops.begin(), ops.end());
+  return ops;
+}
+
+// For each pass, the thread whose last op before the pass ends closest to its start: the
+// thread that called backward(). DataLoader worker threads win a pass now and then; the
+// training thread wins nearly all of them.
+uint32_t voteMainTrack(const TraceModel& model, const std::vector<Pass>& passes,
+                       const std::vector<std::vector<uint32_t>>& ops_by_track) {
+  std::vector<int64_t> votes(model.tracks.size(), 0);
+  for (const Pass& pass : passes) {
+    uint32_t best = trace::kNoIndex;
+    int64_t best_end = kNoTime;
+    for (uint32_t t = 0; t < ops_by_track.size(); ++t) {
+      const auto& ops = ops_by_track[t];
+      // Outermost ops do not overlap, so their ends are sorted like their starts.
+      auto it = std::upper_bound(ops.begin(), ops.end(), pass.start_ns,
+                                 [&](int64_t v, uint32_t i) { return v < model.events[i].end_ns(); });
+      if (it == ops.begin()) continue;
+      const int64_t end = model.events[*(it - 1)].end_ns();
+      if (end > best_end) best_end = end, best = t;
+    }
+    if (best != trace::kNoIndex) ++votes[best];
+  }
+  const auto top = std::max_element(votes.begin(), votes.end());
+  return top == votes.end() || *top == 0 ? trace::kNoIndex : static_cast<uint32_t>(top - votes.begin());
+}
+
+int64_t median(std::vector<int64_t> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+// Main-thread ops in [lo, hi) by start.
+std::vector<uint32_t> opsIn(const TraceModel& model, const std::vector<uint32_t>& ops, int64_t lo, int64_t hi) {
+  std::vector<uint32_t> out;
+  for (uint32_t i : ops)
+    if (model.events[i].start_ns >= lo && model.events[i].start_ns < hi) out.push_back(i);
+  return out;
+}
+
+// Where the next iteration begins among the main-thread ops between two backward passes:
+// the DataLoader's __next__ if there is one (what ProfilerStep does); else the idle gap of a
+// DataLoader wait that precedes the forward; else the first op after the optimizer phase,
+// taking zero_grad with it.
+std::optional<int64_t> findBoundary(const TraceModel& model, const std::vector<uint32_t>& ops, int64_t period) {
+  for (uint32_t i : ops)
+    if (isDataLoaderName(model.name(model.events[i]))) return model.events[i].start_ns;
+  size_t s = 0;
+  while (s < ops.size() && detect::isOptimizerPhaseName(model.name(model.events[ops[s]]))) ++s;
+  if (s == ops.size()) return std::nullopt;
+  std::vector<int64_t> gaps;
+  for (size_t i = 1; i < ops.size(); ++i)
+    gaps.push_back(std::max<int64_t>(0, model.events[ops[i]].start_ns - model.events[ops[i - 1]].end_ns()));
+  const int64_t typical = median(gaps);
+  size_t widest = 0;
+  for (size_t i = 1; i <= s; ++i)
+    if (widest == 0 || gaps[i - 1] > gaps[widest - 1]) widest = i;
+  if (widest > 0) {
+    const int64_t gap = gaps[widest - 1];
+    if (gap * 50 >= period && gap >= 4 * typical && gap > 0) return model.events[ops[widest - 1]].end_ns();
+  }
+  while (s > 0 && detect::isZeroGradName(model.name(model.events[ops[s - 1]]))) --s;
+  return model.events[ops[s]].start_ns;
+}
+
+DetectedSteps notDetected(std::string why) {
+  DetectedSteps d;
+  d.note = std::move(why);
+  return d;
+}
+
+}  // namespace
+
+bool isBackwardOpName(std::string_view name) {
+  constexpr std::string_view kEngine = "autograd::engine::evaluate_function: ";
+  if (name.substr(0, kEngine.size()) == kEngine || name == "torch::autograd::AccumulateGrad") return true;
+  if (name.find("::") != std::string_view::npos) return false;  // aten::*_backward is an op, not a node
+  while (!name.empty() && name.back() >= '0' && name.back() <= '9') name.remove_suffix(1);
+  if (!name.empty() && name.back() == 's') name.remove_suffix(1);  // CopyBackwards
+  constexpr std::string_view kSuffix = "Backward";
+  return name.size() > kSuffix.size() && name.substr(name.size() - kSuffix.size()) == kSuffix;
+}
+
+namespace {
+
+DetectedSteps detectWith(const TraceModel& model, const std::vector<Pass>& passes) {
+  if (passes.size() < 3)
+    return notDetected("could not detect steps: " + std::to_string(passes.size()) +
+                       " backward pass(es) found, at least 3 are needed");
+  if (!detect::passesRegular(passes)) return notDetected("could not detect steps: backward passes differ too much in size");
+  std::vector<std::vector<uint32_t>> ops_by_track(model.tracks.size());
+  for (uint32_t t = 0; t < model.tracks.size(); ++t)
+    if (model.tracks[t].kind == trace::TrackKind::kCpuThread) ops_by_track[t] = detect::outerOps(model, t, passes);
+  const uint32_t main = voteMainTrack(model, passes, ops_by_track);
+  if (main == trace::kNoIndex) return notDetected("could not detect steps: no thread launches the backward passes");
+  const auto& ops = ops_by_track[main];
+  std::vector<int64_t> periods;
+  for (size_t p = 1; p < passes.size(); ++p) periods.push_back(passes[p].start_ns - passes[p - 1].start_ns);
+  const int64_t period = median(periods);
+  const size_t k = passes.size();
+  // bound[p]: where the iteration of pass p begins (p = k: the one after the last pass).
+  std::vector<std::optional<int64_t>> bound(k + 1);
+  for (size_t p = 0; p <= k; ++p) {
+    const int64_t lo = p == 0 ? kNoTime : passes[p - 1].end_ns;
+    const int64_t hi = p == k ? std::numeric_limits<int64_t>::max() : passes[p].start_ns;
+    bound[p] = findBoundary(model, opsIn(model, ops, lo, hi), period);
+    if (p > 0 && p < k && (!bound[p] || (bound[p - 1] && *bound[p] <= *bound[p - 1])))
+      return notDetected("could not detect steps: no iteration start found between backward passes " +
+                         std::to_string(p - 1) + " and " + std::to_string(p));
+  }
+  DetectedSteps d = detect::assembleSteps(model, passes, ops, bound);
+  d.main_track = main;
+  d.backward_passes = static_cast<int64_t>(k);
+  if (d.steps.size() < 2) return notDetected("could not detect steps: fewer than 2 complete iterations");
+  d.note = std::to_string(d.steps.size()) + " steps detected from " + std::to_string(k) +
+           " backward passes; iterations of thread " + std::to_string(model.tracks[main].tid) +
+           " (no ProfilerStep#N ranges)";
+  return d;
+}
+
+}  // namespace
+
+DetectedSteps detectSteps(const TraceModel& model) {
+  const auto candidates = detect::backwardPassCandidates(outermostBackwardOps(model));
+  if (candidates.empty()) return notDetected("could not detect steps: no repeated backward passes found");
+  DetectedSteps first_failure;
+  for (const std::vector<Pass>& passes : candidates) {
+    DetectedSteps d = detectWith(model, passes);
+    if (!d.steps.empty()) return d;
+    if (first_failure.note.empty()) first_failure = std::move(d);
+  }
+  return first_failure;
+}
+
+}  // namespace steplint::analyzer

@@ -1,0 +1,167 @@
+// Building blocks of step detection; see step_detect_internal.h.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "step_detect_internal.h"
+
+namespace steplint::analyzer::detect {
+namespace {
+
+using trace::Event;
+using trace::TraceModel;
+
+// 1 µs floor so that touching ops (gap 0) and 1-ns gaps do not look infinitely far apart.
+constexpr double kGapFloorNs = 1000.0;
+// A split is only accepted when the shortest gap between passes is this many times the
+// longest gap inside one.
+constexpr double kMinSeparation = 3.0;
+constexpr size_t kMaxCandidates = 4;
+
+// Candidate thresholds: every place where the sorted gaps jump by kMinSeparation or more,
+// most pronounced jump first. The jump between the gaps inside a pass and those between passes
+// is usually the largest; a single data-loading stall can make a larger one (and then yields
+// too few passes), and a stall inside every backward a smaller one.
+std::vector<int64_t> splitThresholds(const std::vector<int64_t>& sorted_gaps) {
+  std::vector<std::pair<double, int64_t>> jumps;  // (ratio, threshold)
+  for (size_t j = 1; j < sorted_gaps.size(); ++j) {
+    const double inside = static_cast<double>(sorted_gaps[j - 1]) + kGapFloorNs;
+    const double ratio = (static_cast<double>(sorted_gaps[j]) + kGapFloorNs) / inside;
+    if (ratio >= kMinSeparation) jumps.emplace_back(ratio, sorted_gaps[j - 1]);
+  }
+  std::sort(jumps.begin(), jumps.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<int64_t> out;
+  for (size_t i = 0; i < jumps.size() && i < kMaxCandidates; ++i) out.push_back(jumps[i].second);
+  return out;
+}
+
+std::string_view withoutAten(std::string_view name) {
+  constexpr std::string_view kAten = "aten::";
+  return name.substr(0, kAten.size()) == kAten ? name.substr(kAten.size()) : name;
+}
+
+int64_t countStarts(const TraceModel& model, const std::vector<uint32_t>& ops, int64_t lo, int64_t hi) {
+  return std::count_if(ops.begin(), ops.end(), [&](uint32_t i) {
+    return model.events[i].start_ns >= lo && model.events[i].start_ns < hi;
+  });
+}
+
+int64_t medianOps(const std::vector<Pass>& passes) {
+  std::vector<int64_t> n;
+  for (const Pass& p : passes) n.push_back(p.ops);
+  std::nth_element(n.begin(), n.begin() + static_cast<std::ptrdiff_t>(n.size() / 2), n.end());
+  return n[n.size() / 2];
+}
+
+// A pass at the edge of the trace may have been cut by the start or end of profiling.
+bool passComplete(const Pass& pass, int64_t median_ops) { return pass.ops * 5 >= median_ops * 4; }
+
+}  // namespace
+
+std::vector<std::vector<Pass>> backwardPassCandidates(const std::vector<std::pair<int64_t, int64_t>>& ops) {
+  std::vector<std::vector<Pass>> candidates;
+  if (ops.empty()) return candidates;
+  std::vector<int64_t> gaps;
+  int64_t run_end = ops.front().second;
+  for (size_t i = 1; i < ops.size(); ++i) {
+    gaps.push_back(std::max<int64_t>(0, ops[i].first - run_end));
+    run_end = std::max(run_end, ops[i].second);
+  }
+  std::vector<int64_t> sorted = gaps;
+  std::sort(sorted.begin(), sorted.end());
+  for (const int64_t threshold : splitThresholds(sorted)) {
+    std::vector<Pass> passes{{ops.front().first, ops.front().second, 1}};
+    for (size_t i = 1; i < ops.size(); ++i) {
+      if (gaps[i - 1] > threshold) passes.push_back({ops[i].first, ops[i].second, 0});
+      Pass& p = passes.back();
+      p.end_ns = std::max(p.end_ns, ops[i].second);
+      ++p.ops;
+    }
+    candidates.push_back(std::move(passes));
+  }
+  return candidates;
+}
+
+bool passesRegular(const std::vector<Pass>& passes) {
+  const int64_t med = medianOps(passes);
+  for (size_t p = 0; p < passes.size(); ++p) {
+    const bool edge = p == 0 || p + 1 == passes.size();
+    if (passes[p].ops > 2 * med || (!edge && 2 * passes[p].ops < med)) return false;
+  }
+  return true;
+}
+
+std::vector<uint32_t> outerOps(const TraceModel& model, uint32_t track, const std::vector<Pass>& passes) {
+  std::vector<uint32_t> out;
+  int64_t cur_end = std::numeric_limits<int64_t>::min();
+  const auto [begin, end] = model.trackEvents(track);
+  for (const Event* e = begin; e != end; ++e) {
+    if (e->kind != trace::EventKind::kCpuOp && e->kind != trace::EventKind::kUserAnnotation) continue;
+    if (e->start_ns < cur_end) continue;
+    const auto first = std::lower_bound(passes.begin(), passes.end(), e->start_ns,
+                                        [](const Pass& p, int64_t t) { return p.start_ns < t; });
+    if (first != passes.end() && first + 1 != passes.end() && (first + 1)->start_ns < e->end_ns()) continue;
+    cur_end = e->end_ns();
+    if (!isBackwardOpName(model.name(*e))) out.push_back(model.indexOf(*e));
+  }
+  return out;
+}
+
+bool isOptimizerPhaseName(std::string_view name) {
+  if (name.find("Optimizer.") != std::string_view::npos) return true;  // Optimizer.step#SGD.step
+  const std::string_view op = withoutAten(name);
+  if (op.substr(0, 9) == "_foreach_" || op.substr(0, 7) == "_fused_") return true;
+  if (!op.empty() && op.back() == '_') return true;  // in-place updates: add_, mul_, addcdiv_, zero_
+  // Out-of-place helpers of SGD/Adam/AdamW, loss.item() and allocation; the forward of the
+  // next iteration starts with something else (to, conv2d, addmm, embedding, linear …).
+  for (std::string_view helper : {"item", "_local_scalar_dense", "sqrt", "div", "mul", "add", "sub", "clone",
+                                  "detach", "empty", "empty_like", "zeros", "zeros_like", "ones_like", "lerp",
+                                  "maximum", "neg", "pow", "addcmul", "addcdiv", "is_nonzero"})
+    if (op == helper) return true;
+  return false;
+}
+
+bool isZeroGradName(std::string_view name) {
+  if (name.find("zero_grad") != std::string_view::npos) return true;
+  const std::string_view op = withoutAten(name);
+  return op == "zero_" || op == "detach_" || op == "fill_";
+}
+
+DetectedSteps assembleSteps(const TraceModel& model, const std::vector<Pass>& passes,
+                            const std::vector<uint32_t>& ops, const std::vector<std::optional<int64_t>>& bound) {
+  const size_t k = passes.size();
+  const int64_t med = medianOps(passes);
+  // An edge iteration cut by the profiling window has fewer ops before its pass (first) or a
+  // shorter optimizer phase after it (last) than every interior iteration. Time, not ops, for
+  // the last one: the ops between the optimizer and the next DataLoader call (the profiler's
+  // own, in torch.profiler traces) are missing at the end of the trace.
+  int64_t min_pre = std::numeric_limits<int64_t>::max(), min_post_ns = std::numeric_limits<int64_t>::max();
+  for (size_t p = 1; p < k; ++p) {
+    min_pre = std::min(min_pre, countStarts(model, ops, *bound[p], passes[p].start_ns));
+    min_post_ns = std::min(min_post_ns, *bound[p] - passes[p - 1].end_ns);
+  }
+  std::vector<std::pair<int64_t, int64_t>> ranges;
+  if (bound[0] && passComplete(passes[0], med) && countStarts(model, ops, *bound[0], passes[0].start_ns) >= min_pre)
+    ranges.emplace_back(*bound[0], *bound[1]);
+  for (size_t p = 1; p + 1 < k; ++p) ranges.emplace_back(*bound[p], *bound[p + 1]);
+  int64_t last_end = passes[k - 1].end_ns;
+  if (bound[k]) {
+    last_end = *bound[k];
+  } else {
+    for (uint32_t i : ops)
+      if (model.events[i].start_ns >= passes[k - 1].end_ns) last_end = std::max(last_end, model.events[i].end_ns());
+  }
+  if (passComplete(passes[k - 1], med) && (last_end - passes[k - 1].end_ns) * 10 >= min_post_ns * 7)
+    ranges.emplace_back(*bound[k - 1], last_end);
+  DetectedSteps d;
+  for (const auto& [start, end] : ranges) {
+    Step s;
+    s.number = static_cast<int64_t>(d.steps.size());
+    s.host_start_ns = s.start_ns = start;
+    s.host_end_ns = s.end_ns = end;
+    d.steps.push_back(s);
+  }
+  return d;
+}
+
+}  // namespace steplint::analyzer::detect

@@ -1,0 +1,154 @@
+// steplint-collector-overhead: the collector's cost on a sample trainer, measured in one run.
+//
+// Runs the trainer (default: fast_trainer, CPU) in four configurations, interleaved over
+// several rounds so machine noise hits all alike, and keeps the best (fastest) round of the
+// trainer's "mean step" line and of its process CPU time (one intra-op thread each):
+//   baseline  no recording (the collector library is linked but never started)
+//   default   recorded through the preload library, default settings (CUPTI off: no GPU here)
+//   shapes    the same with STEPLINT_SHAPES=1
+//   legacy    torch's legacy profiler (torch::autograd::profiler::RecordProfile), no steplint
+// Prints each as a ratio to the baseline and as extra ns per recorded op (events per step are
+// counted in the default trace).
+//
+//   steplint-collector-overhead --trainer build/samples/fast_trainer
+//       --preload build/collector/libsteplint_preload.so [--steps 300] [--rounds 5] [--dir /tmp/x] [--device cpu|cuda]
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "steplint/trace/importer.h"
+
+namespace {
+
+using Env = std::vector<std::pair<std::string, std::string>>;
+
+struct Options {
+  std::string trainer, preload, dir = "/tmp/steplint-overhead", device = "cpu";
+  int steps = 300, rounds = 5;
+};
+
+struct RunTime {
+  double step_ms = -1;  // the trainer's own mean wall-clock step time
+  double cpu_s = -1;    // user + system CPU of the whole process (less noisy on a shared machine)
+};
+
+/// Runs argv with env added (one intra-op thread, so runs do not fight over cores), stdout to
+/// `log`; returns the "mean step X ms" value and the process's CPU time.
+RunTime runTrainer(const std::vector<std::string>& argv, const Env& env, const std::string& log) {
+  std::fflush(stdout);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setenv("OMP_NUM_THREADS", "1", 1);
+    for (const auto& [k, v] : env) setenv(k.c_str(), v.c_str(), 1);
+    if (!freopen(log.c_str(), "w", stdout)) _exit(126);
+    std::vector<char*> args;
+    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    args.push_back(nullptr);
+    execv(args[0], args.data());
+    _exit(127);
+  }
+  int status = 0;
+  struct rusage usage {};
+  RunTime result;
+  if (wait4(pid, &status, 0, &usage) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return result;
+  result.cpu_s = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                 1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+  std::ifstream in(log);
+  std::string line;
+  while (std::getline(in, line)) {
+    const size_t at = line.find("mean step ");
+    if (at != std::string::npos) result.step_ms = std::atof(line.c_str() + at + 10);
+  }
+  return result;
+}
+
+/// The fastest round: noise from other processes only ever adds time.
+double best(const std::vector<double>& v) {
+  return v.empty() ? -1 : *std::min_element(v.begin(), v.end());
+}
+
+bool parseArgs(int argc, char** argv, Options* o) {
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string key = argv[i], value = argv[i + 1];
+    if (key == "--trainer") o->trainer = value;
+    else if (key == "--preload") o->preload = value;
+    else if (key == "--dir") o->dir = value;
+    else if (key == "--steps") o->steps = std::atoi(value.c_str());
+    else if (key == "--rounds") o->rounds = std::atoi(value.c_str());
+    else if (key == "--device") o->device = value;
+    else return false;
+  }
+  return !o->trainer.empty() && !o->preload.empty() && o->steps > 5 && o->rounds > 0;
+}
+
+/// CPU ops recorded per step: events in the trace over the steps the trainer ran.
+double opsPerStep(const std::string& trace, int steps) {
+  steplint::trace::TraceModel model;
+  if (!steplint::trace::importTraceFile(trace, model).ok()) return -1;
+  return static_cast<double>(model.events.size()) / steps;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  if (!parseArgs(argc, argv, &o)) {
+    std::fprintf(stderr, "usage: %s --trainer PATH --preload LIB [--steps N] [--rounds R] [--dir DIR] [--device cpu|cuda]\n", argv[0]);
+    return 2;
+  }
+  if (std::system(("mkdir -p '" + o.dir + "'").c_str()) != 0) return 2;
+  const std::string trace = o.dir + "/default.pt.trace.json";
+  const std::vector<std::string> base_argv{o.trainer, "--steps", std::to_string(o.steps), "--device", o.device};
+  // On a GPU the default configuration includes CUPTI: that is what a user pays there.
+  const Env record{{"STEPLINT_RECORD", "1"}, {"STEPLINT_OUTPUT", trace},
+                   {"STEPLINT_CUPTI", o.device == "cuda" ? "1" : "0"}, {"LD_PRELOAD", o.preload}};
+  Env shapes = record;
+  shapes.emplace_back("STEPLINT_SHAPES", "1");
+  shapes[1].second = o.dir + "/shapes.pt.trace.json";
+  std::vector<std::string> legacy_argv = base_argv;
+  legacy_argv.insert(legacy_argv.end(), {"--legacy-profile", o.dir + "/legacy.json"});
+
+  const std::vector<std::string> names{"baseline", "default", "shapes", "legacy"};
+  std::map<std::string, std::vector<double>> ms, cpu;
+  auto add = [&](const std::string& name, const RunTime& t) {
+    ms[name].push_back(t.step_ms);
+    cpu[name].push_back(t.cpu_s);
+  };
+  for (int round = 0; round < o.rounds; ++round) {
+    add("baseline", runTrainer(base_argv, {}, o.dir + "/baseline.log"));
+    add("default", runTrainer(base_argv, record, o.dir + "/default.log"));
+    add("shapes", runTrainer(base_argv, shapes, o.dir + "/shapes.log"));
+    add("legacy", runTrainer(legacy_argv, {}, o.dir + "/legacy.log"));
+  }
+  const double base = best(ms["baseline"]), base_cpu = best(cpu["baseline"]);
+  if (base <= 0) {
+    std::fprintf(stderr, "baseline run failed (see %s/baseline.log)\n", o.dir.c_str());
+    return 1;
+  }
+  const double ops = opsPerStep(trace, o.steps);
+  std::printf("trainer %s, %d steps, best of %d rounds; %.0f recorded events per step\n",
+              o.trainer.c_str(), o.steps, o.rounds, ops);
+  std::printf("%-9s %10s %7s %11s %9s %7s %12s\n", "config", "step ms", "ratio", "ns per op",
+              "cpu s", "ratio", "cpu ns/op");
+  const double total_ops = ops * o.steps;
+  for (const std::string& name : names) {
+    const double m = best(ms[name]), c = best(cpu[name]);
+    std::printf("%-9s %10.4f %7.4f %11.1f %9.3f %7.4f %12.1f\n", name.c_str(), m, m / base,
+                ops > 0 ? (m - base) * 1e6 / ops : -1.0, c, c / base_cpu,
+                total_ops > 0 ? (c - base_cpu) * 1e9 / total_ops : -1.0);
+  }
+  const double ours = best(ms["default"]) - base, legacy = best(ms["legacy"]) - base;
+  std::printf("default overhead %.2f%% (goal <= 3%%); %.2f of the legacy profiler's overhead (goal < 0.33)\n",
+              100.0 * ours / base, legacy > 0 ? ours / legacy : -1.0);
+  return 0;
+}

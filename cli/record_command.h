@@ -1,0 +1,58 @@
+// `steplint record [options] -- ./train args...`: runs an unmodified LibTorch trainer with the
+// collector injected (LD_PRELOAD of libsteplint_preload.so), then prints the same report as
+// `steplint check` on the trace it wrote. The exit code is the trainer's (128 + signal when it
+// was killed); findings never change it — `steplint check` is the gate (docs/cli.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "check_command.h"
+#include "command.h"
+
+namespace steplint::cli {
+
+/// Where the collector's two libraries are, found relative to the steplint executable.
+struct CollectorLibraries {
+  std::string preload;    // libsteplint_preload.so
+  std::string collector;  // libsteplint_collector.so
+};
+
+/// Looks in STEPLINT_PRELOAD_LIB, then next to `exe_path` in the build tree
+/// (<build>/cli/steplint → <build>/collector/) and in an install layout (bin/ → lib/).
+/// Empty paths when nothing was found.
+CollectorLibraries findCollectorLibraries(const std::string& exe_path);
+
+/// `existing` with `library` appended, colon-separated (LD_PRELOAD's own syntax).
+std::string appendPreload(const char* existing, const std::string& library);
+
+/// 128 + signal for a killed child, else its exit status (what shells report).
+int exitCodeOf(int wait_status);
+
+class RecordCommand final : public Command {
+ public:
+  std::string_view name() const override { return "record"; }
+  std::string_view description() const override {
+    return "Run a LibTorch trainer with the collector injected, then report its findings";
+  }
+  void addOptions(CLI::App& app) override;
+  int run() override;
+
+ private:
+  /// Sets the STEPLINT_* / LD_PRELOAD / NVTX variables in the child, then execvp. Never returns.
+  [[noreturn]] void execTrainer(const CollectorLibraries& libs) const;
+  /// Forks the trainer, forwards SIGINT/SIGTERM, waits; returns its wait status or -1.
+  int runTrainer(const CollectorLibraries& libs) const;
+  /// Reports on the trace (or its .partial); prints why when none was written.
+  void reportTrace();
+
+  CheckCommand check_;
+  std::vector<std::string> command_;
+  std::string output_path_;
+  std::string schedule_;
+  bool shapes_ = false;
+  bool no_cupti_ = false;
+  bool no_report_ = false;
+};
+
+}  // namespace steplint::cli

@@ -1,0 +1,28 @@
+# Optional collector dependencies, auto-detected (toolchain.md §7). Each can be forced off:
+# -DSTEPLINT_WITH_TORCH=OFF, -DSTEPLINT_WITH_CUPTI=OFF, -DSTEPLINT_WITH_NVTX=OFF.
+find_package(Torch QUIET)
+find_package(CUDAToolkit QUIET)
+
+set(_sl_cupti OFF)
+if(CUDAToolkit_FOUND AND TARGET CUDA::cupti)
+  set(_sl_cupti ON)
+endif()
+set(_sl_nvtx OFF)
+if(CUDAToolkit_FOUND AND TARGET CUDA::nvtx3)
+  set(_sl_nvtx ON)
+endif()
+set(_sl_torch OFF)
+if(Torch_FOUND OR TORCH_FOUND)
+  set(_sl_torch ON)
+endif()
+option(STEPLINT_WITH_TORCH "RecordFunction collector (needs LibTorch)" ${_sl_torch})
+option(STEPLINT_WITH_CUPTI "CUPTI activity collection" ${_sl_cupti})
+option(STEPLINT_WITH_NVTX  "NVTX3 ranges (header-only)" ${_sl_nvtx})
+if(STEPLINT_WITH_CUPTI AND NOT TARGET CUDA::cupti)
+  message(FATAL_ERROR "STEPLINT_WITH_CUPTI=ON but CUDA::cupti was not found")
+endif()
+if(STEPLINT_WITH_TORCH AND NOT TARGET torch)
+  message(FATAL_ERROR "STEPLINT_WITH_TORCH=ON but LibTorch was not found (set CMAKE_PREFIX_PATH)")
+endif()
+message(STATUS "steplint collector: torch=${STEPLINT_WITH_TORCH} (${Torch_VERSION}) cupti=${STEPLINT_WITH_CUPTI} "
+               "nvtx=${STEPLINT_WITH_NVTX} analyzer=${STEPLINT_ANALYZER}")

@@ -1,0 +1,432 @@
+// The recording session: sources, the writer thread and the trace lifecycle (recorder.h,
+// session.h). Process-wide state lives in one leaked Globals object so atexit handlers, signal
+// paths and forked children never see destroyed statics.
+#include "recorder.h"
+
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <cstdio>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "config.h"
+#include "schedule.h"
+#include "session.h"
+#include "sources.h"
+#include "steplint/trace/kineto_writer.h"
+#include "thread_buffers.h"
+#include "trace_sink.h"
+
+#ifndef STEPLINT_VERSION
+#define STEPLINT_VERSION "0.0.0"
+#endif
+
+namespace steplint::collector {
+namespace {
+
+class Session;
+
+void putPair(RawJsonPairs& pairs, std::string_view key, std::string_view value) {
+  for (auto& p : pairs) {
+    if (p.first == key) {
+      p.second = std::string(value);
+      return;
+    }
+  }
+  pairs.emplace_back(std::string(key), std::string(value));
+}
+
+struct Globals {
+  std::mutex lifecycle;                    // serialises start/stop; guards session
+  Session* session = nullptr;
+  std::atomic<bool> live{false};
+  std::atomic<bool> capturing{false};      // live and inside an active schedule window
+  std::atomic<ActivitySource*> activity{nullptr};
+  std::atomic<uint64_t> next_external_id{0};
+
+  std::mutex meta;                         // guards the fields below
+  RawJsonPairs metadata;                   // every setMetadata() so far (header of each session)
+  RawJsonPairs late_metadata;              // set after this session's header: trailer
+  bool header_written = false;
+  RawJsonPairs statuses;                   // source -> raw JSON string
+  std::vector<std::string> printed_sources;
+
+  std::mutex schedule_mutex;               // guards schedule and windows
+  Schedule schedule;
+  std::vector<std::pair<int64_t, int64_t>> windows;  // captured [start, end); end = max while open
+
+  // Sources of stopped sessions stay alive until the next start: a trainer thread may still
+  // hold the pointer it loaded from activeActivitySource() just before stop.
+  std::vector<std::unique_ptr<HostSource>> retired_host;
+  std::unique_ptr<ActivitySource> retired_activity;
+};
+
+Globals& g() {
+  static Globals* globals = new Globals();
+  return *globals;
+}
+
+constexpr int64_t kOpenWindow = std::numeric_limits<int64_t>::max();
+
+void updateCaptureLocked(Globals& s, int64_t now) {
+  const bool want = s.live.load(std::memory_order_relaxed) && s.schedule.capturing();
+  const bool open = !s.windows.empty() && s.windows.back().second == kOpenWindow;
+  if (want && !open) s.windows.emplace_back(now, kOpenWindow);
+  if (!want && open) s.windows.back().second = now;
+  s.capturing.store(want, std::memory_order_relaxed);
+}
+
+class Session {
+ public:
+  Session(const CollectorConfig& config, std::vector<std::string> warnings)
+      : config_(config), warnings_(std::move(warnings)) {}
+
+  bool open(std::string* error) {
+    std::error_code ec;
+    auto parent = std::filesystem::path(config_.output_path).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    return writer_.open(config_.output_path, error);
+  }
+
+  void start() {
+    pid_ = static_cast<int64_t>(getpid());
+    startSources();
+    writeHeader();
+    Globals& s = g();
+    {
+      std::lock_guard<std::mutex> lock(s.schedule_mutex);
+      s.schedule = Schedule(config_.schedule);
+      s.windows.clear();
+      s.live.store(true, std::memory_order_relaxed);
+      updateCaptureLocked(s, origin_ns_);
+    }
+    try {
+      thread_ = std::thread([this] { writerLoop(); });
+    } catch (...) {
+      warnings_.push_back("steplint: no writer thread; events are written at stop only");
+    }
+  }
+
+  bool stop() {
+    Globals& s = g();
+    const int64_t end_ns = nowNs();
+    {
+      std::lock_guard<std::mutex> lock(s.schedule_mutex);
+      s.live.store(false, std::memory_order_relaxed);
+      updateCaptureLocked(s, end_ns);
+    }
+    if (thread_.joinable()) {
+      {
+        std::lock_guard<std::mutex> lock(wake_mutex_);
+        stop_requested_ = true;
+      }
+      wake_.notify_all();
+      thread_.join();
+    }
+    for (auto& source : host_sources_) source->stop();
+    if (activity_) activity_->stop();
+    drainOnce();  // this thread is the only consumer now
+    writeEndMetadata(end_ns);
+    std::string error;
+    bool ok = writer_.endTrace(makeTrailer(), &error);
+    if (!ok) std::fprintf(stderr, "steplint: writing the trace failed: %s\n", error.c_str());
+    s.activity.store(nullptr, std::memory_order_release);
+    s.retired_host = std::move(host_sources_);
+    s.retired_activity = std::move(activity_);
+    return ok;
+  }
+
+ private:
+  void startSource(const char* key, bool enabled, const char* env, std::unique_ptr<HostSource> source) {
+    if (!enabled) return reportSourceStatus(key, std::string("disabled (") + env + "=0)");
+    if (!source) return reportSourceStatus(key, "not built");
+    std::string why;
+    if (!source->start(config_, &why)) return reportSourceStatus(key, "unavailable: " + why);
+    reportSourceStatus(key, "recording");
+    source->describe();
+    host_sources_.push_back(std::move(source));
+  }
+
+  void startSources() {
+    startSource("torch", config_.enable_torch, "STEPLINT_TORCH", config_.enable_torch ? makeTorchSource() : nullptr);
+    startSource("nvtx", config_.enable_nvtx, "STEPLINT_NVTX", config_.enable_nvtx ? makeNvtxSource() : nullptr);
+    if (!config_.enable_cupti) return reportSourceStatus("cupti", "disabled (STEPLINT_CUPTI=0)");
+    activity_ = makeCuptiSource();
+    if (!activity_) return reportSourceStatus("cupti", "not built");
+    std::string why;
+    if (!activity_->start(ActivityConfig{}, &why)) {
+      activity_.reset();
+      return reportSourceStatus("cupti", "unavailable: " + why);
+    }
+    reportSourceStatus("cupti", "recording");
+    g().activity.store(activity_.get(), std::memory_order_release);
+  }
+
+  void writeHeader() {
+    trace::TraceHeader header;
+    if (activity_) activity_->describe(header);
+    header.rank = std::max(config_.rank, 0);
+    header.world_size = std::max(config_.world_size, 1);
+    timespec real{}, mono{};
+    clock_gettime(CLOCK_REALTIME, &real);
+    clock_gettime(CLOCK_MONOTONIC, &mono);
+    origin_ns_ = int64_t{mono.tv_sec} * 1000000000 + mono.tv_nsec;
+    header.clock_origin_ns = origin_ns_;
+    header.base_time_ns = int64_t{real.tv_sec} * 1000000000 + real.tv_nsec;
+    RawJsonPairs meta = collectRunMetadata(config_);
+    Globals& s = g();
+    {
+      std::lock_guard<std::mutex> lock(s.meta);
+      for (const auto& [k, v] : s.metadata) putPair(meta, k, v);
+      s.header_written = true;
+      s.late_metadata.clear();
+    }
+    for (auto& [k, v] : meta) header.metadata.emplace_back(k, v);
+    writer_.beginTrace(header);
+  }
+
+  void writerLoop() {
+    pthread_setname_np(pthread_self(), "steplint_writer");
+    const auto interval = std::chrono::milliseconds(std::max<int64_t>(config_.flush_interval_ms, 1));
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(wake_mutex_);
+        if (wake_.wait_for(lock, interval, [this] { return stop_requested_; })) return;
+      }
+      drainOnce();
+    }
+  }
+
+  void drainOnce() {
+    ThreadBuffers::instance().drain([this](const HostEvent& e, const ThreadInfo& t) {
+      if (threads_.emplace(t.tid, t.name).second && t.name.empty()) threads_[t.tid] = "unnamed";
+      writeHostEvent(writer_, e, pid_, t.tid);
+    });
+    dropped_ += ThreadBuffers::instance().takeDropped();
+    if (activity_) {
+      activity_->flush(false);
+      activity_->drain(writer_);
+    }
+    writer_.flush();
+  }
+
+  void writeEndMetadata(int64_t end_ns) {
+    writeProcessMetadata(writer_, pid_, executableName(), origin_ns_);
+    for (const auto& [tid, name] : threads_) writeThreadMetadata(writer_, pid_, tid, name, origin_ns_);
+    int64_t span_start = origin_ns_, span_end = end_ns;
+    {
+      std::lock_guard<std::mutex> lock(g().schedule_mutex);
+      if (!g().windows.empty()) {
+        span_start = g().windows.front().first;
+        span_end = g().windows.back().second;
+      }
+    }
+    writeSpan(writer_, span_start, span_end);
+  }
+
+  trace::TraceTrailer makeTrailer() {
+    trace::TraceTrailer trailer;
+    Globals& s = g();
+    std::lock_guard<std::mutex> lock(s.meta);
+    for (const auto& [k, v] : s.late_metadata) trailer.metadata.emplace_back(k, v);
+    s.header_written = false;
+    trailer.metadata.emplace_back("steplint_sources", jsonObject(s.statuses));
+    trailer.metadata.emplace_back("steplint_dropped_events", std::to_string(dropped_));
+    std::vector<std::string> warnings = warnings_;
+    if (dropped_ > 0) {
+      warnings.push_back(std::to_string(dropped_) + " host events dropped: the buffer cap of " +
+                         std::to_string(config_.max_buffer_bytes >> 20) +
+                         " MiB was reached (raise STEPLINT_MAX_BUFFER_MB or lower STEPLINT_FLUSH_MS)");
+    }
+    if (activity_) {
+      trailer.metadata.emplace_back("steplint_dropped_activity_records", std::to_string(activity_->droppedRecords()));
+    }
+    trailer.metadata.emplace_back("steplint_warnings", jsonStringArray(warnings));
+    trailer.metadata.emplace_back("steplint_version", jsonString(STEPLINT_VERSION));
+    return trailer;
+  }
+
+  CollectorConfig config_;
+  std::vector<std::string> warnings_;
+  trace::KinetoJsonWriter writer_;
+  std::vector<std::unique_ptr<HostSource>> host_sources_;
+  std::unique_ptr<ActivitySource> activity_;
+  std::thread thread_;
+  std::mutex wake_mutex_;
+  std::condition_variable wake_;
+  bool stop_requested_ = false;       // guarded by wake_mutex_
+  int64_t pid_ = 0;
+  int64_t origin_ns_ = 0;
+  std::map<int64_t, std::string> threads_;  // writer thread, then the stopping thread
+  uint64_t dropped_ = 0;
+};
+
+}  // namespace
+
+// ---- session.h
+
+namespace {
+
+StartResult startLocked(Globals& s, const CollectorConfig& config, std::vector<std::string> warnings) {
+  installProcessHooks();
+  s.retired_host.clear();
+  s.retired_activity.reset();
+  CollectorConfig resolved = config;
+  if (resolved.output_path.empty()) resolved.output_path = defaultOutputPath(resolved.rank);
+  ThreadBuffers::instance().setBudget(resolved.max_buffer_bytes);
+  ThreadBuffers::instance().discardAll();  // leftovers appended after the last stop
+  ThreadBuffers::instance().takeDropped();
+  {
+    std::lock_guard<std::mutex> meta_lock(s.meta);
+    s.statuses.clear();
+  }
+  auto session = std::make_unique<Session>(resolved, std::move(warnings));
+  std::string error;
+  if (!session->open(&error)) {
+    std::fprintf(stderr, "steplint: not recording: %s\n", error.c_str());
+    return StartResult::kFailed;
+  }
+  session->start();
+  s.session = session.release();
+  return StartResult::kStarted;
+}
+
+StartResult startWith(const CollectorConfig& config, std::vector<std::string> warnings) noexcept {
+  if (inForkedChild()) return StartResult::kFailed;
+  Globals& s = g();
+  std::lock_guard<std::mutex> lock(s.lifecycle);
+  if (s.session != nullptr) return StartResult::kJoined;
+  try {
+    return startLocked(s, config, std::move(warnings));
+  } catch (...) {
+    std::fprintf(stderr, "steplint: not recording: out of memory while starting\n");
+    return StartResult::kFailed;
+  }
+}
+
+}  // namespace
+
+StartResult startSession(const CollectorConfig& config) noexcept { return startWith(config, {}); }
+
+StartResult startSession(const char* output_path) noexcept {
+  try {
+    CollectorConfig config;
+    std::vector<std::string> warnings;
+    parseConfig(processEnv(), &config, &warnings);
+    for (const auto& w : warnings) std::fprintf(stderr, "%s\n", w.c_str());
+    if (output_path != nullptr && *output_path != '\0') config.output_path = output_path;
+    return startWith(config, std::move(warnings));
+  } catch (...) {
+    return StartResult::kFailed;
+  }
+}
+
+bool stopSession() noexcept {
+  if (inForkedChild()) return false;  // the parent's session; its mutexes may be held here
+  Globals& s = g();
+  std::lock_guard<std::mutex> lock(s.lifecycle);
+  if (s.session == nullptr) return false;
+  bool ok = false;
+  try {
+    ok = s.session->stop();
+  } catch (...) {
+    std::fprintf(stderr, "steplint: stopping the session failed\n");
+  }
+  delete s.session;
+  s.session = nullptr;
+  return ok;
+}
+
+bool sessionRunning() noexcept { return g().live.load(std::memory_order_relaxed); }
+
+bool timeInCaptureWindow(int64_t ns) noexcept {
+  Globals& s = g();
+  std::lock_guard<std::mutex> lock(s.schedule_mutex);
+  for (const auto& [start, end] : s.windows) {
+    if (ns >= start && ns < end) return true;
+  }
+  return false;
+}
+
+void markSessionDeadInChild() noexcept {
+  g().capturing.store(false, std::memory_order_relaxed);
+  g().live.store(false, std::memory_order_relaxed);
+  g().activity.store(nullptr, std::memory_order_relaxed);
+}
+
+// ---- recorder.h
+
+int64_t nowNs() noexcept {
+  timespec t{};
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return int64_t{t.tv_sec} * 1000000000 + t.tv_nsec;
+}
+
+void recordHostEvent(const HostEvent& event) noexcept {
+  if (!g().capturing.load(std::memory_order_relaxed)) return;
+  ThreadBuffers::instance().append(event);
+}
+
+bool isCapturing() noexcept { return g().capturing.load(std::memory_order_relaxed); }
+
+uint64_t nextExternalId() noexcept { return g().next_external_id.fetch_add(1, std::memory_order_relaxed) + 1; }
+
+void onStepBegin(int64_t /*step*/) noexcept {
+  Globals& s = g();
+  if (!s.live.load(std::memory_order_relaxed)) return;
+  {
+    std::lock_guard<std::mutex> lock(s.schedule_mutex);
+    s.schedule.onStepBegin();
+    updateCaptureLocked(s, nowNs());
+  }
+  // No CUPTI flush here: each flush hands back a partly filled 4 MiB buffer, so flushing every
+  // step of a fast loop exhausted the buffer cap within a second on an H100 and CUPTI then
+  // dropped every later record (measured: 30,600 records lost in 30 steps). The writer thread
+  // flushes once per interval and at stop.
+}
+
+void onStepEnd() noexcept {}
+
+void setMetadata(std::string_view key, std::string_view raw_json) noexcept {
+  try {
+    Globals& s = g();
+    std::lock_guard<std::mutex> lock(s.meta);
+    putPair(s.metadata, key, raw_json);
+    if (s.header_written) putPair(s.late_metadata, key, raw_json);
+  } catch (...) {
+  }
+}
+
+void reportSourceStatus(std::string_view source, std::string_view status) noexcept {
+  try {
+    Globals& s = g();
+    std::lock_guard<std::mutex> lock(s.meta);
+    putPair(s.statuses, source, jsonString(status));
+    const bool quiet = status == "recording" || status == "not built" || status.substr(0, 8) == "disabled";
+    auto& printed = s.printed_sources;
+    if (!quiet && std::find(printed.begin(), printed.end(), source) == printed.end()) {
+      printed.emplace_back(source);
+      std::fprintf(stderr, "steplint: %.*s: %.*s\n", static_cast<int>(source.size()), source.data(),
+                   static_cast<int>(status.size()), status.data());
+    }
+  } catch (...) {
+  }
+}
+
+int64_t currentThreadId() noexcept {
+  thread_local int64_t tid = static_cast<int64_t>(syscall(SYS_gettid));
+  return tid;
+}
+
+ActivitySource* activeActivitySource() noexcept { return g().activity.load(std::memory_order_acquire); }
+
+}  // namespace steplint::collector

@@ -1,0 +1,36 @@
+// Factories for the collector's optional sources. Each returns nullptr when the build lacks the
+// dependency (no torch, no CUPTI, no NVTX), so recorder.cpp needs no #ifdefs of its own: the
+// fallbacks live in sources_fallback.cpp, compiled with the STEPLINT_HAVE_* definitions.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "activity_source.h"
+
+namespace steplint::collector {
+
+struct CollectorConfig;
+
+/// A source that records on trainer threads (RecordFunction callbacks, NVTX injection).
+class HostSource {
+ public:
+  virtual ~HostSource() = default;
+  virtual const char* name() const = 0;   // "torch", "nvtx": the key in steplint_sources
+  /// Registers callbacks; false + why when it cannot record (the session goes on without it).
+  virtual bool start(const CollectorConfig& config, std::string* why) = 0;
+  /// Stops recording; must be safe to call from an atexit handler.
+  virtual void stop() = 0;
+  /// Adds what this source knows about the run (torch version, threads, cudnn flags, device
+  /// properties) as trace metadata via setMetadata(); called once at start.
+  virtual void describe() {}
+};
+
+std::unique_ptr<HostSource> makeTorchSource();        // src/torch/ (STEPLINT_HAVE_TORCH)
+std::unique_ptr<HostSource> makeNvtxSource();         // src/nvtx/  (STEPLINT_HAVE_NVTX)
+std::unique_ptr<ActivitySource> makeCuptiSource();    // src/cupti/ (STEPLINT_HAVE_CUPTI)
+
+/// The ActivitySource the torch hooks push external ids into (nullptr when none runs).
+ActivitySource* activeActivitySource() noexcept;
+
+}  // namespace steplint::collector

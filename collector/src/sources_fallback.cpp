@@ -1,0 +1,16 @@
+// Stand-ins for the sources a build leaves out (see sources.h).
+#include "sources.h"
+
+namespace steplint::collector {
+
+#ifndef STEPLINT_HAVE_TORCH
+std::unique_ptr<HostSource> makeTorchSource() { return nullptr; }
+#endif
+#ifndef STEPLINT_HAVE_NVTX
+std::unique_ptr<HostSource> makeNvtxSource() { return nullptr; }
+#endif
+#ifndef STEPLINT_HAVE_CUPTI
+std::unique_ptr<ActivitySource> makeCuptiSource() { return nullptr; }
+#endif
+
+}  // namespace steplint::collector

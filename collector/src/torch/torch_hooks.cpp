@@ -1,0 +1,221 @@
+// The torch source: one global RecordFunction callback that turns every ATen op, autograd node
+// and user scope into a HostEvent (kineto-trace-format.md §7.1).
+//
+// The only TU that includes <ATen/record_function.h>; compiled with NDEBUG in every build type
+// (sources.cmake, toolchain.md §3.3). Built against torch 1.13 (Debian) and torch 2.x: the
+// RecordFunction calls used here (name, seqNr, forwardThreadId, scope, inputs, the callback
+// builder) have the same shape in both.
+//
+// Cost model (toolchain.md §3.5): RecordFunction itself costs ~0.1 µs per op; the callback
+// adds one heap context, two clock reads and a lock-free append. Shapes (inputs()) cost more
+// and are off by default.
+#include <ATen/core/Tensor.h>
+#include <ATen/core/ivalue.h>
+#include <ATen/record_function.h>
+
+#include <atomic>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <string>
+
+#include "config.h"
+#include "recorder.h"
+#include "sources.h"
+#include "torch_hooks.h"
+
+namespace steplint::collector {
+namespace torch_hooks {
+namespace {
+
+// Set by TorchSource::start/stop. The callback stays registered for the whole process:
+// removing a global callback while other threads run ops is not allowed (record_function.h).
+std::atomic<bool> g_enabled{false};
+std::atomic<uint64_t> g_captured{0};
+std::once_flag g_register_once;
+
+bool startsWith(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
+}
+
+/// Per-op state between the start and the end callback (same thread; torch owns and deletes it).
+struct OpContext final : at::ObserverContext {
+  int64_t start_ns = 0;
+  uint64_t external_id = 0;
+  bool pushed = false;
+  uint8_t flags = 0;
+  std::string args;  // "Input Dims": ..., "Input type": ... (only with shapes)
+};
+
+void appendDims(const at::Tensor& t, std::string& dims) {
+  dims += '[';
+  bool first = true;
+  for (int64_t d : t.sizes()) {
+    if (!first) dims += ", ";
+    first = false;
+    dims += std::to_string(d);
+  }
+  dims += ']';
+}
+
+std::string_view typeName(const c10::IValue& v) {
+  if (v.isTensor()) {
+    const at::Tensor& t = v.toTensor();
+    if (!t.defined()) return "";
+    const auto name = t.dtype().name();  // "float", "long int", "c10::Half" as Kineto writes
+    return std::string_view(name.data(), name.size());
+  }
+  if (v.isScalar()) return "Scalar";
+  if (v.isTensorList()) return "TensorList";
+  if (v.isList()) return "ScalarList";
+  return "";
+}
+
+/// True when `aten::copy_(self, src, non_blocking)` copies a CUDA tensor into host memory
+/// without non_blocking: the host waits for the device.
+bool isBlockingCopyToHost(std::string_view name, c10::ArrayRef<const c10::IValue> in) {
+  if (name != "aten::copy_" || in.size() < 2 || !in[0].isTensor() || !in[1].isTensor()) return false;
+  const at::Tensor& dst = in[0].toTensor();
+  const at::Tensor& src = in[1].toTensor();
+  if (!dst.defined() || !src.defined() || !dst.is_cpu() || !src.is_cuda()) return false;
+  return !(in.size() > 2 && in[2].isBool() && in[2].toBool());
+}
+
+/// Renders `"Input Dims": [[..]], "Input type": [..]` from fn.inputs(); only valid in the start
+/// callback. Adds kFlagHostSync for a blocking device-to-host copy.
+void renderInputs(const at::RecordFunction& fn, OpContext& ctx) {
+  const c10::ArrayRef<const c10::IValue> inputs = fn.inputs();
+  std::string dims = "\"Input Dims\": [";
+  std::string types = "\"Input type\": [";
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (i > 0) {
+      dims += ", ";
+      types += ", ";
+    }
+    const c10::IValue& v = inputs[i];
+    if (v.isTensor() && v.toTensor().defined()) {
+      appendDims(v.toTensor(), dims);
+    } else {
+      dims += "[]";
+    }
+    types += '"';
+    types += typeName(v);  // dtype names and our literals need no JSON escaping
+    types += '"';
+  }
+  ctx.args = dims + "], " + types + "]";
+  if (isBlockingCopyToHost(fn.name(), inputs)) ctx.flags |= kFlagHostSync;
+}
+
+OpScope scopeOf(const at::RecordFunction& fn) {
+  switch (fn.scope()) {
+    case at::RecordScope::FUNCTION: return OpScope::kFunction;
+    case at::RecordScope::BACKWARD_FUNCTION: return OpScope::kBackwardFunction;
+    case at::RecordScope::USER_SCOPE: return OpScope::kUserScope;
+    default: return OpScope::kOther;
+  }
+}
+
+std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
+  if (!g_enabled.load(std::memory_order_relaxed) || !isCapturing()) return nullptr;
+  try {
+    auto ctx = std::make_unique<OpContext>();
+    ctx->external_id = nextExternalId();
+    if (ActivitySource* device = activeActivitySource()) {
+      device->pushExternalId(ctx->external_id);
+      ctx->pushed = true;
+    }
+    if (fn.needsInputs()) renderInputs(fn, *ctx);
+    ctx->start_ns = nowNs();  // last, so our own work is outside the op's duration
+    return ctx;
+  } catch (...) {  // never let an exception reach torch (style.md §2.9)
+    return nullptr;
+  }
+}
+
+void onOpEnd(const at::RecordFunction& fn, at::ObserverContext* raw) {
+  if (raw == nullptr) return;
+  const int64_t end_ns = nowNs();
+  auto* ctx = static_cast<OpContext*>(raw);
+  if (ctx->pushed) {
+    if (ActivitySource* device = activeActivitySource()) device->popExternalId();
+  }
+  try {
+    HostEvent e;
+    e.name = fn.name();  // copied by recordHostEvent: string-named records own their name
+    e.args_json = ctx->args;
+    e.start_ns = ctx->start_ns;
+    e.end_ns = end_ns;
+    e.external_id = ctx->external_id;
+    e.seq_nr = fn.seqNr();
+    if (e.seq_nr >= 0) e.fwd_thread = static_cast<int64_t>(fn.forwardThreadId());
+    const OpScope scope = scopeOf(fn);
+    e.kind = scope == OpScope::kUserScope ? HostKind::kUserAnnotation : HostKind::kCpuOp;
+    e.flags = static_cast<uint8_t>(ctx->flags | flagsForOp(e.name, scope));
+    recordHostEvent(e);
+    g_captured.fetch_add(1, std::memory_order_relaxed);
+  } catch (...) {
+  }
+}
+
+void registerCallbackOnce(bool record_shapes) {
+  std::call_once(g_register_once, [record_shapes] {
+    at::addGlobalCallback(at::RecordFunctionCallback(&onOpStart, &onOpEnd)
+                              .needsInputs(record_shapes)
+                              .needsIds(true));
+  });
+}
+
+class TorchSource final : public HostSource {
+ public:
+  const char* name() const override { return "torch"; }
+
+  bool start(const CollectorConfig& config, std::string* why) override {
+    try {
+      // needsInputs is fixed at registration: a later session in the same process keeps the
+      // first session's shapes setting (the callback checks needsInputs() itself).
+      registerCallbackOnce(config.record_shapes);
+      g_enabled.store(true, std::memory_order_release);
+      return true;
+    } catch (const std::exception& error) {
+      if (why) *why = std::string("at::addGlobalCallback failed: ") + error.what();
+    } catch (...) {
+      if (why) *why = "at::addGlobalCallback failed";
+    }
+    return false;
+  }
+
+  void stop() override {
+    g_enabled.store(false, std::memory_order_release);
+    // Again at the end: with LD_PRELOAD the session starts before main() sets
+    // cudnn.benchmark & co., so the start-time values would describe torch's defaults.
+    describeTorchRuntime();
+  }
+
+  void describe() override { describeTorchRuntime(); }
+};
+
+}  // namespace
+
+uint8_t flagsForOp(std::string_view name, OpScope scope) noexcept {
+  switch (scope) {
+    case OpScope::kBackwardFunction: return kFlagBackward;
+    case OpScope::kUserScope:
+      if (startsWith(name, "ProfilerStep#")) return kFlagStep;
+      if (startsWith(name, "enumerate(DataLoader)#")) return kFlagDataLoader;
+      return 0;
+    default:
+      // .item() runs aten::item → aten::_local_scalar_dense; only the inner op reads the
+      // device value, so flagging it alone counts each sync once.
+      return name == "aten::_local_scalar_dense" ? kFlagHostSync : 0;
+  }
+}
+
+uint64_t capturedOpCount() noexcept { return g_captured.load(std::memory_order_relaxed); }
+
+}  // namespace torch_hooks
+
+std::unique_ptr<HostSource> makeTorchSource() {
+  return std::make_unique<torch_hooks::TorchSource>();
+}
+
+}  // namespace steplint::collector

@@ -1,0 +1,49 @@
+// Turns collector records into Kineto trace events (kineto-trace-format.md §4-§7, §13), so
+// recorder.cpp deals with threads and lifecycle only.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "recorder.h"
+
+namespace steplint::trace {
+class KinetoJsonWriter;
+}
+
+namespace steplint::collector {
+
+struct CollectorConfig;
+using RawJsonPairs = std::vector<std::pair<std::string, std::string>>;
+
+/// One host event: ph "X" (or "i" s "t" for instants), cat cpu_op / user_annotation, args
+/// "External id", "Sequence number", "Fwd thread id", the event's args_json and, for host
+/// syncs, "steplint_host_sync": 1.
+void writeHostEvent(trace::KinetoJsonWriter& out, const HostEvent& event, int64_t pid, int64_t tid);
+
+/// process_name, process_labels "CPU" and process_sort_index for a CPU process.
+void writeProcessMetadata(trace::KinetoJsonWriter& out, int64_t pid, std::string_view process_name, int64_t ts_ns);
+
+/// thread_name "thread <tid> (<name>)" and thread_sort_index.
+void writeThreadMetadata(trace::KinetoJsonWriter& out, int64_t pid, int64_t tid, std::string_view name,
+                         int64_t ts_ns);
+
+/// The "PyTorch Profiler (0)" span on pid "Spans" (tb_plugin's utilisation range).
+void writeSpan(trace::KinetoJsonWriter& out, int64_t start_ns, int64_t end_ns);
+
+/// Run facts for the trace header: host_name, pid, command_line, cpu_cores, rank/local_rank/
+/// world_size (when set in config).
+RawJsonPairs collectRunMetadata(const CollectorConfig& config);
+
+/// The executable's name (/proc/self/comm), for process_name.
+std::string executableName();
+
+std::string jsonString(std::string_view text);
+/// {"k": raw, ...} from raw JSON values.
+std::string jsonObject(const RawJsonPairs& members);
+std::string jsonStringArray(const std::vector<std::string>& items);
+
+}  // namespace steplint::collector

@@ -1,0 +1,85 @@
+// The model and data shared by the sample trainers. Header-only and torch-including: each
+// sample has exactly one TU that includes it (toolchain.md §8).
+#pragma once
+
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cstdint>
+#include <thread>
+
+namespace steplint::samples {
+
+constexpr int64_t kClasses = 10;
+constexpr int64_t kDatasetSize = 4096;
+
+/// Model and input size. On the CPU the samples must finish in seconds on 2 cores; on a GPU
+/// the work must be large enough that the GPU, not the launch overhead, bounds the fixed
+/// sample (an H100 runs the CPU-sized model in microseconds), and that a batch of inputs is
+/// over SL201's 1 MiB per step.
+struct SampleShape {
+  int64_t features;
+  int64_t hidden;
+};
+inline SampleShape sampleShape(bool cuda) { return cuda ? SampleShape{4096, 4096} : SampleShape{64, 256}; }
+
+/// An MLP classifier: three Linear layers (aten::addmm), ReLU, cross-entropy.
+struct MlpImpl : torch::nn::Module {
+  explicit MlpImpl(SampleShape shape)
+      : fc1(register_module("fc1", torch::nn::Linear(shape.features, shape.hidden))),
+        fc2(register_module("fc2", torch::nn::Linear(shape.hidden, shape.hidden))),
+        fc3(register_module("fc3", torch::nn::Linear(shape.hidden, kClasses))) {}
+  torch::Tensor forward(torch::Tensor x) {
+    x = torch::relu(fc1->forward(x));
+    x = torch::relu(fc2->forward(x));
+    return fc3->forward(x);
+  }
+  torch::nn::Linear fc1, fc2, fc3;
+};
+TORCH_MODULE(Mlp);
+
+/// Builds each sample on demand with a per-sample CPU "augmentation" (normalisation plus a
+/// short sleep standing in for decoding), the slow input pipeline of slow_trainer.
+class SlowDataset : public torch::data::datasets::Dataset<SlowDataset> {
+ public:
+  explicit SlowDataset(int64_t features) : features_(features) {}
+  torch::data::Example<> get(size_t index) override {
+    torch::Tensor x = torch::randn({features_});
+    x = torch::tanh((x - x.mean()) * 0.5);  // (x.std() would read a scalar: aten::item)
+    std::this_thread::sleep_for(std::chrono::microseconds(60));
+    return {x, torch::tensor(static_cast<int64_t>(index % kClasses))};
+  }
+  torch::optional<size_t> size() const override { return kDatasetSize; }
+
+ private:
+  int64_t features_;
+};
+
+/// The whole data set materialised once; a batch is one index_select (fast_trainer).
+class InMemoryDataset : public torch::data::datasets::BatchDataset<InMemoryDataset, torch::data::Example<>> {
+ public:
+  InMemoryDataset(bool pinned, int64_t features)
+      : data_(torch::randn({kDatasetSize, features})),
+        targets_(torch::arange(kDatasetSize, torch::kLong).remainder(kClasses)) {
+    if (pinned) {  // page-locked host memory: async host-to-device copies
+      data_ = data_.pin_memory();
+      targets_ = targets_.pin_memory();
+    }
+  }
+  torch::data::Example<> get_batch(torch::ArrayRef<size_t> indices) override {
+    std::vector<int64_t> idx(indices.begin(), indices.end());
+    const torch::Tensor index = torch::tensor(idx, torch::kLong);
+    torch::Tensor x = data_.index_select(0, index), y = targets_.index_select(0, index);
+    if (data_.is_pinned()) {
+      x = x.pin_memory();
+      y = y.pin_memory();
+    }
+    return {x, y};
+  }
+  torch::optional<size_t> size() const override { return kDatasetSize; }
+
+ private:
+  torch::Tensor data_, targets_;
+};
+
+}  // namespace steplint::samples

@@ -1,0 +1,26 @@
+// Command line and timing report shared by the sample trainers (no torch headers here, so the
+// samples keep one torch TU each).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace steplint::samples {
+
+struct SampleOptions {
+  std::string device = "cpu";     // --device cpu|cuda
+  int64_t steps = 30;             // --steps N
+  bool steplint_steps = false;    // --steplint-steps: mark steps with the linked API
+  std::string legacy_profile;     // --legacy-profile FILE: torch's legacy profiler (benchmark)
+  int exit_code = 0;              // --exit-code N: exit status after training (tests)
+  int64_t sleep_after_ms = 0;     // --sleep-after-step-ms N: stretch each step (SIGINT tests)
+};
+
+/// Parses argv; on a bad or unknown argument prints usage to stderr and returns false.
+bool parseSampleOptions(int argc, char** argv, SampleOptions* options);
+
+/// Prints "<name>: <steps> steps, mean step <ms> ms (after warm-up)" — the line the overhead
+/// benchmark parses.
+void printStepTime(const char* name, int64_t steps, double mean_step_ms);
+
+}  // namespace steplint::samples

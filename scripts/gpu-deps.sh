@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Prepares .gpu-deps/: Debian 12's simdjson, toml++, CLI11, nlohmann-json, Catch2 and ISA-L,
+# unpacked (no install), for a GPU machine that has torch and CUDA but no package registry.
+# Run it here (it downloads with apt-get); carry .gpu-deps to the GPU machine (it is
+# git-ignored); scripts/gpu-build.sh there finds it. Symlinks are replaced by copies, since
+# some transfer tools drop links. See docs/gpu.md.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+dest=.gpu-deps
+packages=(libsimdjson-dev libsimdjson14 libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
+          libtomlplusplus3 catch2 libisal-dev libisal2)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+(cd "$tmp" && apt-get download "${packages[@]}" >/dev/null 2>&1) || {
+  echo "gpu-deps: apt-get download failed (needs Debian 12's package lists: apt-get update)" >&2
+  exit 1
+}
+rm -rf "$dest"
+for deb in "$tmp"/*.deb; do dpkg -x "$deb" "$dest"; done
+# Links become plain files (the .so symlinks) so the folder survives any copy.
+find "$dest" -type l | while read -r link; do
+  target=$(readlink -f "$link")
+  rm "$link"
+  if [[ -f "$target" ]]; then cp "$target" "$link"; fi
+done
+rm -rf "$dest/usr/share/doc" "$dest/usr/share/man"
+echo "gpu-deps: $(du -sh "$dest" | cut -f1) in $dest (${#packages[@]} packages)"

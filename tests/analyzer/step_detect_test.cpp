@@ -1,0 +1,170 @@
+// Step detection without ProfilerStep#N (step_detect.h): hand-built training loops with exact
+// expected boundaries, and the ResNet-50 fixtures with their ProfilerStep ranges removed.
+#include "steplint/analyzer/step_detect.h"
+
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "fixture_trace.h"
+#include "steplint/analyzer/steps.h"
+#include "test_model.h"
+
+using namespace steplint;
+using analyzer::computeSteps;
+using analyzer::StepSource;
+using test::TestTrace;
+
+namespace {
+
+constexpr int64_t kWorker = 2;
+constexpr int64_t kAutogradThread = 3;
+
+struct LoopShape {
+  bool data_on_main = true;          // 0 workers: the main thread builds the batch
+  int64_t backward_tid = TestTrace::kMainThread;
+  double wait_us = 200;              // worker case: main thread idle until the batch arrives
+  int stall_iteration = -1;          // this iteration's data takes 5000 µs instead
+};
+
+// One libtorch iteration: data, zero_grad, forward, backward, SGD step, loss.item().
+// Returns the time the iteration ends (loss.item() ends).
+double iteration(TestTrace& t, double start, const LoopShape& shape, bool stall) {
+  double at = start;
+  const double data = stall ? 5000 : (shape.data_on_main ? 30 : shape.wait_us);
+  if (shape.data_on_main) {
+    t.op("aten::stack", at, data);
+    at += data + 5;
+  } else {
+    t.op("aten::randn", at + 1, data / 2, kWorker);
+    t.op("aten::stack", at + 2 + data / 2, data / 4, kWorker);
+    at += data;
+  }
+  for (int i = 0; i < 2; ++i, at += 6) t.op("aten::zero_", at, 5);
+  for (const char* name : {"aten::addmm", "aten::relu", "aten::addmm", "aten::mse_loss"}) {
+    t.op(name, at, 10);
+    at += 12;
+  }
+  for (const char* node : {"MseLossBackward0", "AddmmBackward0", "torch::autograd::AccumulateGrad", "ReluBackward0",
+                           "AddmmBackward0", "torch::autograd::AccumulateGrad"}) {
+    t.op(std::string("autograd::engine::evaluate_function: ") + node, at, 10, shape.backward_tid);
+    t.op(node, at + 1, 8, shape.backward_tid);
+    at += 11;
+  }
+  at += 5;
+  for (const char* name : {"aten::mul_", "aten::add_", "aten::mul_", "aten::add_"}) {
+    t.op(name, at, 10);
+    at += 11;
+  }
+  t.op("aten::item", at, 20);
+  t.op("aten::_local_scalar_dense", at + 1, 18);
+  return at + 20;
+}
+
+std::vector<double> buildLoop(TestTrace& t, const LoopShape& shape, int iterations) {
+  std::vector<double> starts;
+  double at = 0;
+  for (int i = 0; i < iterations; ++i) {
+    starts.push_back(at);
+    at = iteration(t, at, shape, i == shape.stall_iteration);
+  }
+  starts.push_back(at);  // end of the last iteration
+  t.finalize();
+  return starts;
+}
+
+int64_t ns(double us) { return static_cast<int64_t>(std::llround(us * 1000)); }
+
+}  // namespace
+
+TEST_CASE("backward op names are recognised across torch versions", "[steps][detect]") {
+  CHECK(analyzer::isBackwardOpName("autograd::engine::evaluate_function: AddmmBackward0"));
+  CHECK(analyzer::isBackwardOpName("AddmmBackward0"));
+  CHECK(analyzer::isBackwardOpName("CudnnConvolutionBackward"));  // torch 1.8
+  CHECK(analyzer::isBackwardOpName("MeanBackward1"));
+  CHECK(analyzer::isBackwardOpName("torch::autograd::AccumulateGrad"));
+  CHECK_FALSE(analyzer::isBackwardOpName("aten::convolution_backward"));
+  CHECK_FALSE(analyzer::isBackwardOpName("aten::addmm"));
+  CHECK_FALSE(analyzer::isBackwardOpName("Backward"));
+}
+
+TEST_CASE("CPU loop with the data loader on the main thread: steps start at the data loading", "[steps][detect]") {
+  TestTrace t;
+  LoopShape shape;
+  shape.stall_iteration = 2;  // one slow batch must not split or merge iterations
+  const std::vector<double> starts = buildLoop(t, shape, 5);
+  const auto r = computeSteps(t.model);
+  REQUIRE(r.source == StepSource::kDetected);
+  REQUIRE(r.steps.size() == 5);
+  for (size_t i = 0; i < 5; ++i) {
+    INFO("step " << i);
+    CHECK(r.steps[i].number == static_cast<int64_t>(i));
+    CHECK(r.steps[i].host_start_ns == ns(starts[i]));
+    CHECK(r.steps[i].host_end_ns == ns(starts[i + 1]));
+  }
+  REQUIRE_FALSE(r.notes.empty());
+  CHECK(r.notes[0].find("5 steps detected from 5 backward passes") != std::string::npos);
+}
+
+TEST_CASE("worker-thread data loading: steps start where the main thread begins to wait", "[steps][detect]") {
+  for (const int64_t backward_tid : {TestTrace::kMainThread, kAutogradThread}) {
+    INFO("backward on thread " << backward_tid);
+    TestTrace t;
+    LoopShape shape;
+    shape.data_on_main = false;
+    shape.backward_tid = backward_tid;
+    shape.stall_iteration = 3;
+    const std::vector<double> starts = buildLoop(t, shape, 6);
+    const auto r = computeSteps(t.model);
+    REQUIRE(r.source == StepSource::kDetected);
+    REQUIRE(r.steps.size() == 6);
+    // The first wait is before any main-thread op, so step 0 starts at its zero_grad.
+    CHECK(r.steps[0].host_start_ns == ns(starts[0] + shape.wait_us));
+    for (size_t i = 1; i < 6; ++i) {
+      INFO("step " << i);
+      CHECK(r.steps[i].host_start_ns == ns(starts[i]));
+      CHECK(r.steps[i - 1].host_end_ns == ns(starts[i]));
+    }
+    CHECK(r.steps[5].host_end_ns == ns(starts[6]));
+  }
+}
+
+TEST_CASE("too few iterations or irregular backward passes fall back to the whole trace", "[steps][detect]") {
+  SECTION("two iterations are one period") {
+    TestTrace t;
+    buildLoop(t, LoopShape{}, 2);
+    const auto r = computeSteps(t.model);
+    CHECK(r.source == StepSource::kWholeTrace);
+    REQUIRE(r.steps.size() == 1);
+    REQUIRE(r.notes.size() == 1);
+    CHECK(r.notes[0].find("2 backward pass(es) found") != std::string::npos);
+  }
+  SECTION("a pass ten times larger than the others") {
+    TestTrace t;
+    double at = iteration(t, 0, LoopShape{}, false);
+    at = iteration(t, at, LoopShape{}, false);
+    for (int i = 0; i < 60; ++i, at += 11) t.op("autograd::engine::evaluate_function: AddmmBackward0", at + 100, 10);
+    at = iteration(t, at + 200, LoopShape{}, false);
+    iteration(t, at, LoopShape{}, false);
+    t.finalize();
+    const auto r = computeSteps(t.model);
+    CHECK(r.source == StepSource::kWholeTrace);
+    REQUIRE(r.notes.size() == 1);
+    CHECK(r.notes[0].find("differ too much") != std::string::npos);
+  }
+}
+
+TEST_CASE("detected steps never outnumber backward passes", "[steps][detect]") {
+  for (int iterations = 3; iterations <= 7; ++iterations) {
+    TestTrace t;
+    LoopShape shape;
+    shape.data_on_main = iterations % 2 == 0;
+    buildLoop(t, shape, iterations);
+    const analyzer::DetectedSteps d = analyzer::detectSteps(t.model);
+    CHECK(d.backward_passes == iterations);
+    CHECK(static_cast<int>(d.steps.size()) <= iterations);
+    CHECK(static_cast<int>(d.steps.size()) >= iterations - 1);
+  }
+}

@@ -1,0 +1,52 @@
+// Helpers for the collector end-to-end tests: run a sample trainer under the preload library
+// (the mechanism behind `steplint record`), then import and lint the trace it wrote.
+#pragma once
+
+#include <sys/types.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "steplint/analyzer/lint.h"
+#include "steplint/analyzer/summary.h"
+#include "steplint/trace/model.h"
+
+namespace steplint::e2e {
+
+using Env = std::vector<std::pair<std::string, std::string>>;
+
+/// The variables `steplint record` sets, for output path `trace`.
+Env recordEnv(const std::string& trace);
+
+/// Starts argv[0] with `env` added; stdout and stderr go to `log`. Returns the pid.
+pid_t startProcess(const std::vector<std::string>& argv, const Env& env, const std::string& log);
+/// Waits for pid; returns its exit status, 128 + signal when killed.
+int waitProcess(pid_t pid);
+/// startProcess + waitProcess.
+int runProcess(const std::vector<std::string>& argv, const Env& env, const std::string& log);
+
+/// A fresh path under the test scratch directory (the directory exists; the file does not).
+std::string scratchPath(const std::string& name);
+std::string readFile(const std::string& path);
+
+/// A trace imported, summarised and linted with the default rule selection.
+struct LintedTrace {
+  trace::TraceModel model;
+  analyzer::TraceSummary summary;
+  analyzer::LintResult lint;
+  nlohmann::json json;  // the raw file (plain JSON traces only; null for .gz)
+  const analyzer::Diagnostic* finding(const std::string& code) const;
+  bool notChecked(const std::string& code) const;
+  size_t countNamed(std::string_view name) const;
+};
+
+/// Imports `path` (empty optional-like result: model has no events) and runs the rules.
+bool lintTrace(const std::string& path, LintedTrace& out, std::string* error);
+
+/// Records `trainer args` into a plain-JSON trace at scratchPath(name) and lints it. Cached per
+/// name, so several TEST_CASEs share one run.
+const LintedTrace& recordSample(const std::string& name, const std::vector<std::string>& argv);
+
+}  // namespace steplint::e2e

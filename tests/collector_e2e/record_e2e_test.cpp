@@ -1,0 +1,38 @@
+// `steplint record` end to end: the exit code, the report and the "no trace" explanation.
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "e2e_support.h"
+
+namespace steplint::e2e {
+
+TEST_CASE("steplint record passes the trainer's exit code through and prints the report", "[torch]") {
+  const std::string trace = scratchPath("record.pt.trace.json.gz");
+  const std::string log = scratchPath("record.log");
+  const int rc = runProcess({STEPLINT_EXE, "record", "-o", trace, "--no-cupti", "--no-config", "--",
+                             SLOW_TRAINER, "--steps", "8", "--steplint-steps", "--exit-code", "3"},
+                            {}, log);
+  const std::string output = readFile(log);
+  INFO(output);
+  CHECK(rc == 3);  // findings do not change it; the trainer's status does
+  CHECK(output.find("SL101") != std::string::npos);
+  CHECK(output.find("trace: " + trace) != std::string::npos);
+  LintedTrace t;
+  std::string error;
+  REQUIRE(lintTrace(trace, t, &error));
+  CHECK(t.countNamed("ProfilerStep#7") == 1);
+}
+
+TEST_CASE("steplint record explains when a program without LibTorch writes no trace", "[torch]") {
+  const std::string trace = scratchPath("none.pt.trace.json.gz");
+  const std::string log = scratchPath("none.log");
+  const int rc = runProcess({STEPLINT_EXE, "record", "-o", trace, "--", "/bin/sh", "-c", "exit 4"}, {}, log);
+  const std::string output = readFile(log);
+  INFO(output);
+  CHECK(rc == 4);
+  CHECK(output.find("no trace was written") != std::string::npos);
+  CHECK(output.find("does not link LibTorch") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(trace));
+}
+
+}  // namespace steplint::e2e
