@@ -1,16 +1,15 @@
 #!/usr/bin/env bash
-# The main job until the collector exists: build steplint, make a demo trace and print its
-# summary (steps, step-time breakdown, GPU utilisation, idle time, top kernels).
+# The main job: build steplint and its sample trainers, record the slow sample with
+# `steplint record` and print the report (the same one `steplint check` prints).
 #
-#   bash scripts/demo.sh                 # synthetic trace from steplint-tracegen
-#   bash scripts/demo.sh my.pt.trace.json.gz   # your own torch.profiler trace
+#   bash scripts/demo.sh                     # records samples/slow_trainer (GPU if there is one)
+#   bash scripts/demo.sh my.pt.trace.json.gz # report on your own torch.profiler / steplint trace
 #   STEPLINT_DEMO_STEPS=50 bash scripts/demo.sh
 #
-# Trace source, first that exists: the argument; build/bench/steplint-tracegen; the shared
-# ResNet-50 reference trace (../shared/fixtures or $STEPLINT_FIXTURES); tests/data/cli/tiny_steps.json.
+# The slow sample marks its steps with the linked API (--steplint-steps); without that flag it
+# is recorded with no code change at all and steplint detects the steps itself.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-repo=$(pwd)
 
 bash scripts/install-deps.sh
 
@@ -18,52 +17,40 @@ preset=${STEPLINT_PRESET:-default}
 if [[ "$preset" == "default" ]]; then default_dir=build; else default_dir="build-$preset"; fi
 build_dir=${STEPLINT_BUILD_DIR:-$default_dir}
 jobs=${STEPLINT_JOBS:-2}
+steplint="$build_dir/cli/steplint"
 
-echo "demo.sh: building steplint in $build_dir (a few minutes the first time; log: $build_dir/demo-build.log)"
+echo "demo.sh: building steplint and the samples in $build_dir (a few minutes the first time; log: $build_dir/demo-build.log)"
 mkdir -p "$build_dir"
 cmake --preset "$preset" -B "$build_dir" >"$build_dir/demo-configure.log" 2>&1 || {
   cat "$build_dir/demo-configure.log" >&2
   exit 1
 }
 targets=(steplint)
-if cmake --build "$build_dir" --target help 2>/dev/null | grep -q '^steplint-tracegen:'; then
-  targets+=(steplint-tracegen)
-fi
+if [[ $# -eq 0 ]]; then targets+=(slow_trainer steplint_preload steplint_collector); fi
 cmake --build "$build_dir" -j "$jobs" --target "${targets[@]}" >"$build_dir/demo-build.log" 2>&1 || {
   tail -n 50 "$build_dir/demo-build.log" >&2
   exit 1
 }
 
-fixtures=${STEPLINT_FIXTURES:-$repo/../shared/fixtures}
-reference="$fixtures/kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz"
-tracegen="$build_dir/bench/steplint-tracegen"
 if [[ $# -gt 0 ]]; then
-  trace=$1
-  origin="given on the command line"
-elif [[ -x "$tracegen" ]]; then
-  mkdir -p "$build_dir/demo"
-  trace="$build_dir/demo/demo.pt.trace.json.gz"
-  "$tracegen" --steps "${STEPLINT_DEMO_STEPS:-10}" --gzip -o "$trace"
-  origin="synthetic, written by $tracegen"
-elif [[ -f "$reference" ]]; then
-  trace=$reference
-  origin="shared reference trace (ResNet-50 on a V100, torch.profiler 2021)"
-else
-  trace="tests/data/cli/tiny_steps.json"
-  origin="tiny hand-written trace from the test data"
+  echo "demo.sh: steplint check $1"
+  status=0
+  "$steplint" check "$1" || status=$?
+  # Exit code 1 means "findings", which is what a demo trace is for.
+  if [[ $status -gt 1 ]]; then exit "$status"; fi
+  exit 0
 fi
 
-echo "demo.sh: steplint summary $trace"
+device=cpu
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then device=cuda; fi
+mkdir -p "$build_dir/demo"
+trace="$build_dir/demo/slow_trainer.pt.trace.json.gz"
+echo "demo.sh: $steplint record -o $trace -- $build_dir/samples/slow_trainer --device $device --steps ${STEPLINT_DEMO_STEPS:-20} --steplint-steps"
 echo
-"$build_dir/cli/steplint" summary "$trace"
+"$steplint" record -o "$trace" -- "$build_dir/samples/slow_trainer" --device "$device" \
+  --steps "${STEPLINT_DEMO_STEPS:-20}" --steplint-steps
 echo
-echo "demo.sh: steplint check $trace"
-echo
-# Exit code 1 means "findings" here, which is what the demo trace is for.
-status=0
-"$build_dir/cli/steplint" check "$trace" || status=$?
-if [[ $status -gt 1 ]]; then exit "$status"; fi
-echo
-echo "Trace: $(realpath "$trace") ($origin)"
-echo "Open it in https://ui.perfetto.dev, or run: $build_dir/cli/steplint summary --format json $trace"
-echo "Explain a finding: $build_dir/cli/steplint explain SL101"
+echo "Trace: $(realpath "$trace") (open it in https://ui.perfetto.dev too)"
+echo "Step-time breakdown: $steplint summary $trace"
+echo "Explain a finding:   $steplint explain SL101"
+echo "The fixed twin:      $steplint record -- $build_dir/samples/fast_trainer --device $device --steplint-steps"

@@ -1,0 +1,80 @@
+// GPU traces recorded by the collector on an H100 (tests/data/gpu/README.md): the GPU side as
+// CUPTI reported it, and the rules on the bad sample versus its fixed twin.
+#include <catch2/catch.hpp>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "e2e_support.h"
+
+namespace steplint::e2e {
+namespace {
+
+const LintedTrace& gpuTrace(const std::string& name) {
+  static std::map<std::string, std::unique_ptr<LintedTrace>> cache;
+  auto& slot = cache[name];
+  if (!slot) {
+    slot = std::make_unique<LintedTrace>();
+    std::string error;
+    const std::string path = std::string(STEPLINT_TEST_DATA) + "/gpu/" + name + ".pt.trace.json.gz";
+    INFO(error);
+    REQUIRE(lintTrace(path, *slot, &error));
+  }
+  return *slot;
+}
+
+size_t countKind(const trace::TraceModel& model, trace::EventKind kind) {
+  size_t n = 0;
+  for (const trace::Event& e : model.events) n += e.kind == kind ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("GPU trace: CUPTI kernels, copies and syncs linked to their ops", "[gpu-fixture]") {
+  const LintedTrace& t = gpuTrace("slow_trainer_marked");
+  REQUIRE(t.model.metadata.devices.size() == 1);
+  CHECK(t.model.metadata.devices[0].name == "NVIDIA H100 80GB HBM3");
+  CHECK(t.model.metadata.devices[0].num_sms == 132);
+  CHECK(countKind(t.model, trace::EventKind::kKernel) == 1596);
+  // Every device op found its launch call by correlation id (kineto-trace-format.md §8.2).
+  CHECK(t.model.stats.get(trace::Stat::device_op_without_launch) == 0);
+  CHECK(t.countNamed("Memcpy HtoD (Pageable -> Device)") == 96);  // 3 per step + model set-up
+  CHECK(t.countNamed("Memcpy DtoH (Device -> Pinned)") == 30);    // loss.item() every step
+  CHECK(t.countNamed("Stream Sync") == 126);
+  CHECK(t.countNamed("ProfilerStep#29") == 1);
+  CHECK_FALSE(t.model.stats.hasDataLoss());
+}
+
+TEST_CASE("GPU trace: the slow sample's findings", "[gpu-fixture]") {
+  const LintedTrace& t = gpuTrace("slow_trainer_marked");
+  for (const char* code : {"SL101", "SL201", "SL203", "SL206", "SL601"}) {
+    INFO(code);
+    CHECK(t.finding(code) != nullptr);
+  }
+  const analyzer::Diagnostic* sl101 = t.finding("SL101");
+  REQUIRE(sl101 != nullptr);
+  CHECK(sl101->evidence.metric("dataloader_fraction", -1) == Approx(0.65).margin(0.02));
+}
+
+TEST_CASE("GPU trace: the fixed sample has none of the slow sample's findings", "[gpu-fixture]") {
+  const LintedTrace& t = gpuTrace("fast_trainer_marked");
+  CHECK(t.countNamed("Memcpy HtoD (Pinned -> Device)") == 60);  // 2 per step, non_blocking
+  for (const char* code : {"SL101", "SL201", "SL202", "SL203", "SL206", "SL303", "SL601"}) {
+    INFO(code);
+    CHECK(t.finding(code) == nullptr);
+    CHECK_FALSE(t.notChecked(code));
+  }
+}
+
+TEST_CASE("GPU trace: steps detected without markers match the marked run", "[gpu-fixture]") {
+  const LintedTrace& marked = gpuTrace("slow_trainer_marked");
+  const LintedTrace& detected = gpuTrace("slow_trainer_auto");
+  CHECK(detected.summary.steps.source == analyzer::StepSource::kDetected);
+  CHECK(detected.summary.steps.steps.size() + detected.summary.steps.dropped_tail_steps ==
+        marked.summary.steps.steps.size() + marked.summary.steps.dropped_tail_steps);
+  CHECK(detected.finding("SL201") != nullptr);
+  CHECK(detected.finding("SL601") != nullptr);
+}
+
+}  // namespace steplint::e2e
