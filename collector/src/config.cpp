@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <limits>
 
+#include "process_info.h"
+
 namespace steplint::collector {
 namespace {
 
@@ -68,11 +70,6 @@ class Reader {
   bool ok_ = true;
 };
 
-std::string hostName() {
-  char buf[256] = {};
-  if (gethostname(buf, sizeof(buf) - 1) != 0 || buf[0] == '\0') return "localhost";
-  return buf;
-}
 
 }  // namespace
 
@@ -134,6 +131,7 @@ std::string defaultOutputPath(int rank) {
                          std::chrono::system_clock::now().time_since_epoch())
                          .count();
   std::string worker = hostName();
+  if (worker.empty()) worker = "localhost";
   if (rank >= 0) worker += "_rank" + std::to_string(rank);
   worker += "_" + std::to_string(static_cast<long>(getpid()));
   return worker + "." + std::to_string(epoch_ms) + ".pt.trace.json.gz";

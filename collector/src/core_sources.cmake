@@ -5,6 +5,7 @@ set(STEPLINT_COLLECTOR_CORE_SOURCES
   src/api.cpp
   src/config.cpp
   src/process_hooks.cpp
+  src/process_info.cpp
   src/recorder.cpp
   src/schedule.cpp
   src/thread_buffers.cpp

@@ -124,11 +124,6 @@ void installProcessHooks() noexcept {
   h.installed = true;
 }
 
-void markForkedChild() noexcept {
-  hooks().forked_child.store(true, std::memory_order_relaxed);
-  markSessionDeadInChild();
-}
-
 bool inForkedChild() noexcept { return hooks().forked_child.load(std::memory_order_relaxed); }
 
 }  // namespace steplint::collector

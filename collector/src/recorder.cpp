@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "config.h"
+#include "process_info.h"
 #include "schedule.h"
 #include "session.h"
 #include "sources.h"
@@ -220,8 +221,10 @@ class Session {
   }
 
   void writeEndMetadata(int64_t end_ns) {
-    writeProcessMetadata(writer_, pid_, executableName(), origin_ns_);
-    for (const auto& [tid, name] : threads_) writeThreadMetadata(writer_, pid_, tid, name, origin_ns_);
+    writeProcessMetadata(writer_, pid_, executableName(), "CPU", pid_, origin_ns_);
+    for (const auto& [tid, name] : threads_) {
+      writeThreadMetadata(writer_, pid_, tid, "thread " + std::to_string(tid) + " (" + name + ")", origin_ns_);
+    }
     int64_t span_start = origin_ns_, span_end = end_ns;
     {
       std::lock_guard<std::mutex> lock(g().schedule_mutex);
@@ -347,15 +350,6 @@ bool stopSession() noexcept {
 }
 
 bool sessionRunning() noexcept { return g().live.load(std::memory_order_relaxed); }
-
-bool timeInCaptureWindow(int64_t ns) noexcept {
-  Globals& s = g();
-  std::lock_guard<std::mutex> lock(s.schedule_mutex);
-  for (const auto& [start, end] : s.windows) {
-    if (ns >= start && ns < end) return true;
-  }
-  return false;
-}
 
 void markSessionDeadInChild() noexcept {
   g().capturing.store(false, std::memory_order_relaxed);

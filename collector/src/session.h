@@ -23,16 +23,10 @@ StartResult startSession(const CollectorConfig& config) noexcept;
 bool stopSession() noexcept;
 bool sessionRunning() noexcept;
 
-/// Writer thread helpers for device sources: true when clock time ns lies in a window where
-/// the schedule captured (always true without a schedule while the session runs).
-bool timeInCaptureWindow(int64_t ns) noexcept;
-
 // ---- process_hooks.cpp
 /// Installs SIGINT/SIGTERM handlers, the atexit stop and pthread_atfork handlers (once per
 /// process image; again in a forked child that starts its own session).
 void installProcessHooks() noexcept;
-/// Called by the atfork child handler: a session that ran in the parent is dead here.
-void markForkedChild() noexcept;
 /// True in a forked child of a process that was recording at fork time.
 bool inForkedChild() noexcept;
 /// recorder.cpp: turns every recording call into a no-op (atfork child handler).

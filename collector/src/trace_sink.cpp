@@ -2,11 +2,10 @@
 
 #include <unistd.h>
 
-#include <fstream>
-#include <iterator>
 #include <thread>
 
 #include "config.h"
+#include "process_info.h"
 #include "steplint/trace/kineto_writer.h"
 
 namespace steplint::collector {
@@ -24,29 +23,20 @@ void writeHostEvent(trace::KinetoJsonWriter& out, const HostEvent& e, int64_t pi
   if (e.seq_nr >= 0) b.arg("Sequence number", e.seq_nr);
   if (e.fwd_thread >= 0) b.arg("Fwd thread id", e.fwd_thread);
   if ((e.flags & kFlagHostSync) != 0) b.arg("steplint_host_sync", int64_t{1});
-  if (!e.args_json.empty()) {
-    // args_json is an object body ("k": v, ...): splice it after a first key so the args
-    // object opens; rawArg writes `"k": v`, so pass the body as key/value text directly.
-    std::string_view body = e.args_json;
-    size_t colon = body.find("\":");
-    if (body.size() > 2 && body.front() == '"' && colon != std::string_view::npos) {
-      std::string key(body.substr(1, colon - 1));
-      b.rawArg(key, body.substr(colon + 2));
-    }
-  }
+  b.rawArgs(e.args_json);
   b.done();
 }
 
-void writeProcessMetadata(trace::KinetoJsonWriter& out, int64_t pid, std::string_view process_name, int64_t ts_ns) {
+void writeProcessMetadata(trace::KinetoJsonWriter& out, int64_t pid, std::string_view process_name,
+                          std::string_view labels, int64_t sort_index, int64_t ts_ns) {
   out.event('M').name("process_name").ts(ts_ns).pid(pid).tid(0).arg("name", process_name).done();
-  out.event('M').name("process_labels").ts(ts_ns).pid(pid).tid(0).arg("labels", "CPU").done();
-  out.event('M').name("process_sort_index").ts(ts_ns).pid(pid).tid(0).arg("sort_index", pid).done();
+  out.event('M').name("process_labels").ts(ts_ns).pid(pid).tid(0).arg("labels", labels).done();
+  out.event('M').name("process_sort_index").ts(ts_ns).pid(pid).tid(0).arg("sort_index", sort_index).done();
 }
 
-void writeThreadMetadata(trace::KinetoJsonWriter& out, int64_t pid, int64_t tid, std::string_view name,
+void writeThreadMetadata(trace::KinetoJsonWriter& out, int64_t pid, int64_t tid, std::string_view thread_name,
                          int64_t ts_ns) {
-  std::string label = "thread " + std::to_string(tid) + " (" + std::string(name) + ")";
-  out.event('M').name("thread_name").ts(ts_ns).pid(pid).tid(tid).arg("name", label).done();
+  out.event('M').name("thread_name").ts(ts_ns).pid(pid).tid(tid).arg("name", thread_name).done();
   out.event('M').name("thread_sort_index").ts(ts_ns).pid(pid).tid(tid).arg("sort_index", tid).done();
 }
 
@@ -58,36 +48,6 @@ void writeSpan(trace::KinetoJsonWriter& out, int64_t start_ns, int64_t end_ns) {
   out.event('X').cat("Trace").name("PyTorch Profiler (0)").pidString("Spans")
       .field("tid", "\"PyTorch Profiler\"").ts(start_ns).dur(end_ns - start_ns)
       .arg("Op count", int64_t{0}).done();
-}
-
-namespace {
-
-std::string readFile(const char* path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-std::string commandLine() {
-  std::string raw = readFile("/proc/self/cmdline");  // NUL-separated arguments
-  while (!raw.empty() && raw.back() == '\0') raw.pop_back();
-  for (char& c : raw) {
-    if (c == '\0') c = ' ';
-  }
-  return raw;
-}
-
-std::string hostName() {
-  char buf[256] = {};
-  if (gethostname(buf, sizeof(buf) - 1) != 0) return {};
-  return buf;
-}
-
-}  // namespace
-
-std::string executableName() {
-  std::string name = readFile("/proc/self/comm");
-  while (!name.empty() && (name.back() == '\n' || name.back() == '\0')) name.pop_back();
-  return name.empty() ? "unknown" : name;
 }
 
 RawJsonPairs collectRunMetadata(const CollectorConfig& config) {

@@ -24,11 +24,13 @@ using RawJsonPairs = std::vector<std::pair<std::string, std::string>>;
 /// syncs, "steplint_host_sync": 1.
 void writeHostEvent(trace::KinetoJsonWriter& out, const HostEvent& event, int64_t pid, int64_t tid);
 
-/// process_name, process_labels "CPU" and process_sort_index for a CPU process.
-void writeProcessMetadata(trace::KinetoJsonWriter& out, int64_t pid, std::string_view process_name, int64_t ts_ns);
+/// process_name, process_labels and process_sort_index 'M' events: a CPU process ("CPU",
+/// sort index = pid) or a GPU ("GPU 0", 0x1000000 + device), as Kineto writes them.
+void writeProcessMetadata(trace::KinetoJsonWriter& out, int64_t pid, std::string_view process_name,
+                          std::string_view labels, int64_t sort_index, int64_t ts_ns);
 
-/// thread_name "thread <tid> (<name>)" and thread_sort_index.
-void writeThreadMetadata(trace::KinetoJsonWriter& out, int64_t pid, int64_t tid, std::string_view name,
+/// thread_name (as given: "thread 42 (name)", "stream 7 ") and thread_sort_index = tid.
+void writeThreadMetadata(trace::KinetoJsonWriter& out, int64_t pid, int64_t tid, std::string_view thread_name,
                          int64_t ts_ns);
 
 /// The "PyTorch Profiler (0)" span on pid "Spans" (tb_plugin's utilisation range).
@@ -37,9 +39,6 @@ void writeSpan(trace::KinetoJsonWriter& out, int64_t start_ns, int64_t end_ns);
 /// Run facts for the trace header: host_name, pid, command_line, cpu_cores, rank/local_rank/
 /// world_size (when set in config).
 RawJsonPairs collectRunMetadata(const CollectorConfig& config);
-
-/// The executable's name (/proc/self/comm), for process_name.
-std::string executableName();
 
 std::string jsonString(std::string_view text);
 /// {"k": raw, ...} from raw JSON values.

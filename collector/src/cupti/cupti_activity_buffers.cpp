@@ -5,19 +5,11 @@
 #include "cupti/cupti_activity_source.h"
 #include "cupti/cupti_device_info.h"
 #include "cupti/cupti_errors.h"
+#include "process_info.h"
 #include "sources.h"
+#include "trace_sink.h"
 
 namespace steplint::collector {
-
-namespace {
-
-std::string jsonText(const std::string& s) {
-  std::string out;
-  trace::appendJsonString(out, s);
-  return out;
-}
-
-}  // namespace
 
 void CuptiActivitySource::requestBuffer(uint8_t** buffer, size_t* size) noexcept {
   // aligned_alloc needs a size that is a multiple of the alignment; CUPTI needs 8-byte records.
@@ -83,7 +75,7 @@ void CuptiActivitySource::describe(trace::TraceHeader& header) {
   GpuDriverInfo info = queryGpuDriver();
   if (header.devices.empty()) header.devices = info.devices;
   events_.setDevices(header.devices);
-  events_.setProcessName(processName());
+  events_.setProcessName(executableName());
   if (cupti_version_ == 0 && cuptiGetVersion(&cupti_version_) != CUPTI_SUCCESS) cupti_version_ = 0;
   // Kineto's own keys (unprefixed), so HTA and tb_plugin find them where Kineto puts them.
   if (cupti_version_ != 0) header.metadata.emplace_back("cupti_version", std::to_string(cupti_version_));
@@ -93,9 +85,9 @@ void CuptiActivitySource::describe(trace::TraceHeader& header) {
   if (info.runtime_version != 0) {
     header.metadata.emplace_back("cuda_runtime_version", std::to_string(info.runtime_version));
   }
-  if (!missing_kinds_.empty()) header.metadata.emplace_back("steplint_cupti_missing", jsonText(missing_kinds_));
+  if (!missing_kinds_.empty()) header.metadata.emplace_back("steplint_cupti_missing", jsonString(missing_kinds_));
   if (info.devices.empty() && !info.why.empty()) {
-    header.metadata.emplace_back("steplint_gpu_devices", jsonText("none: " + info.why));
+    header.metadata.emplace_back("steplint_gpu_devices", jsonString("none: " + info.why));
   }
 }
 

@@ -3,8 +3,6 @@
 #include <cuda.h>  // types and attribute numbers only; the functions come from dlsym
 #include <dlfcn.h>
 
-#include <fstream>
-
 namespace steplint::collector {
 
 namespace {
@@ -118,13 +116,6 @@ GpuDriverInfo queryGpuDriver() {
     if (api.get(&dev, i) == CUDA_SUCCESS) info.devices.push_back(describeDevice(api, i, dev));
   }
   return info;
-}
-
-std::string processName() {
-  std::ifstream comm("/proc/self/comm");
-  std::string name;
-  if (!std::getline(comm, name) || name.empty()) name = "steplint";
-  return name;
 }
 
 }  // namespace steplint::collector

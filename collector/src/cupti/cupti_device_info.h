@@ -21,7 +21,4 @@ struct GpuDriverInfo {
 /// cudaRuntimeGetVersion from a libcudart the process already has. Never throws.
 GpuDriverInfo queryGpuDriver();
 
-/// The executable's name (/proc/self/comm), written as process_name on GPU rows.
-std::string processName();
-
 }  // namespace steplint::collector

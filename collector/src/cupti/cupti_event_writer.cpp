@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "trace_sink.h"
+
 namespace steplint::collector {
 
 namespace {
@@ -87,13 +89,10 @@ void GpuEventWriter::writeDevice(const DeviceEvent& e, trace::KinetoJsonWriter& 
     writeOverhead(e, out);
     return;
   }
+  const bool sync = e.kind == DeviceEventKind::kSync;
   int64_t tid = e.stream;
-  std::string row = "stream " + std::to_string(e.stream) + " ";  // trailing space: Kineto's
-  if (e.kind == DeviceEventKind::kSync) {
-    tid = e.stream >= 0 ? e.stream + kSyncStreamTidOffset : sanitizeTid(e.stream);
-    row = e.stream >= 0 ? "stream " + std::to_string(e.stream) + " (sync)" : std::string();
-  }
-  if (!row.empty()) ensureRow(e.device, tid, row, e.start_ns, out);
+  if (sync) tid = e.stream >= 0 ? e.stream + kSyncStreamTidOffset : sanitizeTid(e.stream);
+  if (!sync || e.stream >= 0) ensureRow(e.device, tid, e.stream, sync, e.start_ns, out);  // stream-less syncs: no row
   trace::EventBuilder b = out.event('X');
   b.cat(deviceCategory(e.kind)).name(e.name).pid(e.device).tid(tid);
   b.ts(e.start_ns).dur(e.end_ns - e.start_ns);
@@ -159,19 +158,15 @@ void GpuEventWriter::writeOverhead(const DeviceEvent& e, trace::KinetoJsonWriter
       .dur(e.end_ns - e.start_ns).done();
 }
 
-void GpuEventWriter::ensureRow(uint32_t device, int64_t tid, const std::string& thread_name,
-                               int64_t ts, trace::KinetoJsonWriter& out) {
+void GpuEventWriter::ensureRow(uint32_t device, int64_t tid, int64_t stream, bool sync, int64_t ts,
+                               trace::KinetoJsonWriter& out) {
   if (devices_seen_.insert(device).second) {
-    const int64_t pid = device;
-    out.event('M').name("process_name").pid(pid).tid(0).ts(ts).arg("name", process_name_).done();
-    out.event('M').name("process_labels").pid(pid).tid(0).ts(ts)
-        .arg("labels", "GPU " + std::to_string(device)).done();
-    out.event('M').name("process_sort_index").pid(pid).tid(0).ts(ts)
-        .arg("sort_index", kGpuSortIndexBase + device).done();
+    writeProcessMetadata(out, device, process_name_, "GPU " + std::to_string(device), kGpuSortIndexBase + device, ts);
   }
   if (!rows_seen_.insert({device, tid}).second) return;
-  out.event('M').name("thread_name").pid(device).tid(tid).ts(ts).arg("name", thread_name).done();
-  out.event('M').name("thread_sort_index").pid(device).tid(tid).ts(ts).arg("sort_index", tid).done();
+  // Kineto's row names: "stream 7 " (trailing space) and "stream 7 (sync)".
+  const std::string name = "stream " + std::to_string(stream) + (sync ? " (sync)" : " ");
+  writeThreadMetadata(out, device, tid, name, ts);
 }
 
 const trace::WriterDeviceProperties* GpuEventWriter::deviceProps(uint32_t device) const {

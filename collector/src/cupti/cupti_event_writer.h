@@ -41,9 +41,8 @@ class GpuEventWriter {
   void writeCopyArgs(const DeviceEvent& e, trace::EventBuilder& b) const;
   void writeSyncArgs(const DeviceEvent& e, trace::EventBuilder& b) const;
   void writeOverhead(const DeviceEvent& e, trace::KinetoJsonWriter& out);
-  /// 'M' rows for a device (once) and for one of its rows (once per (device, tid)).
-  void ensureRow(uint32_t device, int64_t tid, const std::string& thread_name, int64_t ts,
-                 trace::KinetoJsonWriter& out);
+  /// 'M' rows for a device (once) and for one of its stream rows (once per (device, tid)).
+  void ensureRow(uint32_t device, int64_t tid, int64_t stream, bool sync, int64_t ts, trace::KinetoJsonWriter& out);
   const trace::WriterDeviceProperties* deviceProps(uint32_t device) const;
 
   std::vector<trace::WriterDeviceProperties> devices_;

@@ -46,75 +46,53 @@ void RecordConverter::onRecord(const void* record, ConvertedRecords* out) {
   }
 }
 
+template <typename Record>
+DeviceEvent RecordConverter::deviceOp(const Record& r, DeviceEventKind kind, std::string name) {
+  DeviceEvent e;
+  e.kind = kind;
+  e.name = std::move(name);
+  e.device = r.deviceId;
+  e.context = r.contextId;
+  e.stream = r.streamId;
+  e.start_ns = clock(r.start);
+  e.end_ns = clock(r.end);
+  e.correlation = r.correlationId;
+  e.external_id = externalIdOf(r.correlationId);
+  e.graph_id = r.graphId;
+  e.graph_node_id = r.graphNodeId;
+  e.channel = r.channelID;
+  e.channel_type = static_cast<uint32_t>(r.channelType);
+  contexts_[r.contextId] = r.deviceId;  // sync records name only their context
+  return e;
+}
+
 void RecordConverter::onKernel(const void* record, ConvertedRecords* out) {
   const auto& k = *static_cast<const CUpti_ActivityKernel10*>(record);
-  DeviceEvent e;
-  e.kind = DeviceEventKind::kKernel;
-  e.name = k.name != nullptr ? k.name : "<unnamed kernel>";
-  e.device = k.deviceId;
-  e.context = k.contextId;
-  e.stream = k.streamId;
-  e.start_ns = clock(k.start);
-  e.end_ns = clock(k.end);
-  e.correlation = k.correlationId;
-  e.external_id = externalIdOf(k.correlationId);
+  DeviceEvent e = deviceOp(k, DeviceEventKind::kKernel, k.name != nullptr ? k.name : "<unnamed kernel>");
   e.grid[0] = k.gridX; e.grid[1] = k.gridY; e.grid[2] = k.gridZ;
   e.block[0] = k.blockX; e.block[1] = k.blockY; e.block[2] = k.blockZ;
   e.registers_per_thread = k.registersPerThread;
   e.shared_memory = k.staticSharedMemory + k.dynamicSharedMemory;
   // queued is CUPTI_TIMESTAMP_UNKNOWN (0) unless cuptiActivityEnableLatencyTimestamps is on.
   e.queued = k.queued != 0 ? clock(k.queued) : 0;
-  e.graph_id = k.graphId;
-  e.graph_node_id = k.graphNodeId;
-  e.channel = k.channelID;
-  e.channel_type = static_cast<uint32_t>(k.channelType);
-  contexts_[k.contextId] = k.deviceId;
   out->device.push_back(std::move(e));
 }
 
 void RecordConverter::onMemcpy(const void* record, ConvertedRecords* out) {
   const auto& m = *static_cast<const CUpti_ActivityMemcpy6*>(record);
-  DeviceEvent e;
-  e.kind = DeviceEventKind::kMemcpy;
-  e.name = memcpyName(m.copyKind, m.srcKind, m.dstKind);
-  e.device = m.deviceId;
-  e.context = m.contextId;
-  e.stream = m.streamId;
-  e.start_ns = clock(m.start);
-  e.end_ns = clock(m.end);
-  e.correlation = m.correlationId;
-  e.external_id = externalIdOf(m.correlationId);
+  DeviceEvent e = deviceOp(m, DeviceEventKind::kMemcpy, memcpyName(m.copyKind, m.srcKind, m.dstKind));
   e.bytes = m.bytes;
   e.copy_kind = m.copyKind;
   e.src_kind = m.srcKind;
   e.dst_kind = m.dstKind;
-  e.graph_id = m.graphId;
-  e.graph_node_id = m.graphNodeId;
-  e.channel = m.channelID;
-  e.channel_type = static_cast<uint32_t>(m.channelType);
-  contexts_[m.contextId] = m.deviceId;
   out->device.push_back(std::move(e));
 }
 
 void RecordConverter::onMemset(const void* record, ConvertedRecords* out) {
   const auto& m = *static_cast<const CUpti_ActivityMemset4*>(record);
-  DeviceEvent e;
-  e.kind = DeviceEventKind::kMemset;
-  e.name = memsetName(static_cast<uint8_t>(m.memoryKind));
-  e.device = m.deviceId;
-  e.context = m.contextId;
-  e.stream = m.streamId;
-  e.start_ns = clock(m.start);
-  e.end_ns = clock(m.end);
-  e.correlation = m.correlationId;
-  e.external_id = externalIdOf(m.correlationId);
+  DeviceEvent e = deviceOp(m, DeviceEventKind::kMemset, memsetName(static_cast<uint8_t>(m.memoryKind)));
   e.bytes = m.bytes;
   e.memory_kind = static_cast<uint8_t>(m.memoryKind);
-  e.graph_id = m.graphId;
-  e.graph_node_id = m.graphNodeId;
-  e.channel = m.channelID;
-  e.channel_type = static_cast<uint32_t>(m.channelType);
-  contexts_[m.contextId] = m.deviceId;
   out->device.push_back(std::move(e));
 }
 

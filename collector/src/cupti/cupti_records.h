@@ -99,6 +99,9 @@ class RecordConverter {
   void onSync(const void* record, ConvertedRecords* out);
   void onOverhead(const void* record, ConvertedRecords* out);
   void onExternalCorrelation(const void* record);
+  /// The fields kernel, memcpy and memset records share (same names in all three structs).
+  template <typename Record>
+  DeviceEvent deviceOp(const Record& r, DeviceEventKind kind, std::string name);
   uint64_t externalIdOf(uint32_t correlation) const;
   const std::string& apiName(ApiDomain domain, uint32_t cbid);
   int64_t clock(uint64_t cupti_ns) const { return static_cast<int64_t>(cupti_ns) + offset_ns_; }

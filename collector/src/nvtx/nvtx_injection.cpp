@@ -17,9 +17,9 @@
 
 #include <dlfcn.h>
 
-#include "../config.h"
-#include "../recorder.h"
-#include "../sources.h"
+#include "config.h"
+#include "recorder.h"
+#include "sources.h"
 
 namespace steplint::collector {
 namespace {

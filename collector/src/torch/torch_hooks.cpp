@@ -31,7 +31,6 @@ namespace {
 // Set by TorchSource::start/stop. The callback stays registered for the whole process:
 // removing a global callback while other threads run ops is not allowed (record_function.h).
 std::atomic<bool> g_enabled{false};
-std::atomic<uint64_t> g_captured{0};
 std::once_flag g_register_once;
 
 bool startsWith(std::string_view s, std::string_view prefix) {
@@ -152,7 +151,6 @@ void onOpEnd(const at::RecordFunction& fn, at::ObserverContext* raw) {
     e.kind = scope == OpScope::kUserScope ? HostKind::kUserAnnotation : HostKind::kCpuOp;
     e.flags = static_cast<uint8_t>(ctx->flags | flagsForOp(e.name, scope));
     recordHostEvent(e);
-    g_captured.fetch_add(1, std::memory_order_relaxed);
   } catch (...) {
   }
 }
@@ -209,8 +207,6 @@ uint8_t flagsForOp(std::string_view name, OpScope scope) noexcept {
       return name == "aten::_local_scalar_dense" ? kFlagHostSync : 0;
   }
 }
-
-uint64_t capturedOpCount() noexcept { return g_captured.load(std::memory_order_relaxed); }
 
 }  // namespace torch_hooks
 

@@ -19,8 +19,4 @@ uint8_t flagsForOp(std::string_view name, OpScope scope) noexcept;
 /// metadata keys (torch_describe.cpp). Never throws.
 void describeTorchRuntime() noexcept;
 
-/// Callbacks that ran while capturing since the process started (for tests and the overhead
-/// benchmark's per-op cost).
-uint64_t capturedOpCount() noexcept;
-
 }  // namespace steplint::collector::torch_hooks

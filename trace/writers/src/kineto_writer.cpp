@@ -321,55 +321,7 @@ uint64_t KinetoJsonWriter::bytesWritten() const { return impl_->bytes + impl_->b
 // Typed setters go through field(key, {}) (which writes a "null" placeholder) and replace the
 // placeholder with their value, so every path shares field()'s args-closing logic.
 
-namespace {
-std::string& replacePlaceholder(std::string& b) {
-  b.resize(b.size() - 4);  // "null"
-  return b;
-}
-}  // namespace
-
-EventBuilder& EventBuilder::cat(std::string_view c) {
-  appendJsonString(replacePlaceholder(field("cat", {}).w_->impl_->buf), c);
-  return *this;
-}
-
-EventBuilder& EventBuilder::name(std::string_view n) {
-  appendJsonString(replacePlaceholder(field("name", {}).w_->impl_->buf), n);
-  return *this;
-}
-
-EventBuilder& EventBuilder::pid(int64_t p) {
-  appendInt(replacePlaceholder(field("pid", {}).w_->impl_->buf), p);
-  return *this;
-}
-
-EventBuilder& EventBuilder::pidString(std::string_view p) {
-  appendJsonString(replacePlaceholder(field("pid", {}).w_->impl_->buf), p);
-  return *this;
-}
-
-EventBuilder& EventBuilder::tid(int64_t t) {
-  appendInt(replacePlaceholder(field("tid", {}).w_->impl_->buf), t);
-  return *this;
-}
-
-EventBuilder& EventBuilder::ts(int64_t clock_ns) {
-  appendMicros(replacePlaceholder(field("ts", {}).w_->impl_->buf), clock_ns - w_->impl_->clock_origin_ns);
-  return *this;
-}
-
-EventBuilder& EventBuilder::dur(int64_t ns) {
-  appendMicros(replacePlaceholder(field("dur", {}).w_->impl_->buf), ns);
-  return *this;
-}
-
-EventBuilder& EventBuilder::id(uint64_t flow_id) {
-  appendUint(replacePlaceholder(field("id", {}).w_->impl_->buf), flow_id);
-  return *this;
-}
-
-/// Writes `, "key": raw_json` ("null" for empty raw_json).
-EventBuilder& EventBuilder::field(std::string_view key, std::string_view raw_json) {
+std::string& EventBuilder::fieldKey(std::string_view key) {
   std::string& b = w_->impl_->buf;
   if (in_args_) {  // a field after args: close the args object first
     b += '}';
@@ -378,32 +330,91 @@ EventBuilder& EventBuilder::field(std::string_view key, std::string_view raw_jso
   b += ", ";
   appendJsonString(b, key);
   b += ": ";
-  b += raw_json.empty() ? std::string_view("null") : raw_json;
+  return b;
+}
+
+std::string& EventBuilder::argsSeparator() {
+  std::string& b = w_->impl_->buf;
+  b += in_args_ ? ", " : ", \"args\": {";
+  in_args_ = true;
+  return b;
+}
+
+std::string& EventBuilder::argKey(std::string_view key) {
+  std::string& b = argsSeparator();
+  appendJsonString(b, key);
+  b += ": ";
+  return b;
+}
+
+EventBuilder& EventBuilder::cat(std::string_view c) {
+  appendJsonString(fieldKey("cat"), c);
+  return *this;
+}
+
+EventBuilder& EventBuilder::name(std::string_view n) {
+  appendJsonString(fieldKey("name"), n);
+  return *this;
+}
+
+EventBuilder& EventBuilder::pid(int64_t p) {
+  appendInt(fieldKey("pid"), p);
+  return *this;
+}
+
+EventBuilder& EventBuilder::pidString(std::string_view p) {
+  appendJsonString(fieldKey("pid"), p);
+  return *this;
+}
+
+EventBuilder& EventBuilder::tid(int64_t t) {
+  appendInt(fieldKey("tid"), t);
+  return *this;
+}
+
+EventBuilder& EventBuilder::ts(int64_t clock_ns) {
+  appendMicros(fieldKey("ts"), clock_ns - w_->impl_->clock_origin_ns);
+  return *this;
+}
+
+EventBuilder& EventBuilder::dur(int64_t ns) {
+  appendMicros(fieldKey("dur"), ns);
+  return *this;
+}
+
+EventBuilder& EventBuilder::id(uint64_t flow_id) {
+  appendUint(fieldKey("id"), flow_id);
+  return *this;
+}
+
+/// Writes `, "key": raw_json` ("null" for empty raw_json).
+EventBuilder& EventBuilder::field(std::string_view key, std::string_view raw_json) {
+  fieldKey(key) += raw_json.empty() ? std::string_view("null") : raw_json;
   return *this;
 }
 
 EventBuilder& EventBuilder::rawArg(std::string_view key, std::string_view raw_json) {
-  std::string& b = w_->impl_->buf;
-  b += in_args_ ? ", " : ", \"args\": {";
-  in_args_ = true;
-  appendJsonString(b, key);
-  b += ": ";
-  b += raw_json.empty() ? std::string_view("null") : raw_json;
+  argKey(key) += raw_json.empty() ? std::string_view("null") : raw_json;
+  return *this;
+}
+
+EventBuilder& EventBuilder::rawArgs(std::string_view object_body) {
+  if (!object_body.empty()) argsSeparator() += object_body;
   return *this;
 }
 
 EventBuilder& EventBuilder::arg(std::string_view key, int64_t v) {
-  appendInt(replacePlaceholder(rawArg(key, {}).w_->impl_->buf), v);
+  appendInt(argKey(key), v);
   return *this;
 }
 
 EventBuilder& EventBuilder::arg(std::string_view key, double v) {
-  appendDouble(replacePlaceholder(rawArg(key, {}).w_->impl_->buf), v);
+  appendDouble(argKey(key), v);
   return *this;
 }
 
 EventBuilder& EventBuilder::arg(std::string_view key, std::string_view string_value) {
-  appendJsonString(replacePlaceholder(rawArg(key, {}).w_->impl_->buf), string_value);
+  appendJsonString(argKey(key), string_value);
   return *this;
 }
 

@@ -76,11 +76,16 @@ class EventBuilder {
   EventBuilder& arg(std::string_view key, std::string_view string_value);
   EventBuilder& arg(std::string_view key, const char* string_value) { return arg(key, std::string_view(string_value)); }
   EventBuilder& rawArg(std::string_view key, std::string_view raw_json);
+  /// Several args at once: an object body without braces, `"k1": v1, "k2": v2`, valid JSON.
+  EventBuilder& rawArgs(std::string_view object_body);
   void done();
 
  private:
   friend class KinetoJsonWriter;
   explicit EventBuilder(KinetoJsonWriter* w) : w_(w) {}
+  std::string& fieldKey(std::string_view key);   // `, "key": ` (closes args first)
+  std::string& argsSeparator();                  // `, "args": {` or `, ` inside args
+  std::string& argKey(std::string_view key);     // separator + `"key": `
   KinetoJsonWriter* w_;
   bool in_args_ = false;
 };
