@@ -85,9 +85,7 @@ void CpuTensorMovedToGpuRule::configure(const analyzer::RuleOptions& options) {
 void CpuTensorMovedToGpuRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
   if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
-  // Detected steps are real loop iterations too; only the whole-trace fallback is not.
-  if (context.steps().source != analyzer::StepSource::kProfilerStep &&
-      context.steps().source != analyzer::StepSource::kDetected) {
+  if (!context.steps().stepsAreIterations()) {
     sink.notChecked("no ProfilerStep#N ranges and no iterations detected: a per-step pattern cannot be told from one-time setup");
     return;
   }

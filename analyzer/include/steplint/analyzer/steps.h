@@ -38,6 +38,12 @@ struct StepOptions {
 
 struct StepResult {
   StepSource source = StepSource::kNone;
+  /// True when the steps are loop iterations (ProfilerStep ranges or detected ones), so a
+  /// pattern seen in every step can be told from one-time setup; false for the whole-trace
+  /// fallback.
+  bool stepsAreIterations() const {
+    return source == StepSource::kProfilerStep || source == StepSource::kDetected;
+  }
   std::vector<Step> steps;          // kept steps, in time order
   int64_t dropped_tail_steps = 0;
   std::vector<std::string> notes;   // human-readable remarks ("no ProfilerStep ranges: ...")
