@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace steplint::trace {
@@ -36,6 +37,10 @@ class ActivitySource {
   virtual void flush(bool forced) = 0;
   /// Converts every completed record into trace events; runs on the writer thread only.
   virtual void drain(trace::KinetoJsonWriter& out) = 0;
+  /// With a schedule, only records that start inside a captured window are written (CUPTI
+  /// keeps recording through wait and warmup steps). Unset: everything. Set before drain().
+  using TimeFilter = std::function<bool(int64_t start_ns)>;
+  virtual void setTimeFilter(TimeFilter keep) = 0;
   /// Stops collection, forces a final flush; drain() afterwards gets the rest.
   virtual void stop() = 0;
   /// Device properties and CUPTI/driver versions for the trace header (empty without a GPU).

@@ -78,6 +78,16 @@ Globals& g() {
 
 constexpr int64_t kOpenWindow = std::numeric_limits<int64_t>::max();
 
+/// True when ns lies in a window in which the schedule captured (the CUPTI source's filter).
+bool capturedAt(int64_t ns) {
+  Globals& s = g();
+  std::lock_guard<std::mutex> lock(s.schedule_mutex);
+  for (const auto& [start, end] : s.windows) {
+    if (ns >= start && ns < end) return true;
+  }
+  return false;
+}
+
 void updateCaptureLocked(Globals& s, int64_t now) {
   const bool want = s.live.load(std::memory_order_relaxed) && s.schedule.capturing();
   const bool open = !s.windows.empty() && s.windows.back().second == kOpenWindow;
@@ -169,6 +179,7 @@ class Session {
       return reportSourceStatus("cupti", "unavailable: " + why);
     }
     reportSourceStatus("cupti", "recording");
+    if (config_.schedule.enabled) activity_->setTimeFilter(capturedAt);
     g().activity.store(activity_.get(), std::memory_order_release);
   }
 

@@ -137,6 +137,47 @@ TEST_CASE("completed buffers are parsed on drain and written as Kineto events", 
   CHECK(source.outstandingBytes() == 0);
 }
 
+TEST_CASE("with a time filter only records starting inside the captured windows are written", "[cupti][source]") {
+  CuptiActivitySource source;
+  ActivityConfig config;
+  config.buffer_bytes = 64 * 1024;
+  source.configureBuffers(config);
+  source.setTimeFilter([](int64_t start_ns) { return start_ns >= 1000 && start_ns < 4500; });
+  uint8_t* buffer = nullptr;
+  size_t size = 0;
+  source.requestBuffer(&buffer, &size);
+  REQUIRE(buffer != nullptr);
+  test::ActivityBuffer records;
+  test::fillStepBuffer(records);
+  std::memcpy(buffer, records.data(), records.size());
+  source.completeBuffer(buffer, size, records.size());
+
+  const std::string path = "cupti_filter_test_" + std::to_string(getpid()) + ".json";
+  trace::KinetoJsonWriter w;
+  std::string error;
+  REQUIRE(w.open(path, &error));
+  w.beginTrace(trace::TraceHeader{});
+  source.drain(w);
+  REQUIRE(w.endTrace({}, &error));
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::remove(path.c_str());
+  const std::string json = ss.str();
+  // Inside [1000, 4500): the launch (1000), the memcpy call (1600), the kernel (2000), the
+  // pageable copy (4000). Outside: the sync call (5000), cuLaunchKernel (9100), the pinned and
+  // device-to-host copies, the memset, the sync record and the overhead record.
+  CHECK(json.find("\"name\": \"cudaLaunchKernel\"") != std::string::npos);
+  CHECK(json.find("\"name\": \"gemm_kernel\"") != std::string::npos);
+  CHECK(json.find("Memcpy HtoD (Pageable -> Device)") != std::string::npos);
+  CHECK(json.find("Pinned -> Device") == std::string::npos);
+  CHECK(json.find("Memset") == std::string::npos);
+  CHECK(json.find("Stream Sync") == std::string::npos);
+  CHECK(json.find("cudaStreamSynchronize") == std::string::npos);
+  CHECK(json.find("cuLaunchKernel") == std::string::npos);
+  CHECK(json.find("Buffer Flush") == std::string::npos);
+}
+
 TEST_CASE("failure texts name the code, the number and the cause", "[cupti][errors]") {
   CHECK(startFailureText(CUPTI_ERROR_UNKNOWN) ==
         "CUPTI_ERROR_UNKNOWN (999): no usable NVIDIA driver or GPU; recording CPU-side only");

@@ -1,5 +1,6 @@
 // CuptiActivitySource: the buffer pool and the writer-thread side (flush, drain, stop,
 // describe). start() and the failure policy live in cupti_activity_source.cpp.
+#include <algorithm>
 #include <cstdlib>
 
 #include "cupti/cupti_activity_source.h"
@@ -66,9 +67,18 @@ void CuptiActivitySource::drain(trace::KinetoJsonWriter& out) {
   for (const Completed& c : batch) {
     scratch_.clear();
     converter_.parseBuffer(c.buffer, c.valid, &scratch_);
+    if (keep_) dropOutsideWindows();
     events_.write(scratch_, out);
     freeBuffer(c.buffer, c.size);
   }
+}
+
+void CuptiActivitySource::dropOutsideWindows() {
+  auto outside = [this](const auto& e) { return !keep_(e.start_ns); };
+  auto& device = scratch_.device;
+  device.erase(std::remove_if(device.begin(), device.end(), outside), device.end());
+  auto& api = scratch_.api;
+  api.erase(std::remove_if(api.begin(), api.end(), outside), api.end());
 }
 
 void CuptiActivitySource::describe(trace::TraceHeader& header) {

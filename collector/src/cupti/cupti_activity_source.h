@@ -31,6 +31,7 @@ class CuptiActivitySource final : public ActivitySource {
   bool start(const ActivityConfig& config, std::string* why) override;
   void flush(bool forced) override;
   void drain(trace::KinetoJsonWriter& out) override;
+  void setTimeFilter(TimeFilter keep) override { keep_ = std::move(keep); }
   void stop() override;
   void describe(trace::TraceHeader& header) override;
   uint64_t droppedRecords() const override;
@@ -54,6 +55,8 @@ class CuptiActivitySource final : public ActivitySource {
   bool started() const { return started_.load(std::memory_order_relaxed); }
 
  private:
+  /// Removes the converted records that start outside keep_ (a schedule's captured windows).
+  void dropOutsideWindows();
   struct Completed {
     uint8_t* buffer;
     size_t size;
@@ -83,6 +86,7 @@ class CuptiActivitySource final : public ActivitySource {
   // Writer-thread state (drain/describe).
   RecordConverter converter_;
   ConvertedRecords scratch_;
+  TimeFilter keep_;  // writer thread only
   GpuEventWriter events_;
 };
 
