@@ -7,11 +7,9 @@
 //     ready before the GPU needs them), cudnn.benchmark on, TF32 matmuls on a GPU.
 //
 //   ./fast_trainer [--device cpu|cuda] [--steps N] [--steplint-steps]
-#include <torch/csrc/autograd/profiler_legacy.h>
-
 #include <cstdio>
-#include <optional>
 
+#include "reference_profiler.h"
 #include "sample_loop.h"
 #include "sample_model.h"
 
@@ -52,8 +50,8 @@ int main(int argc, char** argv) {
       InMemoryDataset(/*pinned=*/cuda, shape.features), torch::data::samplers::RandomSampler(kDatasetSize),
       torch::data::DataLoaderOptions().batch_size(cuda ? 512 : 128).workers(cuda ? 2 : 0).drop_last(true));
 
-  std::optional<torch::autograd::profiler::RecordProfile> legacy;
-  if (!options.legacy_profile.empty()) legacy.emplace(options.legacy_profile);
+  ReferenceProfiler reference;
+  if (!reference.start(options, cuda)) return 2;
   torch::Tensor loss_sum = torch::zeros({}, torch::TensorOptions().device(device));
   const double mean_ms = runSteps(*loader, options, [&](torch::data::Example<>& batch) {
     torch::Tensor x = batch.data.to(device, /*non_blocking=*/true);
@@ -70,7 +68,7 @@ int main(int argc, char** argv) {
     }
     loss_sum += loss.detach();  // stays on the device: no sync
   });
-  legacy.reset();
+  reference.stop();
   printStepTime("fast_trainer", options.steps, mean_ms);
   std::printf("fast_trainer: mean loss %.4f\n", loss_sum.item<double>() / static_cast<double>(options.steps));
   return options.exit_code;

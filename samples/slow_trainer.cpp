@@ -9,11 +9,9 @@
 //
 //   ./slow_trainer [--device cpu|cuda] [--steps N] [--steplint-steps]
 //   steplint record -- ./slow_trainer --steps 30
-#include <torch/csrc/autograd/profiler_legacy.h>
-
 #include <cstdio>
-#include <optional>
 
+#include "reference_profiler.h"
 #include "sample_loop.h"
 #include "sample_model.h"
 
@@ -38,8 +36,8 @@ int main(int argc, char** argv) {
       SlowDataset(shape.features).map(torch::data::transforms::Stack<>()),
       torch::data::DataLoaderOptions().batch_size(100).workers(0).drop_last(true));
 
-  std::optional<torch::autograd::profiler::RecordProfile> legacy;
-  if (!options.legacy_profile.empty()) legacy.emplace(options.legacy_profile);
+  ReferenceProfiler reference;
+  if (!reference.start(options, device.is_cuda())) return 2;
   double loss_sum = 0;
   const double mean_ms = runSteps(*loader, options, [&](torch::data::Example<>& batch) {
     torch::Tensor x = batch.data.to(device);  // pageable memory, blocking copy
@@ -62,7 +60,7 @@ int main(int argc, char** argv) {
     }
     loss_sum += loss.item<double>();  // host sync every step
   });
-  legacy.reset();
+  reference.stop();
   printStepTime("slow_trainer", options.steps, mean_ms);
   std::printf("slow_trainer: mean loss %.4f\n", loss_sum / static_cast<double>(options.steps));
   return options.exit_code;

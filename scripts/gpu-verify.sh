@@ -28,7 +28,7 @@ STEPLINT_RECORD=1 STEPLINT_OUTPUT=/tmp/maps.pt.trace.json.gz LD_PRELOAD=$PWD/$b/
 pid=$!; sleep 5; grep -o '[^ ]*libcupti[^ ]*' /proc/$pid/maps | sort -u; wait $pid
 echo "=== collector overhead on the GPU (fast_trainer, CUPTI on)"
 "$b/bench/steplint-collector-overhead" --trainer "$b/samples/fast_trainer" --device cuda \
-  --preload "$b/collector/libsteplint_preload.so" --steps ${STEPLINT_VERIFY_BENCH_STEPS:-200} --rounds 3
+  --preload "$b/collector/libsteplint_preload.so" --steps ${STEPLINT_VERIFY_BENCH_STEPS:-200} --rounds 3 --kineto 1
 echo "=== CUPTI held by torch.profiler: expect a clear conflict message"
 STEPLINT_OUTPUT=/tmp/conflict.pt.trace.json.gz python3 - <<'PY'
 import ctypes, torch

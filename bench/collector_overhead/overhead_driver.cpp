@@ -1,17 +1,20 @@
 // steplint-collector-overhead: the collector's cost on a sample trainer, measured in one run.
 //
-// Runs the trainer (default: fast_trainer, CPU) in four configurations, interleaved over
+// Runs the trainer (default: fast_trainer, CPU) in several configurations, interleaved over
 // several rounds so machine noise hits all alike, and keeps the best (fastest) round of the
 // trainer's "mean step" line and of its process CPU time (one intra-op thread each):
-//   baseline  no recording (the collector library is linked but never started)
-//   default   recorded through the preload library, default settings (CUPTI off: no GPU here)
-//   shapes    the same with STEPLINT_SHAPES=1
-//   legacy    torch's legacy profiler (torch::autograd::profiler::RecordProfile), no steplint
+//   baseline   no recording (the collector library is linked but never started)
+//   default    recorded through the preload library, default settings (CUPTI on with --device cuda)
+//   shapes     the same with STEPLINT_SHAPES=1
+//   host-only  (--device cuda) the same with CUPTI off: the op hooks' share of the cost
+//   legacy     torch's legacy profiler (torch::autograd::profiler::RecordProfile), no steplint
+//   kineto     (--kineto 1, torch 2.x) Kineto, torch.profiler's engine, CPU (+ CUDA) activities
 // Prints each as a ratio to the baseline and as extra ns per recorded op (events per step are
 // counted in the default trace).
 //
 //   steplint-collector-overhead --trainer build/samples/fast_trainer
-//       --preload build/collector/libsteplint_preload.so [--steps 300] [--rounds 5] [--dir /tmp/x] [--device cpu|cuda]
+//       --preload build/collector/libsteplint_preload.so [--steps 300] [--rounds 5] [--dir /tmp/x]
+//       [--device cpu|cuda] [--kineto 1]
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,6 +38,14 @@ using Env = std::vector<std::pair<std::string, std::string>>;
 struct Options {
   std::string trainer, preload, dir = "/tmp/steplint-overhead", device = "cpu";
   int steps = 300, rounds = 5;
+  bool kineto = false;  // also time Kineto, torch.profiler's engine (torch 2.x samples only)
+};
+
+/// One way of running the trainer: its arguments and extra environment.
+struct Config {
+  std::string name;
+  std::vector<std::string> argv;
+  Env env;
 };
 
 struct RunTime {
@@ -86,6 +97,7 @@ bool parseArgs(int argc, char** argv, Options* o) {
     else if (key == "--steps") o->steps = std::atoi(value.c_str());
     else if (key == "--rounds") o->rounds = std::atoi(value.c_str());
     else if (key == "--device") o->device = value;
+    else if (key == "--kineto") o->kineto = value == "1";
     else return false;
   }
   return !o->trainer.empty() && !o->preload.empty() && o->steps > 5 && o->rounds > 0;
@@ -103,45 +115,53 @@ double opsPerStep(const std::string& trace, int steps) {
 int main(int argc, char** argv) {
   Options o;
   if (!parseArgs(argc, argv, &o)) {
-    std::fprintf(stderr, "usage: %s --trainer PATH --preload LIB [--steps N] [--rounds R] [--dir DIR] [--device cpu|cuda]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s --trainer PATH --preload LIB [--steps N] [--rounds R] [--dir DIR] [--device cpu|cuda] [--kineto 1]\n", argv[0]);
     return 2;
   }
   if (std::system(("mkdir -p '" + o.dir + "'").c_str()) != 0) return 2;
-  const std::string trace = o.dir + "/default.pt.trace.json";
   const std::vector<std::string> base_argv{o.trainer, "--steps", std::to_string(o.steps), "--device", o.device};
-  // On a GPU the default configuration includes CUPTI: that is what a user pays there.
-  const Env record{{"STEPLINT_RECORD", "1"}, {"STEPLINT_OUTPUT", trace},
-                   {"STEPLINT_CUPTI", o.device == "cuda" ? "1" : "0"}, {"LD_PRELOAD", o.preload}};
-  Env shapes = record;
-  shapes.emplace_back("STEPLINT_SHAPES", "1");
-  shapes[1].second = o.dir + "/shapes.pt.trace.json";
-  std::vector<std::string> legacy_argv = base_argv;
-  legacy_argv.insert(legacy_argv.end(), {"--legacy-profile", o.dir + "/legacy.json"});
-
-  const std::vector<std::string> names{"baseline", "default", "shapes", "legacy"};
-  std::map<std::string, std::vector<double>> ms, cpu;
-  auto add = [&](const std::string& name, const RunTime& t) {
-    ms[name].push_back(t.step_ms);
-    cpu[name].push_back(t.cpu_s);
+  const bool gpu = o.device == "cuda";
+  auto recorded = [&](const std::string& name, Env extra) {
+    Env env{{"STEPLINT_RECORD", "1"}, {"STEPLINT_OUTPUT", o.dir + "/" + name + ".pt.trace.json"},
+            {"LD_PRELOAD", o.preload}};
+    env.insert(env.end(), extra.begin(), extra.end());
+    return Config{name, base_argv, env};
   };
+  auto profiled = [&](const std::string& name, const char* flag) {
+    std::vector<std::string> args = base_argv;
+    args.insert(args.end(), {flag, o.dir + "/" + name + ".json"});
+    return Config{name, args, {}};
+  };
+  // On a GPU the default configuration includes CUPTI: that is what a user pays there;
+  // "host-only" (CUPTI off) splits the cost between the op hooks and CUPTI.
+  std::vector<Config> configs{{"baseline", base_argv, {}},
+                              recorded("default", {{"STEPLINT_CUPTI", gpu ? "1" : "0"}}),
+                              recorded("shapes", {{"STEPLINT_CUPTI", gpu ? "1" : "0"}, {"STEPLINT_SHAPES", "1"}})};
+  if (gpu) configs.push_back(recorded("host-only", {{"STEPLINT_CUPTI", "0"}}));
+  configs.push_back(profiled("legacy", "--legacy-profile"));
+  if (o.kineto) configs.push_back(profiled("kineto", "--kineto-profile"));
+
+  std::map<std::string, std::vector<double>> ms, cpu;
   for (int round = 0; round < o.rounds; ++round) {
-    add("baseline", runTrainer(base_argv, {}, o.dir + "/baseline.log"));
-    add("default", runTrainer(base_argv, record, o.dir + "/default.log"));
-    add("shapes", runTrainer(base_argv, shapes, o.dir + "/shapes.log"));
-    add("legacy", runTrainer(legacy_argv, {}, o.dir + "/legacy.log"));
+    for (const Config& c : configs) {
+      const RunTime t = runTrainer(c.argv, c.env, o.dir + "/" + c.name + ".log");
+      ms[c.name].push_back(t.step_ms);
+      cpu[c.name].push_back(t.cpu_s);
+    }
   }
   const double base = best(ms["baseline"]), base_cpu = best(cpu["baseline"]);
   if (base <= 0) {
     std::fprintf(stderr, "baseline run failed (see %s/baseline.log)\n", o.dir.c_str());
     return 1;
   }
-  const double ops = opsPerStep(trace, o.steps);
+  const double ops = opsPerStep(o.dir + "/default.pt.trace.json", o.steps);
   std::printf("trainer %s, %d steps, best of %d rounds; %.0f recorded events per step\n",
               o.trainer.c_str(), o.steps, o.rounds, ops);
   std::printf("%-9s %10s %7s %11s %9s %7s %12s\n", "config", "step ms", "ratio", "ns per op",
               "cpu s", "ratio", "cpu ns/op");
   const double total_ops = ops * o.steps;
-  for (const std::string& name : names) {
+  for (const Config& config : configs) {
+    const std::string& name = config.name;
     const double m = best(ms[name]), c = best(cpu[name]);
     std::printf("%-9s %10.4f %7.4f %11.1f %9.3f %7.4f %12.1f\n", name.c_str(), m, m / base,
                 ops > 0 ? (m - base) * 1e6 / ops : -1.0, c, c / base_cpu,
@@ -150,5 +170,10 @@ int main(int argc, char** argv) {
   const double ours = best(ms["default"]) - base, legacy = best(ms["legacy"]) - base;
   std::printf("default overhead %.2f%% (goal <= 3%%); %.2f of the legacy profiler's overhead (goal < 0.33)\n",
               100.0 * ours / base, legacy > 0 ? ours / legacy : -1.0);
+  if (o.kineto) {
+    const double kineto = best(ms["kineto"]) - base;
+    std::printf("kineto (torch.profiler) overhead %.2f%%; steplint's is %.2f of it\n", 100.0 * kineto / base,
+                kineto > 0 ? ours / kineto : -1.0);
+  }
   return 0;
 }

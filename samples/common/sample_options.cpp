@@ -10,7 +10,8 @@ namespace {
 void printUsage(const char* program) {
   std::fprintf(stderr,
                "usage: %s [--device cpu|cuda] [--steps N] [--steplint-steps]\n"
-               "          [--legacy-profile FILE] [--exit-code N] [--sleep-after-step-ms N]\n",
+               "          [--legacy-profile FILE] [--kineto-profile FILE] [--exit-code N]\n"
+               "          [--sleep-after-step-ms N]\n",
                program);
 }
 
@@ -43,6 +44,8 @@ bool parseSampleOptions(int argc, char** argv, SampleOptions* options) {
       ok = parseInt(value, 1, &options->steps);
     } else if (std::strcmp(arg, "--legacy-profile") == 0) {
       options->legacy_profile = value;
+    } else if (std::strcmp(arg, "--kineto-profile") == 0) {
+      options->kineto_profile = value;
     } else if (std::strcmp(arg, "--exit-code") == 0) {
       ok = parseInt(value, 0, &number) && number < 256;
       options->exit_code = static_cast<int>(number);

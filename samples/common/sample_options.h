@@ -12,6 +12,7 @@ struct SampleOptions {
   int64_t steps = 30;             // --steps N
   bool steplint_steps = false;    // --steplint-steps: mark steps with the linked API
   std::string legacy_profile;     // --legacy-profile FILE: torch's legacy profiler (benchmark)
+  std::string kineto_profile;     // --kineto-profile FILE: Kineto, torch.profiler's engine (torch 2.x)
   int exit_code = 0;              // --exit-code N: exit status after training (tests)
   int64_t sleep_after_ms = 0;     // --sleep-after-step-ms N: stretch each step (SIGINT tests)
 };
