@@ -7,6 +7,7 @@
 //   default    recorded through the preload library, default settings (CUPTI on with --device cuda)
 //   shapes     the same with STEPLINT_SHAPES=1
 //   host-only  (--device cuda) the same with CUPTI off: the op hooks' share of the cost
+//   schedule   default with STEPLINT_SCHEDULE=5,1,3,1 and marked steps: the cost outside a window
 //   legacy     torch's legacy profiler (torch::autograd::profiler::RecordProfile), no steplint
 //   kineto     (--kineto 1, torch 2.x) Kineto, torch.profiler's engine, CPU (+ CUDA) activities
 // Prints each as a ratio to the baseline and as extra ns per recorded op (events per step are
@@ -138,6 +139,11 @@ int main(int argc, char** argv) {
                               recorded("default", {{"STEPLINT_CUPTI", gpu ? "1" : "0"}}),
                               recorded("shapes", {{"STEPLINT_CUPTI", gpu ? "1" : "0"}, {"STEPLINT_SHAPES", "1"}})};
   if (gpu) configs.push_back(recorded("host-only", {{"STEPLINT_CUPTI", "0"}}));
+  // torch.profiler's usual window: 5 wait, 1 warmup, 3 active steps, once; the rest of the run
+  // pays only for the paused hooks (needs step markers: --steplint-steps).
+  Config scheduled = recorded("schedule", {{"STEPLINT_CUPTI", gpu ? "1" : "0"}, {"STEPLINT_SCHEDULE", "5,1,3,1"}});
+  scheduled.argv.push_back("--steplint-steps");
+  configs.push_back(scheduled);
   configs.push_back(profiled("legacy", "--legacy-profile"));
   if (o.kineto) configs.push_back(profiled("kineto", "--kineto-profile"));
 

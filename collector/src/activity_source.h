@@ -41,6 +41,10 @@ class ActivitySource {
   /// keeps recording through wait and warmup steps). Unset: everything. Set before drain().
   using TimeFilter = std::function<bool(int64_t start_ns)>;
   virtual void setTimeFilter(TimeFilter keep) = 0;
+  /// Pauses (false) or resumes (true) device tracing after start(). The schedule pauses it in
+  /// wait and done steps, so those steps pay no per-launch CUPTI cost (Kineto likewise starts
+  /// CUPTI only at warmup). Called from the trainer thread at step boundaries.
+  virtual void setCollecting(bool on) noexcept = 0;
   /// Stops collection, forces a final flush; drain() afterwards gets the rest.
   virtual void stop() = 0;
   /// Device properties and CUPTI/driver versions for the trace header (empty without a GPU).

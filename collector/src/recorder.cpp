@@ -61,8 +61,9 @@ struct Globals {
   RawJsonPairs statuses;                   // source -> raw JSON string
   std::vector<std::string> printed_sources;
 
-  std::mutex schedule_mutex;               // guards schedule and windows
+  std::mutex schedule_mutex;               // guards schedule, windows and device_tracing
   Schedule schedule;
+  bool device_tracing = true;              // what the CUPTI source was last told (setCollecting)
   std::vector<std::pair<int64_t, int64_t>> windows;  // captured [start, end); end = max while open
 
   // Sources of stopped sessions stay alive until the next start: a trainer thread may still
@@ -86,6 +87,13 @@ bool capturedAt(int64_t ns) {
     if (ns >= start && ns < end) return true;
   }
   return false;
+}
+
+/// Device tracing follows torch.profiler: on from warmup (CUPTI's start-up cost lands there)
+/// through active, off in wait and done steps.
+bool wantDeviceTracing(const Schedule& schedule) {
+  const SchedulePhase p = schedule.phase();
+  return p == SchedulePhase::kWarmup || p == SchedulePhase::kActive;
 }
 
 void updateCaptureLocked(Globals& s, int64_t now) {
@@ -113,13 +121,16 @@ class Session {
     startSources();
     writeHeader();
     Globals& s = g();
+    bool device_tracing = true;
     {
       std::lock_guard<std::mutex> lock(s.schedule_mutex);
       s.schedule = Schedule(config_.schedule);
       s.windows.clear();
       s.live.store(true, std::memory_order_relaxed);
       updateCaptureLocked(s, origin_ns_);
+      device_tracing = s.device_tracing = wantDeviceTracing(s.schedule);
     }
+    if (activity_ && !device_tracing) activity_->setCollecting(false);  // a schedule starts in wait
     try {
       thread_ = std::thread([this] { writerLoop(); });
     } catch (...) {
@@ -388,10 +399,18 @@ uint64_t nextExternalId() noexcept { return g().next_external_id.fetch_add(1, st
 void onStepBegin(int64_t /*step*/) noexcept {
   Globals& s = g();
   if (!s.live.load(std::memory_order_relaxed)) return;
+  bool toggle = false, device_tracing = false;
   {
     std::lock_guard<std::mutex> lock(s.schedule_mutex);
     s.schedule.onStepBegin();
     updateCaptureLocked(s, nowNs());
+    device_tracing = wantDeviceTracing(s.schedule);
+    toggle = device_tracing != s.device_tracing;
+    s.device_tracing = device_tracing;
+  }
+  // Outside the lock: CUPTI calls take milliseconds at worst and happen only at phase changes.
+  if (toggle) {
+    if (ActivitySource* a = s.activity.load(std::memory_order_acquire)) a->setCollecting(device_tracing);
   }
   // No CUPTI flush here: each flush hands back a partly filled 4 MiB buffer, so flushing every
   // step of a fast loop exhausted the buffer cap within a second on an H100 and CUPTI then

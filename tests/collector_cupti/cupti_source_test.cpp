@@ -44,6 +44,8 @@ TEST_CASE("without a driver start() fails with a CUPTI code and later calls are 
   source->flush(false);
   source->pushExternalId(5);
   source->popExternalId();
+  source->setCollecting(false);  // the schedule's pause and resume: no-ops on a failed source
+  source->setCollecting(true);
   trace::KinetoJsonWriter w;  // never opened: drain must not write anything
   source->drain(w);
   CHECK(w.eventsWritten() == 0);

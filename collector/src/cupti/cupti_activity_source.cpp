@@ -179,10 +179,23 @@ bool CuptiActivitySource::enableKinds(std::string* why) {
   return true;
 }
 
+void CuptiActivitySource::setCollecting(bool on) noexcept {
+  // control_mutex_ is never taken by the buffer callbacks, so holding it across CUPTI calls
+  // cannot deadlock with them (unlike queue_mutex_).
+  std::lock_guard<std::mutex> lock(control_mutex_);
+  if (!started() || paused_ == !on) return;
+  for (CUpti_ActivityKind kind : enabled_) {
+    SL_CUPTI_CALL(on ? cuptiActivityEnable(kind) : cuptiActivityDisable(kind));
+  }
+  paused_ = !on;
+}
+
 void CuptiActivitySource::stop() {
+  std::lock_guard<std::mutex> lock(control_mutex_);
   if (!started_.exchange(false, std::memory_order_acq_rel)) return;
   for (CUpti_ActivityKind kind : enabled_) SL_CUPTI_CALL(cuptiActivityDisable(kind));
   enabled_.clear();
+  paused_ = false;
   // Forced: also hands over buffers with records still being written; drain() gets them.
   SL_CUPTI_CALL(cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED));
   releaseCupti();

@@ -32,6 +32,7 @@ class CuptiActivitySource final : public ActivitySource {
   void flush(bool forced) override;
   void drain(trace::KinetoJsonWriter& out) override;
   void setTimeFilter(TimeFilter keep) override { keep_ = std::move(keep); }
+  void setCollecting(bool on) noexcept override;
   void stop() override;
   void describe(trace::TraceHeader& header) override;
   uint64_t droppedRecords() const override;
@@ -74,6 +75,8 @@ class CuptiActivitySource final : public ActivitySource {
   std::atomic<bool> started_{false};
   CUpti_SubscriberHandle subscriber_ = nullptr;
   std::vector<CUpti_ActivityKind> enabled_;
+  bool paused_ = false;                 // kinds disabled by setCollecting(false); guarded by control_mutex_
+  std::mutex control_mutex_;            // serialises setCollecting and stop (trainer vs. stopping thread)
   std::string missing_kinds_;
   uint32_t cupti_version_ = 0;
 
