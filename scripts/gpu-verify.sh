@@ -22,6 +22,19 @@ for sample in slow_trainer fast_trainer; do
     echo "exit: $?"
   done
 done
+echo "=== a schedule (2 wait, 1 warmup, 3 active): only the active steps and their GPU work"
+"$b/cli/steplint" record --no-report --schedule 2,1,3,1 -o "$out/schedule.pt.trace.json.gz" -- \
+  "$b/samples/slow_trainer" --device cuda --steps 12 --steplint-steps
+python3 - "$out/schedule.pt.trace.json.gz" <<'PY'
+import gzip, json, sys
+ev = json.load(gzip.open(sys.argv[1]))["traceEvents"]
+steps = [e for e in ev if e.get("name", "").startswith("ProfilerStep#")]
+dev = [e for e in ev if e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset")]
+lo = min(s["ts"] for s in steps); hi = max(s["ts"] + s["dur"] for s in steps)
+print("steps", sorted(s["name"] for s in steps), "device ops", len(dev),
+      "outside the steps' span", sum(1 for d in dev if d["ts"] < lo or d["ts"] > hi + 50000))
+PY
+rm -f "$out/schedule.pt.trace.json.gz"
 echo "=== one libcupti in a recorded process"
 STEPLINT_RECORD=1 STEPLINT_OUTPUT=/tmp/maps.pt.trace.json.gz LD_PRELOAD=$PWD/$b/collector/libsteplint_preload.so \
   "$b/samples/fast_trainer" --device cuda --steps 300 --sleep-after-step-ms 20 &
