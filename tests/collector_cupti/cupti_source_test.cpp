@@ -26,6 +26,39 @@ bool haveDriver() {
   return maps.good();
 }
 
+/// Hands `source` one completed buffer holding test::fillStepBuffer's records, as CUPTI would.
+void queueStepBuffer(CuptiActivitySource& source) {
+  ActivityConfig config;
+  config.buffer_bytes = 64 * 1024;
+  source.configureBuffers(config);
+  uint8_t* buffer = nullptr;
+  size_t size = 0;
+  source.requestBuffer(&buffer, &size);
+  REQUIRE(buffer != nullptr);
+  test::ActivityBuffer records;
+  test::fillStepBuffer(records);
+  REQUIRE(records.size() <= size);
+  std::memcpy(buffer, records.data(), records.size());
+  source.completeBuffer(buffer, size, records.size());
+}
+
+/// drain() into a fresh trace file; returns the file's text and the events written.
+std::string drainToJson(CuptiActivitySource& source, uint64_t* events_written) {
+  const std::string path = "cupti_source_test_" + std::to_string(getpid()) + ".json";
+  trace::KinetoJsonWriter w;
+  std::string error;
+  REQUIRE(w.open(path, &error));
+  w.beginTrace(trace::TraceHeader{});
+  source.drain(w);
+  *events_written = w.eventsWritten();
+  REQUIRE(w.endTrace({}, &error));
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::remove(path.c_str());
+  return ss.str();
+}
+
 }  // namespace
 
 TEST_CASE("without a driver start() fails with a CUPTI code and later calls are harmless", "[cupti][source]") {
@@ -104,32 +137,10 @@ TEST_CASE("buffers past the cap are refused and counted as dropped", "[cupti][so
 
 TEST_CASE("completed buffers are parsed on drain and written as Kineto events", "[cupti][source]") {
   CuptiActivitySource source;
-  ActivityConfig config;
-  config.buffer_bytes = 64 * 1024;
-  source.configureBuffers(config);
-  uint8_t* buffer = nullptr;
-  size_t size = 0;
-  source.requestBuffer(&buffer, &size);
-  REQUIRE(buffer != nullptr);
-  test::ActivityBuffer records;
-  test::fillStepBuffer(records);
-  REQUIRE(records.size() <= size);
-  std::memcpy(buffer, records.data(), records.size());
-  source.completeBuffer(buffer, size, records.size());
-
-  const std::string path = "cupti_source_test_" + std::to_string(getpid()) + ".json";
-  trace::KinetoJsonWriter w;
-  std::string error;
-  REQUIRE(w.open(path, &error));
-  w.beginTrace(trace::TraceHeader{});
-  source.drain(w);
-  CHECK(w.eventsWritten() > 11);
-  REQUIRE(w.endTrace({}, &error));
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::remove(path.c_str());
-  const std::string json = ss.str();
+  queueStepBuffer(source);
+  uint64_t events = 0;
+  const std::string json = drainToJson(source, &events);
+  CHECK(events > 11);
   CHECK(json.find("\"cat\": \"kernel\", \"name\": \"gemm_kernel\", \"pid\": 0, \"tid\": 7") != std::string::npos);
   CHECK(json.find("\"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 4242, \"tid\": 4243") !=
         std::string::npos);
@@ -141,31 +152,10 @@ TEST_CASE("completed buffers are parsed on drain and written as Kineto events", 
 
 TEST_CASE("with a time filter only records starting inside the captured windows are written", "[cupti][source]") {
   CuptiActivitySource source;
-  ActivityConfig config;
-  config.buffer_bytes = 64 * 1024;
-  source.configureBuffers(config);
   source.setTimeFilter([](int64_t start_ns) { return start_ns >= 1000 && start_ns < 4500; });
-  uint8_t* buffer = nullptr;
-  size_t size = 0;
-  source.requestBuffer(&buffer, &size);
-  REQUIRE(buffer != nullptr);
-  test::ActivityBuffer records;
-  test::fillStepBuffer(records);
-  std::memcpy(buffer, records.data(), records.size());
-  source.completeBuffer(buffer, size, records.size());
-
-  const std::string path = "cupti_filter_test_" + std::to_string(getpid()) + ".json";
-  trace::KinetoJsonWriter w;
-  std::string error;
-  REQUIRE(w.open(path, &error));
-  w.beginTrace(trace::TraceHeader{});
-  source.drain(w);
-  REQUIRE(w.endTrace({}, &error));
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::remove(path.c_str());
-  const std::string json = ss.str();
+  queueStepBuffer(source);
+  uint64_t events = 0;
+  const std::string json = drainToJson(source, &events);
   // Inside [1000, 4500): the launch (1000), the memcpy call (1600), the kernel (2000), the
   // pageable copy (4000). Outside: the sync call (5000), cuLaunchKernel (9100), the pinned and
   // device-to-host copies, the memset, the sync record and the overhead record.
