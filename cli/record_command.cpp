@@ -14,6 +14,10 @@
 #include "exit_codes.h"
 #include "messages.h"
 
+#ifndef STEPLINT_INSTALL_LIBDIR
+#define STEPLINT_INSTALL_LIBDIR "lib"  // set by cli/CMakeLists.txt from GNUInstallDirs
+#endif
+
 namespace steplint::cli {
 namespace {
 
@@ -74,7 +78,8 @@ CollectorLibraries findCollectorLibraries(const std::string& exe_path) {
   const fs::path dir = fs::path(exe_path).parent_path();
   for (const fs::path& candidate :
        {dir / ".." / "collector" / kPreloadFile,        // build tree: <build>/cli/steplint
-        dir / ".." / "lib" / kPreloadFile,              // install: <prefix>/bin/steplint
+        dir / ".." / STEPLINT_INSTALL_LIBDIR / kPreloadFile,  // install: <prefix>/bin/steplint
+        dir / ".." / "lib" / kPreloadFile,
         dir / ".." / "lib64" / kPreloadFile,
         dir / ".." / "lib" / "steplint" / kPreloadFile,
         dir / kPreloadFile}) {
