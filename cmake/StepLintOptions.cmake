@@ -20,3 +20,7 @@ endif()
 # (docs/gpu.md: -DSTEPLINT_ANALYZER=OFF).
 option(STEPLINT_ANALYZER "Importer, analyzer, rules, CLI and their tests" ON)
 option(STEPLINT_BUILD_SAMPLES "Sample LibTorch trainers (samples/, needs LibTorch)" ON)
+
+# The Qt6 desktop app (gui/). Auto: built when Qt6 Widgets is found (Debian: qt6-base-dev).
+set(STEPLINT_BUILD_GUI "AUTO" CACHE STRING "Build steplint-gui: ON, OFF or AUTO (when Qt6 is found)")
+set_property(CACHE STEPLINT_BUILD_GUI PROPERTY STRINGS AUTO ON OFF)

@@ -3,7 +3,7 @@
 # present: with everything installed it prints one line and takes well under a second.
 #
 #   bash scripts/install-deps.sh            # as root, or through sudo
-#   STEPLINT_EXTRA_PACKAGES="libtorch-dev qt6-base-dev" bash scripts/install-deps.sh
+#   STEPLINT_EXTRA_PACKAGES="ccache" bash scripts/install-deps.sh
 set -euo pipefail
 
 packages=(
@@ -13,6 +13,8 @@ packages=(
   libsimdjson-dev catch2 nlohmann-json3-dev libcli11-dev zlib1g-dev libisal-dev libtomlplusplus-dev
   # the collector and the sample trainers (CPU-only LibTorch 1.13; CUDA/CUPTI come from /usr/local/cuda)
   libtorch-dev
+  # the desktop app (gui/); its tests run on the offscreen platform
+  qt6-base-dev
   # scripts and benchmarks
   time python3
 )

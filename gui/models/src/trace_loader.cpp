@@ -1,0 +1,115 @@
+#include "steplint/gui/trace_loader.h"
+
+#include <chrono>
+#include <filesystem>
+
+#include "steplint/analyzer/lint_config.h"
+#include "steplint/analyzer/rule_registry.h"
+#include "steplint/rules/builtin.h"
+#include "steplint/trace/importer.h"
+
+namespace steplint::gui {
+namespace {
+
+// Import is most of the time; the analyses and rules take the rest of the bar.
+constexpr double kImportShare = 0.9;
+
+/// steplint.toml or pyproject.toml next to (or above) the trace, as `steplint check` finds
+/// it; a bad file is reported and the defaults are used, so a trace always opens.
+analyzer::LintConfig lintConfigFor(const std::string& path, const analyzer::RuleRegistry& registry,
+                                   LoadedTrace& out) {
+  analyzer::LintConfig config;
+  std::error_code ec;
+  const auto dir = std::filesystem::absolute(path, ec).parent_path().string();
+  const auto file = analyzer::findLintConfig(dir);
+  if (!file) return config;
+  analyzer::LintConfig from_file;
+  const auto errors = analyzer::loadLintConfig(*file, registry, from_file);
+  if (errors.empty()) {
+    out.config_file = *file;
+    return from_file;
+  }
+  for (const auto& e : errors) {
+    out.warnings.push_back(e.file + ": " + e.key + ": " + e.message + " (using the default rules)");
+  }
+  return config;
+}
+
+/// Non-info import counters as warning lines ("12 events: <description>").
+void addImportWarnings(const trace::ImportStats& stats, std::vector<std::string>& warnings) {
+  for (size_t i = 0; i < trace::kStatCount; ++i) {
+    const auto stat = static_cast<trace::Stat>(i);
+    const trace::StatInfo& info = trace::statInfo(stat);
+    if (stats.get(stat) == 0 || info.severity == trace::StatSeverity::kInfo) continue;
+    warnings.push_back(std::string(info.name) + " = " + std::to_string(stats.get(stat)) + ": " +
+                       std::string(info.description));
+  }
+}
+
+}  // namespace
+
+TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
+  qRegisterMetaType<std::shared_ptr<const steplint::gui::LoadedTrace>>(
+      "std::shared_ptr<const steplint::gui::LoadedTrace>");
+}
+
+TraceLoader::~TraceLoader() {
+  cancel();
+  join();
+}
+
+void TraceLoader::cancel() { cancel_.store(true); }
+
+void TraceLoader::join() {
+  if (worker_.joinable()) worker_.join();
+}
+
+void TraceLoader::load(const QString& path) {
+  cancel();
+  join();
+  cancel_.store(false);
+  busy_.store(true);
+  worker_ = std::thread([this, file = path.toStdString()] {
+    std::string error;
+    auto result = loadNow(file, &cancel_, [this](double f) { emit progress(f); }, error);
+    busy_.store(false);
+    if (result) {
+      emit loaded(std::move(result));
+    } else if (cancel_.load()) {
+      emit cancelled();
+    } else {
+      emit failed(QString::fromStdString(error));
+    }
+  });
+}
+
+std::shared_ptr<LoadedTrace> TraceLoader::loadNow(const std::string& path, const std::atomic<bool>* cancel,
+                                                  const std::function<void(double)>& progress,
+                                                  std::string& error) {
+  const auto started = std::chrono::steady_clock::now();
+  auto out = std::make_shared<LoadedTrace>();
+  out->path = path;
+  trace::ImportOptions options;
+  options.cancel = cancel;
+  if (progress) options.progress = [&progress](double f) { progress(f * kImportShare); };
+  const trace::ImportStatus status = trace::importTraceFile(path, out->model, options);
+  if (!status.ok()) {
+    error = status.message;
+    return nullptr;
+  }
+  if (cancel != nullptr && cancel->load()) return nullptr;
+  addImportWarnings(out->model.stats, out->warnings);
+
+  analyzer::RuleRegistry registry;
+  rules::registerBuiltinRules(registry);
+  const analyzer::LintConfig config = lintConfigFor(path, registry, *out);
+  out->summary = analyzer::summarize(out->model);
+  out->summary.source = path;
+  out->lint = analyzer::runLint(out->model, out->summary, registry, config);
+  out->lint.source = path;
+  if (progress) progress(1.0);
+  out->load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return out;
+}
+
+}  // namespace steplint::gui
