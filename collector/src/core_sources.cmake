@@ -6,6 +6,7 @@ set(STEPLINT_COLLECTOR_CORE_SOURCES
   src/config.cpp
   src/process_hooks.cpp
   src/process_info.cpp
+  src/memory_probe.cpp
   src/recorder.cpp
   src/schedule.cpp
   src/thread_buffers.cpp

@@ -70,6 +70,15 @@ struct Globals {
   // hold the pointer it loaded from activeActivitySource() just before stop.
   std::vector<std::unique_ptr<HostSource>> retired_host;
   std::unique_ptr<ActivitySource> retired_activity;
+  std::unique_ptr<MemoryProbe> retired_memory;
+
+  // Peak device memory (memory_probe.h): sampled at step boundaries on the trainer thread,
+  // written by the writer thread; without step markers the writer samples every interval.
+  std::atomic<MemoryProbe*> memory{nullptr};
+  std::atomic<bool> memory_by_step{false};
+  std::mutex memory_mutex;                 // guards pending_memory and memory_factory
+  std::vector<std::pair<MemorySample, int64_t>> pending_memory;  // sample, tid
+  MemoryProbeFactory memory_factory;       // tests only
 };
 
 Globals& g() {
@@ -156,7 +165,10 @@ class Session {
     }
     for (auto& source : host_sources_) source->stop();
     if (activity_) activity_->stop();
+    s.memory.store(nullptr, std::memory_order_release);
+    s.memory_by_step.store(false, std::memory_order_relaxed);  // the last step's rest, sampled now
     drainOnce();  // this thread is the only consumer now
+    if (memory_) reportSourceStatus("gpu_memory", memory_->status());
     writeEndMetadata(end_ns);
     std::string error;
     bool ok = writer_.endTrace(makeTrailer(), &error);
@@ -164,6 +176,7 @@ class Session {
     s.activity.store(nullptr, std::memory_order_release);
     s.retired_host = std::move(host_sources_);
     s.retired_activity = std::move(activity_);
+    s.retired_memory = std::move(memory_);
     return ok;
   }
 
@@ -181,6 +194,7 @@ class Session {
   void startSources() {
     startSource("torch", config_.enable_torch, "STEPLINT_TORCH", config_.enable_torch ? makeTorchSource() : nullptr);
     startSource("nvtx", config_.enable_nvtx, "STEPLINT_NVTX", config_.enable_nvtx ? makeNvtxSource() : nullptr);
+    startMemoryProbe();
     if (!config_.enable_cupti) return reportSourceStatus("cupti", "disabled (STEPLINT_CUPTI=0)");
     activity_ = makeCuptiSource();
     if (!activity_) return reportSourceStatus("cupti", "not built");
@@ -192,6 +206,42 @@ class Session {
     reportSourceStatus("cupti", "recording");
     if (config_.schedule.enabled) activity_->setTimeFilter(capturedAt);
     g().activity.store(activity_.get(), std::memory_order_release);
+  }
+
+  void startMemoryProbe() {
+    Globals& s = g();
+    MemoryProbeFactory factory;
+    {
+      std::lock_guard<std::mutex> lock(s.memory_mutex);
+      factory = s.memory_factory;
+      s.pending_memory.clear();
+    }
+    if (!config_.enable_torch) return;  // the probe reads libtorch's allocator
+    memory_ = factory ? factory() : makeCudaMemoryProbe();
+    s.memory_by_step.store(false, std::memory_order_relaxed);
+    if (!memory_) return;  // CPU-only libtorch: nothing to say, no GPU
+    s.memory.store(memory_.get(), std::memory_order_release);
+  }
+
+  /// Writes the samples taken at step boundaries, or takes one now when the trainer marks no
+  /// steps (then a sample covers one flush interval).
+  void writeMemorySamples() {
+    if (!memory_) return;
+    Globals& s = g();
+    std::vector<std::pair<MemorySample, int64_t>> samples;
+    if (!s.memory_by_step.load(std::memory_order_relaxed)) {
+      std::vector<MemorySample> now;
+      memory_->takePeaks(now);
+      for (const MemorySample& m : now) samples.emplace_back(m, pid_);
+    }
+    {
+      std::lock_guard<std::mutex> lock(s.memory_mutex);
+      samples.insert(samples.end(), s.pending_memory.begin(), s.pending_memory.end());
+      s.pending_memory.clear();
+    }
+    for (const auto& [sample, tid] : samples) {
+      if (capturedAt(sample.ts_ns)) writeMemorySample(writer_, sample, pid_, tid);
+    }
   }
 
   void writeHeader() {
@@ -239,6 +289,7 @@ class Session {
       activity_->flush(false);
       activity_->drain(writer_);
     }
+    writeMemorySamples();
     writer_.flush();
   }
 
@@ -285,6 +336,7 @@ class Session {
   trace::KinetoJsonWriter writer_;
   std::vector<std::unique_ptr<HostSource>> host_sources_;
   std::unique_ptr<ActivitySource> activity_;
+  std::unique_ptr<MemoryProbe> memory_;
   std::thread thread_;
   std::mutex wake_mutex_;
   std::condition_variable wake_;
@@ -305,6 +357,7 @@ StartResult startLocked(Globals& s, const CollectorConfig& config, std::vector<s
   installProcessHooks();
   s.retired_host.clear();
   s.retired_activity.reset();
+  s.retired_memory.reset();
   CollectorConfig resolved = config;
   if (resolved.output_path.empty()) resolved.output_path = defaultOutputPath(resolved.rank);
   ThreadBuffers::instance().setBudget(resolved.max_buffer_bytes);
@@ -396,6 +449,31 @@ bool isCapturing() noexcept { return g().capturing.load(std::memory_order_relaxe
 
 uint64_t nextExternalId() noexcept { return g().next_external_id.fetch_add(1, std::memory_order_relaxed) + 1; }
 
+namespace {
+
+/// The previous step's peak device memory, queued for the writer (memory_probe.h).
+void sampleMemoryAtStep(Globals& s) noexcept {
+  MemoryProbe* probe = s.memory.load(std::memory_order_acquire);
+  if (probe == nullptr) return;
+  try {
+    std::vector<MemorySample> samples;
+    probe->takePeaks(samples);  // also when not capturing: the next window starts afresh
+    s.memory_by_step.store(true, std::memory_order_relaxed);
+    const int64_t tid = currentThreadId();
+    std::lock_guard<std::mutex> lock(s.memory_mutex);
+    for (const MemorySample& m : samples) s.pending_memory.emplace_back(m, tid);
+  } catch (...) {
+  }
+}
+
+}  // namespace
+
+void setMemoryProbeFactoryForTesting(MemoryProbeFactory factory) {
+  Globals& s = g();
+  std::lock_guard<std::mutex> lock(s.memory_mutex);
+  s.memory_factory = std::move(factory);
+}
+
 void onStepBegin(int64_t /*step*/) noexcept {
   Globals& s = g();
   if (!s.live.load(std::memory_order_relaxed)) return;
@@ -412,6 +490,7 @@ void onStepBegin(int64_t /*step*/) noexcept {
   if (toggle) {
     if (ActivitySource* a = s.activity.load(std::memory_order_acquire)) a->setCollecting(device_tracing);
   }
+  sampleMemoryAtStep(s);
   // No CUPTI flush here: each flush hands back a partly filled 4 MiB buffer, so flushing every
   // step of a fast loop exhausted the buffer cap within a second on an H100 and CUPTI then
   // dropped every later record (measured: 30,600 records lost in 30 steps). The writer thread
@@ -435,7 +514,7 @@ void reportSourceStatus(std::string_view source, std::string_view status) noexce
     Globals& s = g();
     std::lock_guard<std::mutex> lock(s.meta);
     putPair(s.statuses, source, jsonString(status));
-    const bool quiet = status == "recording" || status == "not built" || status.substr(0, 8) == "disabled";
+    const bool quiet = status.substr(0, 9) == "recording" || status == "not built" || status.substr(0, 8) == "disabled";
     auto& printed = s.printed_sources;
     if (!quiet && std::find(printed.begin(), printed.end(), source) == printed.end()) {
       printed.emplace_back(source);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "activity_source.h"
+#include "memory_probe.h"
 
 namespace steplint::collector {
 
@@ -29,6 +30,7 @@ class HostSource {
 std::unique_ptr<HostSource> makeTorchSource();        // src/torch/ (STEPLINT_HAVE_TORCH)
 std::unique_ptr<HostSource> makeNvtxSource();         // src/nvtx/  (STEPLINT_HAVE_NVTX)
 std::unique_ptr<ActivitySource> makeCuptiSource();    // src/cupti/ (STEPLINT_HAVE_CUPTI)
+std::unique_ptr<MemoryProbe> makeCudaMemoryProbe();   // src/torch/cuda_memory.cpp (STEPLINT_HAVE_CUDA_MEMORY)
 
 /// The ActivitySource the torch hooks push external ids into (nullptr when none runs).
 ActivitySource* activeActivitySource() noexcept;

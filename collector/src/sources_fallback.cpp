@@ -12,5 +12,8 @@ std::unique_ptr<HostSource> makeNvtxSource() { return nullptr; }
 #ifndef STEPLINT_HAVE_CUPTI
 std::unique_ptr<ActivitySource> makeCuptiSource() { return nullptr; }
 #endif
+#ifndef STEPLINT_HAVE_CUDA_MEMORY
+std::unique_ptr<MemoryProbe> makeCudaMemoryProbe() { return nullptr; }
+#endif
 
 }  // namespace steplint::collector

@@ -40,6 +40,14 @@ void writeThreadMetadata(trace::KinetoJsonWriter& out, int64_t pid, int64_t tid,
   out.event('M').name("thread_sort_index").ts(ts_ns).pid(pid).tid(tid).arg("sort_index", tid).done();
 }
 
+void writeMemorySample(trace::KinetoJsonWriter& out, const MemorySample& sample, int64_t pid, int64_t tid) {
+  constexpr int64_t kCudaDeviceType = 1;  // c10::DeviceType::CUDA
+  out.event('i').cat("cpu_instant_event").name("[memory]").field("s", "\"t\"").pid(pid).tid(tid).ts(sample.ts_ns)
+      .arg("Total Reserved", sample.peak_reserved).arg("Total Allocated", sample.peak_allocated)
+      .arg("Bytes", int64_t{0}).arg("Addr", int64_t{0}).arg("Device Id", int64_t{sample.device})
+      .arg("Device Type", kCudaDeviceType).arg("steplint_peak_sample", int64_t{1}).done();
+}
+
 void writeSpan(trace::KinetoJsonWriter& out, int64_t start_ns, int64_t end_ns) {
   constexpr int64_t kSpansSortIndex = 0x20000000;  // Kineto's sort index for "Spans"
   out.event('M').name("process_name").ts(start_ns).pidString("Spans").field("tid", "0").arg("name", "Spans").done();

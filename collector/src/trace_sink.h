@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "memory_probe.h"
 #include "recorder.h"
 
 namespace steplint::trace {
@@ -32,6 +33,12 @@ void writeProcessMetadata(trace::KinetoJsonWriter& out, int64_t pid, std::string
 /// thread_name (as given: "thread 42 (name)", "stream 7 ") and thread_sort_index = tid.
 void writeThreadMetadata(trace::KinetoJsonWriter& out, int64_t pid, int64_t tid, std::string_view thread_name,
                          int64_t ts_ns);
+
+/// One MemoryProbe sample as Kineto's allocator instant: `[memory]` (cat cpu_instant_event,
+/// ph i, s t) at the peak's time, "Total Allocated" / "Total Reserved" = the peaks, "Bytes" 0,
+/// "Device Type" 1 (CUDA), plus "steplint_peak_sample": 1 so readers can tell a per-step peak
+/// sample from torch.profiler's per-allocation events.
+void writeMemorySample(trace::KinetoJsonWriter& out, const MemorySample& sample, int64_t pid, int64_t tid);
 
 /// The "PyTorch Profiler (0)" span on pid "Spans" (tb_plugin's utilisation range).
 void writeSpan(trace::KinetoJsonWriter& out, int64_t start_ns, int64_t end_ns);

@@ -213,3 +213,19 @@ TEST_CASE("an empty or null buffer converts to nothing", "[cupti][records]") {
   CHECK(out.api.empty());
   CHECK(conv.counters().records == 0);
 }
+
+TEST_CASE("driver calls that launch nothing are skipped and counted, as Kineto does", "[cupti][records]") {
+  ActivityBuffer b;
+  steplint::test::addApi(b, CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxGetState, 201, 10, 20);
+  steplint::test::addApi(b, CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuKernelGetName, 202, 30, 40);
+  steplint::test::addApi(b, CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 203, 50, 60);
+  steplint::test::addApi(b, CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2, 204, 70, 80);
+  RecordConverter conv;
+  ConvertedRecords out;
+  conv.parseBuffer(b.data(), b.size(), &out);
+  CHECK(conv.counters().driver_skipped == 2);
+  REQUIRE(out.api.size() == 2);
+  CHECK(out.api[0].name == "cuLaunchKernel");
+  CHECK(out.api[0].correlation == 203);
+  CHECK(out.api[1].name == "cuMemcpyHtoDAsync_v2");
+}

@@ -71,6 +71,7 @@ struct RecordCounters {
   uint64_t records = 0;          // records read from buffers
   uint64_t unknown_kinds = 0;    // kinds this converter does not handle (skipped)
   uint64_t blocklisted = 0;      // noisy runtime calls skipped (cudaGetDevice, ...)
+  uint64_t driver_skipped = 0;   // driver calls that launch nothing (cuKernelGetName, ...)
   uint64_t external_ids = 0;     // CUSTOM0 external correlation records
   uint64_t corrupt_buffers = 0;  // cuptiActivityGetNextRecord errors other than the normal end
 };
