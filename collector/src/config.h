@@ -29,6 +29,8 @@ struct CollectorConfig {
   ScheduleConfig schedule;         // STEPLINT_SCHEDULE "wait,warmup,active,repeat"
   bool enable_torch = true;        // STEPLINT_TORCH=0 disables
   bool enable_cupti = true;        // STEPLINT_CUPTI=0 disables
+  bool cupti_driver = true;        // STEPLINT_CUPTI_DRIVER=0: no driver-API records (Triton launches)
+  bool cupti_sync = true;          // STEPLINT_CUPTI_SYNC=0: no synchronization records
   bool enable_nvtx = true;         // STEPLINT_NVTX=0 disables
   uint64_t max_buffer_bytes = uint64_t{256} << 20;  // STEPLINT_MAX_BUFFER_MB
   int64_t flush_interval_ms = 1000;                 // STEPLINT_FLUSH_MS

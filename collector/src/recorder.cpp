@@ -199,7 +199,10 @@ class Session {
     activity_ = makeCuptiSource();
     if (!activity_) return reportSourceStatus("cupti", "not built");
     std::string why;
-    if (!activity_->start(ActivityConfig{}, &why)) {
+    ActivityConfig activities;
+    activities.driver_api = config_.cupti_driver;
+    activities.synchronization = config_.cupti_sync;
+    if (!activity_->start(activities, &why)) {
       activity_.reset();
       return reportSourceStatus("cupti", "unavailable: " + why);
     }
