@@ -29,6 +29,8 @@ TEST_CASE("config: defaults without any variable") {
   CHECK_FALSE(c.schedule.enabled);
   CHECK(c.enable_torch);
   CHECK(c.enable_cupti);
+  CHECK(c.cupti_driver);
+  CHECK(c.cupti_sync);
   CHECK(c.enable_nvtx);
   CHECK_FALSE(c.record_shapes);
   CHECK_FALSE(c.autostart);
@@ -42,7 +44,7 @@ TEST_CASE("config: good values are taken") {
   std::vector<std::string> warnings;
   CHECK(parseConfig(envOf({{"STEPLINT_OUTPUT", "out/t.pt.trace.json"}, {"STEPLINT_SCHEDULE", "1,2,3,4"},
                            {"STEPLINT_SHAPES", "1"}, {"STEPLINT_CUPTI", "0"}, {"STEPLINT_TORCH", "0"},
-                           {"STEPLINT_NVTX", "false"}, {"STEPLINT_MAX_BUFFER_MB", "64"}, {"STEPLINT_FLUSH_MS", "250"},
+                           {"STEPLINT_CUPTI_DRIVER", "0"}, {"STEPLINT_CUPTI_SYNC", "off"}, {"STEPLINT_NVTX", "false"}, {"STEPLINT_MAX_BUFFER_MB", "64"}, {"STEPLINT_FLUSH_MS", "250"},
                            {"STEPLINT_RECORD", "1"}, {"RANK", "3"}, {"LOCAL_RANK", "1"}, {"WORLD_SIZE", "8"}}),
                     &c, &warnings));
   CHECK(warnings.empty());
@@ -54,6 +56,8 @@ TEST_CASE("config: good values are taken") {
   CHECK(c.schedule.repeat == 4);
   CHECK(c.record_shapes);
   CHECK_FALSE(c.enable_cupti);
+  CHECK_FALSE(c.cupti_driver);
+  CHECK_FALSE(c.cupti_sync);
   CHECK_FALSE(c.enable_torch);
   CHECK_FALSE(c.enable_nvtx);
   CHECK(c.max_buffer_bytes == (uint64_t{64} << 20));
