@@ -59,6 +59,7 @@ class CheckCommand final : public Command {
   std::string baseline_path_;
   std::string write_baseline_path_;
   bool keep_tail_steps_ = false;
+  bool keep_warmup_steps_ = false;
   std::string color_ = "auto";
 };
 

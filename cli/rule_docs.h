@@ -1,29 +1,20 @@
-// The rule doc pages (docs/rules/SLnnn-<name>.md), embedded at build time by
-// embed_rule_docs.cmake so `steplint explain` works from an installed binary.
+// The CLI's view of the embedded rule doc pages. The pages themselves live in
+// steplint_rule_docs (rules/docs/), shared with steplint-gui, which must not link the CLI;
+// the names are re-exported here so CLI code keeps saying cli::findRuleDoc.
 #pragma once
 
 #include <map>
 #include <string>
-#include <string_view>
-#include <vector>
 
 #include "steplint/analyzer/rule_registry.h"
+#include "steplint/rules/rule_docs.h"
 
 namespace steplint::cli {
 
-struct RuleDoc {
-  std::string_view file_name;  // "SL101-dataloader-wait.md"
-  std::string_view text;       // the Markdown page, byte-exact
-};
-
-/// Every embedded page, sorted by file name (generated: rule_docs_data.cpp).
-const std::vector<RuleDoc>& embeddedRuleDocs();
-
-/// The page whose file name starts with "<code>-", or nullptr.
-const RuleDoc* findRuleDoc(std::string_view code);
-
-/// The body of the "## <heading>" section (up to the next "## "), trimmed; "" if absent.
-std::string docSection(std::string_view markdown, std::string_view heading);
+using rules::docSection;
+using rules::embeddedRuleDocs;
+using rules::findRuleDoc;
+using rules::RuleDoc;
 
 /// Rule code -> first paragraph of its page's "What it does" (SARIF fullDescription).
 std::map<std::string, std::string> ruleDescriptions(const analyzer::RuleRegistry& registry);

@@ -37,6 +37,8 @@ void SummaryCommand::addOptions(CLI::App& app) {
                  "Output format; json: schema steplint.summary/1 (docs/cli.md)")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
+  app.add_flag("--keep-warmup-steps", keep_warmup_steps_,
+               "Keep leading steps that took over 3x the median step (dropped by default as start-up)");
   app.add_flag(
       "--keep-tail-steps", keep_tail_steps_,
       "Keep trailing steps whose GPU work looks incompletely captured (dropped by default, "
@@ -61,6 +63,7 @@ int SummaryCommand::run() {
 
   analyzer::SummaryOptions options;
   options.steps.drop_incomplete_tail = !keep_tail_steps_;
+  options.steps.drop_warmup_head = !keep_warmup_steps_;
 
   bool any_failed = false;
   size_t rendered = 0;

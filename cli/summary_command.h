@@ -24,6 +24,7 @@ class SummaryCommand final : public Command {
   std::string color_ = "auto";
   std::string output_path_;
   bool keep_tail_steps_ = false;
+  bool keep_warmup_steps_ = false;
 };
 
 }  // namespace steplint::cli

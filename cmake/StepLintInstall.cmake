@@ -7,6 +7,7 @@
 #                                      → target steplint::collector
 #   P/bin/steplint                     (analysis build only; `record` finds the preload in
 #                                      P/<libdir>)
+#   P/bin/steplint-gui                 (when Qt6 was found)
 # tests/install/ installs into a scratch prefix and builds a consumer against it.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -33,4 +34,7 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/steplintConfig.cmake ${CMAKE_CURRENT_B
 
 if(TARGET steplint)
   install(TARGETS steplint RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
+if(TARGET steplint-gui)
+  install(TARGETS steplint-gui RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()

@@ -71,6 +71,7 @@ json stepsJson(const StepResult& st) {
   return {{"source", stepSourceKey(st.source)},
           {"count", st.steps.size()},
           {"dropped_tail_steps", st.dropped_tail_steps},
+          {"dropped_warmup_steps", st.dropped_warmup_steps},
           {"notes", st.notes},
           {"items", items}};
 }

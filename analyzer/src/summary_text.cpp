@@ -56,6 +56,7 @@ void printSteps(Printer& p, const TraceSummary& s) {
   std::string text = std::to_string(st.steps.size()) + " step(s) from " + stepSourceText(st.source);
   if (!st.steps.empty())
     text += ", numbers " + std::to_string(st.steps.front().number) + ".." + std::to_string(st.steps.back().number);
+  if (st.dropped_warmup_steps > 0) text += ", " + std::to_string(st.dropped_warmup_steps) + " warm-up dropped";
   if (st.dropped_tail_steps > 0) text += ", " + std::to_string(st.dropped_tail_steps) + " dropped at the tail";
   p.line(text);
   for (const std::string& n : st.notes) p.note(n);

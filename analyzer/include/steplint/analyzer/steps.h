@@ -34,6 +34,11 @@ struct StepOptions {
   /// Drop trailing steps whose GPU work looks incompletely captured, as tb_plugin does
   /// (TB-Q6). On by default so numbers match the reference; `--keep-tail-steps` turns it off.
   bool drop_incomplete_tail = true;
+  /// Drop leading steps that took more than kWarmupFactor times the median of the later ones:
+  /// start-up (CUDA context, cuBLAS/cuDNN autotuning, loader workers) rather than training.
+  /// torch.profiler users skip them with schedule(warmup=...); a recording without a schedule
+  /// has them. `--keep-warmup-steps` turns it off.
+  bool drop_warmup_head = true;
 };
 
 struct StepResult {
@@ -46,8 +51,12 @@ struct StepResult {
   }
   std::vector<Step> steps;          // kept steps, in time order
   int64_t dropped_tail_steps = 0;
+  int64_t dropped_warmup_steps = 0;  // leading steps dropped as start-up (StepOptions::drop_warmup_head)
   std::vector<std::string> notes;   // human-readable remarks ("no ProfilerStep ranges: ...")
 };
+
+/// A leading step is warm-up when it takes more than this many times the median later step.
+inline constexpr double kWarmupFactor = 3.0;
 
 StepResult computeSteps(const trace::TraceModel& model, const StepOptions& options = {});
 

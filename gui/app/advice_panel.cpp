@@ -1,0 +1,162 @@
+#include "advice_panel.h"
+
+#include <QHeaderView>
+#include <QListWidget>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "steplint/gui/diagnostics_model.h"
+#include "steplint/gui/format.h"
+#include "steplint/gui/selection_and_zoom.h"
+#include "steplint/rules/rule_docs.h"
+
+namespace steplint::gui {
+namespace {
+
+QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
+  auto* view = new QTableView(parent);
+  view->setModel(model);
+  view->setSelectionBehavior(QAbstractItemView::SelectRows);
+  view->setSelectionMode(QAbstractItemView::SingleSelection);
+  view->setWordWrap(false);
+  view->verticalHeader()->hide();
+  view->horizontalHeader()->setHighlightSections(false);
+  return view;
+}
+
+QString savingLine(const analyzer::SavingEstimate& s) {
+  if (!s.known()) return QObject::tr("**Estimated saving:** unknown");
+  QString line = QObject::tr("**Estimated saving:** %1 ms/step").arg(s.per_step_ms, 0, 'f', 2);
+  if (s.fraction_of_step >= 0)
+    line += QObject::tr(" (%1 of the step)").arg(QString::fromStdString(formatFraction(s.fraction_of_step)));
+  if (!s.method.empty()) line += " — " + QString::fromStdString(s.method);
+  return line;
+}
+
+}  // namespace
+
+QString findingMarkdown(const analyzer::Diagnostic& d) {
+  QString md = QStringLiteral("### %1 %2 (%3)\n\n%4\n\n%5\n\n")
+                   .arg(QString::fromStdString(d.code), QString::fromStdString(d.name),
+                        QString::fromUtf8(analyzer::severityName(d.severity).data()), QString::fromStdString(d.message),
+                        savingLine(d.saving));
+  if (!d.evidence.steps.empty()) {
+    QStringList steps;
+    for (int64_t s : d.evidence.steps) steps << QString::number(s);
+    md += QObject::tr("**Steps:** %1\n\n").arg(steps.join(QStringLiteral(", ")));
+  }
+  for (const std::string& hint : d.fix) md += "- " + QString::fromStdString(hint) + "\n";
+  md += "\n---\n\n";
+  if (const rules::RuleDoc* doc = rules::findRuleDoc(d.code)) {
+    md += QString::fromUtf8(doc->text.data(), static_cast<qsizetype>(doc->text.size()));
+  } else {
+    md += QObject::tr("No documentation page for %1.").arg(QString::fromStdString(d.code));
+  }
+  return md;
+}
+
+AdvicePanel::AdvicePanel(SelectionAndZoom* selection, QWidget* parent)
+    : QWidget(parent),
+      selection_(selection),
+      model_(new DiagnosticsModel(this)),
+      not_checked_model_(new NotCheckedModel(this)),
+      proxy_(new QSortFilterProxyModel(this)),
+      tabs_(new QTabWidget(this)),
+      splitter_(new QSplitter(Qt::Vertical, this)),
+      doc_(new QTextBrowser(this)),
+      health_(new QListWidget(this)) {
+  proxy_->setSourceModel(model_);
+  proxy_->setSortRole(DiagnosticsModel::kSortRole);
+  findings_ = makeTable(proxy_, this);
+  findings_->setSortingEnabled(true);
+  findings_->sortByColumn(-1, Qt::AscendingOrder);  // the engine's order (severity, code, step) first
+  findings_->horizontalHeader()->setSectionResizeMode(DiagnosticsModel::kMessageColumn, QHeaderView::Stretch);
+  not_checked_ = makeTable(not_checked_model_, this);
+  not_checked_->horizontalHeader()->setStretchLastSection(true);
+  doc_->setOpenExternalLinks(true);
+  splitter_->addWidget(findings_);
+  splitter_->addWidget(doc_);
+  splitter_->setStretchFactor(0, 2);
+  splitter_->setStretchFactor(1, 3);
+  tabs_->addTab(splitter_, tr("Findings"));
+  tabs_->addTab(not_checked_, tr("Not checked"));
+  tabs_->addTab(health_, tr("Trace health"));
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(tabs_);
+  connect(findings_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) { onCurrentRowChanged(current); });
+  // Clicking the selected finding again zooms back to it after the user panned away.
+  connect(findings_, &QTableView::clicked, this, [this](const QModelIndex& index) {
+    if (index.row() == findings_->currentIndex().row()) zoomToFinding(index);
+  });
+  showOverviewText();
+}
+
+void AdvicePanel::setTrace(std::shared_ptr<const LoadedTrace> trace) {
+  trace_ = trace;
+  model_->setTrace(trace);
+  not_checked_model_->setTrace(trace);
+  health_->clear();
+  if (trace_) {
+    for (const std::string& w : trace_->warnings) health_->addItem(QString::fromStdString(w));
+  }
+  if (health_->count() == 0) health_->addItem(tr("No import warnings or configuration errors."));
+  const int findings = model_->rowCount();
+  tabs_->setTabText(0, tr("Findings (%1)").arg(findings));
+  tabs_->setTabText(1, tr("Not checked (%1)").arg(not_checked_model_->rowCount()));
+  tabs_->setTabText(2, tr("Trace health (%1)").arg(trace_ ? trace_->warnings.size() : 0));
+  findings_->resizeColumnsToContents();
+  findings_->horizontalHeader()->setSectionResizeMode(DiagnosticsModel::kMessageColumn, QHeaderView::Stretch);
+  not_checked_->resizeColumnsToContents();
+  showOverviewText();
+}
+
+bool AdvicePanel::selectFirstFinding(const QString& code) {
+  const int row = model_->firstRowWithCode(code);
+  if (row < 0) return false;
+  const QModelIndex index = proxy_->mapFromSource(model_->index(row, 0));
+  findings_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  findings_->scrollTo(index);
+  return true;
+}
+
+void AdvicePanel::onCurrentRowChanged(const QModelIndex& current) {
+  if (!trace_ || !current.isValid()) {
+    selection_->selectFinding(-1, nullptr);
+    showOverviewText();
+    return;
+  }
+  const int index = current.data(DiagnosticsModel::kDiagnosticIndexRole).toInt();
+  const analyzer::Diagnostic& d = trace_->lint.diagnostics[static_cast<size_t>(index)];
+  selection_->selectFinding(index, &d.evidence);
+  zoomToFinding(current);
+  showFinding(index);
+}
+
+void AdvicePanel::zoomToFinding(const QModelIndex& index) {
+  const auto extent = index.data(DiagnosticsModel::kEvidenceRole).value<TimeRange>();
+  if (extent.end_ns > extent.start_ns) selection_->zoomTo(extent);  // {0,0}: nothing to show
+}
+
+void AdvicePanel::showFinding(int diagnostic_index) {
+  doc_->setMarkdown(findingMarkdown(trace_->lint.diagnostics[static_cast<size_t>(diagnostic_index)]));
+}
+
+void AdvicePanel::showOverviewText() {
+  if (!trace_) {
+    doc_->setMarkdown(tr("Open a trace (File > Open, or drop a `.json` / `.json.gz` file here)."));
+  } else if (trace_->lint.diagnostics.empty()) {
+    doc_->setMarkdown(
+        tr("**No findings.** The rules that could not decide on this trace are under "
+           "*Not checked*."));
+  } else {
+    doc_->setMarkdown(tr("Select a finding to zoom the timeline to its evidence and read how to fix it."));
+  }
+}
+
+}  // namespace steplint::gui

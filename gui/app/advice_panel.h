@@ -1,0 +1,65 @@
+// The advice panel: the findings (severity, message, estimated saving), the selected rule's
+// doc page below them, the rules that were not checked and why, and the trace-health list
+// (import warnings, config errors). Selecting a finding zooms the timeline to its evidence
+// and highlights it, through SelectionAndZoom only.
+#pragma once
+
+#include <QWidget>
+#include <memory>
+
+#include "steplint/gui/loaded_trace.h"
+
+class QListWidget;
+class QSortFilterProxyModel;
+class QSplitter;
+class QTabWidget;
+class QTableView;
+class QTextBrowser;
+
+namespace steplint::gui {
+
+class DiagnosticsModel;
+class NotCheckedModel;
+class SelectionAndZoom;
+
+class AdvicePanel final : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit AdvicePanel(SelectionAndZoom* selection, QWidget* parent = nullptr);
+  void setTrace(std::shared_ptr<const LoadedTrace> trace);
+
+  /// Selects the first finding with `code` in the view (as a click would); false if none.
+  bool selectFirstFinding(const QString& code);
+
+  QTableView* findingsView() const { return findings_; }
+  QTextBrowser* docBrowser() const { return doc_; }
+  QTableView* notCheckedView() const { return not_checked_; }
+  QListWidget* healthList() const { return health_; }
+  QSplitter* splitter() const { return splitter_; }
+  QTabWidget* tabs() const { return tabs_; }
+
+ private:
+  void onCurrentRowChanged(const QModelIndex& current);
+  void zoomToFinding(const QModelIndex& index);
+  void showFinding(int diagnostic_index);
+  void showOverviewText();
+
+  SelectionAndZoom* selection_;
+  std::shared_ptr<const LoadedTrace> trace_;
+  DiagnosticsModel* model_;
+  NotCheckedModel* not_checked_model_;
+  QSortFilterProxyModel* proxy_;
+  QTabWidget* tabs_;
+  QSplitter* splitter_;
+  QTableView* findings_;
+  QTextBrowser* doc_;
+  QTableView* not_checked_;
+  QListWidget* health_;
+};
+
+/// The Markdown shown for one finding: its message, saving, evidence steps and fix hints,
+/// then the rule's doc page (what it does, why it matters, how to fix).
+QString findingMarkdown(const analyzer::Diagnostic& diagnostic);
+
+}  // namespace steplint::gui

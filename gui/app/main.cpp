@@ -1,0 +1,73 @@
+// steplint-gui: main() only (style.md §2.18: tests link steplint_gui_app, never this file).
+#include <QApplication>
+#include <QCommandLineParser>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "main_window.h"
+#include "screenshot.h"
+
+namespace {
+
+/// --screenshot must work on a machine without a display: pick the offscreen platform
+/// before QApplication exists, unless the user chose one.
+void preferOffscreenForScreenshots(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strncmp(argv[i], "--screenshot", 12) == 0 && std::getenv("QT_QPA_PLATFORM") == nullptr) {
+      setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  preferOffscreenForScreenshots(argc, argv);
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName(QStringLiteral("steplint"));
+  QApplication::setApplicationName(QStringLiteral("steplint-gui"));
+  QApplication::setApplicationVersion(QStringLiteral(STEPLINT_VERSION));
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(QStringLiteral("Profile viewer and advisor for PyTorch training traces."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument(QStringLiteral("trace"), QStringLiteral("A trace (.json or .json.gz) to open."));
+  const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                      QStringLiteral("Render the window for TRACE to <png> and exit."),
+                                      QStringLiteral("png"));
+  const QCommandLineOption finding(QStringLiteral("finding"),
+                                   QStringLiteral("With --screenshot: select the first finding <code>."),
+                                   QStringLiteral("code"));
+  const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("With --screenshot: window size WxH."),
+                                QStringLiteral("WxH"), QStringLiteral("1600x1000"));
+  const QCommandLineOption overview(QStringLiteral("overview"),
+                                    QStringLiteral("With --screenshot: show the Overview tab."));
+  parser.addOptions({screenshot, finding, size, overview});
+  parser.process(app);
+  const QStringList positional = parser.positionalArguments();
+
+  if (parser.isSet(screenshot)) {
+    steplint::gui::ScreenshotOptions options;
+    options.output = parser.value(screenshot);
+    options.finding = parser.value(finding);
+    options.overview = parser.isSet(overview);
+    if (positional.size() != 1 || !steplint::gui::parseSize(parser.value(size), options.size)) {
+      std::fprintf(stderr, "usage: steplint-gui --screenshot OUT.png [--finding CODE] [--size WxH] TRACE\n");
+      return 2;
+    }
+    options.trace = positional.first();
+    QString error;
+    const int rc = steplint::gui::runScreenshot(options, error);
+    if (rc != 0) std::fprintf(stderr, "steplint-gui: %s\n", qPrintable(error));
+    return rc;
+  }
+
+  steplint::gui::MainWindow window;
+  window.setPersistent(true);
+  window.setErrorDialogsEnabled(true);
+  window.show();
+  if (!positional.isEmpty()) window.openFile(positional.first());
+  return QApplication::exec();
+}

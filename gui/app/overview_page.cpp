@@ -1,0 +1,125 @@
+#include "overview_page.h"
+
+#include <QGridLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include "breakdown_chart.h"
+#include "stats_table.h"
+#include "steplint/gui/format.h"
+#include "steplint/gui/stats_models.h"
+#include "steplint/gui/summary_models.h"
+
+namespace steplint::gui {
+namespace {
+
+QString stepSourceText(const analyzer::StepResult& steps) {
+  switch (steps.source) {
+    case analyzer::StepSource::kProfilerStep:
+      return QObject::tr("ProfilerStep ranges");
+    case analyzer::StepSource::kDetected:
+      return QObject::tr("detected from the loop's period");
+    case analyzer::StepSource::kWholeTrace:
+      return QObject::tr("no steps: the whole trace as one step");
+    case analyzer::StepSource::kNone:
+      break;
+  }
+  return QObject::tr("none");
+}
+
+/// One line above the chart: how many steps, where they came from, the average step time.
+QString headerText(const LoadedTrace& t) {
+  const auto& steps = t.summary.steps;
+  QString text =
+      QObject::tr("<b>%1 steps</b> (%2), average %3")
+          .arg(steps.steps.size())
+          .arg(stepSourceText(steps))
+          .arg(QString::fromStdString(formatDurationNs(static_cast<int64_t>(t.summary.breakdown.average_total_ns))));
+  if (steps.dropped_warmup_steps > 0)
+    text += QObject::tr("; %1 warm-up step(s) dropped").arg(steps.dropped_warmup_steps);
+  if (steps.dropped_tail_steps > 0)
+    text += QObject::tr("; %1 incomplete tail step(s) dropped").arg(steps.dropped_tail_steps);
+  for (const std::string& note : steps.notes) text += "<br>" + QString::fromStdString(note).toHtmlEscaped();
+  return text;
+}
+
+}  // namespace
+
+OverviewPage::OverviewPage(QWidget* parent)
+    : QScrollArea(parent),
+      step_model_(new StepBreakdownModel(this)),
+      gpu_model_(new GpuSummaryModel(this)),
+      idle_model_(new IdleModel(this)),
+      op_model_(new OpStatsModel(this)),
+      kernel_model_(new KernelStatsModel(this)) {
+  setWidgetResizable(true);
+  setFrameShape(QFrame::NoFrame);
+  setWidget(buildContent());
+  connectActivation();
+}
+
+void OverviewPage::connectActivation() {
+  connect(steps_, &StatsTable::rowActivated, this, [this](int row) {
+    const qlonglong number = step_model_->index(row, 0).data(StepBreakdownModel::kStepRole).toLongLong();
+    if (!trace_ || number < 0) return;  // the "Average" row has no place on the timeline
+    for (const analyzer::Step& s : trace_->summary.steps.steps) {
+      if (s.number == number) emit stepActivated(s.start_ns, s.end_ns);
+    }
+  });
+  const auto by_name = [this](QAbstractItemModel* model) {
+    return [this, model](int row) { emit nameActivated(model->index(row, 0).data().toString()); };
+  };
+  connect(ops_, &StatsTable::rowActivated, this, by_name(op_model_));
+  connect(kernels_, &StatsTable::rowActivated, this, by_name(kernel_model_));
+}
+
+QWidget* OverviewPage::buildContent() {
+  auto* content = new QWidget(this);
+  auto* grid = new QGridLayout(content);
+  header_ = new QLabel(tr("No trace loaded"), content);
+  header_->setWordWrap(true);
+  chart_ = new BreakdownChart(content);
+  steps_ = new StatsTable(tr("Step time breakdown (ms)"), step_model_, false, content);
+  steps_->setEmptyText(tr("No steps found"));
+  gpus_ = new StatsTable(tr("GPU summary"), gpu_model_, false, content);
+  gpus_->setEmptyText(tr("No GPU activity in this trace"));
+  idle_ = new StatsTable(tr("GPU idle time per stream"), idle_model_, false, content);
+  idle_->setEmptyText(tr("No GPU activity in this trace"));
+  ops_ = new StatsTable(tr("Top CPU ops"), op_model_, true, content);
+  ops_->setEmptyText(tr("No CPU ops in this trace"));
+  kernels_ = new StatsTable(tr("Kernels"), kernel_model_, true, content);
+  kernels_->setEmptyText(tr("No kernels in this trace"));
+  for (StatsTable* small : {gpus_, idle_}) {
+    small->setMinimumHeight(90);
+    small->setMaximumHeight(170);  // one row per GPU or stream: a few rows at most
+  }
+  for (StatsTable* big : {steps_, ops_, kernels_}) big->setMinimumHeight(280);
+  // What the step is made of on top, GPU summaries side by side, then the long-named tables
+  // at full width so op and kernel names stay readable.
+  grid->addWidget(header_, 0, 0, 1, 2);
+  grid->addWidget(chart_, 1, 0);
+  grid->addWidget(steps_, 1, 1);
+  grid->addWidget(gpus_, 2, 0);
+  grid->addWidget(idle_, 2, 1);
+  grid->addWidget(ops_, 3, 0, 1, 2);
+  grid->addWidget(kernels_, 4, 0, 1, 2);
+  grid->setColumnStretch(0, 1);
+  grid->setColumnStretch(1, 1);
+  return content;
+}
+
+void OverviewPage::setTrace(std::shared_ptr<const LoadedTrace> trace) {
+  trace_ = trace;
+  step_model_->setTrace(trace);
+  gpu_model_->setTrace(trace);
+  idle_model_->setTrace(trace);
+  op_model_->setTrace(trace);
+  kernel_model_->setTrace(trace);
+  chart_->setBreakdown(trace ? trace->summary.breakdown : analyzer::BreakdownResult{});
+  header_->setText(trace ? headerText(*trace) : tr("No trace loaded"));
+  steps_->sortBy(StepBreakdownModel::kStepColumn, Qt::AscendingOrder);
+  ops_->sortBy(OpStatsModel::kTotalColumn);
+  kernels_->sortBy(KernelStatsModel::kTotalColumn);
+}
+
+}  // namespace steplint::gui

@@ -1,0 +1,61 @@
+// The "Overview" tab: step-time breakdown (chart + table), GPU summary, idle time per stream,
+// and the top CPU ops and kernels, each table sortable and the big ones filterable.
+#pragma once
+
+#include <QScrollArea>
+#include <memory>
+
+#include "steplint/gui/loaded_trace.h"
+
+class QLabel;
+
+namespace steplint::gui {
+
+class BreakdownChart;
+class GpuSummaryModel;
+class IdleModel;
+class KernelStatsModel;
+class OpStatsModel;
+class StatsTable;
+class StepBreakdownModel;
+
+class OverviewPage final : public QScrollArea {
+  Q_OBJECT
+
+ public:
+  explicit OverviewPage(QWidget* parent = nullptr);
+  void setTrace(std::shared_ptr<const LoadedTrace> trace);
+
+  BreakdownChart* chart() const { return chart_; }
+  StatsTable* stepTable() const { return steps_; }
+  StatsTable* gpuTable() const { return gpus_; }
+  StatsTable* idleTable() const { return idle_; }
+  StatsTable* opTable() const { return ops_; }
+  StatsTable* kernelTable() const { return kernels_; }
+
+ signals:
+  /// A step row was activated: show that step on the timeline.
+  void stepActivated(qint64 start_ns, qint64 end_ns);
+  /// An op or kernel row was activated: find its events on the timeline.
+  void nameActivated(const QString& name);
+
+ private:
+  QWidget* buildContent();
+  void connectActivation();
+
+  StepBreakdownModel* step_model_;
+  GpuSummaryModel* gpu_model_;
+  IdleModel* idle_model_;
+  OpStatsModel* op_model_;
+  KernelStatsModel* kernel_model_;
+  std::shared_ptr<const LoadedTrace> trace_;
+  QLabel* header_ = nullptr;
+  BreakdownChart* chart_ = nullptr;
+  StatsTable* steps_ = nullptr;
+  StatsTable* gpus_ = nullptr;
+  StatsTable* idle_ = nullptr;
+  StatsTable* ops_ = nullptr;
+  StatsTable* kernels_ = nullptr;
+};
+
+}  // namespace steplint::gui

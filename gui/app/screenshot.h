@@ -1,0 +1,37 @@
+// `steplint-gui --screenshot out.png [--finding SL101] [--size 1600x1000] TRACE`: load
+// synchronously, optionally select a finding, render the main window offscreen and save it.
+// Used for the README screenshot and by the tests.
+#pragma once
+
+#include <QImage>
+#include <QSize>
+#include <QString>
+#include <memory>
+
+#include "steplint/gui/loaded_trace.h"
+
+namespace steplint::gui {
+
+struct ScreenshotOptions {
+  QString trace;    // the trace to open
+  QString output;   // the PNG to write
+  QString finding;  // select the first finding with this code ("" = none)
+  QSize size{1600, 1000};
+  bool overview = false;  // show the Overview tab instead of the timeline
+};
+
+/// The main window showing `trace` at `options.size` rendered to an image (options.trace and
+/// options.output are not used). With options.finding, the first finding with that code is
+/// selected as a click would, and its first evidence event too, so the details pane shows
+/// something; `finding_found` (optional) says whether there was such a finding.
+QImage renderMainWindow(std::shared_ptr<const LoadedTrace> trace, const ScreenshotOptions& options,
+                        bool* finding_found = nullptr);
+
+/// The whole command: 0 on success, 2 with `error` set when the trace cannot be loaded or
+/// the image cannot be written.
+int runScreenshot(const ScreenshotOptions& options, QString& error);
+
+/// Parses "1600x1000"; false on anything else (or sizes outside 200..10000).
+bool parseSize(const QString& text, QSize& out);
+
+}  // namespace steplint::gui

@@ -1,0 +1,83 @@
+// The overview page's summary tables: step-time breakdown per step (plus the average), the
+// per-GPU summary and the idle-time breakdown per stream. Times are shown in milliseconds.
+#pragma once
+
+#include "steplint/analyzer/breakdown.h"
+#include "steplint/gui/trace_table_model.h"
+
+namespace steplint::gui {
+
+/// One row per kept step, then an "Average" row; one column per analyzer::StepCategory.
+class StepBreakdownModel final : public TraceTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column {
+    kStepColumn,
+    kTotalColumn,
+    kFirstCategoryColumn,  // + static_cast<int>(StepCategory)
+    kColumnCount = kFirstCategoryColumn + analyzer::kStepCategoryCount
+  };
+  enum Role { kSortRole = kSortValueRole, kStepRole };  // kStepRole: step number, -1 on "Average"
+
+  explicit StepBreakdownModel(QObject* parent = nullptr);
+  bool isAverageRow(int row) const;
+
+ protected:
+  int rows() const override;
+  QVariant value(int row, int column) const override;
+  QString text(int row, int column) const override;
+  QVariant extra(int row, int column, int role) const override;
+};
+
+class GpuSummaryModel final : public TraceTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column {
+    kDeviceColumn,
+    kNameColumn,
+    kUtilizationColumn,
+    kSmEfficiencyColumn,
+    kOccupancyColumn,
+    kTensorCoreColumn,
+    kKernelCountColumn,
+    kBusyColumn,
+    kColumnCount
+  };
+  enum Role { kSortRole = kSortValueRole };
+
+  explicit GpuSummaryModel(QObject* parent = nullptr);
+
+ protected:
+  int rows() const override;
+  QVariant value(int row, int column) const override;
+  QString text(int row, int column) const override;
+};
+
+class IdleModel final : public TraceTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column {
+    kDeviceColumn,
+    kStreamColumn,
+    kSpanColumn,
+    kBusyColumn,
+    kHostWaitColumn,
+    kKernelWaitColumn,
+    kOtherColumn,
+    kIdleShareColumn,
+    kColumnCount
+  };
+  enum Role { kSortRole = kSortValueRole };
+
+  explicit IdleModel(QObject* parent = nullptr);
+
+ protected:
+  int rows() const override;
+  QVariant value(int row, int column) const override;
+  QString text(int row, int column) const override;
+};
+
+}  // namespace steplint::gui
