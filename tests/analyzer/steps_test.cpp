@@ -202,3 +202,42 @@ TEST_CASE("a zero-length launch at a step's end belongs to that step, as in tb_p
   CHECK(r.steps[0].end_ns == 130'000);
   CHECK(r.steps[1].device_op_count == 1);
 }
+
+TEST_CASE("leading steps over 3x the median are dropped as warm-up, with a note", "[steps]") {
+  TestTrace t;
+  t.step(0, 0, 3000);     // CUDA/cuBLAS start-up: 30x a normal step
+  t.step(1, 3000, 400);   // autotuning: 4x
+  t.step(2, 3400, 100);
+  t.step(3, 3500, 110);
+  t.step(4, 3610, 90);
+  t.step(5, 3700, 100);
+  t.finalize();
+  const auto r = computeSteps(t.model);
+  REQUIRE(r.steps.size() == 4);
+  CHECK(r.steps.front().number == 2);
+  CHECK(r.dropped_warmup_steps == 2);
+  REQUIRE_FALSE(r.notes.empty());
+  CHECK(r.notes.back().find("dropped warm-up step(s) 0, 1") != std::string::npos);
+
+  analyzer::StepOptions keep;
+  keep.drop_warmup_head = false;
+  const auto kept = computeSteps(t.model, keep);
+  CHECK(kept.steps.size() == 6);
+  CHECK(kept.dropped_warmup_steps == 0);
+}
+
+TEST_CASE("steady steps, a merely slow first step and short runs keep every step", "[steps]") {
+  TestTrace steady;
+  for (int n = 0; n < 5; ++n) steady.step(n, n * 100, n == 0 ? 290 : 100);  // 2.9x: not warm-up
+  steady.finalize();
+  CHECK(computeSteps(steady.model).dropped_warmup_steps == 0);
+
+  TestTrace short_run;  // 3 steps: nothing may go, the median would be meaningless
+  short_run.step(0, 0, 5000);
+  short_run.step(1, 5000, 100);
+  short_run.step(2, 5100, 100);
+  short_run.finalize();
+  const auto r = computeSteps(short_run.model);
+  CHECK(r.steps.size() == 3);
+  CHECK(r.dropped_warmup_steps == 0);
+}
