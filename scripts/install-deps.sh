@@ -16,7 +16,7 @@ packages=(
   # the desktop app (gui/); its tests run on the offscreen platform
   qt6-base-dev
   # scripts and benchmarks
-  time python3
+  time python3 python3-jsonschema
 )
 # Optional extras for later components (collector, GUI), space-separated.
 read -r -a extra <<<"${STEPLINT_EXTRA_PACKAGES:-}"
