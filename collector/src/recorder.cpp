@@ -76,6 +76,7 @@ struct Globals {
   // written by the writer thread; without step markers the writer samples every interval.
   std::atomic<MemoryProbe*> memory{nullptr};
   std::atomic<bool> memory_by_step{false};
+  std::atomic<bool> marked_steps{false};   // a step marker was seen: live iterations are ignored
   std::mutex memory_mutex;                 // guards pending_memory and memory_factory
   std::vector<std::pair<MemorySample, int64_t>> pending_memory;  // sample, tid
   MemoryProbeFactory memory_factory;       // tests only
@@ -135,6 +136,7 @@ class Session {
       std::lock_guard<std::mutex> lock(s.schedule_mutex);
       s.schedule = Schedule(config_.schedule);
       s.windows.clear();
+      s.marked_steps.store(false, std::memory_order_relaxed);
       s.live.store(true, std::memory_order_relaxed);
       updateCaptureLocked(s, origin_ns_);
       device_tracing = s.device_tracing = wantDeviceTracing(s.schedule);
@@ -477,9 +479,9 @@ void setMemoryProbeFactoryForTesting(MemoryProbeFactory factory) {
   s.memory_factory = std::move(factory);
 }
 
-void onStepBegin(int64_t /*step*/) noexcept {
-  Globals& s = g();
-  if (!s.live.load(std::memory_order_relaxed)) return;
+namespace {
+
+void stepBoundary(Globals& s) noexcept {
   bool toggle = false, device_tracing = false;
   {
     std::lock_guard<std::mutex> lock(s.schedule_mutex);
@@ -498,6 +500,21 @@ void onStepBegin(int64_t /*step*/) noexcept {
   // step of a fast loop exhausted the buffer cap within a second on an H100 and CUPTI then
   // dropped every later record (measured: 30,600 records lost in 30 steps). The writer thread
   // flushes once per interval and at stop.
+}
+
+}  // namespace
+
+void onStepBegin(int64_t /*step*/) noexcept {
+  Globals& s = g();
+  if (!s.live.load(std::memory_order_relaxed)) return;
+  s.marked_steps.store(true, std::memory_order_relaxed);
+  stepBoundary(s);
+}
+
+void onIterationDetected() noexcept {
+  Globals& s = g();
+  if (!s.live.load(std::memory_order_relaxed) || s.marked_steps.load(std::memory_order_relaxed)) return;
+  stepBoundary(s);
 }
 
 void onStepEnd() noexcept {}

@@ -66,6 +66,11 @@ uint64_t nextExternalId() noexcept;
 /// Advances the schedule and asks device sources to flush their buffers.
 void onStepBegin(int64_t step) noexcept;
 void onStepEnd() noexcept;
+/// A training iteration found live (iteration_counter.h) in a trainer without step markers:
+/// advances the schedule and takes the memory sample as a step marker would, but writes no
+/// ProfilerStep range (the analyzer finds the steps itself). Ignored once this session has
+/// seen a step marker.
+void onIterationDetected() noexcept;
 
 /// Adds or replaces a top-level trace metadata key; raw_json must be valid JSON text.
 void setMetadata(std::string_view key, std::string_view raw_json) noexcept;

@@ -115,14 +115,17 @@ bool lintTrace(const std::string& path, LintedTrace& out, std::string* error) {
   return true;
 }
 
-const LintedTrace& recordSample(const std::string& name, const std::vector<std::string>& argv) {
+const LintedTrace& recordSample(const std::string& name, const std::vector<std::string>& argv,
+                                const Env& extra_env) {
   static std::map<std::string, std::unique_ptr<LintedTrace>> cache;
   auto& slot = cache[name];
   if (slot) return *slot;
   slot = std::make_unique<LintedTrace>();
   const std::string trace = scratchPath(name + ".pt.trace.json");  // plain: the test reads args
   const std::string log = scratchPath(name + ".log");
-  const int rc = runProcess(argv, recordEnv(trace), log);
+  Env env = recordEnv(trace);
+  env.insert(env.end(), extra_env.begin(), extra_env.end());
+  const int rc = runProcess(argv, env, log);
   std::string error;
   if (rc != 0 || !lintTrace(trace, *slot, &error))
     slot->summary.notes.push_back("recording failed: exit " + std::to_string(rc) + " " + error + "\n" +

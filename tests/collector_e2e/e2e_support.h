@@ -45,8 +45,9 @@ struct LintedTrace {
 /// Imports `path` (empty optional-like result: model has no events) and runs the rules.
 bool lintTrace(const std::string& path, LintedTrace& out, std::string* error);
 
-/// Records `trainer args` into a plain-JSON trace at scratchPath(name) and lints it. Cached per
-/// name, so several TEST_CASEs share one run.
-const LintedTrace& recordSample(const std::string& name, const std::vector<std::string>& argv);
+/// Records `trainer args` into a plain-JSON trace at scratchPath(name) and lints it, with
+/// `extra_env` on top of recordEnv(). Cached per name, so several TEST_CASEs share one run.
+const LintedTrace& recordSample(const std::string& name, const std::vector<std::string>& argv,
+                                const Env& extra_env = {});
 
 }  // namespace steplint::e2e

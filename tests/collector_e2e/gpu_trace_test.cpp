@@ -77,8 +77,9 @@ TEST_CASE("GPU trace: the slow sample's findings", "[gpu-fixture]") {
   }
   const analyzer::Diagnostic* sl101 = t.finding("SL101");
   REQUIRE(sl101 != nullptr);
-  // The sleeping dataset against a fast GPU: 0.65 and 0.68 in two recordings.
-  CHECK(sl101->evidence.metric("dataloader_fraction", -1) == Approx(0.66).margin(0.05));
+  // The sleeping dataset against a fast GPU, once the warm-up step is left out: 0.86 and 0.87
+  // in two recordings (0.65 and 0.68 when the 300 ms start-up step was averaged in).
+  CHECK(sl101->evidence.metric("dataloader_fraction", -1) == Approx(0.86).margin(0.05));
 }
 
 TEST_CASE("GPU trace: the fixed sample has none of the slow sample's findings", "[gpu-fixture]") {

@@ -134,6 +134,17 @@ TEST_CASE("unmarked sample: recorded without code changes, no ProfilerStep range
   CHECK(t.countNamed("aten::addmm") == 3 * 6);
 }
 
+TEST_CASE("unmarked sample under a schedule: iterations are counted live, the active ones kept", "[torch]") {
+  // 2 wait, 1 warmup, 3 active, once. Boundaries fall on the first top-level op after each
+  // backward pass, so the active window holds exactly three forward passes.
+  const LintedTrace& t =
+      recordSample("slow_unmarked_schedule", {SLOW_TRAINER, "--steps", "12"}, {{"STEPLINT_SCHEDULE", "2,1,3,1"}});
+  INFO(notes(t));
+  REQUIRE(t.model.events.size() > 100);
+  CHECK(countPrefixed(t.model, "ProfilerStep#") == 0);  // no ranges are invented
+  CHECK(t.countNamed("aten::addmm") == 3 * 3);
+}
+
 TEST_CASE("SIGINT to a recorded trainer still yields a valid trace", "[torch]") {
   const std::string trace = scratchPath("sigint.pt.trace.json");
   const std::string log = scratchPath("sigint.log");

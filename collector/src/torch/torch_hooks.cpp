@@ -20,6 +20,7 @@
 #include <string>
 
 #include "config.h"
+#include "iteration_counter.h"
 #include "recorder.h"
 #include "sources.h"
 #include "torch_hooks.h"
@@ -32,6 +33,11 @@ namespace {
 // removing a global callback while other threads run ops is not allowed (record_function.h).
 std::atomic<bool> g_enabled{false};
 std::once_flag g_register_once;
+
+// Ops open on this thread (the end callback runs for every start, with or without a context),
+// and the live iteration boundaries for trainers without step markers.
+thread_local int t_depth = 0;
+IterationCounter g_iterations;
 
 bool startsWith(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
@@ -114,8 +120,20 @@ OpScope scopeOf(const at::RecordFunction& fn) {
   }
 }
 
+/// Feeds the iteration counter; runs for every op while a session is live, also outside the
+/// schedule's active steps (that is when the schedule needs to count).
+void countIteration(const at::RecordFunction& fn, int depth) noexcept {
+  const bool backward =
+      IterationCounter::isBackwardOp(fn.name(), fn.scope() == at::RecordScope::BACKWARD_FUNCTION);
+  const uint64_t forward_thread = backward && fn.seqNr() >= 0 ? fn.forwardThreadId() : 0;
+  if (g_iterations.onOpStart(at::RecordFunction::currentThreadId(), backward, forward_thread, depth))
+    onIterationDetected();
+}
+
 std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
-  if (!g_enabled.load(std::memory_order_relaxed) || !isCapturing()) return nullptr;
+  if (!g_enabled.load(std::memory_order_relaxed)) return nullptr;
+  countIteration(fn, t_depth++);
+  if (!isCapturing()) return nullptr;
   try {
     auto ctx = std::make_unique<OpContext>();
     ctx->external_id = nextExternalId();
@@ -132,6 +150,7 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
 }
 
 void onOpEnd(const at::RecordFunction& fn, at::ObserverContext* raw) {
+  if (t_depth > 0) --t_depth;  // clamped: a session may start while this thread is inside ops
   if (raw == nullptr) return;
   const int64_t end_ns = nowNs();
   auto* ctx = static_cast<OpContext*>(raw);
@@ -172,6 +191,7 @@ class TorchSource final : public HostSource {
       // needsInputs is fixed at registration: a later session in the same process keeps the
       // first session's shapes setting (the callback checks needsInputs() itself).
       registerCallbackOnce(config.record_shapes);
+      g_iterations.reset();
       g_enabled.store(true, std::memory_order_release);
       return true;
     } catch (const std::exception& error) {
