@@ -229,3 +229,36 @@ TEST_CASE("driver calls that launch nothing are skipped and counted, as Kineto d
   CHECK(out.api[0].correlation == 203);
   CHECK(out.api[1].name == "cuMemcpyHtoDAsync_v2");
 }
+
+TEST_CASE("a peer-to-peer copy (MEMCPY2) keeps its source and destination devices", "[cupti][records]") {
+  ActivityBuffer b;
+  auto& p = b.add<CUpti_ActivityMemcpyPtoP4>(CUPTI_ACTIVITY_KIND_MEMCPY2);
+  p.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_PTOP;
+  p.srcKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+  p.dstKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
+  p.bytes = 4096;
+  p.start = 100;
+  p.end = 300;
+  p.deviceId = 1;
+  p.contextId = 11;
+  p.streamId = 13;
+  p.srcDeviceId = 1;
+  p.srcContextId = 11;
+  p.dstDeviceId = 0;
+  p.dstContextId = 10;
+  p.correlationId = 77;
+  RecordConverter conv;
+  ConvertedRecords out;
+  conv.parseBuffer(b.data(), b.size(), &out);
+  CHECK(conv.counters().unknown_kinds == 0);
+  const DeviceEvent* e = findDevice(out, "Memcpy PtoP (Device -> Device)");
+  REQUIRE(e != nullptr);
+  CHECK(e->peer);
+  CHECK(e->device == 1);
+  CHECK(e->src_device == 1);
+  CHECK(e->dst_device == 0);
+  CHECK(e->dst_context == 10);
+  CHECK(e->bytes == 4096);
+  CHECK(e->stream == 13);
+  CHECK(e->correlation == 77);
+}

@@ -193,3 +193,45 @@ TEST_CASE("occupancy estimate is limited by registers and shared memory", "[cupt
   d.num_sms = 0;
   CHECK(estimatedOccupancyPct(k, d) == -1);
 }
+
+TEST_CASE("a written peer-to-peer copy carries Kineto's from/in/to device args", "[cupti][writer]") {
+  ConvertedRecords records;
+  DeviceEvent e;
+  e.kind = DeviceEventKind::kMemcpy;
+  e.name = "Memcpy PtoP (Device -> Device)";
+  e.device = 1;
+  e.context = 11;
+  e.stream = 13;
+  e.start_ns = 100;
+  e.end_ns = 300;
+  e.bytes = 4096;
+  e.copy_kind = 10;  // CUPTI_ACTIVITY_MEMCPY_KIND_PTOP
+  e.peer = true;
+  e.src_device = 1;
+  e.dst_device = 0;
+  e.src_context = 11;
+  e.dst_context = 10;
+  records.device.push_back(e);
+  const std::string path = "cupti_writer_p2p_" + std::to_string(getpid()) + ".json";
+  trace::KinetoJsonWriter w;
+  std::string error;
+  REQUIRE(w.open(path, &error));
+  w.beginTrace(trace::TraceHeader{});
+  GpuEventWriter events;
+  events.write(records, w);
+  REQUIRE(w.endTrace({}, &error));
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string json = ss.str();
+  std::remove(path.c_str());
+  CHECK(json.find("\"fromDevice\": 1, \"inDevice\": 1, \"toDevice\": 0") != std::string::npos);
+  CHECK(json.find("\"toContext\": 10") != std::string::npos);
+  trace::TraceModel m;
+  REQUIRE(trace::importTraceBytes(json, m).ok());
+  const trace::Event* copy = find(m, "Memcpy PtoP (Device -> Device)");
+  REQUIRE(copy);
+  REQUIRE(m.gpu(*copy));
+  CHECK(m.gpu(*copy)->copy_kind == trace::CopyKind::kPtoP);
+  CHECK(m.gpu(*copy)->bytes == 4096);
+}

@@ -56,6 +56,7 @@ struct KindToggle {
 constexpr KindToggle kKinds[] = {
     {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, &ActivityConfig::kernels, "CONCURRENT_KERNEL"},
     {CUPTI_ACTIVITY_KIND_MEMCPY, &ActivityConfig::memcpy, "MEMCPY"},
+    {CUPTI_ACTIVITY_KIND_MEMCPY2, &ActivityConfig::memcpy, "MEMCPY2"},  // peer-to-peer copies
     {CUPTI_ACTIVITY_KIND_MEMSET, &ActivityConfig::memset, "MEMSET"},
     {CUPTI_ACTIVITY_KIND_RUNTIME, &ActivityConfig::runtime_api, "RUNTIME"},
     {CUPTI_ACTIVITY_KIND_DRIVER, &ActivityConfig::driver_api, "DRIVER"},

@@ -128,6 +128,11 @@ void GpuEventWriter::writeKernelArgs(const DeviceEvent& e, trace::EventBuilder& 
 }
 
 void GpuEventWriter::writeCopyArgs(const DeviceEvent& e, trace::EventBuilder& b) const {
+  if (e.peer) {  // Kineto's keys for CUpti_ActivityMemcpyPtoP
+    b.arg("fromDevice", int64_t{e.src_device}).arg("inDevice", int64_t{e.device}).arg("toDevice", int64_t{e.dst_device});
+    b.arg("fromContext", int64_t{e.src_context}).arg("inContext", int64_t{e.context})
+        .arg("toContext", int64_t{e.dst_context});
+  }
   b.arg("device", int64_t{e.device}).arg("context", int64_t{e.context});
   b.arg("stream", e.stream).arg("correlation", int64_t{e.correlation});
   b.arg("bytes", static_cast<int64_t>(e.bytes));

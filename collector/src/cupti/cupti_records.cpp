@@ -10,6 +10,7 @@ namespace steplint::collector {
 static_assert(sizeof(CUpti_ActivityKernel10) == 216, "CUDA 13.0 kernel record layout changed");
 static_assert(sizeof(CUpti_ActivityMemcpy6) == 96, "CUDA 13.0 memcpy record layout changed");
 static_assert(sizeof(CUpti_ActivityMemset4) == 88, "CUDA 13.0 memset record layout changed");
+static_assert(sizeof(CUpti_ActivityMemcpyPtoP4) == 96, "CUDA 13.0 peer memcpy record layout changed");
 static_assert(sizeof(CUpti_ActivityAPI) == 40, "API record layout changed");
 static_assert(sizeof(CUpti_ActivitySynchronization2) == 56, "sync record layout changed");
 static_assert(sizeof(CUpti_ActivityOverhead3) == 56, "overhead record layout changed");
@@ -36,6 +37,7 @@ void RecordConverter::onRecord(const void* record, ConvertedRecords* out) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: onKernel(record, out); break;
     case CUPTI_ACTIVITY_KIND_MEMCPY: onMemcpy(record, out); break;
+    case CUPTI_ACTIVITY_KIND_MEMCPY2: onPeerMemcpy(record, out); break;
     case CUPTI_ACTIVITY_KIND_MEMSET: onMemset(record, out); break;
     case CUPTI_ACTIVITY_KIND_RUNTIME: onApi(record, ApiDomain::kRuntime, out); break;
     case CUPTI_ACTIVITY_KIND_DRIVER: onApi(record, ApiDomain::kDriver, out); break;
@@ -85,6 +87,23 @@ void RecordConverter::onMemcpy(const void* record, ConvertedRecords* out) {
   e.copy_kind = m.copyKind;
   e.src_kind = m.srcKind;
   e.dst_kind = m.dstKind;
+  out->device.push_back(std::move(e));
+}
+
+// Copies between two GPUs (cudaMemcpyPeer, NCCL's P2P fallback, DataParallel's scatter)
+// arrive as MEMCPY2 records; CUPTI files them under the device that ran the copy.
+void RecordConverter::onPeerMemcpy(const void* record, ConvertedRecords* out) {
+  const auto& m = *static_cast<const CUpti_ActivityMemcpyPtoP4*>(record);
+  DeviceEvent e = deviceOp(m, DeviceEventKind::kMemcpy, memcpyName(m.copyKind, m.srcKind, m.dstKind));
+  e.bytes = m.bytes;
+  e.copy_kind = m.copyKind;
+  e.src_kind = m.srcKind;
+  e.dst_kind = m.dstKind;
+  e.peer = true;
+  e.src_device = m.srcDeviceId;
+  e.dst_device = m.dstDeviceId;
+  e.src_context = m.srcContextId;
+  e.dst_context = m.dstContextId;
   out->device.push_back(std::move(e));
 }
 

@@ -39,6 +39,9 @@ struct DeviceEvent {
   uint64_t graph_node_id = 0;
   uint32_t channel = 0, channel_type = 0;
   uint8_t copy_kind = 0, src_kind = 0, dst_kind = 0;  // raw CUPTI numbering (pageable 1, pinned 2)
+  bool peer = false;                                  // MEMCPY2: a copy between two devices
+  uint32_t src_device = 0, dst_device = 0;            // peer copies only
+  uint32_t src_context = 0, dst_context = 0;
   uint8_t memory_kind = 0;                            // memset
   uint8_t sync_type = 0;                              // CUpti_ActivitySynchronizationType
   uint32_t cuda_event_id = 0;                         // sync on an event (else 0xffffffff)
@@ -95,6 +98,7 @@ class RecordConverter {
   void onRecord(const void* record, ConvertedRecords* out);
   void onKernel(const void* record, ConvertedRecords* out);
   void onMemcpy(const void* record, ConvertedRecords* out);
+  void onPeerMemcpy(const void* record, ConvertedRecords* out);
   void onMemset(const void* record, ConvertedRecords* out);
   void onApi(const void* record, ApiDomain domain, ConvertedRecords* out);
   void onSync(const void* record, ConvertedRecords* out);
