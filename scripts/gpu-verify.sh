@@ -35,6 +35,22 @@ print("steps", sorted(s["name"] for s in steps), "device ops", len(dev),
       "outside the steps' span", sum(1 for d in dev if d["ts"] < lo or d["ts"] > hi + 50000))
 PY
 rm -f "$out/schedule.pt.trace.json.gz"
+echo "=== the same schedule without step markers: iterations counted live"
+"$b/cli/steplint" record --no-report --schedule 2,1,3,1 -o "$out/schedule_unmarked.pt.trace.json.gz" -- \
+  "$b/samples/slow_trainer" --device cuda --steps 12
+python3 - "$out/schedule_unmarked.pt.trace.json.gz" <<'PY'
+import gzip, json, sys
+ev = json.load(gzip.open(sys.argv[1]))["traceEvents"]
+names = [e.get("name", "") for e in ev]
+print("addmm", names.count("aten::addmm"), "(3 per forward pass)",
+      "kernels", sum(1 for e in ev if e.get("cat") == "kernel"),
+      "ProfilerStep", sum(1 for n in names if n.startswith("ProfilerStep#")))
+PY
+rm -f "$out/schedule_unmarked.pt.trace.json.gz"
+echo "=== [memory] samples per recording (one per step or live iteration, plus set-up and stop)"
+for f in "$out"/*_trainer_*.pt.trace.json.gz; do
+  echo "$(basename "$f"): $(zcat "$f" | grep -o '"name": "\[memory\]"' | wc -l)"
+done
 echo "=== one libcupti in a recorded process"
 STEPLINT_RECORD=1 STEPLINT_OUTPUT=/tmp/maps.pt.trace.json.gz LD_PRELOAD=$PWD/$b/collector/libsteplint_preload.so \
   "$b/samples/fast_trainer" --device cuda --steps 300 --sleep-after-step-ms 20 &
