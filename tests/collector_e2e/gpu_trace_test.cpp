@@ -100,6 +100,12 @@ TEST_CASE("GPU trace: steps detected without markers match the marked run", "[gp
         marked.summary.steps.steps.size() + marked.summary.steps.dropped_tail_steps);
   CHECK(detected.finding("SL201") != nullptr);
   CHECK(detected.finding("SL601") != nullptr);
+  // Without markers the live iteration count drives the memory samples: one per iteration.
+  CHECK(detected.model.memory_events.size() >= 30);
+  size_t profiler_steps = 0;  // none invented for the live iterations
+  for (const trace::Event& e : detected.model.events)
+    profiler_steps += detected.model.name(e).substr(0, 13) == "ProfilerStep#" ? 1 : 0;
+  CHECK(profiler_steps == 0);
 }
 
 }  // namespace steplint::e2e
