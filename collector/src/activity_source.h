@@ -22,6 +22,9 @@ struct ActivityConfig {
   bool driver_api = true;
   bool synchronization = true;
   bool overhead = true;
+  /// CUPTI stamps records through our clock callback (exact, same clock as host events);
+  /// false: CUPTI's own clock shifted by an offset measured at start.
+  bool timestamp_callback = true;
   size_t buffer_bytes = 4u << 20;       // CUPTI recommends 1-10 MiB per buffer
   size_t max_buffer_bytes = 128u << 20; // cap on buffers handed to CUPTI (Kineto's default)
 };

@@ -31,6 +31,7 @@ struct CollectorConfig {
   bool enable_cupti = true;        // STEPLINT_CUPTI=0 disables
   bool cupti_driver = true;        // STEPLINT_CUPTI_DRIVER=0: no driver-API records (Triton launches)
   bool cupti_sync = true;          // STEPLINT_CUPTI_SYNC=0: no synchronization records
+  bool cupti_clock_callback = true;  // STEPLINT_CUPTI_CLOCK_CALLBACK=0: CUPTI's clock + offset
   bool enable_nvtx = true;         // STEPLINT_NVTX=0 disables
   uint64_t max_buffer_bytes = uint64_t{256} << 20;  // STEPLINT_MAX_BUFFER_MB
   int64_t flush_interval_ms = 1000;                 // STEPLINT_FLUSH_MS

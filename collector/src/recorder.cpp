@@ -204,6 +204,7 @@ class Session {
     ActivityConfig activities;
     activities.driver_api = config_.cupti_driver;
     activities.synchronization = config_.cupti_sync;
+    activities.timestamp_callback = config_.cupti_clock_callback;
     if (!activity_->start(activities, &why)) {
       activity_.reset();
       return reportSourceStatus("cupti", "unavailable: " + why);

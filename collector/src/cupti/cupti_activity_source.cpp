@@ -143,7 +143,8 @@ bool CuptiActivitySource::subscribe(std::string* why) {
 void CuptiActivitySource::setupClock() {
   // Preferred: CUPTI stamps records with nowNs() itself (must precede cuptiActivityEnable).
   // Otherwise CUPTI uses CLOCK_REALTIME: shift by the offset measured now.
-  if (SL_CUPTI_CALL(cuptiActivityRegisterTimestampCallback(traceClockNs)) == CUPTI_SUCCESS) {
+  if (config_.timestamp_callback &&
+      SL_CUPTI_CALL(cuptiActivityRegisterTimestampCallback(traceClockNs)) == CUPTI_SUCCESS) {
     converter_.setOffset(0);
     return;
   }
