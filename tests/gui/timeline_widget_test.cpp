@@ -248,12 +248,12 @@ TEST_CASE("timeline widget: clicking a group header folds and unfolds its rows")
   widget.resize(1000, 500);
   widget.setTrace(steplint::test::smallTrace());
   const auto all = widget.trackLabels();
-  REQUIRE(all.size() == 11);
+  REQUIRE(all.size() == 13);  // with "GPU 0 utilization" and "GPU 1 utilization"
   REQUIRE(all[1] == "Process 100");
   const QPoint header(100, 26 + 24 + 10);  // the process header, below the ruler and Steps
   QTest::mouseClick(&widget, Qt::LeftButton, Qt::NoModifier, header);
   const auto folded = widget.trackLabels();
-  CHECK(folded.size() == 9);
+  CHECK(folded.size() == 11);
   CHECK(folded[1] == "Process 100");
   CHECK(folded[2] == "GPU 0");
   CHECK(selection.selectedEvent() == steplint::trace::kNoIndex);
