@@ -59,6 +59,9 @@ TEST_CASE("draw list: a thousand tiny events fold into one item, wide events sta
   REQUIRE(items.size() == 3);
   CHECK(items[0].folded());
   CHECK(items[0].count == 1000);
+  REQUIRE(items[0].first < m.events.size());  // the fold is tinted by its first event
+  CHECK(m.events[items[0].first].start_ns == 0);
+  CHECK(m.str(m.events[items[0].first].name) == "tiny");
   CHECK(items[0].x1 == Approx(149.95).margin(0.01));
   CHECK_FALSE(items[1].folded());
   CHECK(m.str(m.events[items[1].index].name) == "wide");

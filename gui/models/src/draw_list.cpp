@@ -48,7 +48,7 @@ class Folder {
     if (k > lo && spans_.end(k - 1) > window.start_ns) --k;
     while (k < n && spans_.start(k) < window.end_ns) {
       if (width(k) >= min_px_) {
-        emit(spans_.start(k), spans_.end(k), spans_.index(k), 1);
+        emit(spans_.start(k), spans_.end(k), spans_.index(k), 1, spans_.index(k));
         if (wide != nullptr) wide->push_back(k);
         ++k;
       } else {
@@ -68,9 +68,9 @@ class Folder {
  private:
   double width(size_t k) const { return g_.xOf(spans_.end(k)) - g_.xOf(spans_.start(k)); }
 
-  void emit(int64_t start_ns, int64_t end_ns, uint32_t index, uint32_t count) {
+  void emit(int64_t start_ns, int64_t end_ns, uint32_t index, uint32_t count, uint32_t first) {
     out_.push_back({start_ns, end_ns, static_cast<float>(g_.xOf(start_ns)), static_cast<float>(g_.xOf(end_ns)), depth_,
-                    index, count});
+                    index, count, first});
   }
 
   // Folds the narrow span `first` with its narrow neighbours; returns the next span to look at.
@@ -103,7 +103,7 @@ class Folder {
       ++count;
       ++next;
     }
-    emit(spans_.start(first), fold_end, count == 1 ? spans_.index(first) : trace::kNoIndex, count);
+    emit(spans_.start(first), fold_end, count == 1 ? spans_.index(first) : trace::kNoIndex, count, spans_.index(first));
     return next;
   }
 

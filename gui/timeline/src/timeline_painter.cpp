@@ -100,7 +100,12 @@ void TimelinePainter::drawRow(const TimelineRow& row, int top) {
 
 void TimelinePainter::drawItem(const DrawItem& item, QRectF rect) {
   if (item.folded()) {
-    p_.fillRect(rect, TimelinePalette::folded());
+    // Tinted by the fold's first event, so a run of kernels still reads as kernels (Tracy does
+    // the same); the hatch says "zoom in to split".
+    const auto& events = state_.trace->model.events;
+    const QColor tint = item.first < events.size() ? state_.palette.eventColor(events[item.first]).lighter(125)
+                                                   : TimelinePalette::folded();
+    p_.fillRect(rect, tint);
     if (rect.width() >= kHatchMinPx) p_.fillRect(rect, QBrush(QColor(0x80, 0x80, 0x80), Qt::BDiagPattern));
     if (rect.width() >= kFoldTextMinPx) {
       drawBoxText(rect, QString::number(item.count) + QStringLiteral(" events"), QColor(0x20, 0x20, 0x20));

@@ -31,6 +31,7 @@ struct DrawItem {
   uint16_t depth = 0;
   uint32_t index = trace::kNoIndex;  // event (or step) index; kNoIndex for a folded item
   uint32_t count = 1;                // events represented (> 1 only for folded items)
+  uint32_t first = trace::kNoIndex;  // folded items: their first event (or step), for colour
 
   bool folded() const { return index == trace::kNoIndex; }
 };
