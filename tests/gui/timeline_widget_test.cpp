@@ -2,6 +2,8 @@
 
 #include <QImage>
 #include <QHelpEvent>
+#include <QNativeGestureEvent>
+#include <QPointingDevice>
 #include <QScrollBar>
 #include <QToolTip>
 #include <QSet>
@@ -158,6 +160,24 @@ TEST_CASE("timeline widget: Ctrl+wheel zooms around the cursor, plain wheel scro
   CHECK(selection.visibleRange().start_ns == unchanged.start_ns);
   CHECK(selection.visibleRange().end_ns == unchanged.end_ns);
   CHECK(widget.grab().toImage() != top);
+}
+
+TEST_CASE("timeline widget: a touchpad pinch zooms around the fingers") {
+  SelectionAndZoom selection;
+  TimelineWidget widget(&selection);
+  widget.resize(1000, 400);
+  widget.setTrace(steplint::test::smallTrace());
+  const TimeRange full = selection.visibleRange();
+  const QPointF at(220 + 300, 80);
+  QNativeGestureEvent spread(Qt::ZoomNativeGesture, QPointingDevice::primaryPointingDevice(), 2, at, at,
+                             widget.mapToGlobal(at), 0.25, QPointF());
+  QApplication::sendEvent(&widget, &spread);
+  const TimeRange zoomed = selection.visibleRange();
+  CHECK(span(zoomed) == Approx(span(full) / 1.25).epsilon(0.001));
+  QNativeGestureEvent pinch(Qt::ZoomNativeGesture, QPointingDevice::primaryPointingDevice(), 2, at, at,
+                            widget.mapToGlobal(at), -0.2, QPointF());
+  QApplication::sendEvent(&widget, &pinch);
+  CHECK(span(selection.visibleRange()) == Approx(span(zoomed) / 0.8).epsilon(0.001));
 }
 
 TEST_CASE("timeline widget: click selects, double-click activates, Shift+drag and Z zoom to a range") {

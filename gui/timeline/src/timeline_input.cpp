@@ -46,6 +46,14 @@ TimelineInput::Result TimelineInput::wheel(const QWheelEvent& e) {
   return r;
 }
 
+TimelineInput::Result TimelineInput::pinch(double delta, QPoint pos) {
+  // Qt reports the scale change per event; shrinking the span by (1 + delta) keeps a full
+  // pinch proportional to the fingers' movement. Clamped so one odd event cannot invert it.
+  const double factor = 1.0 / std::clamp(1.0 + delta, 0.2, 5.0);
+  zoomAround(anchorX(pos), factor);
+  return Result{true, false, 0, trace::kNoIndex};
+}
+
 TimelineInput::Result TimelineInput::key(const QKeyEvent& e, QPoint cursor) {
   Result r{true, false, 0, trace::kNoIndex};
   // Ctrl/Alt combinations belong to the main window's shortcuts (Ctrl+F is search, not "fit").

@@ -1,7 +1,7 @@
 // Keyboard and mouse handling for the timeline, Perfetto habits:
 //   W / S          zoom in / out around the mouse (the centre when the mouse is elsewhere)
 //   A / D, ← / →   pan left / right by a tenth of the view
-//   Ctrl+wheel, wheel over the ruler   zoom around the mouse
+//   Ctrl+wheel, wheel over the ruler, touchpad pinch   zoom around the mouse
 //   wheel, ↑ / ↓, PgUp / PgDn          scroll rows; Shift+wheel pans
 //   drag           pan;  Shift+drag selects a range (Z zooms to it);  drag on the ruler zooms
 //   Z              zoom to the range selection, else to the selected event
@@ -36,6 +36,9 @@ class TimelineInput {
   TimelineInput(TimelineViewState& state, SelectionAndZoom& selection) : state_(state), selection_(selection) {}
 
   Result wheel(const QWheelEvent& e);
+  /// A touchpad pinch (QNativeGestureEvent, Qt::ZoomNativeGesture): `delta` is the change in
+  /// scale since the last event (> 0 spreads the fingers = zoom in), at widget position `pos`.
+  Result pinch(double delta, QPoint pos);
   Result key(const QKeyEvent& e, QPoint cursor);
   Result press(const QMouseEvent& e);
   Result move(const QMouseEvent& e);

@@ -4,6 +4,7 @@
 #include <QHelpEvent>
 #include <QPainter>
 #include <QScrollBar>
+#include <QNativeGestureEvent>
 #include <QToolTip>
 
 #include "timeline_input.h"
@@ -122,6 +123,14 @@ bool TimelineWidget::event(QEvent* e) {
       QToolTip::showText(help->globalPos(), text, this);
     }
     return true;
+  }
+  if (e->type() == QEvent::NativeGesture) {
+    auto* gesture = static_cast<QNativeGestureEvent*>(e);
+    if (gesture->gestureType() == Qt::ZoomNativeGesture) {
+      const TimelineInput::Result r = input_->pinch(gesture->value(), gesture->position().toPoint());
+      apply(r.handled, r.repaint, r.scroll_by, r.activated);
+      return true;
+    }
   }
   return QWidget::event(e);
 }
