@@ -51,6 +51,7 @@ echo
   --steps "${STEPLINT_DEMO_STEPS:-20}" --steplint-steps
 echo
 echo "Trace: $(realpath "$trace") (open it in https://ui.perfetto.dev too)"
+echo "Look at it:          cmake --build $build_dir --target steplint-gui && $build_dir/gui/app/steplint-gui $trace"
 echo "Step-time breakdown: $steplint summary $trace"
 echo "Explain a finding:   $steplint explain SL101"
 echo "The fixed twin:      $steplint record -- $build_dir/samples/fast_trainer --device $device --steplint-steps"
