@@ -1,7 +1,10 @@
 // Step-time breakdown (reference-analyses.md §1.2 roles, §1.4 priority subtraction).
 #include "steplint/analyzer/breakdown.h"
 
+#include <algorithm>
+#include <array>
 #include <optional>
+#include <vector>
 
 #include "steplint/analyzer/intervals.h"
 
@@ -105,32 +108,67 @@ std::optional<StepCategory> roleOf(const TraceModel& model, const Event& e, Comm
   return StepCategory::kCpuExec;
 }
 
+// Two passes, each event's role and then its interval, so each role's buffer is allocated
+// once at its final size: regrowing buffers of millions of intervals re-faults their pages.
 std::array<IntervalSet, kRoleCount> roleSets(const TraceModel& model) {
-  std::array<std::vector<Interval>, kRoleCount> raw;
+  constexpr uint8_t kNoRole = 0xff;
+  std::vector<uint8_t> role_of(model.events.size(), kNoRole);
+  std::array<size_t, kRoleCount> counts{};
   NameRoles names(model);
   CommAncestry comm(model, names);
-  for (const Event& e : model.events) {
-    if (auto role = roleOf(model, e, comm, names)) raw[static_cast<size_t>(*role)].push_back({e.start_ns, e.end_ns()});
+  for (uint32_t i = 0; i < model.events.size(); ++i) {
+    if (auto role = roleOf(model, model.events[i], comm, names)) {
+      role_of[i] = static_cast<uint8_t>(*role);
+      ++counts[static_cast<size_t>(*role)];
+    }
   }
+  std::array<IntervalSetBuilder, kRoleCount> raw;
+  for (int r = 0; r < kRoleCount; ++r) raw[r].reserve(counts[r]);
+  for (uint32_t i = 0; i < model.events.size(); ++i)
+    if (role_of[i] != kNoRole) raw[role_of[i]].add(model.events[i].start_ns, model.events[i].end_ns());
   std::array<IntervalSet, kRoleCount> sets;
-  for (int r = 0; r < kRoleCount; ++r) sets[r] = IntervalSet::fromUnsorted(std::move(raw[r]));
+  for (int r = 0; r < kRoleCount; ++r) sets[r] = raw[r].build();
   return sets;
 }
 
 // Each role keeps only what no higher-priority role covers. tb_plugin restarts from the full
 // step set once nothing is left (TB-Q8), which can make categories exceed the step; we keep
 // clipping, so the categories always sum to the step time.
+//
+// One sweep over the steps: each piece of step time goes to the highest-priority role that
+// covers it, else to Other. That is the same as intersecting with each role in turn and
+// subtracting the result from what is left, without building that shrinking set once per
+// role (on a multi-million-event trace each copy costs tens of megabytes of fresh pages).
 std::array<IntervalSet, kStepCategoryCount> prioritize(const std::array<IntervalSet, kRoleCount>& roles,
                                                        const std::vector<Step>& steps) {
   std::vector<Interval> step_ranges;
   for (const Step& s : steps) step_ranges.push_back({s.start_ns, s.end_ns});
-  IntervalSet free = IntervalSet::fromUnsorted(std::move(step_ranges));
-  std::array<IntervalSet, kStepCategoryCount> parts;
-  for (int r = 0; r < kRoleCount; ++r) {
-    parts[r] = free.intersect(roles[r]);
-    free = free.subtract(parts[r]);
+  const IntervalSet step_set = IntervalSet::fromUnsorted(std::move(step_ranges));
+  std::array<std::vector<Interval>, kStepCategoryCount> pieces;
+  std::array<size_t, kRoleCount> cursor{};  // per role: first interval not ending before t
+  for (const Interval& span : step_set.intervals()) {
+    for (int64_t t = span.start; t < span.end;) {
+      int owner = kRoleCount;  // the index of Other
+      int64_t next = span.end;
+      // Roles after the owner cannot change who owns [t, next): they are not looked at.
+      for (int r = 0; r < kRoleCount && owner == kRoleCount; ++r) {
+        const std::vector<Interval>& items = roles[r].intervals();
+        size_t& c = cursor[r];
+        while (c < items.size() && items[c].end <= t) ++c;
+        if (c == items.size()) continue;
+        if (items[c].start <= t) owner = r;
+        next = std::min(next, items[c].start <= t ? items[c].end : items[c].start);
+      }
+      std::vector<Interval>& out = pieces[owner];
+      if (!out.empty() && out.back().end == t)
+        out.back().end = next;
+      else
+        out.push_back({t, next});
+      t = next;
+    }
   }
-  parts[static_cast<size_t>(StepCategory::kOther)] = std::move(free);
+  std::array<IntervalSet, kStepCategoryCount> parts;
+  for (int c = 0; c < kStepCategoryCount; ++c) parts[c] = IntervalSet::fromUnsorted(std::move(pieces[c]));
   return parts;
 }
 

@@ -26,10 +26,13 @@ std::map<StreamKey, std::vector<const Event*>> opsByStream(const TraceModel& mod
   std::map<StreamKey, std::vector<const Event*>> streams;
   for (const Event& e : model.events)
     if (trace::isDeviceOp(e.kind)) streams[{model.deviceOf(e), streamOf(model, e)}].push_back(&e);
+  const auto by_start_then_end = [](const Event* a, const Event* b) {
+    return a->start_ns != b->start_ns ? a->start_ns < b->start_ns : a->end_ns() < b->end_ns();
+  };
+  // A stream is one track, already in start order: checking is cheaper than re-sorting.
   for (auto& [key, ops] : streams)
-    std::stable_sort(ops.begin(), ops.end(), [](const Event* a, const Event* b) {
-      return a->start_ns != b->start_ns ? a->start_ns < b->start_ns : a->end_ns() < b->end_ns();
-    });
+    if (!std::is_sorted(ops.begin(), ops.end(), by_start_then_end))
+      std::stable_sort(ops.begin(), ops.end(), by_start_then_end);
   return streams;
 }
 
@@ -53,6 +56,7 @@ StreamIdle summarizeStream(const TraceModel& model, StreamKey key, const std::ve
   s.device = key.first;
   s.stream = key.second;
   std::vector<Interval> ranges;
+  ranges.reserve(ops.size());
   int64_t last_end = ops.front()->end_ns();
   for (size_t i = 0; i < ops.size(); ++i) {
     ranges.push_back({ops[i]->start_ns, ops[i]->end_ns()});

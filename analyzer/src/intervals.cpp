@@ -1,6 +1,8 @@
 #include "steplint/analyzer/intervals.h"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 namespace steplint::analyzer {
 namespace {
@@ -16,17 +18,75 @@ void appendMerged(std::vector<Interval>& out, int64_t start, int64_t end) {
   out.push_back({start, end});
 }
 
+// Above this many sorted runs, one sort beats a k-way merge of the runs.
+constexpr size_t kMaxMergedRuns = 1024;
+
+// Merges the sorted run [begin, end) in place (appendMerged's rules); returns its new end.
+Interval* compactRun(Interval* begin, Interval* end) {
+  Interval* out = begin;
+  for (Interval* i = begin; i != end; ++i) {
+    if (i->end <= i->start) continue;
+    if (out != begin && i->start <= (out - 1)->end) {
+      (out - 1)->end = std::max((out - 1)->end, i->end);
+      continue;
+    }
+    *out++ = *i;
+  }
+  return out;
+}
+
+// Merges the compacted runs into `out`, smallest start first (ties in any order: they merge).
+void mergeRuns(std::vector<std::pair<Interval*, Interval*>>& runs, std::vector<Interval>& out) {
+  const auto later = [&runs](size_t a, size_t b) { return runs[a].first->start > runs[b].first->start; };
+  std::vector<size_t> heap;
+  for (size_t r = 0; r < runs.size(); ++r)
+    if (runs[r].first != runs[r].second) heap.push_back(r);
+  std::make_heap(heap.begin(), heap.end(), later);
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), later);
+    auto& run = runs[heap.back()];
+    appendMerged(out, run.first->start, run.first->end);
+    if (++run.first == run.second) {
+      heap.pop_back();
+    } else {
+      std::push_heap(heap.begin(), heap.end(), later);
+    }
+  }
+}
+
 }  // namespace
 
 IntervalSet IntervalSet::fromUnsorted(std::vector<Interval> intervals) {
-  const auto by_start = [](const Interval& a, const Interval& b) { return a.start < b.start; };
-  // Events of one stream or thread arrive sorted already; checking is cheaper than sorting.
-  if (!std::is_sorted(intervals.begin(), intervals.end(), by_start))
-    std::sort(intervals.begin(), intervals.end(), by_start);
+  // Intervals collected in event order arrive as one sorted run per track (events are sorted
+  // by track, then start). Each run is merged in place and the runs are merged k-way: no sort
+  // and one new buffer at most, which matters because on multi-million-event traces the cost
+  // is mostly page faults on fresh memory. The result is the same canonical set either way.
+  std::vector<size_t> run_starts = {0};
+  for (size_t i = 1; i < intervals.size() && run_starts.size() <= kMaxMergedRuns; ++i)
+    if (intervals[i].start < intervals[i - 1].start) run_starts.push_back(i);
+  if (run_starts.size() > kMaxMergedRuns) {
+    std::sort(intervals.begin(), intervals.end(),
+              [](const Interval& a, const Interval& b) { return a.start < b.start; });
+    run_starts = {0};
+  }
+  run_starts.push_back(intervals.size());
   IntervalSet set;
-  set.items_.reserve(intervals.size());
-  for (const Interval& i : intervals) appendMerged(set.items_, i.start, i.end);
-  set.items_.shrink_to_fit();
+  if (run_starts.size() == 2) {
+    intervals.resize(static_cast<size_t>(compactRun(intervals.data(), intervals.data() + intervals.size()) -
+                                         intervals.data()));
+    set.items_ = std::move(intervals);
+  } else {
+    std::vector<std::pair<Interval*, Interval*>> runs;
+    size_t total = 0;
+    for (size_t r = 0; r + 1 < run_starts.size(); ++r) {
+      Interval* begin = intervals.data() + run_starts[r];
+      runs.emplace_back(begin, compactRun(begin, intervals.data() + run_starts[r + 1]));
+      total += static_cast<size_t>(runs.back().second - begin);
+    }
+    set.items_.reserve(total);
+    mergeRuns(runs, set.items_);
+  }
+  if (set.items_.size() * 2 < set.items_.capacity()) set.items_.shrink_to_fit();
   return set;
 }
 

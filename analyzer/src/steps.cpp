@@ -68,31 +68,32 @@ bool wholeTraceStep(const TraceModel& model, Step& step) {
   return true;
 }
 
-// Launch calls that caused device ops, each with its ops, ordered by call start.
-struct LaunchGroup {
+// A launch call and one device op it caused. The call's start is copied in so sorting
+// millions of them does not chase each call through the event array.
+struct Launch {
+  int64_t call_start_ns = 0;
   uint32_t call = trace::kNoIndex;
-  std::vector<uint32_t> ops;
+  uint32_t op = trace::kNoIndex;
+  bool operator<(const Launch& o) const {
+    if (call_start_ns != o.call_start_ns) return call_start_ns < o.call_start_ns;
+    return call != o.call ? call < o.call : op < o.op;
+  }
 };
 
-std::vector<LaunchGroup> launchGroups(const TraceModel& model) {
-  std::vector<std::pair<uint32_t, uint32_t>> pairs;  // (call, op)
+// Launches ordered by call start (then call, then op: the ops of one call stay together, in
+// event order). A flat array: one small vector per call costs millions of allocations.
+std::vector<Launch> sortedLaunches(const TraceModel& model) {
+  std::vector<Launch> launches;
+  launches.reserve(static_cast<size_t>(std::count_if(model.events.begin(), model.events.end(),
+                                                     [](const Event& e) { return trace::isDeviceOp(e.kind); })));
   for (uint32_t i = 0; i < model.events.size(); ++i) {
     const Event& e = model.events[i];
     // Driver launches (Triton's cuLaunchKernel) count too; tb_plugin ignores them (TB-Q10).
     if (trace::isDeviceOp(e.kind) && e.link != trace::kNoIndex && trace::isLaunchApi(model.events[e.link].kind))
-      pairs.emplace_back(e.link, i);
+      launches.push_back({model.events[e.link].start_ns, e.link, i});
   }
-  std::stable_sort(pairs.begin(), pairs.end(), [&](const auto& a, const auto& b) {
-    const Event& ca = model.events[a.first];
-    const Event& cb = model.events[b.first];
-    return ca.start_ns != cb.start_ns ? ca.start_ns < cb.start_ns : a.first < b.first;
-  });
-  std::vector<LaunchGroup> groups;
-  for (const auto& [call, op] : pairs) {
-    if (groups.empty() || groups.back().call != call) groups.push_back({call, {}});
-    groups.back().ops.push_back(op);
-  }
-  return groups;
+  std::sort(launches.begin(), launches.end());
+  return launches;
 }
 
 struct DeviceMatch {
@@ -109,15 +110,19 @@ DeviceMatch matchDeviceOps(const TraceModel& model, std::vector<Step>& steps) {
   m.max_end.assign(steps.size(), kNoTime);
   m.matched.assign(model.events.size(), 0);
   size_t s = 0;
-  for (const LaunchGroup& g : launchGroups(model)) {
-    const Event& call = model.events[g.call];
+  const std::vector<Launch> launches = sortedLaunches(model);
+  for (size_t g = 0, next = 0; g < launches.size(); g = next) {
+    next = g + 1;  // [g, next): the ops of one launch call
+    while (next < launches.size() && launches[next].call == launches[g].call) ++next;
+    const Event& call = model.events[launches[g].call];
     // Same test order as tb_plugin, so zero-length steps and calls behave alike.
     while (s < steps.size() && call.start_ns >= steps[s].host_start_ns && call.end_ns() > steps[s].host_end_ns &&
            call.start_ns >= steps[s].host_end_ns)
       ++s;
     if (s == steps.size()) break;
     if (call.start_ns < steps[s].host_start_ns || call.end_ns() > steps[s].host_end_ns) continue;
-    for (uint32_t op : g.ops) {
+    for (size_t k = g; k < next; ++k) {
+      const uint32_t op = launches[k].op;
       const Event& e = model.events[op];
       m.min_start[s] = m.min_start[s] == kNoTime ? e.start_ns : std::min(m.min_start[s], e.start_ns);
       m.max_end[s] = std::max(m.max_end[s], e.end_ns());

@@ -1,5 +1,8 @@
 #include "steplint/analyzer/intervals.h"
 
+#include <algorithm>
+#include <vector>
+
 #include <catch2/catch.hpp>
 
 using steplint::analyzer::Interval;
@@ -53,4 +56,48 @@ TEST_CASE("IntervalSet: intersection and difference partition the set", "[interv
   const IntervalSet b = IntervalSet::fromUnsorted({{3, 12}, {14, 15}, {30, 40}, {60, 80}});
   CHECK(a.intersect(b).length() + a.subtract(b).length() == a.length());
   CHECK(a.unite(b).length() == a.length() + b.length() - a.intersect(b).length());
+}
+
+namespace {
+
+// The reference: one full sort by start, then merging (what fromUnsorted always did).
+Pairs mergedBySort(std::vector<Interval> v) {
+  std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+  Pairs out;
+  for (const Interval& i : v) {
+    if (i.end <= i.start) continue;
+    if (!out.empty() && i.start <= out.back().second)
+      out.back().second = std::max(out.back().second, i.end);
+    else
+      out.emplace_back(i.start, i.end);
+  }
+  return out;
+}
+
+// `runs` sorted runs of nested, overlapping, touching and empty intervals, like the events of
+// several tracks collected in event order.
+std::vector<Interval> sortedRuns(size_t runs, size_t per_run, uint32_t seed) {
+  std::vector<Interval> v;
+  uint32_t x = seed;
+  auto next = [&x] { return x = x * 1664525u + 1013904223u; };
+  for (size_t r = 0; r < runs; ++r) {
+    int64_t t = static_cast<int64_t>(next() % 1000);
+    for (size_t i = 0; i < per_run; ++i) {
+      t += static_cast<int64_t>(next() % 50);
+      v.push_back({t, t + static_cast<int64_t>(next() % 80) - 5});
+    }
+  }
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("IntervalSet fromUnsorted merges sorted runs to the same set as a full sort", "[intervals]") {
+  for (size_t runs : {1, 2, 3, 7, 64, 1500}) {
+    for (uint32_t seed : {1u, 2u, 3u}) {
+      const std::vector<Interval> v = sortedRuns(runs, runs > 100 ? 3 : 200, seed);
+      INFO("runs " << runs << " seed " << seed);
+      CHECK(pairs(IntervalSet::fromUnsorted(v)) == mergedBySort(v));
+    }
+  }
 }

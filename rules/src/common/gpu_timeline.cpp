@@ -5,15 +5,25 @@
 namespace steplint::rules::common {
 
 DeviceBusyTimeline::DeviceBusyTimeline(const trace::TraceModel& model) {
-  std::map<int32_t, std::vector<analyzer::Interval>> raw;
-  std::vector<analyzer::Interval> all;
+  // Counted first so the buffers are allocated once: regrowing buffers of millions of
+  // intervals re-faults their pages, which costs more than the counting pass.
+  std::vector<int32_t> device_of_op;
+  for (const trace::Event& e : model.events)
+    if (trace::isDeviceOp(e.kind)) device_of_op.push_back(model.deviceOf(e));
+  std::map<int32_t, size_t> counts;
+  for (const int32_t device : device_of_op) ++counts[device];
+  std::map<int32_t, analyzer::IntervalSetBuilder> raw;
+  for (const auto& [device, n] : counts) raw[device].reserve(n);
+  analyzer::IntervalSetBuilder all;
+  all.reserve(device_of_op.size());
+  size_t op = 0;
   for (const trace::Event& e : model.events) {
     if (!trace::isDeviceOp(e.kind)) continue;
-    raw[model.deviceOf(e)].push_back({e.start_ns, e.end_ns()});
-    all.push_back({e.start_ns, e.end_ns()});
+    raw[device_of_op[op++]].add(e.start_ns, e.end_ns());
+    all.add(e.start_ns, e.end_ns());
   }
-  for (auto& [device, intervals] : raw) busy_.emplace(device, analyzer::IntervalSet::fromUnsorted(std::move(intervals)));
-  all_ = analyzer::IntervalSet::fromUnsorted(std::move(all));
+  for (auto& [device, intervals] : raw) busy_.emplace(device, intervals.build());
+  all_ = all.build();
 }
 
 std::vector<int32_t> DeviceBusyTimeline::devices() const {

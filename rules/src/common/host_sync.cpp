@@ -5,7 +5,9 @@
 
 #include "common/gpu_timeline.h"
 #include "common/rule_support.h"
+#include "common/shared_data.h"
 #include "common/trace_tree.h"
+#include "steplint/analyzer/name_memo.h"
 
 namespace steplint::rules::common {
 namespace {
@@ -122,19 +124,31 @@ bool isSyncApiName(std::string_view name, SyncApi& api) {
   return false;
 }
 
-std::vector<HostSync> findHostSyncs(const analyzer::AnalysisContext& context) {
+namespace {
+
+// The SyncApi a call's name blocks with, or -1 (isSyncApiName as one value, for NameMemo).
+int syncApiOf(std::string_view name) {
+  SyncApi api = SyncApi::kStreamSync;
+  return isSyncApiName(name, api) ? static_cast<int>(api) : -1;
+}
+
+std::vector<HostSync> computeHostSyncs(const analyzer::AnalysisContext& context) {
   const TraceModel& model = context.model();
   const auto& steps = context.steps().steps;
-  const LaunchIndex launches(model);
-  const DeviceBusyTimeline busy(model);
+  const LaunchIndex& launches = launchIndex(context);
+  const DeviceBusyTimeline& busy = deviceBusyTimeline(context);
   const auto devices = busy.devices();
   const int32_t only_device = devices.size() == 1 ? devices.front() : -1;
   std::vector<HostSync> out;
+  // Decided once per distinct name: millions of launch calls share a few dozen names.
+  analyzer::NameMemo sync_api(model, syncApiOf);
   for (uint32_t i = 0; i < model.events.size(); ++i) {
     const Event& e = model.events[i];
     HostSync s;
     if (trace::isLaunchApi(e.kind)) {
-      if (!isSyncApiName(model.name(e), s.api)) continue;
+      const int api = sync_api(e.name);
+      if (api < 0) continue;
+      s.api = static_cast<SyncApi>(api);
     } else if (e.kind == EventKind::kCudaSync) {
       // A record mirrored by an API call in the trace is counted once, at the call.
       if (e.link != kNoIndex || model.name(e) == "Stream Wait Event") continue;
@@ -155,6 +169,12 @@ std::vector<HostSync> findHostSyncs(const analyzer::AnalysisContext& context) {
     out.push_back(s);
   }
   return out;
+}
+
+}  // namespace
+
+const std::vector<HostSync>& findHostSyncs(const analyzer::AnalysisContext& context) {
+  return context.shared<std::vector<HostSync>>("common.host_syncs", [&] { return computeHostSyncs(context); });
 }
 
 }  // namespace steplint::rules::common

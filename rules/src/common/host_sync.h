@@ -49,7 +49,8 @@ struct HostSync {
   int64_t gpu_idle_ns = 0;            // GPU idle after the return (DeviceBusyTimeline::idleAfterSync)
 };
 
-/// Every host sync inside a kept step, in time order per thread.
-std::vector<HostSync> findHostSyncs(const analyzer::AnalysisContext& context);
+/// Every host sync inside a kept step, in time order per thread. Computed once per context
+/// (SL202 and SL206 both ask).
+const std::vector<HostSync>& findHostSyncs(const analyzer::AnalysisContext& context);
 
 }  // namespace steplint::rules::common

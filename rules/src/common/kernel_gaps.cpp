@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
 #include <utility>
 
 #include "common/kernel_util.h"
+#include "common/shared_data.h"
 #include "steplint/analyzer/intervals.h"
 
 namespace steplint::rules {
@@ -26,6 +28,7 @@ DeviceGaps classify(const analyzer::AnalysisContext& context, int32_t device, st
   out.device = device;
   out.window_ns = w.length();
   std::vector<analyzer::Interval> ranges;
+  ranges.reserve(ops.size());
   std::vector<Gap> host_gaps;
   int64_t frontier = w.start_ns;  // running max end of the device's ops
   for (const Event* op : ops) {
@@ -53,19 +56,27 @@ DeviceGaps classify(const analyzer::AnalysisContext& context, int32_t device, st
   return out;
 }
 
-}  // namespace
-
-std::vector<DeviceGaps> computeDeviceGaps(const analyzer::AnalysisContext& context, int64_t launch_gap_threshold_ns) {
+std::vector<DeviceGaps> deviceGaps(const analyzer::AnalysisContext& context, int64_t launch_gap_threshold_ns) {
   const StepWindow w = keptStepWindow(context);
   std::vector<DeviceGaps> out;
   if (w.empty() || w.length() <= 0) return out;
   const trace::TraceModel& model = context.model();
   std::map<int32_t, std::vector<const Event*>> by_device;
-  for (const Event& e : model.events)
-    if (trace::isDeviceOp(e.kind) && e.end_ns() > w.start_ns && e.start_ns < w.end_ns)
-      by_device[model.deviceOf(e)].push_back(&e);
+  for (const uint32_t i : common::kindIndex(context).device_ops) {
+    const Event& e = model.events[i];
+    if (e.end_ns() > w.start_ns && e.start_ns < w.end_ns) by_device[model.deviceOf(e)].push_back(&e);
+  }
   for (auto& [device, ops] : by_device) out.push_back(classify(context, device, ops, w, launch_gap_threshold_ns));
   return out;
+}
+
+}  // namespace
+
+const std::vector<DeviceGaps>& computeDeviceGaps(const analyzer::AnalysisContext& context,
+                                                 int64_t launch_gap_threshold_ns) {
+  return context.shared<std::vector<DeviceGaps>>(
+      "common.device_gaps." + std::to_string(launch_gap_threshold_ns),
+      [&] { return deviceGaps(context, launch_gap_threshold_ns); });
 }
 
 }  // namespace steplint::rules

@@ -33,6 +33,7 @@ struct DeviceGaps {
 };
 
 /// One entry per device with device ops in the kept-step window (empty without steps).
-std::vector<DeviceGaps> computeDeviceGaps(const analyzer::AnalysisContext& context, int64_t launch_gap_threshold_ns);
+/// Computed once per context and threshold (SL301 and SL302 both ask).
+const std::vector<DeviceGaps>& computeDeviceGaps(const analyzer::AnalysisContext& context, int64_t launch_gap_threshold_ns);
 
 }  // namespace steplint::rules

@@ -20,10 +20,12 @@ uint32_t outermostAtenOp(const trace::TraceModel& model, uint32_t index) {
   return found;
 }
 
-LaunchIndex::LaunchIndex(const trace::TraceModel& model) {
+LaunchIndex::LaunchIndex(const trace::TraceModel& model) : op_of_call_(model.events.size(), trace::kNoIndex) {
   for (uint32_t i = 0; i < model.events.size(); ++i) {
     const trace::Event& e = model.events[i];
-    if (trace::isDeviceOp(e.kind) && e.link != trace::kNoIndex) op_of_call_.try_emplace(e.link, i);
+    // The first device op in event order wins, as with a map's try_emplace.
+    if (trace::isDeviceOp(e.kind) && e.link < op_of_call_.size() && op_of_call_[e.link] == trace::kNoIndex)
+      op_of_call_[e.link] = i;
   }
 }
 

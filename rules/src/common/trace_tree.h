@@ -4,7 +4,7 @@
 
 #include <cstdint>
 #include <string_view>
-#include <unordered_map>
+#include <vector>
 
 #include "steplint/trace/model.h"
 
@@ -43,17 +43,15 @@ uint32_t outermostAtenOp(const trace::TraceModel& model, uint32_t index);
 
 bool startsWith(std::string_view text, std::string_view prefix);
 
-/// Launch call -> the first device op it caused (via the device op's link).
+/// Launch call -> the first device op it caused (via the device op's link). A flat array
+/// over all events: a hash map of millions of launch calls costs more to build than to use.
 class LaunchIndex {
  public:
   explicit LaunchIndex(const trace::TraceModel& model);
-  uint32_t deviceOpOf(uint32_t call) const {
-    auto it = op_of_call_.find(call);
-    return it == op_of_call_.end() ? trace::kNoIndex : it->second;
-  }
+  uint32_t deviceOpOf(uint32_t call) const { return call < op_of_call_.size() ? op_of_call_[call] : trace::kNoIndex; }
 
  private:
-  std::unordered_map<uint32_t, uint32_t> op_of_call_;
+  std::vector<uint32_t> op_of_call_;  // per event; kNoIndex when it launched nothing
 };
 
 }  // namespace steplint::rules::common

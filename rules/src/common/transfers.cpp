@@ -4,6 +4,7 @@
 
 #include "common/host_sync.h"
 #include "common/rule_support.h"
+#include "common/shared_data.h"
 #include "common/trace_tree.h"
 
 namespace steplint::rules::common {
@@ -30,14 +31,11 @@ uint32_t syncAfter(const trace::TraceModel& model, uint32_t call) {
   return kNoIndex;
 }
 
-}  // namespace
-
-std::vector<Transfer> findTransfers(const analyzer::AnalysisContext& context) {
+std::vector<Transfer> computeTransfers(const analyzer::AnalysisContext& context) {
   const trace::TraceModel& model = context.model();
   std::vector<Transfer> out;
-  for (uint32_t i = 0; i < model.events.size(); ++i) {
+  for (const uint32_t i : kindIndex(context).of(trace::EventKind::kMemcpy)) {
     const Event& e = model.events[i];
-    if (e.kind != trace::EventKind::kMemcpy) continue;
     Transfer t;
     t.op = i;
     t.call = e.link;
@@ -65,6 +63,12 @@ std::vector<Transfer> findTransfers(const analyzer::AnalysisContext& context) {
     out.push_back(t);
   }
   return out;
+}
+
+}  // namespace
+
+const std::vector<Transfer>& findTransfers(const analyzer::AnalysisContext& context) {
+  return context.shared<std::vector<Transfer>>("common.transfers", [&] { return computeTransfers(context); });
 }
 
 }  // namespace steplint::rules::common

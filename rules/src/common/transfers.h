@@ -28,7 +28,8 @@ struct Transfer {
 };
 
 /// Every memcpy whose issuing call (or, without one, the copy itself) lies inside a kept step.
-std::vector<Transfer> findTransfers(const analyzer::AnalysisContext& context);
+/// Computed once per context (SL201, SL203 and SL204 all ask).
+const std::vector<Transfer>& findTransfers(const analyzer::AnalysisContext& context);
 
 /// Bytes per second of a copy (0 when its duration is 0).
 inline double bandwidthGBps(const Transfer& t) {

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "steplint/analyzer/rule.h"
 #include "steplint/trace/model.h"
 
 namespace steplint::rules {
@@ -21,6 +22,8 @@ struct DistributedFacts {
 };
 
 DistributedFacts readDistributedFacts(const trace::TraceModel& model);
+/// The same, computed once per context (SL501, SL502 and SL503 all ask).
+const DistributedFacts& distributedFacts(const analyzer::AnalysisContext& context);
 
 /// NCCL (and RCCL) kernels by name, as HTA's COMMUNICATION type without its `^hip` quirk (HTA-Q11).
 bool isCommKernelName(std::string_view name);

@@ -33,7 +33,7 @@ void DataparallelOnMultiGpuRule::configure(const analyzer::RuleOptions& options)
 
 void DataparallelOnMultiGpuRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
-  const DistributedFacts facts = readDistributedFacts(context.model());
+  const DistributedFacts& facts = distributedFacts(context);
   if (facts.dp_forward.empty() || static_cast<int64_t>(facts.devices.size()) < min_devices_) return;
   // DDP balances the work DataParallel concentrates on the first GPU: measure that imbalance.
   const auto& gpus = context.summary().gpus;

@@ -35,7 +35,7 @@ void DdpWithoutNcclRule::check(const AnalysisContext& context, DiagnosticSink& s
   const trace::TraceModel& model = context.model();
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
   if (model.metadata.devices.empty()) return sink.notChecked("no deviceProperties: NCCL support cannot be judged");
-  const DistributedFacts facts = readDistributedFacts(model);
+  const DistributedFacts& facts = distributedFacts(context);
   if (facts.ddp_forward.empty()) return;
   const std::string& backend = model.metadata.distributed.backend;
   if (!facts.nccl_ops.empty() || facts.nccl_kernels || backend.find("nccl") != std::string::npos) return;

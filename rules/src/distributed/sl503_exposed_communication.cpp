@@ -7,6 +7,7 @@
 #include "common/kernel_util.h"
 #include "distributed/comm_util.h"
 #include "steplint/analyzer/intervals.h"
+#include "steplint/analyzer/name_memo.h"
 
 namespace steplint::rules {
 
@@ -42,9 +43,10 @@ void ExposedCommunicationRule::check(const AnalysisContext& context, DiagnosticS
   // HTA overlap: |comm kernels ∩ compute kernels| / |comm kernels|, inside the kept steps.
   std::vector<Interval> comm, compute;
   std::vector<uint32_t> comm_kernels;
+  analyzer::NameMemo comm_name(model, isCommKernelName);
   for (const trace::Event& k : model.events) {
     if (k.kind != trace::EventKind::kKernel || !window.contains(k.start_ns)) continue;
-    if (isCommKernelName(model.name(k))) {
+    if (comm_name(k.name)) {
       comm.push_back({k.start_ns, k.end_ns()});
       comm_kernels.push_back(model.indexOf(k));
     } else {
@@ -54,7 +56,7 @@ void ExposedCommunicationRule::check(const AnalysisContext& context, DiagnosticS
   const IntervalSet c = IntervalSet::fromUnsorted(std::move(comm));
   const IntervalSet p = IntervalSet::fromUnsorted(std::move(compute));
   const double overlap = c.empty() ? -1 : static_cast<double>(c.intersect(p).length()) / c.length();
-  const DistributedFacts facts = readDistributedFacts(model);
+  const DistributedFacts& facts = distributedFacts(context);
   const double comm_ns = context.breakdown().average_ns[static_cast<int>(analyzer::StepCategory::kCommunication)];
   analyzer::Diagnostic d = makeDiagnostic();
   d.message = strf("communication not overlapped with computation takes %.1f%% of the step (%.1f ms of %.1f ms)",

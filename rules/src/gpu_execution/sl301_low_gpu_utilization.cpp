@@ -44,7 +44,7 @@ void LowGpuUtilizationRule::check(const AnalysisContext& context, DiagnosticSink
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
   const StepWindow window = keptStepWindow(context);
   if (window.empty()) return sink.notChecked("no training steps: no window to measure utilization over");
-  const std::vector<DeviceGaps> gaps = computeDeviceGaps(context, launch_gap_ns_);
+  const std::vector<DeviceGaps>& gaps = computeDeviceGaps(context, launch_gap_ns_);
   const double steps = static_cast<double>(window.count);
   for (const analyzer::GpuSummary& gpu : context.summary().gpus) {
     if (gpu.window_ns <= 0 || gpu.kernel_count == 0 || gpu.utilization >= min_utilization_) continue;

@@ -10,6 +10,8 @@
 #include <map>
 
 #include "common/kernel_util.h"
+#include "common/shared_data.h"
+#include "steplint/analyzer/name_memo.h"
 
 namespace steplint::rules {
 
@@ -66,9 +68,12 @@ void CudnnBenchmarkOffRule::check(const AnalysisContext& context, DiagnosticSink
   std::map<int, std::vector<trace::StringId>> shapes_by_step;
   std::vector<uint32_t> conv_ops;
   bool missing_shapes = false;
-  for (uint32_t i = 0; i < model.events.size(); ++i) {
+  // Names are interned: comparing ids equals comparing the strings (-1: no such name at all).
+  const int64_t conv_id = model.strings.find("aten::convolution");
+  const common::KindIndex& kinds = common::kindIndex(context);
+  for (const uint32_t i : kinds.of(trace::EventKind::kCpuOp)) {
     const trace::Event& e = model.events[i];
-    if (e.kind != trace::EventKind::kCpuOp || model.name(e) != "aten::convolution") continue;
+    if (static_cast<int64_t>(e.name) != conv_id) continue;
     const int step = context.stepAt(e.start_ns);
     if (step < 0) continue;
     const trace::OpDetail* op = model.op(e);
@@ -78,11 +83,13 @@ void CudnnBenchmarkOffRule::check(const AnalysisContext& context, DiagnosticSink
   }
   if (conv_ops.empty()) return;  // no convolutions: nothing to tune
   int64_t conv_kernel_ns = 0;
-  for (const trace::Event& k : model.events) {
-    if (k.kind != trace::EventKind::kKernel || !window.contains(k.start_ns)) continue;
+  analyzer::NameMemo conv_name(model, isConvName);
+  for (const uint32_t i : kinds.of(trace::EventKind::kKernel)) {
+    const trace::Event& k = model.events[i];
+    if (!window.contains(k.start_ns)) continue;
     const uint32_t op = launchingOp(model, k);
     if (op != trace::kNoIndex && findEnclosing(model, op, [&](const trace::Event& e) {
-                                   return trace::isCpuRange(e.kind) && isConvName(model.name(e));
+                                   return trace::isCpuRange(e.kind) && conv_name(e.name);
                                  }) != trace::kNoIndex)
       conv_kernel_ns += k.dur_ns;
   }

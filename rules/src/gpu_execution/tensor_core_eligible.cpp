@@ -7,6 +7,7 @@
 
 #include "common/kernel_util.h"
 #include "steplint/analyzer/gpu_summary.h"
+#include "steplint/analyzer/name_memo.h"
 
 namespace steplint::rules {
 namespace {
@@ -89,9 +90,10 @@ bool isOpKind(trace::EventKind k) { return k == trace::EventKind::kCpuOp || k ==
 // the innermost eligible op's own kernels, so conv2d -> ... -> cudnn_convolution counts once).
 std::vector<uint8_t> bottomMostEligible(const trace::TraceModel& model) {
   std::vector<uint8_t> eligible(model.events.size(), 0), has_eligible_child(model.events.size(), 0);
+  analyzer::NameMemo eligible_name(model, isTensorCoreEligibleOp);
   for (uint32_t i = 0; i < model.events.size(); ++i) {
     const trace::Event& e = model.events[i];
-    if (!isOpKind(e.kind) || !isTensorCoreEligibleOp(model.name(e))) continue;
+    if (!isOpKind(e.kind) || !eligible_name(e.name)) continue;
     eligible[i] = 1;
     for (uint32_t p = e.parent; p != trace::kNoIndex && !has_eligible_child[p]; p = model.events[p].parent)
       has_eligible_child[p] = 1;
@@ -110,9 +112,10 @@ EligibleKernelTime measureEligibleKernelTime(const trace::TraceModel& model, int
   const std::vector<uint8_t> bottom = bottomMostEligible(model);
   EligibleKernelTime out;
   std::map<int32_t, int64_t> eligible_by_device;
+  analyzer::NameMemo tensor_core_name(model, analyzer::isTensorCoreKernelName);
   for (const trace::Event& k : model.events) {
     if (k.kind != trace::EventKind::kKernel || k.start_ns < start_ns || k.start_ns >= end_ns) continue;
-    const bool tc = analyzer::isTensorCoreKernelName(model.name(k));
+    const bool tc = tensor_core_name(k.name);
     out.all_kernel_ns += k.dur_ns;
     if (tc) out.tc_ns += k.dur_ns;
     const uint32_t op = launchingOp(model, k);

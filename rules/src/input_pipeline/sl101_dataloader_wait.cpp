@@ -5,6 +5,7 @@
 
 #include "common/rule_support.h"
 #include "steplint/analyzer/breakdown.h"
+#include "steplint/analyzer/name_memo.h"
 
 namespace steplint::rules {
 
@@ -43,9 +44,10 @@ void DataLoaderWaitRule::check(const analyzer::AnalysisContext& context, analyze
   const trace::TraceModel& model = context.model();
   EvidenceBuilder evidence(context);
   bool single_process = false, multi_process = false, any_loader = false;
+  analyzer::NameMemo loader_name(model, analyzer::isDataLoaderName);
   for (uint32_t i = 0; i < model.events.size(); ++i) {
     const trace::Event& e = model.events[i];
-    if (!trace::isCpuRange(e.kind) || !analyzer::isDataLoaderName(model.name(e))) continue;
+    if (!trace::isCpuRange(e.kind) || !loader_name(e.name)) continue;
     const int step = hostStepAt(context, e.start_ns);
     if (step < 0) continue;
     any_loader = true;

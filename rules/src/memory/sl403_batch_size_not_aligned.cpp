@@ -10,6 +10,7 @@
 #include <set>
 
 #include "common/kernel_util.h"
+#include "steplint/analyzer/name_memo.h"
 
 namespace steplint::rules {
 
@@ -75,9 +76,10 @@ void BatchSizeNotAlignedRule::check(const AnalysisContext& context, DiagnosticSi
   if (!tensor_cores) return;                                  // pre-Volta GPUs have no tensor-core tiles to align to
   std::map<int, std::pair<uint32_t, int64_t>> first_by_step;  // step -> (op, batch)
   bool any_op = false;
+  analyzer::NameMemo batch_input(model, batchInput);
   for (uint32_t i = 0; i < model.events.size(); ++i) {
     const trace::Event& e = model.events[i];
-    const int input = e.kind == trace::EventKind::kCpuOp ? batchInput(model.name(e)) : -1;
+    const int input = e.kind == trace::EventKind::kCpuOp ? batch_input(e.name) : -1;
     if (input < 0) continue;
     const int step = context.stepAt(e.start_ns);
     if (step < 0) continue;

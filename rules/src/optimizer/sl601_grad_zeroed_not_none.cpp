@@ -8,6 +8,8 @@
 #include <algorithm>
 
 #include "common/kernel_util.h"
+#include "common/shared_data.h"
+#include "steplint/analyzer/name_memo.h"
 
 namespace steplint::rules {
 
@@ -49,13 +51,16 @@ void GradZeroedNotNoneRule::check(const AnalysisContext& context, DiagnosticSink
   std::vector<uint32_t> zero_ops;
   int64_t cpu_ns = 0;
   bool any_zero_grad = false;
+  // Names are interned: id compares equal string compares (-1: the name never occurs).
+  analyzer::NameMemo zero_grad_name(model, isZeroGradRange);
+  const int64_t zero_id = model.strings.find("aten::zero_"), zeros_id = model.strings.find("aten::zeros");
   for (uint32_t i = 0; i < model.events.size(); ++i) {
     const trace::Event& e = model.events[i];
     if (!trace::isCpuRange(e.kind)) continue;
-    any_zero_grad |= isZeroGradRange(model.name(e));
-    if (model.name(e) != "aten::zero_" || !window.contains(e.start_ns)) continue;
-    if (e.parent != trace::kNoIndex && model.name(model.events[e.parent]) == "aten::zeros") continue;
-    if (findEnclosing(model, e.parent, [&](const trace::Event& p) { return isZeroGradRange(model.name(p)); }) ==
+    any_zero_grad |= zero_grad_name(e.name);
+    if (static_cast<int64_t>(e.name) != zero_id || !window.contains(e.start_ns)) continue;
+    if (e.parent != trace::kNoIndex && static_cast<int64_t>(model.events[e.parent].name) == zeros_id) continue;
+    if (findEnclosing(model, e.parent, [&](const trace::Event& p) { return zero_grad_name(p.name); }) ==
         trace::kNoIndex)
       continue;
     zero_fill[i] = 1;
@@ -67,8 +72,9 @@ void GradZeroedNotNoneRule::check(const AnalysisContext& context, DiagnosticSink
   const double steps = static_cast<double>(window.count);
   if (static_cast<double>(zero_ops.size()) / steps < static_cast<double>(min_zero_ops_per_step_)) return;
   int64_t gpu_ns = 0;
-  for (const trace::Event& k : model.events) {
-    if (!trace::isDeviceOp(k.kind) || !window.contains(k.start_ns)) continue;
+  for (const uint32_t index : common::kindIndex(context).device_ops) {
+    const trace::Event& k = model.events[index];
+    if (!window.contains(k.start_ns)) continue;
     const uint32_t op = launchingOp(model, k);
     if (op != trace::kNoIndex && findEnclosing(model, op, [&](const trace::Event& p) {
                                    return zero_fill[model.indexOf(p)] != 0;

@@ -7,6 +7,8 @@
 #include <algorithm>
 
 #include "common/kernel_util.h"
+#include "common/shared_data.h"
+#include "steplint/analyzer/name_memo.h"
 #include "steplint/analyzer/intervals.h"
 
 namespace steplint::rules {
@@ -57,12 +59,12 @@ void PerParameterOptimizerStepRule::check(const AnalysisContext& context, Diagno
   if (window.empty()) return sink.notChecked("no training steps");
   std::vector<uint32_t> ranges;  // outermost optimizer-step ranges
   int64_t range_ns = 0;
+  analyzer::NameMemo step_name(model, isOptimizerStepRange);
+  analyzer::NameMemo multi_tensor_name(model, isMultiTensor);
   for (uint32_t i = 0; i < model.events.size(); ++i) {
     const trace::Event& e = model.events[i];
-    if (!trace::isCpuRange(e.kind) || !window.contains(e.start_ns) || !isOptimizerStepRange(model.name(e))) continue;
-    auto outer = [&](const trace::Event& p) {
-      return trace::isCpuRange(p.kind) && isOptimizerStepRange(model.name(p));
-    };
+    if (!trace::isCpuRange(e.kind) || !window.contains(e.start_ns) || !step_name(e.name)) continue;
+    auto outer = [&](const trace::Event& p) { return trace::isCpuRange(p.kind) && step_name(p.name); };
     if (e.parent != trace::kNoIndex && findEnclosing(model, e.parent, outer) != trace::kNoIndex) continue;
     ranges.push_back(i);
     range_ns += e.dur_ns;
@@ -72,14 +74,15 @@ void PerParameterOptimizerStepRule::check(const AnalysisContext& context, Diagno
   std::vector<uint32_t> kernels;
   std::vector<analyzer::Interval> busy;
   int64_t multi_tensor = 0;
-  auto inStep = [&](const trace::Event& p) { return trace::isCpuRange(p.kind) && isOptimizerStepRange(model.name(p)); };
-  for (const trace::Event& k : model.events) {
-    if (k.kind != trace::EventKind::kKernel || !window.contains(k.start_ns)) continue;
+  auto inStep = [&](const trace::Event& p) { return trace::isCpuRange(p.kind) && step_name(p.name); };
+  for (const uint32_t index : common::kindIndex(context).of(trace::EventKind::kKernel)) {
+    const trace::Event& k = model.events[index];
+    if (!window.contains(k.start_ns)) continue;
     const uint32_t op = launchingOp(model, k);
     if (op == trace::kNoIndex || findEnclosing(model, op, inStep) == trace::kNoIndex) continue;
-    const bool multi = isMultiTensor(model.name(k)) || findEnclosing(model, op, [&](const trace::Event& p) {
-                                                         return isMultiTensor(model.name(p));
-                                                       }) != trace::kNoIndex;
+    const bool multi = multi_tensor_name(k.name) || findEnclosing(model, op, [&](const trace::Event& p) {
+                                                      return multi_tensor_name(p.name);
+                                                    }) != trace::kNoIndex;
     multi_tensor += multi ? 1 : 0;
     durations.push_back(k.dur_ns);
     kernels.push_back(model.indexOf(k));

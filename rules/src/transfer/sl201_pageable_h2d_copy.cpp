@@ -61,7 +61,7 @@ void PageableH2dCopyRule::configure(const analyzer::RuleOptions& options) {
 void PageableH2dCopyRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
   if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
-  const std::vector<Transfer> transfers = findTransfers(context);
+  const std::vector<Transfer>& transfers = findTransfers(context);
   const auto [pinned_gbps, pinned_source] = pinnedBandwidth(context, transfers, pinned_gbps_);
   std::vector<int64_t> count(steps.size()), bytes(steps.size()), copy_ns(steps.size()), saved_ns(steps.size());
   EvidenceBuilder evidence(context);

@@ -2,6 +2,7 @@
 
 #include "common/gpu_timeline.h"
 #include "common/rule_support.h"
+#include "common/shared_data.h"
 #include "common/transfers.h"
 
 namespace steplint::rules {
@@ -31,7 +32,7 @@ void BlockingCopyWithSyncRule::check(const analyzer::AnalysisContext& context, a
   if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
   const trace::TraceModel& model = context.model();
-  const DeviceBusyTimeline busy(model);
+  const DeviceBusyTimeline& busy = deviceBusyTimeline(context);
   std::vector<int64_t> count(steps.size()), blocked(steps.size()), idle(steps.size());
   int64_t pageable = 0, synced = 0, sync_api = 0;
   EvidenceBuilder evidence(context);

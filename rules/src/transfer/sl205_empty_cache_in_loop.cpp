@@ -5,6 +5,7 @@
 
 #include "common/rule_support.h"
 #include "common/trace_tree.h"
+#include "steplint/analyzer/name_memo.h"
 
 namespace steplint::rules {
 
@@ -55,18 +56,20 @@ void EmptyCacheInLoopRule::check(const analyzer::AnalysisContext& context, analy
   const trace::TraceModel& model = context.model();
   std::vector<int64_t> ranges(steps.size()), frees(steps.size()), mallocs(steps.size()), cost(steps.size());
   EvidenceBuilder evidence(context);
+  analyzer::NameMemo empty_cache_name(model, isEmptyCacheName);
+  analyzer::NameMemo free_name(model, isFreeCall);
+  analyzer::NameMemo malloc_name(model, isMallocCall);
   for (uint32_t i = 0; i < model.events.size(); ++i) {
     const trace::Event& e = model.events[i];
-    const std::string_view name = model.name(e);
-    const bool range = trace::isCpuRange(e.kind) && isEmptyCacheName(name);
-    const bool free_call = trace::isLaunchApi(e.kind) && isFreeCall(name);
-    const bool malloc_call = trace::isLaunchApi(e.kind) && isMallocCall(name);
+    const bool range = trace::isCpuRange(e.kind) && empty_cache_name(e.name);
+    const bool free_call = trace::isLaunchApi(e.kind) && free_name(e.name);
+    const bool malloc_call = trace::isLaunchApi(e.kind) && malloc_name(e.name);
     if (!range && !free_call && !malloc_call) continue;
     const int step = hostStepAt(context, e.start_ns);
     if (step < 0) continue;
     // An empty_cache range covers the calls (and the nested ranges) inside it: count its time once.
     const bool inside_range = findAncestor(model, i, [&](const trace::Event& a) {
-                                return trace::isCpuRange(a.kind) && isEmptyCacheName(model.name(a));
+                                return trace::isCpuRange(a.kind) && empty_cache_name(a.name);
                               }) != trace::kNoIndex;
     if (range && inside_range) continue;
     if (range) ++ranges[step];

@@ -3,6 +3,7 @@ list(APPEND STEPLINT_RULE_SOURCES
   src/common/trace_tree.cpp
   src/common/gpu_timeline.cpp
   src/common/host_sync.cpp
+  src/common/shared_data.cpp
   src/common/transfers.cpp
   src/transfer/registry.cpp
   src/transfer/sl201_pageable_h2d_copy.cpp

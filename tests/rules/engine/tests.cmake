@@ -8,4 +8,5 @@ list(APPEND STEPLINT_RULE_TESTS
   engine/suggest_test.cpp
   engine/rule_catalog_test.cpp
   engine/docs_examples_test.cpp
+  engine/shared_data_test.cpp
 )

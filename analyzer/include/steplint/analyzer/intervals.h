@@ -3,7 +3,9 @@
 // overlap or touch).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace steplint::analyzer {
@@ -30,6 +32,28 @@ class IntervalSet {
   IntervalSet intersect(const IntervalSet& other) const;
   IntervalSet subtract(const IntervalSet& other) const;
   IntervalSet unite(const IntervalSet& other) const;
+
+ private:
+  std::vector<Interval> items_;
+};
+
+/// Collects intervals in any order for an IntervalSet, joining each with the previous one
+/// when it starts inside it or where it ends. Ranges gathered in event order are mostly nested
+/// or back to back (a thread's ops, a stream's kernels), so millions of them shrink to the
+/// top-level ones before the set is built; the set is the same as fromUnsorted's.
+class IntervalSetBuilder {
+ public:
+  /// Room for `n` intervals up front: regrowing a buffer of millions re-faults its pages.
+  void reserve(size_t n) { items_.reserve(n); }
+  void add(int64_t start, int64_t end) {
+    if (end <= start) return;
+    if (!items_.empty() && start >= items_.back().start && start <= items_.back().end) {
+      if (end > items_.back().end) items_.back().end = end;
+      return;
+    }
+    items_.push_back({start, end});
+  }
+  IntervalSet build() { return IntervalSet::fromUnsorted(std::move(items_)); }
 
  private:
   std::vector<Interval> items_;

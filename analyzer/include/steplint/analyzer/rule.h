@@ -4,8 +4,11 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <typeindex>
 #include <variant>
 #include <vector>
 
@@ -66,10 +69,37 @@ class AnalysisContext {
   int stepAt(int64_t t_ns) const;
   bool hasGpuActivity() const { return has_gpu_activity_; }
 
+  /// Derived data several rules need (host syncs, launch links, GPU busy timelines ...): the
+  /// first rule that asks for `key` computes it with make(), the others reuse it, so a
+  /// multi-million-event trace is scanned once per derivation instead of once per rule.
+  /// Every use of one key must ask for the same T. Thread-safe; make() may call shared().
+  template <typename T, typename Make>
+  const T& shared(std::string_view key, Make&& make) const {
+    std::lock_guard<std::recursive_mutex> lock(cache_->mutex);
+    auto it = cache_->entries.find(key);
+    if (it == cache_->entries.end()) {
+      std::shared_ptr<const void> value = std::make_shared<const T>(make());
+      it = cache_->entries.emplace(std::string(key), CacheEntry{std::type_index(typeid(T)), std::move(value)}).first;
+    }
+    if (it->second.type != std::type_index(typeid(T)))
+      throw std::logic_error("AnalysisContext::shared: key used with two types: " + std::string(key));
+    return *static_cast<const T*>(it->second.value.get());
+  }
+
  private:
+  struct CacheEntry {
+    std::type_index type;
+    std::shared_ptr<const void> value;
+  };
+  struct SharedCache {
+    std::recursive_mutex mutex;
+    std::map<std::string, CacheEntry, std::less<>> entries;
+  };
+
   const trace::TraceModel& model_;
   const TraceSummary& summary_;
   bool has_gpu_activity_ = false;  // computed once: most rules ask, and it scans every event
+  std::unique_ptr<SharedCache> cache_ = std::make_unique<SharedCache>();
 };
 
 /// Collects findings and "could not decide" notes from one rule.

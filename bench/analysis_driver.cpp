@@ -1,0 +1,133 @@
+// steplint-analysis-bench: imports one trace, then times the analysis side alone: each part of
+// summarize(), summarize() as a whole, every built-in rule's check() on its own, and runLint()
+// with the default configuration (what `steplint check` and the GUI loader run). Prints a table:
+//
+//   part                              seconds
+//   import                              3.100
+//   summary.steps                       0.400
+//   ...
+//   rule SL101 dataloader-wait          0.050
+//   lint (runLint, default rules)       2.000
+//
+// Rules are timed one at a time on a shared AnalysisContext, so a cost the context computes
+// lazily on first use is charged to the first rule that asks for it.
+//
+// With `--dump FILE`, also writes the summary JSON and the `steplint check --format json`
+// report, so two builds can be compared byte for byte on big traces.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "steplint/analyzer/emitters.h"
+#include "steplint/analyzer/lint.h"
+#include "steplint/analyzer/summary.h"
+#include "steplint/rules/builtin.h"
+#include "steplint/trace/importer.h"
+
+namespace {
+
+namespace an = steplint::analyzer;
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+void row(const std::string& part, double seconds) { std::printf("%-40s %8.3f\n", part.c_str(), seconds); }
+
+class CountingSink final : public an::DiagnosticSink {
+ public:
+  void report(an::Diagnostic d) override {
+    (void)d;
+    ++count;
+  }
+  void notChecked(std::string reason) override { (void)reason; }
+  size_t count = 0;
+};
+
+// Times each part of summarize() separately (the same calls, in the same order).
+void timeSummaryParts(const steplint::trace::TraceModel& model) {
+  const an::SummaryOptions options;
+  auto t = Clock::now();
+  an::StepResult steps = an::computeSteps(model, options.steps);
+  row("summary.steps", secondsSince(t));
+  t = Clock::now();
+  (void)an::computeBreakdown(model, steps);
+  row("summary.breakdown", secondsSince(t));
+  t = Clock::now();
+  (void)an::computeGpuSummary(model, steps);
+  row("summary.gpu", secondsSince(t));
+  t = Clock::now();
+  (void)an::computeIdleBreakdown(model, options.idle);
+  row("summary.idle", secondsSince(t));
+  t = Clock::now();
+  (void)an::computeKernelStats(model, options.top_kernels);
+  row("summary.kernel_stats", secondsSince(t));
+}
+
+// Every built-in rule (enabled by default or not), each with its default options.
+void timeRules(const steplint::trace::TraceModel& model, const an::TraceSummary& summary,
+               const an::RuleRegistry& registry) {
+  auto t = Clock::now();
+  const an::AnalysisContext context(model, summary);
+  row("lint.context", secondsSince(t));
+  for (const auto& rule : registry.rules()) {
+    an::RuleOptions options;
+    for (const an::OptionSpec& spec : rule->options()) options.set(spec.name, spec.default_value);
+    rule->configure(options);
+    CountingSink sink;
+    t = Clock::now();
+    rule->check(context, sink);
+    row("rule " + std::string(rule->info().code) + " " + std::string(rule->info().name), secondsSince(t));
+  }
+}
+
+void dump(const std::string& path, const steplint::trace::TraceModel& model, const an::TraceSummary& summary,
+          const an::LintResult& lint) {
+  std::ofstream out(path);
+  out << an::summaryToJson(summary, model).dump(1) << "\n";
+  an::LintReport report;
+  report.traces.push_back({lint, summary, 0});
+  an::EmitterRegistry emitters;
+  an::registerBuiltinEmitters(emitters);
+  emitters.find("json")->emit(report, {}, out);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool dumping = argc == 4 && std::strcmp(argv[2], "--dump") == 0;
+  if (argc != 2 && !dumping) {
+    std::fprintf(stderr, "usage: steplint-analysis-bench TRACE [--dump FILE]\n");
+    return 2;
+  }
+  steplint::trace::TraceModel model;
+  auto t = Clock::now();
+  steplint::trace::ImportStatus status = steplint::trace::importTraceFile(argv[1], model);
+  if (!status.ok()) {
+    std::fprintf(stderr, "steplint-analysis-bench: %s\n", status.message.c_str());
+    return 1;
+  }
+  std::printf("%-40s %8s\n", "part", "seconds");
+  row("import (" + std::to_string(model.events.size()) + " events)", secondsSince(t));
+  timeSummaryParts(model);
+  t = Clock::now();
+  const an::TraceSummary summary = an::summarize(model);
+  const double summary_s = secondsSince(t);
+  row("summarize (total)", summary_s);
+  an::RuleRegistry registry;
+  steplint::rules::registerBuiltinRules(registry);
+  timeRules(model, summary, registry);
+  t = Clock::now();
+  const an::LintResult lint = an::runLint(model, summary, registry, an::LintConfig{});
+  const double lint_s = secondsSince(t);
+  row("lint (runLint, default rules)", lint_s);
+  row("summarize + lint", summary_s + lint_s);
+  std::printf("diagnostics=%zu not_checked=%zu\n", lint.diagnostics.size(), lint.not_checked.size());
+  if (dumping) dump(argv[3], model, summary, lint);
+  return 0;
+}
