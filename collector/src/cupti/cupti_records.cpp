@@ -80,25 +80,25 @@ void RecordConverter::onKernel(const void* record, ConvertedRecords* out) {
   out->device.push_back(std::move(e));
 }
 
-void RecordConverter::onMemcpy(const void* record, ConvertedRecords* out) {
-  const auto& m = *static_cast<const CUpti_ActivityMemcpy6*>(record);
+template <typename Record>
+DeviceEvent RecordConverter::copyOp(const Record& m) {
   DeviceEvent e = deviceOp(m, DeviceEventKind::kMemcpy, memcpyName(m.copyKind, m.srcKind, m.dstKind));
   e.bytes = m.bytes;
   e.copy_kind = m.copyKind;
   e.src_kind = m.srcKind;
   e.dst_kind = m.dstKind;
-  out->device.push_back(std::move(e));
+  return e;
+}
+
+void RecordConverter::onMemcpy(const void* record, ConvertedRecords* out) {
+  out->device.push_back(copyOp(*static_cast<const CUpti_ActivityMemcpy6*>(record)));
 }
 
 // Copies between two GPUs (cudaMemcpyPeer, NCCL's P2P fallback, DataParallel's scatter)
 // arrive as MEMCPY2 records; CUPTI files them under the device that ran the copy.
 void RecordConverter::onPeerMemcpy(const void* record, ConvertedRecords* out) {
   const auto& m = *static_cast<const CUpti_ActivityMemcpyPtoP4*>(record);
-  DeviceEvent e = deviceOp(m, DeviceEventKind::kMemcpy, memcpyName(m.copyKind, m.srcKind, m.dstKind));
-  e.bytes = m.bytes;
-  e.copy_kind = m.copyKind;
-  e.src_kind = m.srcKind;
-  e.dst_kind = m.dstKind;
+  DeviceEvent e = copyOp(m);
   e.peer = true;
   e.src_device = m.srcDeviceId;
   e.dst_device = m.dstDeviceId;

@@ -107,6 +107,8 @@ class RecordConverter {
   /// The fields kernel, memcpy and memset records share (same names in all three structs).
   template <typename Record>
   DeviceEvent deviceOp(const Record& r, DeviceEventKind kind, std::string name);
+  template <typename Record>
+  DeviceEvent copyOp(const Record& m);  // memcpy and peer memcpy: kinds, bytes, name
   uint64_t externalIdOf(uint32_t correlation) const;
   const std::string& apiName(ApiDomain domain, uint32_t cbid);
   int64_t clock(uint64_t cupti_ns) const { return static_cast<int64_t>(cupti_ns) + offset_ns_; }
