@@ -6,6 +6,7 @@
 #include <map>
 
 #include "steplint/analyzer/intervals.h"
+#include "steplint/analyzer/memory_peaks.h"
 
 namespace steplint::analyzer {
 namespace {
@@ -117,6 +118,26 @@ GpuSummary summarizeDevice(const TraceModel& model, int32_t device, const std::v
 
 }  // namespace
 
+namespace {
+
+// Peak allocator memory and capacity per GPU row. Memory is over the whole trace, not the
+// kept steps: a peak in set-up or in a dropped step still decides whether the device fits.
+void addMemory(const TraceModel& model, std::vector<GpuSummary>& gpus) {
+  const std::vector<DevicePeak> peaks = cudaMemoryPeaks(model);
+  for (GpuSummary& g : gpus) {
+    for (const DevicePeak& p : peaks) {
+      if (p.device_id != g.device || !p.hasTotals()) continue;
+      g.peak_allocated_bytes = p.peak_allocated;
+      g.peak_reserved_bytes = p.peak_reserved;
+    }
+    for (const trace::DeviceProperties& d : model.metadata.devices) {
+      if (d.id == g.device && d.total_global_mem > 0) g.memory_bytes = d.total_global_mem;
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<GpuSummary> computeGpuSummary(const TraceModel& model, const StepResult& steps) {
   // Every device with device ops gets a row (a copy-only device shows 0% utilization).
   std::map<int32_t, std::vector<const Event*>> kernels_by_device;
@@ -129,6 +150,7 @@ std::vector<GpuSummary> computeGpuSummary(const TraceModel& model, const StepRes
   std::vector<GpuSummary> out;
   for (const auto& [device, kernels] : kernels_by_device)
     out.push_back(summarizeDevice(model, device, kernels, window));
+  addMemory(model, out);
   return out;
 }
 

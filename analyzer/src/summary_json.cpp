@@ -97,6 +97,8 @@ json breakdownJson(const BreakdownResult& b) {
           {"per_step", per_step}};
 }
 
+json optionalBytes(int64_t bytes) { return bytes >= 0 ? json(bytes) : json(nullptr); }
+
 json gpusJson(const std::vector<GpuSummary>& gpus) {
   json out = json::array();
   for (const GpuSummary& g : gpus)
@@ -108,7 +110,10 @@ json gpusJson(const std::vector<GpuSummary>& gpus) {
                    {"utilization", g.utilization},
                    {"sm_efficiency", optionalNumber(g.sm_efficiency)},
                    {"achieved_occupancy_pct", optionalNumber(g.achieved_occupancy)},
-                   {"tensor_core_share", optionalNumber(g.tensor_core_share)}});
+                   {"tensor_core_share", optionalNumber(g.tensor_core_share)},
+                   {"peak_allocated_bytes", optionalBytes(g.peak_allocated_bytes)},
+                   {"peak_reserved_bytes", optionalBytes(g.peak_reserved_bytes)},
+                   {"memory_bytes", optionalBytes(g.memory_bytes)}});
   return out;
 }
 

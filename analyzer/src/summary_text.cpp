@@ -85,9 +85,18 @@ void printBreakdown(Printer& p, const BreakdownResult& b) {
   per.print(p.out());
 }
 
+/// "0.52 / 79.2 GiB" (peak allocated / capacity), "0.52 GiB" without capacity, "-" unknown.
+std::string peakMemory(const GpuSummary& g) {
+  constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+  if (g.peak_allocated_bytes < 0) return "-";
+  const std::string peak = formatFixed(static_cast<double>(g.peak_allocated_bytes) / kGiB, 2);
+  if (g.memory_bytes <= 0) return peak + " GiB";
+  return peak + " / " + formatFixed(static_cast<double>(g.memory_bytes) / kGiB, 1) + " GiB";
+}
+
 void printGpus(Printer& p, const TraceSummary& s) {
   if (s.gpus.empty()) return;
-  p.heading("GPU summary (kernels only, over the kept steps)");
+  p.heading("GPU summary (kernels over the kept steps; peak memory over the whole trace)");
   TextTable t({{"GPU"},
                {"Window ms"},
                {"Kernels"},
@@ -95,12 +104,13 @@ void printGpus(Printer& p, const TraceSummary& s) {
                {"Est. SM eff."},
                {"Est. occupancy"},
                {"Tensor cores"},
+               {"Peak memory"},
                {"Name", Align::kLeft}});
   for (const GpuSummary& g : s.gpus)
     t.addRow({std::to_string(g.device), formatMs(static_cast<double>(g.window_ns)),
               formatCount(static_cast<uint64_t>(g.kernel_count)), formatPercent(g.utilization),
               optionalPercent(g.sm_efficiency, 1.0), optionalPercent(g.achieved_occupancy, 100.0),
-              optionalPercent(g.tensor_core_share, 1.0), g.name});
+              optionalPercent(g.tensor_core_share, 1.0), peakMemory(g), g.name});
   t.print(p.out());
 }
 

@@ -110,3 +110,39 @@ TEST_CASE("no device ops, no GPU rows", "[gpu_summary]") {
   t.finalize();
   CHECK(summaryOf(t.model).empty());
 }
+
+TEST_CASE("peak memory per GPU: CUDA allocator totals over the whole trace, and the capacity", "[gpu_summary]") {
+  TestTrace t;
+  t.orphanKernel(0, 10, "k", 7, 0);
+  t.finalize();
+  auto memory = [&](int64_t ts, int32_t type, int32_t id, int64_t allocated, int64_t reserved) {
+    trace::MemoryEvent m;
+    m.ts_ns = ts;
+    m.device_type = type;
+    m.device_id = id;
+    m.total_allocated = allocated;
+    m.total_reserved = reserved;
+    t.model.memory_events.push_back(m);
+  };
+  memory(1, 1, 0, 100, 200);
+  memory(2, 1, 0, 300, 400);   // the peak
+  memory(3, 1, 0, 50, 400);
+  memory(4, 0, -1, 5000, 5000);  // CPU memory is never a GPU's (TB-Q5)
+  trace::DeviceProperties d;
+  d.id = 0;
+  d.total_global_mem = 1000;
+  t.model.metadata.devices.push_back(d);
+  const auto g = analyzer::computeGpuSummary(t.model, analyzer::computeSteps(t.model));
+  REQUIRE(g.size() == 1);
+  CHECK(g[0].peak_allocated_bytes == 300);
+  CHECK(g[0].peak_reserved_bytes == 400);
+  CHECK(g[0].memory_bytes == 1000);
+
+  TestTrace bare;  // no memory events, no properties: unknown, not zero
+  bare.orphanKernel(0, 10, "k", 7, 0);
+  bare.finalize();
+  const auto u = analyzer::computeGpuSummary(bare.model, analyzer::computeSteps(bare.model));
+  REQUIRE(u.size() == 1);
+  CHECK(u[0].peak_allocated_bytes == -1);
+  CHECK(u[0].memory_bytes == -1);
+}

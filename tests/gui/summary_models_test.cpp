@@ -78,6 +78,7 @@ TEST_CASE("GPU summary and idle models show one row per GPU and per stream") {
         Approx(utilization));
   CHECK(gpus.index(0, GpuSummaryModel::kUtilizationColumn).data().toString().endsWith(" %"));
   CHECK(gpus.index(0, GpuSummaryModel::kSmEfficiencyColumn).data().toString() == "n/a");  // no "blocks per SM"
+  CHECK(gpus.index(0, GpuSummaryModel::kPeakMemoryColumn).data().toString() == "n/a");    // no [memory] events
   REQUIRE(idle.rowCount() == 1);
   CHECK(idle.index(0, IdleModel::kStreamColumn).data().toString() == "7");
   const auto& s = trace->summary.idle[0];

@@ -66,7 +66,7 @@ QVariant StepBreakdownModel::extra(int row, int column, int role) const {
 
 GpuSummaryModel::GpuSummaryModel(QObject* parent)
     : TraceTableModel({tr("GPU"), tr("Name"), tr("Utilization"), tr("SM efficiency"), tr("Occupancy"),
-                       tr("Tensor cores"), tr("Kernels"), tr("Kernel time (ms)")},
+                       tr("Tensor cores"), tr("Kernels"), tr("Kernel time (ms)"), tr("Peak memory (GiB)")},
                       kUtilizationColumn, parent) {}
 
 int GpuSummaryModel::rows() const { return static_cast<int>(trace_->summary.gpus.size()); }
@@ -91,6 +91,8 @@ QVariant GpuSummaryModel::value(int row, int column) const {
       return QVariant::fromValue<qlonglong>(g.kernel_count);
     case kBusyColumn:
       return ms(static_cast<double>(g.kernel_busy_ns));
+    case kPeakMemoryColumn:
+      return g.peak_allocated_bytes < 0 ? -1.0 : static_cast<double>(g.peak_allocated_bytes) / (1024.0 * 1024.0 * 1024.0);
     default:
       return {};
   }
@@ -98,6 +100,13 @@ QVariant GpuSummaryModel::value(int row, int column) const {
 
 QString GpuSummaryModel::text(int row, int column) const {
   if (column >= kUtilizationColumn && column <= kTensorCoreColumn) return fraction(value(row, column).toDouble());
+  if (column == kPeakMemoryColumn) {
+    const analyzer::GpuSummary& g = trace_->summary.gpus[static_cast<size_t>(row)];
+    if (g.peak_allocated_bytes < 0) return tr("n/a");
+    const QString peak = QString::number(value(row, column).toDouble(), 'f', 2);
+    if (g.memory_bytes <= 0) return peak;
+    return peak + tr(" of ") + QString::number(static_cast<double>(g.memory_bytes) / (1024.0 * 1024.0 * 1024.0), 'f', 1);
+  }
   return TraceTableModel::text(row, column);
 }
 

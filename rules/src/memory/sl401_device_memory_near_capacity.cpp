@@ -4,11 +4,13 @@
 #include "memory/sl401_device_memory_near_capacity.h"
 
 #include "common/kernel_util.h"
-#include "memory/memory_peaks.h"
+#include "steplint/analyzer/memory_peaks.h"
 
 namespace steplint::rules {
 
 using analyzer::AnalysisContext;
+using analyzer::cudaMemoryPeaks;
+using analyzer::DevicePeak;
 using analyzer::DiagnosticSink;
 
 namespace {

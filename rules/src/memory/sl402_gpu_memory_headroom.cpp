@@ -7,11 +7,13 @@
 #include <cmath>
 
 #include "common/kernel_util.h"
-#include "memory/memory_peaks.h"
+#include "steplint/analyzer/memory_peaks.h"
 
 namespace steplint::rules {
 
 using analyzer::AnalysisContext;
+using analyzer::cudaMemoryPeaks;
+using analyzer::DevicePeak;
 using analyzer::DiagnosticSink;
 
 namespace {

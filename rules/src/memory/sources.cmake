@@ -1,6 +1,5 @@
 list(APPEND STEPLINT_RULE_SOURCES
   src/memory/registry.cpp
-  src/memory/memory_peaks.cpp
   src/memory/sl401_device_memory_near_capacity.cpp
   src/memory/sl402_gpu_memory_headroom.cpp
   src/memory/sl403_batch_size_not_aligned.cpp

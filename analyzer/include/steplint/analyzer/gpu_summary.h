@@ -21,6 +21,11 @@ struct GpuSummary {
   double sm_efficiency = -1;        // -1 when no kernel has "blocks per SM"
   double achieved_occupancy = -1;   // percent (0..100), -1 when unknown
   double tensor_core_share = -1;    // fraction of op-launched kernel time in TC kernels; -1 no kernels
+  // Allocator memory over the whole trace (memory_peaks.h: "Total Allocated" / "Total
+  // Reserved" of `[memory]` events); -1 when the trace has none with totals.
+  int64_t peak_allocated_bytes = -1;
+  int64_t peak_reserved_bytes = -1;
+  int64_t memory_bytes = -1;        // deviceProperties totalGlobalMem; -1 unknown
 };
 
 std::vector<GpuSummary> computeGpuSummary(const trace::TraceModel& model, const StepResult& steps);

@@ -43,6 +43,7 @@ class GpuSummaryModel final : public TraceTableModel {
     kTensorCoreColumn,
     kKernelCountColumn,
     kBusyColumn,
+    kPeakMemoryColumn,  // GiB of peak allocated memory; -1 unknown
     kColumnCount
   };
   enum Role { kSortRole = kSortValueRole };

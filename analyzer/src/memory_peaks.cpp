@@ -1,9 +1,9 @@
-#include "memory/memory_peaks.h"
+#include "steplint/analyzer/memory_peaks.h"
 
 #include <algorithm>
 #include <map>
 
-namespace steplint::rules {
+namespace steplint::analyzer {
 
 namespace {
 constexpr int32_t kCudaDeviceType = 1;  // c10::DeviceType::CUDA
@@ -37,4 +37,4 @@ std::vector<DevicePeak> cudaMemoryPeaks(const trace::TraceModel& model) {
   return out;
 }
 
-}  // namespace steplint::rules
+}  // namespace steplint::analyzer

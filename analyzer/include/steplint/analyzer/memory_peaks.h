@@ -1,6 +1,6 @@
 // Peak allocator memory per device from `[memory]` instant events (kineto-trace-format.md §9).
 // Keyed by (device type, device id) so CPU records (type 0, id -1) are never compared with a
-// GPU's capacity (TB-Q5).
+// GPU's capacity (TB-Q5). Used by the GPU summary and by SL401/SL402.
 #pragma once
 
 #include <cstdint>
@@ -8,7 +8,7 @@
 
 #include "steplint/trace/model.h"
 
-namespace steplint::rules {
+namespace steplint::analyzer {
 
 struct DevicePeak {
   int32_t device_id = -1;       // CUDA device index
@@ -23,4 +23,4 @@ struct DevicePeak {
 /// CUDA devices (device type 1) only, ordered by id.
 std::vector<DevicePeak> cudaMemoryPeaks(const trace::TraceModel& model);
 
-}  // namespace steplint::rules
+}  // namespace steplint::analyzer
