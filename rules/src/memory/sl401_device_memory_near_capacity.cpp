@@ -38,7 +38,10 @@ void DeviceMemoryNearCapacityRule::configure(const analyzer::RuleOptions& option
 void DeviceMemoryNearCapacityRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
   const trace::TraceModel& model = context.model();
   const std::vector<DevicePeak> peaks = cudaMemoryPeaks(model);
-  if (peaks.empty()) return sink.notChecked("no GPU memory events (record with profile_memory=True)");
+  if (peaks.empty() && !context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
+  if (peaks.empty()) return sink.notChecked(
+        "no GPU memory events (torch.profiler: profile_memory=True; steplint record: a CUDA build of "
+        "libtorch >= 2.1)");
   for (const DevicePeak& p : peaks) {
     const trace::DeviceProperties* dev = deviceProperties(model, p.device_id);
     if (!dev || dev->total_global_mem <= 0) {

@@ -46,7 +46,9 @@ void GpuMemoryHeadroomRule::check(const AnalysisContext& context, DiagnosticSink
   const StepWindow window = keptStepWindow(context);
   if (window.empty()) return sink.notChecked("no training steps");
   const std::vector<DevicePeak> peaks = cudaMemoryPeaks(model);
-  if (peaks.empty()) return sink.notChecked("no GPU memory events (record with profile_memory=True)");
+  if (peaks.empty()) return sink.notChecked(
+        "no GPU memory events (torch.profiler: profile_memory=True; steplint record: a CUDA build of "
+        "libtorch >= 2.1)");
   for (const analyzer::GpuSummary& gpu : context.summary().gpus) {
     auto it = std::find_if(peaks.begin(), peaks.end(), [&](const DevicePeak& p) { return p.device_id == gpu.device; });
     const trace::DeviceProperties* dev = deviceProperties(model, gpu.device);

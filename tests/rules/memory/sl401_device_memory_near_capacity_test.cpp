@@ -48,6 +48,11 @@ TEST_CASE("SL401 is not checked without memory events, capacity, or totals") {
   JsonTrace none;
   none.device(0, 8, 0).step(1, 0, 100);
   CHECK(steplint::test::runRuleOnJson("SL401", none.str()).not_checked.size() == 1);
+  JsonTrace cpu_only;  // a CPU trace says why in the same words as the other GPU rules
+  cpu_only.step(1, 0, 100);
+  const auto cpu_run = steplint::test::runRuleOnJson("SL401", cpu_only.str());
+  REQUIRE(cpu_run.not_checked.size() == 1);
+  CHECK(cpu_run.not_checked[0] == "no GPU activity in the trace");
   JsonTrace no_props;
   no_props.step(1, 0, 100).memory(10, kGiB);
   CHECK(steplint::test::runRuleOnJson("SL401", no_props.str()).not_checked.size() == 1);
