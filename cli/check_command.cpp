@@ -83,10 +83,7 @@ void CheckCommand::addReportOptions(CLI::App& app, bool with_output) {
   app.add_option("--write-baseline", write_baseline_path_,
                  "Write every finding's fingerprint to FILE (accepting them) and exit 0")
       ->type_name("FILE");
-  app.add_flag("--keep-warmup-steps", keep_warmup_steps_,
-               "Keep leading steps that took over 3x the median step (dropped by default as start-up)");
-  app.add_flag("--keep-tail-steps", keep_tail_steps_,
-               "Keep trailing steps whose GPU work looks incompletely captured");
+  step_flags_.add(app);
   app.add_option("--color", color_, "Colour the text output")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
@@ -114,8 +111,7 @@ bool CheckCommand::lintTraces(const analyzer::LintConfig& config,
                               const analyzer::Baseline& baseline, analyzer::LintReport& report,
                               std::vector<analyzer::LintResult>& unfiltered) const {
   analyzer::SummaryOptions options;
-  options.steps.drop_incomplete_tail = !keep_tail_steps_;
-  options.steps.drop_warmup_head = !keep_warmup_steps_;
+  options.steps = step_flags_.options();
   bool all_ok = true;
   for (const std::string& path : traces_) {
     trace::TraceModel model;  // one trace in memory at a time

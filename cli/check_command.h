@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.h"
+#include "step_flags.h"
 #include "steplint/analyzer/baseline.h"
 #include "steplint/analyzer/emitters.h"
 #include "steplint/analyzer/rule_registry.h"
@@ -58,8 +59,7 @@ class CheckCommand final : public Command {
   std::string fail_on_;
   std::string baseline_path_;
   std::string write_baseline_path_;
-  bool keep_tail_steps_ = false;
-  bool keep_warmup_steps_ = false;
+  StepFlags step_flags_;
   std::string color_ = "auto";
 };
 

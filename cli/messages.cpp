@@ -61,23 +61,8 @@ std::string describeImportError(const std::string& path, const trace::ImportStat
 
 std::vector<std::string> importWarningLines(const std::string& path,
                                             const trace::ImportStats& stats) {
-  std::vector<std::string> lines;
-  for (trace::StatSeverity severity :
-       {trace::StatSeverity::kDataLoss, trace::StatSeverity::kError}) {
-    for (size_t i = 0; i < trace::kStatCount; ++i) {
-      const auto stat = static_cast<trace::Stat>(i);
-      const trace::StatInfo& info = trace::statInfo(stat);
-      const uint64_t count = stats.get(stat);
-      if (info.severity != severity || count == 0) continue;
-      std::string line = path + ": " + std::to_string(count) + " x ";
-      line.append(info.name)
-          .append(" [")
-          .append(trace::statSeverityName(info.severity))
-          .append("]: ");
-      line.append(info.description);
-      lines.push_back(std::move(line));
-    }
-  }
+  std::vector<std::string> lines = trace::importStatLines(stats);
+  for (std::string& line : lines) line.insert(0, path + ": ");
   return lines;
 }
 

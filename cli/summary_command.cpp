@@ -37,12 +37,7 @@ void SummaryCommand::addOptions(CLI::App& app) {
                  "Output format; json: schema steplint.summary/1 (docs/cli.md)")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
-  app.add_flag("--keep-warmup-steps", keep_warmup_steps_,
-               "Keep leading steps that took over 3x the median step (dropped by default as start-up)");
-  app.add_flag(
-      "--keep-tail-steps", keep_tail_steps_,
-      "Keep trailing steps whose GPU work looks incompletely captured (dropped by default, "
-      "as the TensorBoard profiler plugin does)");
+  step_flags_.add(app);
   app.add_option("--color", color_, "Colour the text output")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
@@ -62,8 +57,7 @@ int SummaryCommand::run() {
   std::ostream& out = to_file ? static_cast<std::ostream&>(buffer) : std::cout;
 
   analyzer::SummaryOptions options;
-  options.steps.drop_incomplete_tail = !keep_tail_steps_;
-  options.steps.drop_warmup_head = !keep_warmup_steps_;
+  options.steps = step_flags_.options();
 
   bool any_failed = false;
   size_t rendered = 0;

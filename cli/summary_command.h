@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "command.h"
+#include "step_flags.h"
 
 namespace steplint::cli {
 
@@ -23,8 +24,7 @@ class SummaryCommand final : public Command {
   std::string format_ = "text";
   std::string color_ = "auto";
   std::string output_path_;
-  bool keep_tail_steps_ = false;
-  bool keep_warmup_steps_ = false;
+  StepFlags step_flags_;
 };
 
 }  // namespace steplint::cli

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "ranked_stats.h"
+
 #include "steplint/analyzer/gpu_summary.h"
 
 namespace steplint::analyzer {
@@ -24,14 +26,7 @@ std::vector<KernelStat> computeKernelStats(const trace::TraceModel& model, size_
     s.min_ns = std::min(s.min_ns, e.dur_ns);
     s.max_ns = std::max(s.max_ns, e.dur_ns);
   }
-  std::vector<KernelStat> out;
-  out.reserve(by_name.size());
-  for (auto& [id, stat] : by_name) out.push_back(std::move(stat));
-  std::sort(out.begin(), out.end(), [](const KernelStat& a, const KernelStat& b) {
-    return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
-  });
-  if (limit > 0 && out.size() > limit) out.resize(limit);
-  return out;
+  return rankByTotal(by_name, limit);
 }
 
 }  // namespace steplint::analyzer

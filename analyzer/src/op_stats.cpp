@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "ranked_stats.h"
+
 namespace steplint::analyzer {
 
 std::vector<OpStat> computeOpStats(const trace::TraceModel& model, size_t limit) {
@@ -24,14 +26,7 @@ std::vector<OpStat> computeOpStats(const trace::TraceModel& model, size_t limit)
     s.self_ns += std::max<int64_t>(0, e.dur_ns - child_ns[i]);
     s.max_ns = std::max(s.max_ns, e.dur_ns);
   }
-  std::vector<OpStat> out;
-  out.reserve(by_name.size());
-  for (auto& [id, stat] : by_name) out.push_back(std::move(stat));
-  std::sort(out.begin(), out.end(), [](const OpStat& a, const OpStat& b) {
-    return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
-  });
-  if (limit > 0 && out.size() > limit) out.resize(limit);
-  return out;
+  return rankByTotal(by_name, limit);
 }
 
 }  // namespace steplint::analyzer

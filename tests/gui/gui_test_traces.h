@@ -40,6 +40,7 @@ inline std::shared_ptr<gui::LoadedTrace> smallTrace(SmallTraceEvents* events = n
   analyzer::SummaryOptions options;
   options.steps.drop_incomplete_tail = false;  // keep all three steps: the tests count them
   out->summary = analyzer::summarize(out->model, options);
+  out->op_stats = analyzer::computeOpStats(out->model);  // as TraceLoader does
   SmallTraceEvents found;
   const trace::TraceModel& m = out->model;
   for (uint32_t i = 0; i < m.events.size(); ++i) {

@@ -30,4 +30,21 @@ uint64_t ImportStats::total(StatSeverity severity) const {
   return sum;
 }
 
+std::vector<std::string> importStatLines(const ImportStats& stats) {
+  std::vector<std::string> lines;
+  for (StatSeverity severity : {StatSeverity::kDataLoss, StatSeverity::kError}) {
+    for (size_t i = 0; i < kStatCount; ++i) {
+      const auto stat = static_cast<Stat>(i);
+      const StatInfo& info = statInfo(stat);
+      const uint64_t count = stats.get(stat);
+      if (info.severity != severity || count == 0) continue;
+      std::string line = std::to_string(count) + " x ";
+      line.append(info.name).append(" [").append(statSeverityName(info.severity)).append("]: ");
+      line.append(info.description);
+      lines.push_back(std::move(line));
+    }
+  }
+  return lines;
+}
+
 }  // namespace steplint::trace

@@ -12,13 +12,8 @@ OpStatsModel::OpStatsModel(QObject* parent)
     : TraceTableModel({tr("CPU op"), tr("Calls"), tr("Total (ms)"), tr("Self (ms)"), tr("Mean (µs)"), tr("Max (µs)")},
                       kCountColumn, parent) {}
 
-void OpStatsModel::rebuild() {
-  stats_.clear();
-  if (trace_) stats_ = analyzer::computeOpStats(trace_->model);
-}
-
 QVariant OpStatsModel::value(int row, int column) const {
-  const analyzer::OpStat& s = stats_[static_cast<size_t>(row)];
+  const analyzer::OpStat& s = trace_->op_stats[static_cast<size_t>(row)];
   switch (column) {
     case kNameColumn:
       return QString::fromStdString(s.name);
@@ -42,13 +37,8 @@ KernelStatsModel::KernelStatsModel(QObject* parent)
                        tr("Tensor cores")},
                       kCountColumn, parent) {}
 
-void KernelStatsModel::rebuild() {
-  stats_.clear();
-  if (trace_) stats_ = analyzer::computeKernelStats(trace_->model);
-}
-
 QVariant KernelStatsModel::value(int row, int column) const {
-  const analyzer::KernelStat& s = stats_[static_cast<size_t>(row)];
+  const analyzer::KernelStat& s = trace_->summary.top_kernels[static_cast<size_t>(row)];
   switch (column) {
     case kNameColumn:
       return QString::fromStdString(s.name);

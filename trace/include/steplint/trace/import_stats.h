@@ -5,7 +5,9 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace steplint::trace {
 
@@ -58,6 +60,12 @@ struct StatInfo {
 };
 const StatInfo& statInfo(Stat stat);
 std::string_view statSeverityName(StatSeverity severity);
+
+class ImportStats;
+/// One line per non-zero counter whose severity is error or data-loss, most severe first:
+/// "3 x json_event_unparseable [error]: Event that is not valid JSON even after repair;
+/// dropped". The CLI prefixes the file; the GUI lists them under Trace health.
+std::vector<std::string> importStatLines(const ImportStats& stats);
 
 class ImportStats {
  public:

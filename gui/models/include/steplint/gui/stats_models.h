@@ -1,5 +1,6 @@
 // The overview page's top-N tables: CPU ops grouped by name (analyzer::computeOpStats) and
-// kernels grouped by name (analyzer::computeKernelStats). Computed once per trace in setTrace.
+// kernels grouped by name (TraceSummary::top_kernels, all of them: TraceLoader asks summarize
+// for no limit).
 #pragma once
 
 #include <vector>
@@ -20,13 +21,9 @@ class OpStatsModel final : public TraceTableModel {
   explicit OpStatsModel(QObject* parent = nullptr);
 
  protected:
-  void rebuild() override;
-  int rows() const override { return static_cast<int>(stats_.size()); }
+  int rows() const override { return static_cast<int>(trace_->op_stats.size()); }
   QVariant value(int row, int column) const override;
   int decimals(int column) const override { return column >= kMeanColumn ? 1 : 3; }
-
- private:
-  std::vector<analyzer::OpStat> stats_;
 };
 
 class KernelStatsModel final : public TraceTableModel {
@@ -48,14 +45,10 @@ class KernelStatsModel final : public TraceTableModel {
   explicit KernelStatsModel(QObject* parent = nullptr);
 
  protected:
-  void rebuild() override;
-  int rows() const override { return static_cast<int>(stats_.size()); }
+  int rows() const override { return static_cast<int>(trace_->summary.top_kernels.size()); }
   QVariant value(int row, int column) const override;
   QString text(int row, int column) const override;
   int decimals(int column) const override { return column >= kMeanColumn ? 1 : 3; }
-
- private:
-  std::vector<analyzer::KernelStat> stats_;
 };
 
 }  // namespace steplint::gui
