@@ -29,7 +29,9 @@ QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
 }
 
 QString savingLine(const analyzer::SavingEstimate& s) {
-  if (!s.known()) return QObject::tr("**Estimated saving:** unknown");
+  if (!s.known())
+    return QObject::tr("**Estimated saving:** unknown") +
+           (s.method.empty() ? QString() : " — " + QString::fromStdString(s.method));
   QString line = QObject::tr("**Estimated saving:** %1 ms/step").arg(s.per_step_ms, 0, 'f', 2);
   if (s.fraction_of_step >= 0)
     line += QObject::tr(" (%1 of the step)").arg(QString::fromStdString(formatFraction(s.fraction_of_step)));

@@ -1,6 +1,7 @@
 // The training loop shared by the sample trainers: fetches batches across epochs (the fetch
 // inside the step, as Python's `for batch in loader` is inside ProfilerStep#N), optionally marks
-// steps and DataLoader waits with the linked steplint API, and times the steps.
+// steps and DataLoader waits with the linked steplint API (and records the worker count), and
+// times the steps.
 // Header-only; included only by the samples' torch TUs.
 #pragma once
 
@@ -29,6 +30,8 @@ double runSteps(Loader& loader, const SampleOptions& options, TrainFn&& train) {
     }
     return **it;
   };
+  // The worker count is a setting no trace shows; SL102 compares it with the host's cores.
+  if (options.steplint_steps) annotate("dataloader_workers", static_cast<int64_t>(loader.options().workers));
   const int64_t warmup = options.steps > 5 ? 3 : 0;
   double total_ms = 0;
   for (int64_t n = 0; n < options.steps; ++n) {

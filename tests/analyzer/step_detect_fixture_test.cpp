@@ -39,7 +39,7 @@ void rebuild(const trace::TraceModel& in, trace::TraceModel& out, bool keep_step
     if (e.detail != trace::kNoIndex) {
       if (trace::isCpuRange(e.kind)) {
         trace::OpDetail d = in.op_details[e.detail];
-        d.input_dims = d.input_types = d.call_stack = 0;  // other string table; unused here
+        d.input_dims = d.input_types = d.concrete_inputs = d.call_stack = 0;  // other string table; unused here
         c.detail = b.addOpDetail(d);
       } else {
         c.detail = b.addGpuDetail(in.gpu_details[e.detail]);

@@ -110,6 +110,22 @@ TEST_CASE("timestamps given as strings and with exponents", "[trace][import]") {
   CHECK(findEvent(r.model, "b")->dur_ns == 10000);
 }
 
+TEST_CASE("op args: Input type and Concrete Inputs kept as raw JSON", "[trace][import]") {
+  const auto r = importJson(R"({"traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::_fused_adam_", "pid": 1, "tid": 1, "ts": 10, "dur": 5,
+     "args": {"External id": 3, "Input type": ["TensorList", "TensorList", "Scalar"],
+              "Concrete Inputs": ["", "", "0.001", "0.9", "0.999", "0.01"]}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 20, "dur": 5, "args": {"External id": 4}}]})");
+  REQUIRE(r.status.ok());
+  const TraceModel& m = r.model;
+  const OpDetail* fused = m.op(*findEvent(m, "aten::_fused_adam_"));
+  REQUIRE(fused);
+  CHECK(m.str(fused->input_types) == R"(["TensorList", "TensorList", "Scalar"])");
+  CHECK(m.str(fused->concrete_inputs) == R"(["", "", "0.001", "0.9", "0.999", "0.01"])");
+  const OpDetail* mm = m.op(*findEvent(m, "aten::mm"));
+  CHECK((mm == nullptr || mm->concrete_inputs == 0));  // absent stays 0
+}
+
 TEST_CASE("current categories map to kinds, unknown ones are kept as other", "[trace][import]") {
   const auto r = importJson(R"J({"traceEvents": [
     {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "pid": 1, "tid": 1, "ts": 0, "dur": 100},

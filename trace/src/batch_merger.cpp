@@ -77,6 +77,7 @@ void BatchMerger::merge(EventBatch& batch) {
   for (OpDetail op : batch.ops) {
     op.input_dims = strings_[op.input_dims];
     op.input_types = strings_[op.input_types];
+    op.concrete_inputs = strings_[op.concrete_inputs];
     op.call_stack = strings_[op.call_stack];
     model.op_details.push_back(op);
   }

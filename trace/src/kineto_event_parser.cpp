@@ -114,7 +114,7 @@ std::string_view rawKey(od::field& field) {
 enum class Key : uint8_t {
   kUnknown, kPh, kName, kCat, kPid, kTid, kTs, kDur, kId, kScope, kBindPoint, kArgs,
   kExternalId, kCorrelation, kDevice, kStream, kBytes, kBlocksPerSm, kWarpsPerSm, kOccupancy, kGrid, kBlock,
-  kRegisters, kSharedMemory, kSequenceNumber, kFwdThreadId, kInputDims, kInputType, kCallStack,
+  kRegisters, kSharedMemory, kSequenceNumber, kFwdThreadId, kInputDims, kInputType, kConcreteInputs, kCallStack,
   kTotalAllocated, kTotalReserved, kMemoryBytes, kAddr, kDeviceId, kDeviceType, kSortIndex,
 };
 
@@ -142,7 +142,9 @@ Key classifyKey(std::string_view k) {
       return k == "blocks per SM" ? Key::kBlocksPerSm : k == "shared memory" ? Key::kSharedMemory
              : k == "Fwd thread id" ? Key::kFwdThreadId : Key::kUnknown;
     case 14: return k == "Total Reserved" ? Key::kTotalReserved : Key::kUnknown;
-    case 15: return k == "Sequence number" ? Key::kSequenceNumber : k == "Total Allocated" ? Key::kTotalAllocated : Key::kUnknown;
+    case 15:
+      return k == "Sequence number" ? Key::kSequenceNumber : k == "Total Allocated" ? Key::kTotalAllocated
+             : k == "Concrete Inputs" ? Key::kConcreteInputs : Key::kUnknown;
     case 20: return k == "registers per thread" ? Key::kRegisters : Key::kUnknown;
     case 25: return k == "est. achieved occupancy %" ? Key::kOccupancy : Key::kUnknown;
     default: return Key::kUnknown;
@@ -385,6 +387,10 @@ error_code KinetoEventParser::parseArgs(od::object args, Raw& raw, EventBatch& o
         break;
       case Key::kInputType:
         if (!readRawJson(v, out, raw.op.input_types)) return simdjson::TAPE_ERROR;
+        raw.has_op = true;
+        break;
+      case Key::kConcreteInputs:
+        if (!readRawJson(v, out, raw.op.concrete_inputs)) return simdjson::TAPE_ERROR;
         raw.has_op = true;
         break;
       case Key::kCallStack:

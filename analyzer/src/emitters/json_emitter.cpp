@@ -21,9 +21,10 @@ json evidenceToJson(const Evidence& e) {
 }
 
 json savingToJson(const SavingEstimate& s) {
-  if (!s.known()) return nullptr;
-  json out = {{"per_step_ms", s.per_step_ms}, {"method", s.method}};
-  out["fraction_of_step"] = s.fraction_of_step >= 0 ? json(s.fraction_of_step) : json(nullptr);
+  // An unknown saving keeps the rule's reason for not estimating it, when it gives one.
+  if (!s.known() && s.method.empty()) return nullptr;
+  json out = {{"per_step_ms", s.known() ? json(s.per_step_ms) : json(nullptr)}, {"method", s.method}};
+  out["fraction_of_step"] = s.known() && s.fraction_of_step >= 0 ? json(s.fraction_of_step) : json(nullptr);
   return out;
 }
 

@@ -74,6 +74,7 @@ void addOpRows(const trace::TraceModel& model, const trace::OpDetail& op, std::v
   if (op.fwd_thread_id != trace::kNoId) rows.push_back({"Forward thread", std::to_string(op.fwd_thread_id)});
   if (op.input_dims != 0) rows.push_back({"Input dims", std::string(model.str(op.input_dims))});
   if (op.input_types != 0) rows.push_back({"Input types", std::string(model.str(op.input_types))});
+  if (op.concrete_inputs != 0) rows.push_back({"Concrete inputs", std::string(model.str(op.concrete_inputs))});
   if (op.call_stack != 0) rows.push_back({"Call stack", std::string(model.str(op.call_stack))});
 }
 

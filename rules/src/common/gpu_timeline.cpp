@@ -52,4 +52,9 @@ int64_t DeviceBusyTimeline::idleAfterSync(int32_t device, int64_t sync_start_ns,
   return it->start - drained;
 }
 
+int64_t DeviceBusyTimeline::idleWithin(int32_t device, int64_t start_ns, int64_t end_ns) const {
+  if (end_ns <= start_ns) return 0;
+  return (end_ns - start_ns) - set(device)->overlapLength(start_ns, end_ns);
+}
+
 }  // namespace steplint::rules::common

@@ -10,6 +10,18 @@ uint32_t enclosingCpuRange(const trace::TraceModel& model, uint32_t index) {
   return findAncestor(model, index, [](const trace::Event& e) { return trace::isCpuRange(e.kind); });
 }
 
+uint32_t previousSibling(const trace::TraceModel& model, uint32_t index) {
+  const trace::Event& e = model.events[index];
+  const uint32_t first = model.tracks[e.track].first_event;
+  constexpr uint32_t kMaxScan = 20000;
+  for (uint32_t j = index, n = 0; j > first && n < kMaxScan; ++n) {
+    --j;
+    if (j == e.parent) return trace::kNoIndex;
+    if (model.events[j].parent == e.parent && trace::isCpuRange(model.events[j].kind)) return j;
+  }
+  return trace::kNoIndex;
+}
+
 uint32_t outermostAtenOp(const trace::TraceModel& model, uint32_t index) {
   uint32_t found = trace::kNoIndex;
   for (uint32_t p = enclosingCpuRange(model, index); p != trace::kNoIndex; p = model.events[p].parent) {

@@ -41,6 +41,11 @@ void forEachNested(const trace::TraceModel& model, uint32_t index, Fn&& fn) {
 /// kNoIndex when the innermost enclosing CPU range is not an aten op.
 uint32_t outermostAtenOp(const trace::TraceModel& model, uint32_t index);
 
+/// The CPU range just before `index` with the same parent on its track (its previous sibling),
+/// or kNoIndex. The scan is capped: a sibling separated by thousands of nested events is not
+/// "just before" for any pattern the rules look for.
+uint32_t previousSibling(const trace::TraceModel& model, uint32_t index);
+
 bool startsWith(std::string_view text, std::string_view prefix);
 
 /// Launch call -> the first device op it caused (via the device op's link). A flat array

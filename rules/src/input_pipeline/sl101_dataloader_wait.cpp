@@ -4,6 +4,7 @@
 #include <set>
 
 #include "common/rule_support.h"
+#include "common/run_metadata.h"
 #include "steplint/analyzer/breakdown.h"
 #include "steplint/analyzer/name_memo.h"
 
@@ -73,9 +74,11 @@ void DataLoaderWaitRule::check(const analyzer::AnalysisContext& context, analyze
     if (trace::isDeviceOp(e.kind)) gpus.insert(model.deviceOf(e));
   const int64_t gpu_count = std::max<int64_t>(1, static_cast<int64_t>(gpus.size()));
   int64_t workers = workers_per_gpu_ * gpu_count;
-  if (cpu_cores_ > 0) workers = std::min(workers, std::max<int64_t>(1, cpu_cores_ - 1));
-  const std::string cap = cpu_cores_ > 0 ? strf("at most cpu-cores - 1 = %lld", static_cast<long long>(cpu_cores_ - 1))
-                                         : std::string("up to the number of CPU cores");
+  // The option wins; else the core count steplint record wrote into the trace.
+  const int64_t cores = cpu_cores_ > 0 ? cpu_cores_ : metadataInteger(model.metadata, {"cpu_cores"}).value_or(0);
+  if (cores > 0) workers = std::min(workers, std::max<int64_t>(1, cores - 1));
+  const std::string cap = cores > 0 ? strf("at most cpu-cores - 1 = %lld", static_cast<long long>(cores - 1))
+                                    : std::string("up to the number of CPU cores");
   const std::string why = strf("%lld per GPU x %lld GPU%s used, %s", static_cast<long long>(workers_per_gpu_),
                                static_cast<long long>(gpu_count), gpu_count == 1 ? "" : "s", cap.c_str());
   evidence.metric("dataloader_fraction", fraction);

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "common/kernel_util.h"
+#include "common/optimizer_ranges.h"
 #include "common/shared_data.h"
 #include "steplint/analyzer/name_memo.h"
 #include "steplint/analyzer/intervals.h"
@@ -41,7 +42,7 @@ void PerParameterOptimizerStepRule::configure(const analyzer::RuleOptions& optio
 namespace {
 
 bool isOptimizerStepRange(std::string_view n) {
-  return startsWith(n, "Optimizer.step#") || endsWith(n, "_single_tensor_adam") ||
+  return startsWith(n, common::kOptimizerStepPrefix) || endsWith(n, "_single_tensor_adam") ||
          endsWith(n, "_single_tensor_adamw") || endsWith(n, "_single_tensor_sgd");
 }
 
@@ -57,18 +58,11 @@ void PerParameterOptimizerStepRule::check(const AnalysisContext& context, Diagno
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
   const StepWindow window = keptStepWindow(context);
   if (window.empty()) return sink.notChecked("no training steps");
-  std::vector<uint32_t> ranges;  // outermost optimizer-step ranges
-  int64_t range_ns = 0;
   analyzer::NameMemo step_name(model, isOptimizerStepRange);
   analyzer::NameMemo multi_tensor_name(model, isMultiTensor);
-  for (uint32_t i = 0; i < model.events.size(); ++i) {
-    const trace::Event& e = model.events[i];
-    if (!trace::isCpuRange(e.kind) || !window.contains(e.start_ns) || !step_name(e.name)) continue;
-    auto outer = [&](const trace::Event& p) { return trace::isCpuRange(p.kind) && step_name(p.name); };
-    if (e.parent != trace::kNoIndex && findEnclosing(model, e.parent, outer) != trace::kNoIndex) continue;
-    ranges.push_back(i);
-    range_ns += e.dur_ns;
-  }
+  const std::vector<uint32_t> ranges = common::outermostRangesInWindow(model, window, step_name);
+  int64_t range_ns = 0;
+  for (uint32_t i : ranges) range_ns += model.events[i].dur_ns;
   if (ranges.empty()) return sink.notChecked("no optimizer-step range (Optimizer.step#... annotation) in the steps");
   std::vector<int64_t> durations;
   std::vector<uint32_t> kernels;

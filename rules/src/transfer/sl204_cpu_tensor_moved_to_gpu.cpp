@@ -31,19 +31,6 @@ bool isFactoryName(std::string_view name, bool allow_empty) {
   return std::find(std::begin(kFactories), std::end(kFactories), name) != std::end(kFactories);
 }
 
-/// The event just before `index` with the same parent on its track (its previous sibling).
-uint32_t previousSibling(const trace::TraceModel& model, uint32_t index) {
-  const Event& e = model.events[index];
-  const uint32_t first = model.tracks[e.track].first_event;
-  constexpr uint32_t kMaxScan = 20000;
-  for (uint32_t j = index, n = 0; j > first && n < kMaxScan; ++n) {
-    --j;
-    if (j == e.parent) return kNoIndex;
-    if (model.events[j].parent == e.parent && trace::isCpuRange(model.events[j].kind)) return j;
-  }
-  return kNoIndex;
-}
-
 /// TorchTidy's test: the sibling, or its last child, or that one's last child ..., is a CPU
 /// factory op that launched nothing on the GPU. Returns the factory op or kNoIndex.
 uint32_t cpuFactoryIn(const trace::TraceModel& model, uint32_t sibling, bool allow_empty) {

@@ -54,6 +54,16 @@ TEST_CASE("json emitter: a finding carries every Diagnostic field", "[emitters][
             {{{"code", "SL001"}, {"name", "dropped-thing"}, {"reason", "no trace metadata"}}}));
 }
 
+TEST_CASE("json emitter: an unknown saving keeps the rule's reason", "[emitters][json]") {
+  EmitterFixture f;
+  analyzer::SavingEstimate& saving = f.report.traces[0].lint.diagnostics[2].saving;
+  saving.method = "not estimated: the trace shows settings, not their cost";
+  const nlohmann::json finding = nlohmann::json::parse(f.render("json"))["traces"][0]["findings"][2];
+  CHECK(finding["saving"]["per_step_ms"].is_null());
+  CHECK(finding["saving"]["fraction_of_step"].is_null());
+  CHECK(finding["saving"]["method"] == "not estimated: the trace shows settings, not their cost");
+}
+
 TEST_CASE("json emitter: invalid UTF-8 in a message does not abort the report",
           "[emitters][json]") {
   EmitterFixture f;

@@ -43,6 +43,13 @@ class JsonTrace {
     add("cpu_op", name, kPid, tid, ts, dur, args);
     return ext;
   }
+  /// A cpu_op with raw extra args (`"Input type": ["TensorList", "Scalar"]`); returns its External id.
+  int64_t opWithArgs(const std::string& name, double ts, double dur, const std::string& raw_args, int tid = 1) {
+    const int64_t ext = next_ext_++;
+    add("cpu_op", name, kPid, tid, ts, dur,
+        "\"External id\": " + std::to_string(ext) + (raw_args.empty() ? "" : ", " + raw_args));
+    return ext;
+  }
   /// A cudaLaunchKernel at [ts, ts+dur) issued by op `ext` and the device op it causes.
   JsonTrace& launch(int64_t ext, double ts, double dur, const std::string& kernel, double k_ts, double k_dur,
                     int device = 0, int stream = 7, const std::string& cat = "kernel", int tid = 1) {

@@ -11,8 +11,9 @@ constexpr const char* kMulti = "enumerate(DataLoader)#_MultiProcessingDataLoader
 
 // Three 10 ms steps: the DataLoader for `loader_us`, then model ops; with `gpu`, each step
 // also runs a 2 ms kernel after the loader.
-std::string loaderSteps(double loader_us, const char* loader = kSingle, bool gpu = false) {
+std::string loaderSteps(double loader_us, const char* loader = kSingle, bool gpu = false, int cpu_cores = 0) {
   KinetoTrace t;
+  if (cpu_cores > 0) t.metadata("cpu_cores", std::to_string(cpu_cores));
   if (gpu) t.device(0).device(1);
   for (int s = 0; s < 3; ++s) {
     const double b = 10000.0 * s;
@@ -88,6 +89,13 @@ TEST_CASE("SL101: the CPU-only HTA trace has no DataLoader ranges", "[rules][SL1
   const RuleRun run = runRuleOnFixture("SL101", kCpuOnly);
   REQUIRE(run.not_checked.size() == 1);
   CHECK(run.not_checked[0].rfind("no DataLoader ranges", 0) == 0);
+}
+
+TEST_CASE("SL101: the core count steplint record wrote caps the worker count", "[rules][SL101]") {
+  const RuleRun run = runRuleOnJson("SL101", loaderSteps(4000, kSingle, false, 3));
+  REQUIRE(run.diagnostics.size() == 1);
+  CHECK(run.diagnostics[0].evidence.metric("recommended_workers") == Approx(2));
+  CHECK(run.diagnostics[0].fix[1].find("at most cpu-cores - 1 = 2") != std::string::npos);
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// Runs one rule on a shared real-world trace (skips the test case when it is absent).
+// Runs one rule on a shared real-world trace (skips the test case when it is absent) or on a
+// real trace kept in tests/data.
 #pragma once
 
 #include <string>
@@ -13,14 +14,24 @@ inline constexpr const char* kResnetWorkers0 = "kineto/resnet50_num_workers_0/wo
 inline constexpr const char* kResnetWorkers4 = "kineto/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz";
 inline constexpr const char* kCpuOnly = "hta/cpu_only/rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz";
 
-inline RuleRun runRuleOnFixture(std::string_view code, const std::string& relative,
-                                const std::map<std::string, analyzer::OptionValue>& overrides = {}) {
-  const std::string path = requireFixture(relative);
+inline RuleRun runRuleOnFile(std::string_view code, const std::string& path,
+                             const std::map<std::string, analyzer::OptionValue>& overrides = {}) {
   trace::TraceModel model;
   const trace::ImportStatus status = trace::importTraceFile(path, model);
   INFO(status.message);
   REQUIRE(status.ok());
   return runRule(code, model, overrides);
+}
+
+inline RuleRun runRuleOnFixture(std::string_view code, const std::string& relative,
+                                const std::map<std::string, analyzer::OptionValue>& overrides = {}) {
+  return runRuleOnFile(code, requireFixture(relative), overrides);
+}
+
+/// PyTorch 1.13 CPU traces recorded by tests/data/torch113/record.py (always present).
+inline RuleRun runRuleOnTorch113(std::string_view code, const std::string& name,
+                                 const std::map<std::string, analyzer::OptionValue>& overrides = {}) {
+  return runRuleOnFile(code, testDataPath("torch113/" + name + ".json.gz"), overrides);
 }
 
 }  // namespace steplint::test

@@ -65,8 +65,13 @@ class KinetoTrace {
         "\"correlation\": " + std::to_string(correlation) + deviceArgs() + ", \"cuda_sync_kind\": \"" + name + "\"");
     return *this;
   }
+  /// A top-level key with its raw JSON value (steplint record's cpu_cores, add_metadata_json).
+  KinetoTrace& metadata(const std::string& key, const std::string& raw_json) {
+    metadata_ += "\"" + key + "\": " + raw_json + ", ";
+    return *this;
+  }
   std::string str() const {
-    std::string out = "{\"schemaVersion\": 1, \"deviceProperties\": [";
+    std::string out = "{\"schemaVersion\": 1, " + metadata_ + "\"deviceProperties\": [";
     for (size_t i = 0; i < devices_.size(); ++i) out += (i ? ", " : "") + devices_[i];
     out += "], \"traceEvents\": [\n";
     for (size_t i = 0; i < events_.size(); ++i) out += (i ? ",\n" : "") + events_[i];
@@ -89,6 +94,7 @@ class KinetoTrace {
                       ", \"dur\": " + num(dur) + ", \"args\": {" + args + "}}");
   }
   std::vector<std::string> devices_, events_;
+  std::string metadata_;
   int64_t next_ext_ = 1;
   int64_t next_corr_ = 1000;
 };

@@ -105,6 +105,9 @@ struct OpDetail {
   StringId input_dims = 0;   // raw JSON text of "Input Dims", interned (0 = absent)
   StringId input_types = 0;  // raw JSON text of "Input type"
   StringId call_stack = 0;   // legacy "Call stack"
+  /// raw JSON text of "Concrete Inputs": scalar argument values as strings ("" for tensors),
+  /// e.g. ["", "", "0.01"]; recorded with record_shapes=True by PyTorch 2.x.
+  StringId concrete_inputs = 0;
 };
 
 enum class TrackKind : uint8_t { kCpuThread, kGpuStream, kOther };

@@ -1,0 +1,27 @@
+#include "common/run_metadata.h"
+
+#include <charconv>
+
+namespace steplint::rules::common {
+
+namespace {
+
+std::optional<int64_t> parseInteger(std::string_view raw) {
+  while (!raw.empty() && (raw.front() == ' ' || raw.front() == '"')) raw.remove_prefix(1);
+  while (!raw.empty() && (raw.back() == ' ' || raw.back() == '"')) raw.remove_suffix(1);
+  int64_t value = 0;
+  const auto [end, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), value);
+  if (ec != std::errc() || end != raw.data() + raw.size()) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
+std::optional<int64_t> metadataInteger(const trace::TraceMetadata& meta, std::initializer_list<std::string_view> keys) {
+  for (const std::string_view key : keys)
+    for (const auto& [k, raw] : meta.extra)
+      if (k == key) return parseInteger(raw);
+  return std::nullopt;
+}
+
+}  // namespace steplint::rules::common

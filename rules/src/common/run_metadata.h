@@ -1,0 +1,19 @@
+// Values the trainer or the recorder wrote as top-level trace metadata: `steplint record`
+// writes cpu_cores, rank and world_size; users add their own with steplint::annotate (LibTorch)
+// or torch.profiler's prof.add_metadata_json (Python). The importer keeps them as raw JSON.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string_view>
+
+#include "steplint/trace/model.h"
+
+namespace steplint::rules::common {
+
+/// The integer value of the first of `keys` present in the metadata; a quoted number ("8")
+/// counts too. nullopt when none is present or the value is not an integer.
+std::optional<int64_t> metadataInteger(const trace::TraceMetadata& meta, std::initializer_list<std::string_view> keys);
+
+}  // namespace steplint::rules::common
