@@ -93,7 +93,8 @@ void AdamL2WeightDecayRule::check(const AnalysisContext& context, DiagnosticSink
     if (common::outermostRangesInWindow(model, window, is_step).empty())
       sink.notChecked(
           "no Optimizer.step#... annotation in the steps: the optimizer class is not visible (LibTorch C++ "
-          "optimizers do not label their step)");
+          "optimizers do not label their step: wrap optimizer.step() in "
+          "RECORD_USER_SCOPE(\"Optimizer.step#Adam.step\"))");
     return;  // another optimizer
   }
   AdamStepScanner scanner(model);
