@@ -77,8 +77,9 @@ struct Globals {
   std::atomic<MemoryProbe*> memory{nullptr};
   std::atomic<bool> memory_by_step{false};
   std::atomic<bool> marked_steps{false};   // a step marker was seen: live iterations are ignored
-  std::mutex memory_mutex;                 // guards pending_memory and memory_factory
+  std::mutex memory_mutex;                 // guards pending_memory, pending_host_memory, memory_factory
   std::vector<std::pair<MemorySample, int64_t>> pending_memory;  // sample, tid
+  std::vector<HostMemorySample> pending_host_memory;              // one per captured step boundary
   MemoryProbeFactory memory_factory;       // tests only
 };
 
@@ -250,6 +251,16 @@ class Session {
     }
   }
 
+  void writeHostMemorySamples() {
+    std::vector<HostMemorySample> samples;
+    {
+      Globals& s = g();
+      std::lock_guard<std::mutex> lock(s.memory_mutex);
+      samples.swap(s.pending_host_memory);
+    }
+    for (const HostMemorySample& sample : samples) writeHostMemorySample(writer_, sample, pid_);
+  }
+
   void writeHeader() {
     trace::TraceHeader header;
     if (activity_) activity_->describe(header);
@@ -296,6 +307,7 @@ class Session {
       activity_->drain(writer_);
     }
     writeMemorySamples();
+    writeHostMemorySamples();
     writer_.flush();
   }
 
@@ -457,6 +469,20 @@ uint64_t nextExternalId() noexcept { return g().next_external_id.fetch_add(1, st
 
 namespace {
 
+/// The process's resident memory at a captured step boundary, queued for the writer: the host
+/// side of "memory grows every step" (SL404), which includes LibTorch's DataLoader worker threads.
+void sampleHostMemoryAtStep(Globals& s) noexcept {
+  if (!s.capturing.load(std::memory_order_relaxed)) return;
+  const int64_t rss = residentBytes();
+  if (rss < 0) return;
+  try {
+    const HostMemorySample sample{nowNs(), rss, currentThreadId()};
+    std::lock_guard<std::mutex> lock(s.memory_mutex);
+    s.pending_host_memory.push_back(sample);
+  } catch (...) {
+  }
+}
+
 /// The previous step's peak device memory, queued for the writer (memory_probe.h).
 void sampleMemoryAtStep(Globals& s) noexcept {
   MemoryProbe* probe = s.memory.load(std::memory_order_acquire);
@@ -497,6 +523,7 @@ void stepBoundary(Globals& s) noexcept {
     if (ActivitySource* a = s.activity.load(std::memory_order_acquire)) a->setCollecting(device_tracing);
   }
   sampleMemoryAtStep(s);
+  sampleHostMemoryAtStep(s);
   // No CUPTI flush here: each flush hands back a partly filled 4 MiB buffer, so flushing every
   // step of a fast loop exhausted the buffer cap within a second on an H100 and CUPTI then
   // dropped every later record (measured: 30,600 records lost in 30 steps). The writer thread

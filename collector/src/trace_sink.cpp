@@ -48,6 +48,11 @@ void writeMemorySample(trace::KinetoJsonWriter& out, const MemorySample& sample,
       .arg("Device Type", kCudaDeviceType).arg("steplint_peak_sample", int64_t{1}).done();
 }
 
+void writeHostMemorySample(trace::KinetoJsonWriter& out, const HostMemorySample& sample, int64_t pid) {
+  out.event('C').name(kHostMemoryCounter).pid(pid).tid(sample.tid).ts(sample.ts_ns)
+      .arg(kHostMemorySeries, sample.rss_bytes).done();
+}
+
 void writeSpan(trace::KinetoJsonWriter& out, int64_t start_ns, int64_t end_ns) {
   constexpr int64_t kSpansSortIndex = 0x20000000;  // Kineto's sort index for "Spans"
   out.event('M').name("process_name").ts(start_ns).pidString("Spans").field("tid", "0").arg("name", "Spans").done();

@@ -40,6 +40,19 @@ void writeThreadMetadata(trace::KinetoJsonWriter& out, int64_t pid, int64_t tid,
 /// sample from torch.profiler's per-allocation events.
 void writeMemorySample(trace::KinetoJsonWriter& out, const MemorySample& sample, int64_t pid, int64_t tid);
 
+/// The process's resident set size at one captured step boundary.
+struct HostMemorySample {
+  int64_t ts_ns = 0;
+  int64_t rss_bytes = 0;
+  int64_t tid = 0;  // the thread that crossed the boundary
+};
+
+/// Counter name and series of host memory samples: a Chrome-trace counter (ph C), which Perfetto
+/// and chrome://tracing draw as a track; SL404 (memory-grows-across-steps) reads it by this name.
+inline constexpr std::string_view kHostMemoryCounter = "Host memory (steplint)";
+inline constexpr std::string_view kHostMemorySeries = "rss_bytes";
+void writeHostMemorySample(trace::KinetoJsonWriter& out, const HostMemorySample& sample, int64_t pid);
+
 /// The "PyTorch Profiler (0)" span on pid "Spans" (tb_plugin's utilisation range).
 void writeSpan(trace::KinetoJsonWriter& out, int64_t start_ns, int64_t end_ns);
 

@@ -7,10 +7,12 @@
 
 #include <steplint/collector.h>
 #include <steplint/torch_data.h>
+#include <torch/torch.h>
 
 #include <chrono>
 #include <optional>
 #include <thread>
+#include <vector>
 
 #include "sample_options.h"
 
@@ -34,6 +36,7 @@ double runSteps(Loader& loader, const SampleOptions& options, TrainFn&& train) {
   if (options.steplint_steps) annotate("dataloader_workers", static_cast<int64_t>(loader.options().workers));
   const int64_t warmup = options.steps > 5 ? 3 : 0;
   double total_ms = 0;
+  std::vector<torch::Tensor> held;  // --hold-mb-per-step: a leak on purpose, as a list of kept tensors is
   for (int64_t n = 0; n < options.steps; ++n) {
     const auto t0 = Clock::now();
     {
@@ -41,6 +44,7 @@ double runSteps(Loader& loader, const SampleOptions& options, TrainFn&& train) {
       if (options.steplint_steps) step.emplace(n);
       auto batch = maybeDataLoaderWait(options.steplint_steps, fetch);
       train(batch);
+      if (options.hold_mb_per_step > 0) held.push_back(torch::ones({options.hold_mb_per_step << 18}));  // floats
     }
     if (n >= warmup) total_ms += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     if (options.sleep_after_ms > 0)

@@ -15,6 +15,7 @@ struct SampleOptions {
   std::string kineto_profile;     // --kineto-profile FILE: Kineto, torch.profiler's engine (torch 2.x)
   int exit_code = 0;              // --exit-code N: exit status after training (tests)
   int64_t sleep_after_ms = 0;     // --sleep-after-step-ms N: stretch each step (SIGINT tests)
+  int64_t hold_mb_per_step = 0;   // --hold-mb-per-step N: keep N MiB more every step (SL404 tests)
 };
 
 /// Parses argv; on a bad or unknown argument prints usage to stderr and returns false.

@@ -23,6 +23,26 @@ TEST_CASE("steplint record passes the trainer's exit code through and prints the
   CHECK(t.countNamed("ProfilerStep#7") == 1);
 }
 
+TEST_CASE("steplint record samples host memory every step: a held 8 MiB per step is SL404", "[torch]") {
+  const LintedTrace& leak =
+      recordSample("hold8.json", {SLOW_TRAINER, "--steps", "12", "--steplint-steps", "--hold-mb-per-step", "8"});
+  CHECK(leak.countNamed("Host memory (steplint)") == 0);  // a counter, not an X event
+  size_t samples = 0;
+  for (const auto& c : leak.model.counters) samples += leak.model.str(c.name) == "Host memory (steplint)";
+  CHECK(samples >= 12);
+  const analyzer::Diagnostic* d = leak.finding("SL404");
+  REQUIRE(d != nullptr);
+  INFO(d->message);
+  CHECK(d->message.rfind("host resident memory (RSS) grows", 0) == 0);
+  // The trainer holds 8 MiB more every step; the rest of the process adds little.
+  CHECK(d->evidence.metric("growth_bytes_per_step") > 7.5 * 1048576);
+  CHECK(d->evidence.metric("growth_bytes_per_step") < 12.0 * 1048576);
+
+  const LintedTrace& steady = recordSample("hold0.json", {SLOW_TRAINER, "--steps", "12", "--steplint-steps"});
+  CHECK(steady.finding("SL404") == nullptr);
+  CHECK_FALSE(steady.notChecked("SL404"));
+}
+
 TEST_CASE("steplint record explains when a program without LibTorch writes no trace", "[torch]") {
   const std::string trace = scratchPath("none.pt.trace.json.gz");
   const std::string log = scratchPath("none.log");

@@ -74,6 +74,13 @@ class JsonTrace {
         ", \"Device Id\": " + std::to_string(device_id) + ", \"Device Type\": " + std::to_string(device_type) + "}}");
     return *this;
   }
+  /// A counter sample (ph C): one series of a named counter track.
+  JsonTrace& counter(const std::string& name, double ts, const std::string& series, int64_t value) {
+    events_.push_back("{\"ph\": \"C\", \"name\": \"" + name + "\", \"pid\": " + std::to_string(kPid) +
+                      ", \"tid\": 1, \"ts\": " + num(ts) + ", \"args\": {\"" + series +
+                      "\": " + std::to_string(value) + "}}");
+    return *this;
+  }
   /// A legacy 2021 `[memory]` event: only Device Type, Device Id and Bytes.
   JsonTrace& legacyMemory(double ts, int64_t bytes, int device_type = 1, int device_id = 0) {
     events_.push_back("{\"ph\": \"i\", \"s\": \"t\", \"name\": \"[memory]\", \"pid\": " + std::to_string(kPid) +
