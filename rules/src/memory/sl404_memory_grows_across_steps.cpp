@@ -183,7 +183,13 @@ void MemoryGrowsAcrossStepsRule::check(const AnalysisContext& context, Diagnosti
     d.fingerprint_key = seriesLabel(key);
     sink.report(std::move(d));
   }
-  if (!enough)
+  const auto& events = context.model().memory_events;
+  const bool untotalled = !events.empty() && std::none_of(events.begin(), events.end(), [](const trace::MemoryEvent& m) {
+    return m.total_allocated >= 0;
+  });
+  if (!enough && untotalled)
+    sink.notChecked("the memory events carry no Total Allocated (legacy trace): no per-step totals to compare");
+  else if (!enough)
     sink.notChecked(common::strf(
         "fewer than %lld steps with memory samples: record with torch.profiler(profile_memory=True), or with "
         "steplint record (host memory every step; GPU allocator peaks with CUDA)",

@@ -83,6 +83,11 @@ TEST_CASE("SL404 is not checked without memory samples in enough steps", "[rules
   REQUIRE(run.not_checked.size() == 1);
   CHECK(run.not_checked[0].find("profile_memory=True") != std::string::npos);
   CHECK(steplint::test::runRuleOnJson("SL404", gpuSteps(linear(kGiB, 64 * kMiB, 4))).not_checked.size() == 1);
+  JsonTrace legacy;
+  for (int i = 0; i < 6; ++i) legacy.step(i + 1, 1000 * i, 1000).legacyMemory(1000 * i + 10, 4096);
+  const auto old = steplint::test::runRuleOnJson("SL404", legacy.str());
+  REQUIRE(old.not_checked.size() == 1);
+  CHECK(old.not_checked[0].find("no Total Allocated") != std::string::npos);
 }
 
 TEST_CASE("SL404: steplint's GPU recordings have flat per-step peaks", "[rules][SL404]") {
