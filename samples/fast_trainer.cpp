@@ -48,7 +48,10 @@ int main(int argc, char** argv) {
   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.01).momentum(0.9));
   auto loader = torch::data::make_data_loader(
       InMemoryDataset(/*pinned=*/cuda, shape.features), torch::data::samplers::RandomSampler(kDatasetSize),
-      torch::data::DataLoaderOptions().batch_size(cuda ? 512 : 128).workers(cuda ? 2 : 0).drop_last(true));
+      torch::data::DataLoaderOptions()
+          .batch_size(cuda ? 512 : 128)
+          .workers(loaderWorkers(options, cuda ? 2 : 0))
+          .drop_last(true));
 
   ReferenceProfiler reference;
   if (!reference.start(options, cuda)) return 2;

@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.01).momentum(0.9));
   auto loader = torch::data::make_data_loader<torch::data::samplers::RandomSampler>(
       SlowDataset(shape.features).map(torch::data::transforms::Stack<>()),
-      torch::data::DataLoaderOptions().batch_size(100).workers(0).drop_last(true));
+      torch::data::DataLoaderOptions().batch_size(100).workers(loaderWorkers(options, 0)).drop_last(true));
 
   ReferenceProfiler reference;
   if (!reference.start(options, device.is_cuda())) return 2;

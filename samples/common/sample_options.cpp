@@ -11,7 +11,7 @@ void printUsage(const char* program) {
   std::fprintf(stderr,
                "usage: %s [--device cpu|cuda] [--steps N] [--steplint-steps]\n"
                "          [--legacy-profile FILE] [--kineto-profile FILE] [--exit-code N]\n"
-               "          [--sleep-after-step-ms N] [--hold-mb-per-step N]\n",
+               "          [--sleep-after-step-ms N] [--hold-mb-per-step N] [--workers N]\n",
                program);
 }
 
@@ -51,6 +51,8 @@ bool parseSampleOptions(int argc, char** argv, SampleOptions* options) {
       options->exit_code = static_cast<int>(number);
     } else if (std::strcmp(arg, "--sleep-after-step-ms") == 0) {
       ok = parseInt(value, 0, &options->sleep_after_ms);
+    } else if (std::strcmp(arg, "--workers") == 0) {
+      ok = parseInt(value, 0, &options->workers) && options->workers <= 256;
     } else if (std::strcmp(arg, "--hold-mb-per-step") == 0) {
       ok = parseInt(value, 0, &options->hold_mb_per_step) && options->hold_mb_per_step <= 1024;
     } else {

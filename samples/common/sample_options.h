@@ -2,6 +2,7 @@
 // samples keep one torch TU each).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -16,7 +17,13 @@ struct SampleOptions {
   int exit_code = 0;              // --exit-code N: exit status after training (tests)
   int64_t sleep_after_ms = 0;     // --sleep-after-step-ms N: stretch each step (SIGINT tests)
   int64_t hold_mb_per_step = 0;   // --hold-mb-per-step N: keep N MiB more every step (SL404 tests)
+  int64_t workers = -1;           // --workers N: DataLoader worker threads (-1: the sample's own choice)
 };
+
+/// The sample's worker count unless --workers overrides it.
+inline size_t loaderWorkers(const SampleOptions& options, size_t sample_default) {
+  return options.workers >= 0 ? static_cast<size_t>(options.workers) : sample_default;
+}
 
 /// Parses argv; on a bad or unknown argument prints usage to stderr and returns false.
 bool parseSampleOptions(int argc, char** argv, SampleOptions* options);

@@ -1,6 +1,8 @@
 // `steplint record` end to end: the exit code, the report and the "no trace" explanation.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <filesystem>
+#include <thread>
 
 #include "e2e_support.h"
 
@@ -41,6 +43,19 @@ TEST_CASE("steplint record samples host memory every step: a held 8 MiB per step
   const LintedTrace& steady = recordSample("hold0.json", {SLOW_TRAINER, "--steps", "12", "--steplint-steps"});
   CHECK(steady.finding("SL404") == nullptr);
   CHECK_FALSE(steady.notChecked("SL404"));
+}
+
+TEST_CASE("steplint record writes the cores and the sample its workers: more workers than cores is SL102", "[torch]") {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const std::string workers = std::to_string(cores + 1);
+  const LintedTrace& t = recordSample("workers.json", {FAST_TRAINER, "--steps", "6", "--steplint-steps", "--workers", workers});
+  const analyzer::Diagnostic* d = t.finding("SL102");
+  REQUIRE(d != nullptr);
+  CHECK(d->message == workers + " DataLoader workers + 1 training process on " + std::to_string(cores) +
+                          " CPU cores: " + std::to_string(cores + 2) + " processes want a core each");
+  const LintedTrace& fits = recordSample("workers0.json", {FAST_TRAINER, "--steps", "6", "--steplint-steps"});
+  CHECK(fits.finding("SL102") == nullptr);
+  CHECK_FALSE(fits.notChecked("SL102"));  // both counts are in the trace
 }
 
 TEST_CASE("steplint record explains when a program without LibTorch writes no trace", "[torch]") {
