@@ -7,6 +7,7 @@
 #include "config.h"
 #include "process_info.h"
 #include "steplint/trace/kineto_writer.h"
+#include "steplint/trace/recorded_names.h"
 
 namespace steplint::collector {
 
@@ -49,8 +50,8 @@ void writeMemorySample(trace::KinetoJsonWriter& out, const MemorySample& sample,
 }
 
 void writeHostMemorySample(trace::KinetoJsonWriter& out, const HostMemorySample& sample, int64_t pid) {
-  out.event('C').name(kHostMemoryCounter).pid(pid).tid(sample.tid).ts(sample.ts_ns)
-      .arg(kHostMemorySeries, sample.rss_bytes).done();
+  out.event('C').name(trace::kHostMemoryCounter).pid(pid).tid(sample.tid).ts(sample.ts_ns)
+      .arg(trace::kHostMemorySeries, sample.rss_bytes).done();
 }
 
 void writeSpan(trace::KinetoJsonWriter& out, int64_t start_ns, int64_t end_ns) {
@@ -68,7 +69,7 @@ RawJsonPairs collectRunMetadata(const CollectorConfig& config) {
   meta.emplace_back("host_name", jsonString(hostName()));
   meta.emplace_back("pid", std::to_string(static_cast<long>(getpid())));
   meta.emplace_back("command_line", jsonString(commandLine()));
-  meta.emplace_back("cpu_cores", std::to_string(std::thread::hardware_concurrency()));
+  meta.emplace_back(trace::kCpuCoresKey, std::to_string(std::thread::hardware_concurrency()));
   if (config.rank >= 0) meta.emplace_back("rank", std::to_string(config.rank));
   if (config.local_rank >= 0) meta.emplace_back("local_rank", std::to_string(config.local_rank));
   if (config.world_size >= 0) meta.emplace_back("world_size", std::to_string(config.world_size));

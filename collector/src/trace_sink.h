@@ -47,10 +47,8 @@ struct HostMemorySample {
   int64_t tid = 0;  // the thread that crossed the boundary
 };
 
-/// Counter name and series of host memory samples: a Chrome-trace counter (ph C), which Perfetto
-/// and chrome://tracing draw as a track; SL404 (memory-grows-across-steps) reads it by this name.
-inline constexpr std::string_view kHostMemoryCounter = "Host memory (steplint)";
-inline constexpr std::string_view kHostMemorySeries = "rss_bytes";
+/// One host memory sample as a Chrome-trace counter (ph C) named trace::kHostMemoryCounter,
+/// which Perfetto and chrome://tracing draw as a track and SL404 reads.
 void writeHostMemorySample(trace::KinetoJsonWriter& out, const HostMemorySample& sample, int64_t pid);
 
 /// The "PyTorch Profiler (0)" span on pid "Spans" (tb_plugin's utilisation range).

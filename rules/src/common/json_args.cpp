@@ -7,11 +7,25 @@
 
 namespace steplint::rules::common {
 
+namespace {
+
+std::string itemText(const nlohmann::json& item) { return item.is_string() ? item.get<std::string>() : item.dump(); }
+
+}  // namespace
+
+std::optional<std::vector<std::string>> jsonArrayItems(std::string_view array_json) {
+  const nlohmann::json array = nlohmann::json::parse(array_json, nullptr, /*allow_exceptions=*/false);
+  if (!array.is_array()) return std::nullopt;
+  std::vector<std::string> items;
+  items.reserve(array.size());
+  for (const nlohmann::json& item : array) items.push_back(itemText(item));
+  return items;
+}
+
 std::optional<std::string> jsonArrayItem(std::string_view array_json, size_t index) {
   const nlohmann::json array = nlohmann::json::parse(array_json, nullptr, /*allow_exceptions=*/false);
   if (!array.is_array() || index >= array.size()) return std::nullopt;
-  const nlohmann::json& item = array[index];
-  return item.is_string() ? item.get<std::string>() : item.dump();
+  return itemText(array[index]);
 }
 
 std::optional<double> parseNumber(std::string_view text) {

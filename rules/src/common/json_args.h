@@ -7,8 +7,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace steplint::rules::common {
+
+/// Every item of a JSON array, as jsonArrayItem gives them; nullopt when `array_json` is not one.
+std::optional<std::vector<std::string>> jsonArrayItems(std::string_view array_json);
 
 /// Item `index` of a JSON array: a string's value, or another value's JSON text. nullopt when
 /// `array_json` is not a valid JSON array or has no such item.

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "steplint/trace/recorded_names.h"
+
 namespace steplint::rules::common {
 
 namespace {
@@ -17,11 +19,21 @@ std::optional<int64_t> parseInteger(std::string_view raw) {
 
 }  // namespace
 
-std::optional<int64_t> metadataInteger(const trace::TraceMetadata& meta, std::initializer_list<std::string_view> keys) {
+std::optional<std::string_view> metadataRaw(const trace::TraceMetadata& meta,
+                                            std::initializer_list<std::string_view> keys) {
   for (const std::string_view key : keys)
     for (const auto& [k, raw] : meta.extra)
-      if (k == key) return parseInteger(raw);
+      if (k == key) return std::string_view(raw);
   return std::nullopt;
+}
+
+std::optional<int64_t> metadataInteger(const trace::TraceMetadata& meta, std::initializer_list<std::string_view> keys) {
+  const std::optional<std::string_view> raw = metadataRaw(meta, keys);
+  return raw ? parseInteger(*raw) : std::nullopt;
+}
+
+int64_t hostCpuCores(const trace::TraceMetadata& meta, int64_t option) {
+  return option > 0 ? option : metadataInteger(meta, {trace::kCpuCoresKey}).value_or(0);
 }
 
 }  // namespace steplint::rules::common

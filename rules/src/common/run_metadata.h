@@ -12,8 +12,16 @@
 
 namespace steplint::rules::common {
 
+/// The raw JSON value of the first of `keys` present in the metadata.
+std::optional<std::string_view> metadataRaw(const trace::TraceMetadata& meta,
+                                            std::initializer_list<std::string_view> keys);
+
 /// The integer value of the first of `keys` present in the metadata; a quoted number ("8")
 /// counts too. nullopt when none is present or the value is not an integer.
 std::optional<int64_t> metadataInteger(const trace::TraceMetadata& meta, std::initializer_list<std::string_view> keys);
+
+/// The host's CPU cores: a rule's `cpu-cores` option when set (> 0), else the count
+/// `steplint record` wrote; 0 when neither is known.
+int64_t hostCpuCores(const trace::TraceMetadata& meta, int64_t option);
 
 }  // namespace steplint::rules::common

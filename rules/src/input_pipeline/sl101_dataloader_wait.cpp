@@ -74,8 +74,7 @@ void DataLoaderWaitRule::check(const analyzer::AnalysisContext& context, analyze
     if (trace::isDeviceOp(e.kind)) gpus.insert(model.deviceOf(e));
   const int64_t gpu_count = std::max<int64_t>(1, static_cast<int64_t>(gpus.size()));
   int64_t workers = workers_per_gpu_ * gpu_count;
-  // The option wins; else the core count steplint record wrote into the trace.
-  const int64_t cores = cpu_cores_ > 0 ? cpu_cores_ : metadataInteger(model.metadata, {"cpu_cores"}).value_or(0);
+  const int64_t cores = hostCpuCores(model.metadata, cpu_cores_);
   if (cores > 0) workers = std::min(workers, std::max<int64_t>(1, cores - 1));
   const std::string cap = cores > 0 ? strf("at most cpu-cores - 1 = %lld", static_cast<long long>(cores - 1))
                                     : std::string("up to the number of CPU cores");

@@ -43,7 +43,7 @@ void DataLoaderWorkersExceedCoresRule::check(const analyzer::AnalysisContext& co
     return sink.notChecked("the DataLoader worker count is not in the trace; record it as metadata: "
                            "steplint::annotate(\"dataloader_workers\", N) or, in Python, "
                            "prof.add_metadata_json(\"dataloader_workers\", str(N))");
-  const int64_t cores = cpu_cores_ > 0 ? cpu_cores_ : metadataInteger(meta, {"cpu_cores"}).value_or(0);
+  const int64_t cores = hostCpuCores(meta, cpu_cores_);
   if (cores <= 0)
     return sink.notChecked("the host's CPU core count is unknown: record with steplint record (it writes "
                            "cpu_cores) or set cpu-cores in [lint.options.SL102]");

@@ -20,6 +20,7 @@
 
 #include "common/kernel_util.h"
 #include "common/rule_support.h"
+#include "steplint/trace/recorded_names.h"
 
 namespace steplint::rules {
 
@@ -27,10 +28,6 @@ using analyzer::AnalysisContext;
 using analyzer::DiagnosticSink;
 
 namespace {
-
-// Written by collector/src/trace_sink.cpp (writeHostMemorySample).
-constexpr std::string_view kHostMemoryCounter = "Host memory (steplint)";
-constexpr std::string_view kHostMemorySeries = "rss_bytes";
 
 struct SeriesKey {
   int kind = 0;  // 0 allocator memory ([memory] instants), 1 host resident set (counter)
@@ -76,8 +73,12 @@ PerStep perStepSeries(const AnalysisContext& context) {
   for (const trace::MemoryEvent& m : model.memory_events)
     note(series, {0, m.device_type, m.device_type == 0 ? -1 : m.device_id}, steps,
          stepOfSample(context, m.ts_ns), m.total_allocated);
+  // Interned once: compare ids, not the strings of every counter sample.
+  const int64_t counter = model.strings.find(trace::kHostMemoryCounter);
+  const int64_t rss = model.strings.find(trace::kHostMemorySeries);
+  if (counter < 0 || rss < 0) return series;
   for (const trace::CounterSample& c : model.counters)
-    if (model.str(c.name) == kHostMemoryCounter && model.str(c.series) == kHostMemorySeries)
+    if (c.name == counter && c.series == rss)
       note(series, {1, 0, -1}, steps, stepOfSample(context, c.ts_ns), static_cast<int64_t>(c.value));
   return series;
 }

@@ -163,12 +163,13 @@ void AdamStepScanner::decideForeach(const Ops& ops, AdamStepScan& out) const {
       late_out_of_place |= out_of_place;  // eps or a capturable denominator: <= 2.0
       continue;
     }
-    if (!hasInputTypes(op)) {
+    const std::optional<std::vector<std::string>> types = inputTypes(op);
+    if (!types) {
       if (out_of_place) addEvidence(op, out);  // nothing else is added out of place before the moments
       else untyped_in_place = true;            // the step counters, or in-place weight decay
       continue;
     }
-    if (inputType(op, 0) == "TensorList" && inputType(op, 1) == "TensorList") addEvidence(op, out);
+    if (types->size() >= 2 && (*types)[0] == "TensorList" && (*types)[1] == "TensorList") addEvidence(op, out);
   }
   out.l2 = !out.evidence.empty();
   if (!out.l2 && untyped_in_place && (late_out_of_place || ops.maximize))
@@ -183,9 +184,8 @@ void AdamStepScanner::decideSingleTensor(const Ops& ops, AdamStepScan& out) cons
   }
   for (uint32_t op : ops.adds) {
     // Without "Input type" an out-of-place add still proves it: Adam has no other one here.
-    if (hasInputTypes(op)) {
-      const std::optional<std::string> self = inputType(op, 0), other = inputType(op, 1);
-      if (!self || !other || !isTensorType(*self) || !isTensorType(*other)) continue;
+    if (const std::optional<std::vector<std::string>> types = inputTypes(op)) {
+      if (types->size() < 2 || !isTensorType((*types)[0]) || !isTensorType((*types)[1])) continue;
     }
     addEvidence(op, out);
   }
@@ -206,14 +206,10 @@ std::optional<double> AdamStepScanner::concreteNumber(uint32_t op, size_t index)
   return item ? common::parseNumber(*item) : std::nullopt;
 }
 
-std::optional<std::string> AdamStepScanner::inputType(uint32_t op, size_t index) const {
-  if (!hasInputTypes(op)) return std::nullopt;
-  return common::jsonArrayItem(model_.str(model_.op(model_.events[op])->input_types), index);
-}
-
-bool AdamStepScanner::hasInputTypes(uint32_t op) const {
+std::optional<std::vector<std::string>> AdamStepScanner::inputTypes(uint32_t op) const {
   const trace::OpDetail* detail = model_.op(model_.events[op]);
-  return detail && detail->input_types != 0;
+  if (!detail || detail->input_types == 0) return std::nullopt;
+  return common::jsonArrayItems(model_.str(detail->input_types)).value_or(std::vector<std::string>{});
 }
 
 }  // namespace steplint::rules

@@ -60,9 +60,8 @@ class AdamStepScanner {
   void addEvidence(uint32_t op, AdamStepScan& out) const;
   /// Item `index` of the op's "Concrete Inputs" as a number, when recorded.
   std::optional<double> concreteNumber(uint32_t op, size_t index) const;
-  /// Item `index` of the op's "Input type", when recorded.
-  std::optional<std::string> inputType(uint32_t op, size_t index) const;
-  bool hasInputTypes(uint32_t op) const;
+  /// The op's "Input type" items, parsed once; nullopt when not recorded, empty when unreadable.
+  std::optional<std::vector<std::string>> inputTypes(uint32_t op) const;
 
   const trace::TraceModel& model_;
   analyzer::NameMemo<Op (*)(std::string_view)> op_;
