@@ -13,4 +13,15 @@ inline constexpr std::string_view kHostMemorySeries = "rss_bytes";
 /// Top-level metadata: std::thread::hardware_concurrency() of the recording host.
 inline constexpr std::string_view kCpuCoresKey = "cpu_cores";
 
+/// Top-level metadata written at the end of a recording: how many host events the collector's
+/// buffer cap dropped, and how many GPU activity records CUPTI dropped (present with CUPTI only).
+/// The importer turns non-zero counts into data-loss import stats (SL001, summary, GUI).
+inline constexpr std::string_view kDroppedEventsKey = "steplint_dropped_events";
+inline constexpr std::string_view kDroppedActivityRecordsKey = "steplint_dropped_activity_records";
+
+/// Top-level metadata, present only when recording stopped while the program went on (or lost
+/// events for another reason the collector knows of): a one-line reason for the user. Absent in
+/// a complete recording.
+inline constexpr std::string_view kStoppedEarlyKey = "steplint_stopped_early";
+
 }  // namespace steplint::trace
