@@ -38,6 +38,7 @@ LintResult runLint(const trace::TraceModel& model, const TraceSummary& summary, 
     CollectingSink sink(*rule, result);
     rule->check(context, sink);
   }
+  result.saving_all = attributeSavings(context, result.diagnostics);
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
     if (a.severity != b.severity) return a.severity > b.severity;
     if (a.code != b.code) return a.code < b.code;

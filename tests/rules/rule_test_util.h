@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "steplint/analyzer/lint.h"
 #include "steplint/analyzer/rule_registry.h"
 #include "steplint/analyzer/summary.h"
 #include "steplint/rules/builtin.h"
@@ -19,6 +20,7 @@ namespace steplint::test {
 struct RuleRun {
   std::vector<analyzer::Diagnostic> diagnostics;
   std::vector<std::string> not_checked;
+  analyzer::SavingsTotal saving_all;
 };
 
 inline RuleRun runRule(std::string_view code, const trace::TraceModel& model,
@@ -41,6 +43,8 @@ inline RuleRun runRule(std::string_view code, const trace::TraceModel& model,
   RuleRun run;
   sink.run = &run;
   rule->check(context, sink);
+  // The saving users see comes from the step replay over the findings (runLint does the same).
+  run.saving_all = analyzer::attributeSavings(context, run.diagnostics);
   return run;
 }
 

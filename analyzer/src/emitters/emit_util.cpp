@@ -18,20 +18,41 @@ std::string displayPath(const std::string& path, const std::string& base_dir) {
   return out.empty() ? path : out;
 }
 
+namespace {
+
+/// ", 33%", ", <1%": "0%" would read as "no saving" next to a non-zero ms figure.
+std::string percentText(double fraction) {
+  if (fraction < 0) return {};
+  const double percent = fraction * 100.0;
+  if (percent > 0 && percent < 0.5) return ", <1%";
+  std::array<char, 32> buffer{};
+  std::snprintf(buffer.data(), buffer.size(), ", %.0f%%", percent);
+  return buffer.data();
+}
+
+/// "58.3 ms/step" or, with a low end, "41.0–58.3 ms/step".
+std::string msText(double ms, double low_ms) {
+  std::array<char, 64> buffer{};
+  if (low_ms >= 0 && low_ms < ms)
+    std::snprintf(buffer.data(), buffer.size(), "%.1f-%.1f ms/step", low_ms, ms);
+  else
+    std::snprintf(buffer.data(), buffer.size(), "%.1f ms/step", ms);
+  return buffer.data();
+}
+
+}  // namespace
+
 std::string savingText(const SavingEstimate& saving) {
   if (!saving.known()) return {};
-  std::array<char, 64> buffer{};
-  std::snprintf(buffer.data(), buffer.size(), "%.1f ms/step", saving.per_step_ms);
-  std::string text = buffer.data();
-  if (saving.fraction_of_step >= 0) {
-    // "0%" would read as "no saving" next to a non-zero ms figure.
-    const double percent = saving.fraction_of_step * 100.0;
-    if (percent > 0 && percent < 0.5) {
-      text += ", <1%";
-    } else {
-      std::snprintf(buffer.data(), buffer.size(), ", %.0f%%", percent);
-      text += buffer.data();
-    }
+  return msText(saving.per_step_ms, saving.low_ms) + percentText(saving.fraction_of_step);
+}
+
+std::string savingAllText(const SavingsTotal& total) {
+  if (total.per_step_ms < 0) return {};
+  std::string text = "fixing all findings: ~" + msText(total.per_step_ms, total.low_ms);
+  if (total.fraction_of_step >= 0) {
+    std::string percent = percentText(total.fraction_of_step);
+    text += " (" + percent.substr(2) + " of the step)";
   }
   return text;
 }

@@ -25,6 +25,19 @@ json savingToJson(const SavingEstimate& s) {
   if (!s.known() && s.method.empty()) return nullptr;
   json out = {{"per_step_ms", s.known() ? json(s.per_step_ms) : json(nullptr)}, {"method", s.method}};
   out["fraction_of_step"] = s.known() && s.fraction_of_step >= 0 ? json(s.fraction_of_step) : json(nullptr);
+  if (s.low_ms >= 0) out["low_ms"] = s.low_ms;
+  if (s.alone_ms >= 0) out["alone_ms"] = s.alone_ms;
+  return out;
+}
+
+json savingAllToJson(const SavingsTotal& t) {
+  if (t.per_step_ms < 0) return nullptr;
+  json out = {{"per_step_ms", t.per_step_ms},
+              {"fraction_of_step", t.fraction_of_step >= 0 ? json(t.fraction_of_step) : json(nullptr)},
+              {"findings", t.findings},
+              {"replayed_steps", t.replayed_steps},
+              {"exact_shares", t.exact_shares}};
+  if (t.low_ms >= 0) out["low_ms"] = t.low_ms;
   return out;
 }
 
@@ -49,6 +62,7 @@ json traceToJson(const TraceReport& t, const EmitOptions& options) {
   return {{"source", emit::displayPath(t.lint.source, options.base_dir)},
           {"average_step_ms", t.lint.average_step_ms},
           {"findings", findings},
+          {"saving_all", savingAllToJson(t.lint.saving_all)},
           {"not_checked", not_checked},
           {"suppressed_by_baseline", t.suppressed}};
 }

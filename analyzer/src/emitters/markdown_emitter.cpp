@@ -1,5 +1,6 @@
 // Markdown for a CI job summary (`>> $GITHUB_STEP_SUMMARY`): per trace a findings table, the
 // step-time breakdown of the summary, and the rules that could not be checked.
+#include <cctype>
 #include <ostream>
 
 #include "../text_table.h"
@@ -64,6 +65,11 @@ void printFindings(std::ostream& out, const LintResult& lint) {
         << cell(d.message) << " | " << (saving.empty() ? "–" : cell(saving)) << " |\n";
   }
   out << '\n';
+  if (const std::string all = emit::savingAllText(lint.saving_all); !all.empty()) {
+    std::string sentence = all;
+    sentence[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(sentence[0])));
+    out << "**" << sentence << "**\n\n";
+  }
 }
 
 void printBreakdown(std::ostream& out, const TraceSummary& summary) {

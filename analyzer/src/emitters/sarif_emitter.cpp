@@ -76,6 +76,7 @@ json resultFor(const Diagnostic& d, size_t rule_index, const std::string& uri) {
   if (d.saving.known()) properties["estimatedSavingMs"] = d.saving.per_step_ms;
   if (d.saving.fraction_of_step >= 0)
     properties["estimatedSavingFraction"] = d.saving.fraction_of_step;
+  if (d.saving.alone_ms >= 0) properties["estimatedSavingAloneMs"] = d.saving.alone_ms;
   for (const auto& [key, value] : d.evidence.metrics) properties["metrics"][key] = value;
   // Braces alone would make nlohmann guess between arrays and objects; say which.
   json location = json::object();

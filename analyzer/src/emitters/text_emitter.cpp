@@ -76,6 +76,8 @@ void TextEmitter::emit(const LintReport& report, const EmitOptions& options,
   for (const TraceReport& trace : report.traces) {
     const std::string path = emit::displayPath(trace.lint.source, options.base_dir);
     for (const Diagnostic& d : trace.lint.diagnostics) printFinding(out, path, d, options.color);
+    if (const std::string all = emit::savingAllText(trace.lint.saving_all); !all.empty())
+      out << paint(path, kBold, options.color) << ": " << all << '\n';
   }
   for (const TraceReport& trace : report.traces)
     printNotChecked(out, emit::displayPath(trace.lint.source, options.base_dir), trace.lint);

@@ -17,8 +17,6 @@ using trace::EventKind;
 using trace::kNoIndex;
 using trace::TraceModel;
 
-bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
-
 bool isScalarReadOp(std::string_view name) {
   return name == "aten::item" || name == "aten::_local_scalar_dense" || name == "aten::is_nonzero" ||
          name == "aten::equal";
@@ -100,30 +98,6 @@ std::string_view syncCauseName(SyncCause cause) {
   return kNames[static_cast<size_t>(cause)];
 }
 
-bool isSyncApiName(std::string_view name, SyncApi& api) {
-  static constexpr std::array<std::pair<std::string_view, SyncApi>, 12> kPrefixes = {{
-      {"cudaStreamSynchronize", SyncApi::kStreamSync},  {"cuStreamSynchronize", SyncApi::kStreamSync},
-      {"hipStreamSynchronize", SyncApi::kStreamSync},   {"cudaDeviceSynchronize", SyncApi::kDeviceSync},
-      {"cudaThreadSynchronize", SyncApi::kDeviceSync},  {"cudaCtxSynchronize", SyncApi::kDeviceSync},
-      {"cuCtxSynchronize", SyncApi::kDeviceSync},       {"hipDeviceSynchronize", SyncApi::kDeviceSync},
-      {"hipCtxSynchronize", SyncApi::kDeviceSync},      {"cudaEventSynchronize", SyncApi::kEventSync},
-      {"cuEventSynchronize", SyncApi::kEventSync},      {"hipEventSynchronize", SyncApi::kEventSync},
-  }};
-  for (const auto& [prefix, kind] : kPrefixes) {
-    if (startsWith(name, prefix)) {
-      api = kind;
-      return true;
-    }
-  }
-  for (std::string_view copy : {"cudaMemcpy", "cuMemcpy", "hipMemcpy"}) {
-    if (startsWith(name, copy) && !contains(name, "Async")) {
-      api = SyncApi::kSyncCopy;
-      return true;
-    }
-  }
-  return false;
-}
-
 namespace {
 
 // The SyncApi a call's name blocks with, or -1 (isSyncApiName as one value, for NameMemo).
@@ -134,7 +108,6 @@ int syncApiOf(std::string_view name) {
 
 std::vector<HostSync> computeHostSyncs(const analyzer::AnalysisContext& context) {
   const TraceModel& model = context.model();
-  const auto& steps = context.steps().steps;
   const LaunchIndex& launches = launchIndex(context);
   const DeviceBusyTimeline& busy = deviceBusyTimeline(context);
   const auto devices = busy.devices();
@@ -165,7 +138,7 @@ std::vector<HostSync> computeHostSyncs(const analyzer::AnalysisContext& context)
     if (s.step < 0) continue;
     if (s.api != SyncApi::kSyncRecord) classify(model, launches, s);
     s.device = deviceWaitedOn(model, launches, i, only_device);
-    s.gpu_idle_ns = busy.idleAfterSync(s.device, s.wait_start_ns, s.end_ns, steps[s.step].end_ns);
+    s.gpu_idle_ns = busy.idleAfterSync(s.device, s.wait_start_ns, s.end_ns, idleLimit(context, s.step));
     out.push_back(s);
   }
   return out;

@@ -7,18 +7,12 @@
 #include <vector>
 
 #include "steplint/analyzer/rule.h"
+#include "steplint/analyzer/sync_api.h"
 #include "steplint/trace/model.h"
 
 namespace steplint::rules::common {
 
-/// Which API blocked the host.
-enum class SyncApi : uint8_t {
-  kStreamSync,   // cudaStreamSynchronize, cuStreamSynchronize, hipStreamSynchronize
-  kDeviceSync,   // cudaDeviceSynchronize, cudaCtxSynchronize, cuCtxSynchronize
-  kEventSync,    // cudaEventSynchronize
-  kSyncCopy,     // cudaMemcpy (not Async), cuMemcpyDtoH ...: synchronous by definition
-  kSyncRecord,   // a cuda_sync record (Stream/Context/Event Sync) with no matching API call
-};
+using analyzer::SyncApi;
 
 /// What made the program synchronize.
 enum class SyncCause : uint8_t {
@@ -31,8 +25,7 @@ enum class SyncCause : uint8_t {
 };
 std::string_view syncCauseName(SyncCause cause);
 
-/// True for API names that block the host (see SyncApi); sets `api`.
-bool isSyncApiName(std::string_view name, SyncApi& api);
+using analyzer::isSyncApiName;
 
 struct HostSync {
   uint32_t event = trace::kNoIndex;   // the API call or cuda_sync record

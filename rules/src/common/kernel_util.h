@@ -50,12 +50,6 @@ using common::strf;  // one printf-style formatter for all rules (rule_support.h
 /// At most `cap` indices, evenly spread over `all` (keeps first and last).
 std::vector<uint32_t> sampleEvents(const std::vector<uint32_t>& all, size_t cap = 20);
 
-/// common::makeSaving for a saving measured in nanoseconds per kept step.
-inline analyzer::SavingEstimate makeSavingFromNs(const analyzer::AnalysisContext& context, double per_step_ns,
-                                                 std::string method) {
-  return common::makeSaving(context, per_step_ns / 1e6, std::move(method));
-}
-
 inline bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 inline bool endsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;

@@ -64,6 +64,26 @@ analyzer::Evidence EvidenceBuilder::take() {
   return std::move(evidence_);
 }
 
+void EffectBuilder::hostEvent(const trace::TraceModel& model, uint32_t index) {
+  if (index == trace::kNoIndex) return;
+  const trace::Event& e = model.events[index];
+  host_.add(e.start_ns, e.end_ns());
+}
+
+std::shared_ptr<const analyzer::FixEffect> EffectBuilder::take(double host_factor, double device_factor,
+                                                               double host_factor_worst, double device_factor_worst) {
+  auto effect = std::make_shared<analyzer::FixEffect>();
+  effect->host_time = host_.build();
+  effect->host_factor = host_factor;
+  effect->device_ops = std::move(device_);
+  effect->device_factor = device_factor;
+  effect->waits = std::move(waits_);
+  effect->host_factor_worst = host_factor_worst;
+  effect->device_factor_worst = device_factor_worst;
+  if (effect->empty()) return nullptr;
+  return effect;
+}
+
 int hostStepAt(const analyzer::AnalysisContext& context, int64_t t_ns) {
   const auto& steps = context.steps().steps;
   auto it = std::upper_bound(steps.begin(), steps.end(), t_ns,
@@ -73,14 +93,10 @@ int hostStepAt(const analyzer::AnalysisContext& context, int64_t t_ns) {
   return t_ns < it->host_end_ns ? static_cast<int>(it - steps.begin()) : -1;
 }
 
-analyzer::SavingEstimate makeSaving(const analyzer::AnalysisContext& context, double per_step_ms,
-                                    std::string method) {
-  analyzer::SavingEstimate s;
-  s.per_step_ms = per_step_ms < 0 ? 0 : per_step_ms;
-  const double step_ms = context.averageStepMs();
-  s.fraction_of_step = step_ms > 0 ? s.per_step_ms / step_ms : -1;
-  s.method = std::move(method);
-  return s;
+int64_t idleLimit(const analyzer::AnalysisContext& context, int step) {
+  const auto& steps = context.steps().steps;
+  const size_t next = static_cast<size_t>(step) + 1;
+  return next < steps.size() ? steps[next].end_ns : steps[static_cast<size_t>(step)].end_ns;
 }
 
 size_t stepsWithAny(const std::vector<int64_t>& per_step) {

@@ -4,9 +4,11 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "steplint/analyzer/fix_effect.h"
 #include "steplint/analyzer/rule.h"
 
 namespace steplint::rules::common {
@@ -43,19 +45,47 @@ class EvidenceBuilder {
   std::vector<char> step_seen_;
 };
 
+/// Collects what fixing a finding changes (analyzer::FixEffect) while a rule walks its
+/// evidence; the step replay turns it into the finding's saving (docs/savings.md).
+class EffectBuilder {
+ public:
+  /// Host time [start, end) that the fix removes or speeds up.
+  void hostRange(int64_t start_ns, int64_t end_ns) { host_.add(start_ns, end_ns); }
+  /// The whole host range of event `index` (ignored for kNoIndex).
+  void hostEvent(const trace::TraceModel& model, uint32_t index);
+  /// A GPU op whose duration the fix shrinks.
+  void deviceOp(uint32_t index) {
+    if (index != trace::kNoIndex) device_.push_back(index);
+  }
+  /// A host call that stops blocking (a sync API call, a blocking copy call).
+  void wait(uint32_t call) {
+    if (call != trace::kNoIndex) waits_.push_back(call);
+  }
+  /// The effect with the given factors (what remains of the host time and of the GPU ops);
+  /// `*_worst` < 0: the same as the expected factor. Null when nothing was collected.
+  std::shared_ptr<const analyzer::FixEffect> take(double host_factor, double device_factor = 1,
+                                                  double host_factor_worst = -1, double device_factor_worst = -1);
+
+ private:
+  analyzer::IntervalSetBuilder host_;
+  std::vector<uint32_t> device_;
+  std::vector<uint32_t> waits_;
+};
+
 /// Index into steps().steps of the kept step whose host range (the ProfilerStep itself, not
 /// its extension to the end of its GPU work) contains `t_ns`, or -1. Use it for CPU-side
 /// events: work after the last ProfilerStep (e.g. the profiler's own cudaDeviceSynchronize at
 /// stop) must not count as part of the step whose GPU tail it overlaps.
 int hostStepAt(const analyzer::AnalysisContext& context, int64_t t_ns);
 
+/// Until when the GPU idle after a host sync in kept step `step` is counted: the end of the
+/// next kept step, so that a sync at the end of a step (loss.item()) is charged the idle it
+/// causes at the next step's start; the step's own end for the last step.
+int64_t idleLimit(const analyzer::AnalysisContext& context, int step);
+
 /// The precondition of the GPU-side per-step rules: reports "not checked" with the reason
 /// (no GPU activity, or no training steps) and returns false when the trace cannot decide.
 bool requireGpuAndSteps(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink);
-
-/// A saving estimate of `per_step_ms`, with its fraction of the average step.
-analyzer::SavingEstimate makeSaving(const analyzer::AnalysisContext& context, double per_step_ms,
-                                    std::string method);
 
 /// Number of kept steps in which `per_step[i] > 0`.
 size_t stepsWithAny(const std::vector<int64_t>& per_step);

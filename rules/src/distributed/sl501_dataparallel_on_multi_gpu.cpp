@@ -63,10 +63,17 @@ void DataparallelOnMultiGpuRule::check(const AnalysisContext& context, Diagnosti
   d.evidence.metrics = {{"devices", static_cast<double>(facts.devices.size())},
                         {"dataparallel_forward_calls", static_cast<double>(facts.dp_forward.size())},
                         {"first_gpu_extra_busy_ms_per_step", extra_ns / 1e6}};
-  d.saving = makeSavingFromNs(context, extra_ns,
-                        "GPU 0's kernel time beyond the mean of the other GPUs (output gather, loss and gradient "
-                        "reduction that DataParallel concentrates on one device); module replication and the "
-                        "single-thread launch overhead are not counted, so the real gain is usually larger");
+  common::EffectBuilder effect;
+  const trace::TraceModel& model = context.model();
+  if (first_busy > 0 && others > 0) {
+    for (uint32_t i = 0; i < model.events.size(); ++i)
+      if (trace::isDeviceOp(model.events[i].kind) && model.deviceOf(model.events[i]) == first_device)
+        effect.deviceOp(i);
+  }
+  d.saving.method = "GPU 0's work cut to the mean of the other GPUs (the output gather, loss and gradient reduction "
+                    "DataParallel concentrates on it); module replication and the single-thread launch overhead "
+                    "are not counted, so the real gain is usually larger";
+  d.effect = effect.take(/*host_factor=*/1, first_busy > 0 && others > 0 ? others_busy / others / first_busy : 1);
   d.fix = {
       "Python: torch.nn.parallel.DistributedDataParallel with one process per GPU (torchrun "
       "--nproc_per_node=N), backend \"nccl\"",

@@ -56,10 +56,12 @@ void DdpWithoutNcclRule::check(const AnalysisContext& context, DiagnosticSink& s
     d.evidence.ranges.push_back({model.events[i].start_ns, model.events[i].end_ns()});
   d.evidence.metrics = {{"gloo_collectives", static_cast<double>(facts.gloo_ops.size())},
                         {"exposed_communication_ms_per_step", comm_ns / 1e6}};
-  d.saving = makeSavingFromNs(context, comm_ns * (1 - 1 / assumed_speedup_),
-                        strf("exposed communication time per step x (1 - 1/%.1f), assuming NCCL is %.1fx faster "
-                             "(it avoids the device-host copies gloo needs; often much more on NVLink)",
-                             assumed_speedup_, assumed_speedup_));
+  common::EffectBuilder effect;
+  for (uint32_t i : facts.gloo_ops) effect.hostEvent(model, i);
+  d.saving.method = strf("the gloo collectives %.1fx faster with NCCL (assumed: NCCL avoids the device-host copies "
+                         "gloo needs; often much more on NVLink)",
+                         assumed_speedup_);
+  d.effect = effect.take(1 / assumed_speedup_);
   d.fix = {"Python: torch.distributed.init_process_group(backend=\"nccl\") (or \"cpu:gloo,cuda:nccl\")",
            "LibTorch: create a c10d::ProcessGroupNCCL instead of c10d::ProcessGroupGloo for CUDA tensors"};
   d.fingerprint_key = "ddp-backend";

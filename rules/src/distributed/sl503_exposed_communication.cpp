@@ -69,9 +69,12 @@ void ExposedCommunicationRule::check(const AnalysisContext& context, DiagnosticS
   d.evidence.events = sampleEvents(events);
   d.evidence.metrics = {{"communication_share", share}, {"exposed_communication_ms_per_step", comm_ns / 1e6}};
   if (overlap >= 0) d.evidence.metrics.emplace_back("comm_compute_overlap", overlap);
-  d.saving = makeSavingFromNs(context, comm_ns,
-                        "communication time per step not covered by any kernel, copy or memset (step breakdown); "
-                        "fully hiding it under computation would save it all, so this is an upper bound");
+  common::EffectBuilder effect;
+  for (uint32_t k : comm_kernels) effect.deviceOp(k);
+  if (comm_kernels.empty())
+    for (uint32_t i : facts.nccl_ops.empty() ? facts.gloo_ops : facts.nccl_ops) effect.hostEvent(model, i);
+  d.saving.method = "the collectives fully hidden under computation (half of them at the low end)";
+  d.effect = effect.take(/*host_factor=*/0, /*device_factor=*/0, /*host_factor_worst=*/0.5, /*device_factor_worst=*/0.5);
   d.fix = {
       "overlap gradient all-reduce with backward: DDP buckets do this (tune bucket_cap_mb); in LibTorch "
       "launch the c10d all-reduce per bucket from gradient hooks (param.register_hook) and wait only before "

@@ -70,10 +70,11 @@ void LowGpuUtilizationRule::check(const AnalysisContext& context, DiagnosticSink
                           {"idle_ms_per_step", step_ms - busy_ms},
                           {"host_wait_ms_per_step", host_wait_ms},
                           {"launch_gap_ms_per_step", g ? static_cast<double>(g->launch_gap_ns) / steps / 1e6 : 0.0}};
-    d.saving = makeSavingFromNs(context, host_wait_ms * 1e6,
-                          "GPU idle time inside the kept steps during which the next kernel had not been launched yet "
-                          "(host wait); an upper bound, reached only if that host work is overlapped with GPU work "
-                          "or removed; idle time caused by GPU-side waits is not counted");
+    // A symptom, not a fix: the findings that explain the idle (input pipeline, syncs, copies,
+    // launch overhead) carry its saving, so claiming it here would count those milliseconds twice.
+    d.saving.method = strf("not a separate saving: the GPU waits %.1f ms/step for the host; the findings that say why "
+                           "carry that saving (fixing all of them is the total below)",
+                           host_wait_ms);
     d.fix = {
         "find what the host does while the GPU waits (input pipeline, host syncs, Python/C++ overhead): the "
         "largest host-wait gaps are in the evidence",

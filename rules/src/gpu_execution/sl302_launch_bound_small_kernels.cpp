@@ -64,10 +64,18 @@ void LaunchBoundSmallKernelsRule::check(const AnalysisContext& context, Diagnost
                           {"launch_gap_ms_per_step", launch_gap_per_step / 1e6},
                           {"launch_gaps_per_step", static_cast<double>(g.launch_gap_count) / steps},
                           {"launch_gap_fraction", fraction}};
-    d.saving = makeSavingFromNs(context, launch_gap_per_step,
-                          strf("sum of the GPU idle gaps shorter than %.0f µs that end when a late launch arrives; "
-                               "CUDA graphs or fusion remove most of them, so this is an upper bound",
-                               static_cast<double>(launch_gap_ns_) / 1e3));
+    const trace::TraceModel& model = context.model();
+    common::EffectBuilder effect;
+    for (uint32_t op : g.launch_gap_ops) {
+      const uint32_t call = model.events[op].link;
+      if (call == trace::kNoIndex) continue;
+      // The host work that made the launch late: the op that issued it (dispatch, launch).
+      effect.hostEvent(model, model.events[call].link != trace::kNoIndex ? model.events[call].link : call);
+    }
+    d.saving.method = strf("the host work of the late launches (those ending a GPU gap under %.0f µs) 10x shorter, as "
+                           "replaying a CUDA graph does (2x at the low end)",
+                           static_cast<double>(launch_gap_ns_) / 1e3);
+    d.effect = effect.take(/*host_factor=*/0.1, /*device_factor=*/1, /*host_factor_worst=*/0.5);
     d.fix = {
         "LibTorch: capture the step with at::cuda::CUDAGraph (capture_begin/capture_end, then replay()) on "
         "static-shape inputs; Python: torch.compile(model, mode=\"reduce-overhead\") or torch.cuda.graphs",

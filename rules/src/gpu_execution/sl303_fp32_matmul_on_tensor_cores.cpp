@@ -90,10 +90,12 @@ void Fp32MatmulOnTensorCoresRule::check(const AnalysisContext& context, Diagnost
       {"tensor_core_share_all_kernels", t.all_kernel_ns > 0 ? static_cast<double>(t.tc_ns) / t.all_kernel_ns : 0.0},
       {"eligible_fp32_ms_per_step", fp32_ms},
       {"compute_capability", dev->compute_major + 0.1 * std::max(0, dev->compute_minor)}};
-  d.saving = makeSavingFromNs(context, fp32_ms * 1e6 * (1 - 1 / assumed_speedup_),
-                        strf("eligible FP32 kernel time x (1 - 1/%.1f), assuming a %.1fx kernel speedup on tensor "
-                             "cores; saves step time only while those kernels are on the critical path",
-                             assumed_speedup_, assumed_speedup_));
+  common::EffectBuilder effect;
+  for (uint32_t k : t.eligible_fp32_kernels) effect.deviceOp(k);
+  const double low_speedup = 1 + (assumed_speedup_ - 1) / 2;
+  d.saving.method = strf("the eligible FP32 kernels %.1fx faster on tensor cores (%.1fx at the low end)",
+                         assumed_speedup_, low_speedup);
+  d.effect = effect.take(/*host_factor=*/1, 1 / assumed_speedup_, /*host_factor_worst=*/-1, 1 / low_speedup);
   d.fix = fixesFor(dev->compute_major);
   d.fingerprint_key = strf("gpu%d", t.main_device);
   sink.report(std::move(d));

@@ -44,6 +44,7 @@ void DataLoaderWaitRule::check(const analyzer::AnalysisContext& context, analyze
   }
   const trace::TraceModel& model = context.model();
   EvidenceBuilder evidence(context);
+  EffectBuilder effect;
   bool single_process = false, multi_process = false, any_loader = false;
   analyzer::NameMemo loader_name(model, analyzer::isDataLoaderName);
   for (uint32_t i = 0; i < model.events.size(); ++i) {
@@ -56,6 +57,7 @@ void DataLoaderWaitRule::check(const analyzer::AnalysisContext& context, analyze
     single_process |= name.find("_SingleProcessDataLoaderIter") != std::string_view::npos;
     multi_process |= name.find("_MultiProcessingDataLoaderIter") != std::string_view::npos;
     evidence.eventWithRange(i);
+    effect.hostEvent(model, i);
   }
   if (!any_loader) {
     sink.notChecked("no DataLoader ranges (enumerate(DataLoader)#...__next__) inside the steps; "
@@ -91,9 +93,9 @@ void DataLoaderWaitRule::check(const analyzer::AnalysisContext& context, analyze
                                     : multi_process ? " (multi-process loader)" : "";
   d.message = strf("%.1f%% of step time (%.1f ms/step) waiting for the DataLoader%s", 100.0 * fraction, wait_ms, kind);
   d.evidence = evidence.take();
-  d.saving = makeSaving(context, wait_ms,
-                        "DataLoader time not hidden by GPU work (the step breakdown's DataLoader category); "
-                        "enough loader workers overlap loading with compute and can hide up to all of it");
+  d.saving.method = "the DataLoader waits removed: enough loader workers prepare the next batches while the step "
+                   "runs";
+  d.effect = effect.take(/*host_factor=*/0);
   const std::string n = std::to_string(workers);
   if (single_process || !multi_process) {
     d.fix.push_back("LibTorch: torch::data::make_data_loader(dataset, torch::data::DataLoaderOptions()"

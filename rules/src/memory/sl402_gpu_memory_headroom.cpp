@@ -73,9 +73,11 @@ void GpuMemoryHeadroomRule::check(const AnalysisContext& context, DiagnosticSink
     d.evidence.metrics = {{"device", gpu.device},           {"peak_bytes", static_cast<double>(peak)},
                           {"capacity_bytes", capacity},     {"peak_fraction", fraction},
                           {"utilization", gpu.utilization}, {"gpu_idle_ms_per_step", idle_ms}};
-    d.saving = makeSavingFromNs(context, idle_ms * 1e6,
-                          "GPU idle time per step that a larger batch can fill with work; the time per sample falls "
-                          "by up to this share (an upper bound: the fixed per-step host work is what gets amortized)");
+    // A larger batch makes each step longer and each sample cheaper: not a saving of step time,
+    // and the idle it would fill is the same idle the host-side findings claim.
+    d.saving.method = strf("not a step-time saving: a larger batch fills up to %.1f ms/step of GPU idle with more "
+                           "samples, so the time per sample falls while the step gets longer",
+                           idle_ms);
     d.fix = {strf("raise the batch size (up to about %.0fx by memory; activations grow linearly with it) and scale "
                   "the learning rate (linear scaling or warm-up)",
                   room),

@@ -72,14 +72,18 @@ void GradZeroedNotNoneRule::check(const AnalysisContext& context, DiagnosticSink
   const double steps = static_cast<double>(window.count);
   if (static_cast<double>(zero_ops.size()) / steps < static_cast<double>(min_zero_ops_per_step_)) return;
   int64_t gpu_ns = 0;
+  common::EffectBuilder effect;
+  for (uint32_t i : zero_ops) effect.hostEvent(model, i);
   for (const uint32_t index : common::kindIndex(context).device_ops) {
     const trace::Event& k = model.events[index];
     if (!window.contains(k.start_ns)) continue;
     const uint32_t op = launchingOp(model, k);
     if (op != trace::kNoIndex && findEnclosing(model, op, [&](const trace::Event& p) {
                                    return zero_fill[model.indexOf(p)] != 0;
-                                 }) != trace::kNoIndex)
+                                 }) != trace::kNoIndex) {
       gpu_ns += k.dur_ns;
+      effect.deviceOp(index);
+    }
   }
   const double cpu_ms = static_cast<double>(cpu_ns) / steps / 1e6, gpu_ms = static_cast<double>(gpu_ns) / steps / 1e6;
   analyzer::Diagnostic d = makeDiagnostic();
@@ -94,10 +98,9 @@ void GradZeroedNotNoneRule::check(const AnalysisContext& context, DiagnosticSink
   d.evidence.metrics = {{"zero_ops_per_step", static_cast<double>(zero_ops.size()) / steps},
                         {"host_ms_per_step", cpu_ms},
                         {"gpu_ms_per_step", gpu_ms}};
-  d.saving = makeSavingFromNs(context, std::max(cpu_ms, gpu_ms) * 1e6,
-                        "the larger of the host time of the aten::zero_ calls and the GPU time of their fill "
-                        "kernels: whichever side limits the step loses that much; the write-instead-of-add in the "
-                        "next backward is not counted");
+  d.saving.method = "the aten::zero_ calls and their fill kernels removed (setting a gradient to None costs "
+                   "next to nothing); the write-instead-of-add in the next backward is not counted";
+  d.effect = effect.take(/*host_factor=*/0, /*device_factor=*/0);
   d.fix = {
       "LibTorch: optimizer.zero_grad(/*set_to_none=*/true) (the default since 2.0); on older LibTorch: "
       "for (auto& p : model->parameters()) p.mutable_grad().reset();",

@@ -91,7 +91,6 @@ void PerParameterOptimizerStepRule::check(const AnalysisContext& context, Diagno
   const double host_ms = static_cast<double>(range_ns) / steps / 1e6;
   const double gpu_ms =
       static_cast<double>(analyzer::IntervalSet::fromUnsorted(std::move(busy)).length()) / steps / 1e6;
-  const double step_ms = std::max(host_ms, gpu_ms);
   analyzer::Diagnostic d = makeDiagnostic();
   d.message = strf(
       "the optimizer step launches %.0f kernels per step (median %.1f µs) one parameter at a time; "
@@ -105,10 +104,13 @@ void PerParameterOptimizerStepRule::check(const AnalysisContext& context, Diagno
                         {"median_kernel_us", median_us},
                         {"optimizer_host_ms_per_step", host_ms},
                         {"optimizer_gpu_ms_per_step", gpu_ms}};
-  d.saving = makeSavingFromNs(context, step_ms * 1e6 * (1 - 1 / assumed_speedup_),
-                        strf("the longer of the optimizer step's host time and its kernels' GPU time, x (1 - 1/%.1f) "
-                             "for an assumed %.1fx faster foreach/fused step",
-                             assumed_speedup_, assumed_speedup_));
+  common::EffectBuilder effect;
+  for (uint32_t i : ranges) effect.hostEvent(model, i);
+  for (uint32_t i : kernels) effect.deviceOp(i);
+  d.saving.method = strf("the optimizer step's host time and its kernels' GPU time %.1fx shorter (the assumed "
+                         "speed-up of a foreach/fused step)",
+                         assumed_speedup_);
+  d.effect = effect.take(1 / assumed_speedup_, 1 / assumed_speedup_);
   d.fix = {
       "Python: torch.optim.Adam/AdamW/SGD(..., foreach=True) or fused=True (CUDA, float params); foreach is the "
       "default on CUDA since 2.0 unless a parameter configuration disables it",

@@ -81,10 +81,9 @@ void TorchTensorCopyRule::check(const analyzer::AnalysisContext& context, analyz
   if (!context.steps().stepsAreIterations())
     return sink.notChecked("no ProfilerStep#N ranges and no iterations detected: a per-step pattern cannot be told "
                            "from one-time setup");
-  const bool gpu = context.hasGpuActivity();
-  const DeviceBusyTimeline* busy = gpu ? &deviceBusyTimeline(context) : nullptr;
-  std::vector<int64_t> count(steps.size()), copy_ns(steps.size()), exposed_ns(steps.size());
+  std::vector<int64_t> count(steps.size()), copy_ns(steps.size());
   EvidenceBuilder evidence(context);
+  EffectBuilder effect;
   analyzer::NameMemo detach_name(model, isDetachInPlace);
   for (const uint32_t detach : kindIndex(context).of(trace::EventKind::kCpuOp)) {
     if (!detach_name(model.events[detach].name)) continue;
@@ -95,8 +94,7 @@ void TorchTensorCopyRule::check(const analyzer::AnalysisContext& context, analyz
     if (step < 0) continue;
     ++count[step];
     copy_ns[step] += op.dur_ns;
-    // On a GPU trace host time only costs step time while the GPU has nothing to run.
-    exposed_ns[step] += busy ? busy->idleWithin(-1, op.start_ns, op.end_ns()) : op.dur_ns;
+    effect.hostEvent(model, to);
     evidence.step(step);
     evidence.eventWithRange(to);
     evidence.event(detach);
@@ -118,11 +116,9 @@ void TorchTensorCopyRule::check(const analyzer::AnalysisContext& context, analyz
                    formatCount(per_step).c_str(), formatCount(per_step) == "1" ? "time" : "times", copy_ms,
                    100.0 * share);
   d.evidence = evidence.take();
-  d.saving = makeSaving(context, perStepAverage(exposed_ns) / 1e6,
-                        gpu ? "the copy ops' host time during which no GPU ran anything; torch.as_tensor / "
-                              "torch.from_numpy share the memory when dtype and device already match"
-                            : "the copy ops' host time; torch.as_tensor / torch.from_numpy share the memory when "
-                              "dtype and device already match");
+  d.saving.method = "the copy ops' host time removed: torch.as_tensor / torch.from_numpy share the memory when "
+                   "dtype and device already match";
+  d.effect = effect.take(/*host_factor=*/0);
   d.fix = {
       "LibTorch: torch::from_blob(data, sizes, options) wraps existing memory without a copy (keep the buffer "
       "alive for the tensor's lifetime; clone() only the tensors that must outlive it)",

@@ -81,10 +81,12 @@ void GpuIdleWhileCpuBusyRule::check(const AnalysisContext& context, DiagnosticSi
                         {"cpu_compute_share", share},
                         {"median_op_us", median_us},
                         {"gpus", static_cast<double>(model.metadata.devices.size())}};
-  d.saving = makeSavingFromNs(context, per_step_ms * 1e6 * (1 - 1 / assumed_speedup_),
-                        strf("CPU time of the conv/matmul ops x (1 - 1/%.0f), assuming a %.0fx faster GPU; "
-                             "the rest of the step would move too, so the real change is larger",
-                             assumed_speedup_, assumed_speedup_));
+  common::EffectBuilder effect;
+  for (uint32_t i : ops) effect.hostEvent(model, i);
+  d.saving.method = strf("the conv/matmul ops %.0fx faster on the GPU (assumed); the rest of the step would move too, "
+                         "so the real change is larger",
+                         assumed_speedup_);
+  d.effect = effect.take(1 / assumed_speedup_);
   d.fix = {
       "LibTorch: torch::Device device(torch::kCUDA); model->to(device); and move every batch with "
       ".to(device, /*non_blocking=*/true)",

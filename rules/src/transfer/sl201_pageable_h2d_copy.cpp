@@ -1,6 +1,7 @@
 #include "transfer/sl201_pageable_h2d_copy.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "common/rule_support.h"
 #include "common/transfers.h"
@@ -65,8 +66,10 @@ void PageableH2dCopyRule::check(const analyzer::AnalysisContext& context, analyz
   const auto [pinned_gbps, pinned_source] = pinnedBandwidth(context, transfers, pinned_gbps_);
   std::vector<int64_t> count(steps.size()), bytes(steps.size()), copy_ns(steps.size()), saved_ns(steps.size());
   EvidenceBuilder evidence(context);
+  EffectBuilder effect;
   for (const Transfer& t : transfers) {
     if (t.kind != CopyKind::kHtoD || t.src != MemoryKind::kPageable) continue;
+    effect.deviceOp(t.op);
     ++count[t.step];
     bytes[t.step] += t.bytes;
     copy_ns[t.step] += t.copy_ns;
@@ -92,10 +95,12 @@ void PageableH2dCopyRule::check(const analyzer::AnalysisContext& context, analyz
                    formatCount(avg_count).c_str(), formatCount(avg_count) == "1" ? "copy" : "copies",
                    formatBytes(avg_bytes).c_str(), avg_copy_ms, measured_gbps);
   d.evidence = evidence.take();
-  d.saving = makeSaving(context, perStepAverage(saved_ns) / 1e6,
-                        strf("copy time minus bytes / %.0f GB/s pinned bandwidth (%s); the host-blocking part "
-                             "is counted by SL203",
-                             pinned_gbps, pinned_source.c_str()));
+  const double total_copy = static_cast<double>(std::accumulate(copy_ns.begin(), copy_ns.end(), int64_t{0}));
+  const double total_saved = static_cast<double>(std::accumulate(saved_ns.begin(), saved_ns.end(), int64_t{0}));
+  d.saving.method = strf("the copies at %.0f GB/s pinned bandwidth (%s) instead of their measured time; the host "
+                         "blocking they cause is SL203's",
+                         pinned_gbps, pinned_source.c_str());
+  d.effect = effect.take(/*host_factor=*/1, total_copy > 0 ? 1 - total_saved / total_copy : 1);
   d.fix = {
       "LibTorch: allocate the host batch pinned (torch::empty(sizes, torch::TensorOptions().pinned_memory(true))) "
       "or call batch.pin_memory() once in the loader, then batch.to(device, /*non_blocking=*/true)",

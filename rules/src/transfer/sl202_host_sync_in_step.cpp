@@ -42,8 +42,12 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context, analyze
   std::array<int64_t, 6> by_cause{};
   std::map<std::string_view, int64_t> by_op;
   EvidenceBuilder evidence(context);
+  EffectBuilder effect;
   for (const HostSync& s : findHostSyncs(context)) {
     if (s.cause == SyncCause::kCopyToDevice) continue;  // blocking copies to the device: SL203
+    effect.wait(s.event);
+    // A copy to the host blocks in its own call first (pageable memory): that wait goes too.
+    if (s.copy != trace::kNoIndex) effect.wait(model.events[s.copy].link);
     ++count[s.step];
     idle[s.step] += s.gpu_idle_ns;
     ++by_cause[static_cast<size_t>(s.cause)];
@@ -78,9 +82,9 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context, analyze
                    formatCount(per_step).c_str(), one ? "sync" : "syncs", causes.c_str(),
                    static_cast<int>(top->first.size()), top->first.data(), one ? "leaves" : "leave", idle_ms);
   d.evidence = evidence.take();
-  d.saving = makeSaving(context, idle_ms,
-                        "GPU idle from the end of the work each sync waited for (or the sync's start, if later) "
-                        "to the next GPU op, clipped at the step end; an upper bound of what removing them recovers");
+  d.saving.method = "the syncs no longer block: the host queues the next work (the next step's, for a sync at "
+                   "the end of a step) while the GPU finishes";
+  d.effect = effect.take(/*host_factor=*/1);
   d.fix = {
       "LibTorch: keep values on the device inside the step (accumulate loss as a tensor; call .item<float>() "
       "or .to(torch::kCPU) every N steps); drop torch::cuda::synchronize() from the loop",

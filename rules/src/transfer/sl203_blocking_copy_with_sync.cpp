@@ -36,6 +36,7 @@ void BlockingCopyWithSyncRule::check(const analyzer::AnalysisContext& context, a
   std::vector<int64_t> count(steps.size()), blocked(steps.size()), idle(steps.size());
   int64_t pageable = 0, synced = 0, sync_api = 0;
   EvidenceBuilder evidence(context);
+  EffectBuilder effect;
   for (const Transfer& t : findTransfers(context)) {
     if (t.call == trace::kNoIndex || t.kind == CopyKind::kDtoH || t.kind == CopyKind::kAtoH) continue;
     const bool from_pageable = t.kind == CopyKind::kHtoD && t.src == MemoryKind::kPageable;
@@ -43,10 +44,12 @@ void BlockingCopyWithSyncRule::check(const analyzer::AnalysisContext& context, a
     if (!(t.sync_api || (t.async_api && (from_pageable || has_sync)))) continue;
     ++count[t.step];
     blocked[t.step] += t.host_blocked_ns;
+    effect.wait(t.call);
+    effect.wait(t.sync);
     const trace::Event& call = model.events[t.call];
     const int64_t returned = has_sync ? model.events[t.sync].end_ns() : call.end_ns();
     idle[t.step] += busy.idleAfterSync(model.deviceOf(model.events[t.op]), call.start_ns, returned,
-                                       steps[t.step].end_ns);
+                                       idleLimit(context, t.step));
     pageable += from_pageable;
     synced += has_sync;
     sync_api += t.sync_api;
@@ -76,10 +79,9 @@ void BlockingCopyWithSyncRule::check(const analyzer::AnalysisContext& context, a
                    formatCount(per_step).c_str(), one ? "copy" : "copies", one ? "blocks" : "block", blocked_ms,
                    how.c_str(), idle_ms);
   d.evidence = evidence.take();
-  d.saving = makeSaving(context, idle_ms,
-                        "GPU idle from the end of each blocking copy to the next GPU op (the host was blocked and had "
-                        "queued nothing); with pinned memory and non_blocking the next kernels are already queued. "
-                        "The host-blocked time is reported as a metric, not counted");
+  d.saving.method = "the copies no longer block the host (pinned memory, non_blocking): the host queues the next "
+                   "kernels while the copy runs";
+  d.effect = effect.take(/*host_factor=*/1);
   d.fix = {
       "LibTorch: pin the source (tensor.pin_memory() or DataLoaderOptions with a pinned collate) and copy with "
       "tensor.to(device, /*non_blocking=*/true)",

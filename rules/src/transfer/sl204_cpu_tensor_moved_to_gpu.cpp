@@ -80,6 +80,7 @@ void CpuTensorMovedToGpuRule::check(const analyzer::AnalysisContext& context, an
   std::vector<int64_t> count(steps.size()), cost(steps.size()), bytes(steps.size());
   std::map<std::string_view, int64_t> factories;
   EvidenceBuilder evidence(context);
+  EffectBuilder effect;
   for (const Transfer& t : findTransfers(context)) {
     if (t.kind != trace::CopyKind::kHtoD || t.issuer == kNoIndex) continue;
     const Event& mover = model.events[t.issuer];
@@ -101,6 +102,9 @@ void CpuTensorMovedToGpuRule::check(const analyzer::AnalysisContext& context, an
     if (factory == kNoIndex) continue;
     ++count[t.step];
     cost[t.step] += std::max(t.host_blocked_ns, t.copy_ns);
+    effect.hostEvent(model, factory);
+    effect.hostEvent(model, t.issuer);  // the copy call and its synchronize are inside it
+    effect.deviceOp(t.op);
     bytes[t.step] += t.bytes;
     ++factories[model.name(model.events[factory])];
     evidence.step(t.step);
@@ -126,10 +130,9 @@ void CpuTensorMovedToGpuRule::check(const analyzer::AnalysisContext& context, an
                    formatCount(per_step).c_str(), formatCount(per_step) == "1" ? "tensor" : "tensors",
                    static_cast<int>(top->first.size()), top->first.data(), size.c_str(), cost_ms);
   d.evidence = evidence.take();
-  d.saving = makeSaving(context, cost_ms,
-                        "per copy, the larger of the host time blocked in the copy call (and its synchronize) and "
-                        "the device copy time; both disappear when the tensor is created on the GPU (a fill kernel "
-                        "of a few µs replaces them)");
+  d.saving.method = "the CPU factory, the copy call (with its synchronize) and the device copy removed: created "
+                   "on the GPU, a fill kernel of a few µs replaces them";
+  d.effect = effect.take(/*host_factor=*/0, /*device_factor=*/0);
   d.fix = {
       "LibTorch: create it on the device: torch::zeros(sizes, torch::TensorOptions().device(torch::kCUDA)) "
       "(same for ones/full/arange/randn)",

@@ -33,8 +33,10 @@ void ExcessiveSynchronizeRule::check(const analyzer::AnalysisContext& context, a
   std::vector<int64_t> count(steps.size()), blocked(steps.size()), idle(steps.size()), explicit_calls(steps.size());
   std::map<std::string, int64_t> by_api;
   EvidenceBuilder evidence(context);
+  EffectBuilder effect;
   for (const HostSync& s : findHostSyncs(context)) {
     if (s.api == SyncApi::kSyncCopy) continue;  // copies are SL203 / SL202
+    if (s.cause == SyncCause::kExplicit) effect.wait(s.event);  // the ones the fix removes
     ++count[s.step];
     blocked[s.step] += s.end_ns - s.start_ns;
     idle[s.step] += s.gpu_idle_ns;
@@ -65,9 +67,8 @@ void ExcessiveSynchronizeRule::check(const analyzer::AnalysisContext& context, a
                    formatCount(per_step).c_str(), apis.c_str(), formatCount(perStepAverage(explicit_calls)).c_str(),
                    blocked_ms, idle_ms);
   d.evidence = evidence.take();
-  d.saving = makeSaving(context, idle_ms,
-                        "GPU idle after each synchronize returns until the next GPU op, clipped at the step end; "
-                        "the host-blocked time itself is waiting for GPU work and is not counted");
+  d.saving.method = "the explicit synchronize calls removed (syncs that read a value are SL202's)";
+  d.effect = effect.take(/*host_factor=*/1);
   d.fix = {
       "LibTorch: drop torch::cuda::synchronize() / stream.synchronize() from the step; order work across streams "
       "with at::cuda::CUDAEvent::record() + block() (cudaStreamWaitEvent) instead of host waits",

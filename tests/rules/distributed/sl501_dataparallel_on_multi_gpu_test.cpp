@@ -33,7 +33,9 @@ TEST_CASE("SL501 flags DataParallel driving two GPUs, with GPU 0's extra work as
   CHECK(d.message ==
         "DataParallel.forward drives 2 GPUs from one process (2 calls); GPU 0 is busy 0.3 ms per step "
         "more than the average of the others");
-  CHECK(d.saving.per_step_ms == Approx(0.3));
+  // Replayed: these 1 ms steps are host-bound (GPU 0 needs 0.5 ms), so balancing the GPUs saves
+  // no step time here; a GPU-bound variant below does.
+  CHECK(d.saving.per_step_ms == Approx(0).margin(1e-6));
   CHECK(d.evidence.events.size() == 2);
   CHECK(d.fix.front().find("DistributedDataParallel") != std::string::npos);
 }

@@ -36,7 +36,10 @@ TEST_CASE("SL302 flags many tiny kernels separated by launch gaps") {
   // 149 gaps of 12 - 3 = 9 µs per step, plus step 0's leading 16 µs gap (step 1's leading gap
   // of 209 µs is longer than launch-gap-us): (2 x 1341 + 16) / 2 steps = 1349 µs per step
   CHECK(d.evidence.metric("launch_gap_ms_per_step") == Approx(1.349));
-  CHECK(d.saving.per_step_ms == Approx(d.evidence.metric("launch_gap_ms_per_step")));
+  // Replayed: the late launches' host work 10x shorter closes all but a few µs of those gaps.
+  CHECK(d.saving.per_step_ms == Approx(1.3455).margin(1e-3));
+  CHECK(d.saving.per_step_ms <= d.evidence.metric("launch_gap_ms_per_step"));
+  CHECK(d.saving.low_ms < d.saving.per_step_ms);  // 2x at the low end
   CHECK(d.saving.fraction_of_step == Approx(d.saving.per_step_ms / 2.0));
 }
 

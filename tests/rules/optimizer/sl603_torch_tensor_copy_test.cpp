@@ -94,12 +94,14 @@ TEST_CASE("SL603: torch.tensor(..., device=cuda) is not flagged: the transfer st
   CHECK(run.not_checked.empty());
 }
 
-TEST_CASE("SL603: on a GPU trace only the copy time the GPU does not hide is the saving", "[rules][SL603]") {
-  // The copy runs [110, 610); the early kernel hides [110, 360) of it.
+TEST_CASE("SL603: on a GPU trace the saving is what the copy costs the step's critical path", "[rules][SL603]") {
+  // The copy runs [110, 610) on the host. The host (10 ms per step) is the bottleneck: the GPU
+  // runs 8.3 ms. Without the copy the matmul is launched 500 µs earlier and the step ends 500 µs
+  // earlier; that the early kernel ran during part of the copy does not matter.
   const RuleRun run = runRuleOnJson("SL603", gpuSteps(Call::kFromArray, true));
   REQUIRE(run.diagnostics.size() == 1);
-  CHECK(run.diagnostics[0].saving.per_step_ms == Approx(0.25).margin(1e-9));
-  CHECK(run.diagnostics[0].saving.method.find("no GPU ran anything") != std::string::npos);
+  CHECK(run.diagnostics[0].saving.per_step_ms == Approx(0.5).margin(1e-6));
+  CHECK(run.diagnostics[0].saving.method.find("torch.as_tensor") != std::string::npos);
 }
 
 TEST_CASE("SL603: small or one-off copies stay below the thresholds", "[rules][SL603]") {

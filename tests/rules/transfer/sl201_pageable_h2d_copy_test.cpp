@@ -56,8 +56,10 @@ TEST_CASE("SL201: ResNet-50 with 0 workers copies 18.4 MiB/step from pageable me
   CHECK(d.message.rfind("2 pageable host-to-device copies per step (18.4 MiB/step", 0) == 0);
   CHECK(d.evidence.metric("pageable_bytes_per_step") == Approx(19267584 + 256));
   CHECK(d.evidence.metric("measured_gbps") == Approx(10.0).margin(0.2));
-  // V100 (sm_70): 12 GB/s pinned estimate -> about 0.3 ms of the 1.92 ms copy time.
-  CHECK(d.saving.per_step_ms == Approx(0.31).margin(0.03));
+  // V100 (sm_70): 12 GB/s pinned estimate -> the copies 0.3 ms shorter, but at each step's start
+  // the host waits in the copy call for the GPU to finish the previous step's work first, so
+  // only about a quarter of that reaches the step.
+  CHECK(d.saving.per_step_ms == Approx(0.08).margin(0.02));
   CHECK(d.evidence.steps == std::vector<int64_t>{5, 6, 7, 8, 9, 10});
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -41,11 +42,18 @@ struct Evidence {
   double metric(std::string_view key, double fallback = 0) const;
 };
 
-/// What fixing the finding would save, always an estimate, with how it was estimated.
+struct FixEffect;  // fix_effect.h
+
+/// What fixing the finding would save, always an estimate, with how it was estimated. For a
+/// finding with a FixEffect the step replay fills it (docs/savings.md): `per_step_ms` is the
+/// finding's own share of fixing every finding of the trace, so the shares never count a
+/// millisecond twice and add up to LintResult::saving_all.
 struct SavingEstimate {
   double per_step_ms = -1;        // < 0: unknown
   double fraction_of_step = -1;   // per_step_ms / average step time
   std::string method;             // one sentence: "DataLoader wait not hidden by GPU work"
+  double low_ms = -1;             // the share's low end where the trace cannot decide (< 0: none)
+  double alone_ms = -1;           // if this were the only fix; overlaps other findings' (< 0: not computed)
   bool known() const { return per_step_ms >= 0; }
 };
 
@@ -56,6 +64,9 @@ struct Diagnostic {
   std::string message;  // one line with the figure that matters
   Evidence evidence;
   SavingEstimate saving;
+  /// What fixing it changes in the trace; the step replay turns it into `saving` (null: the
+  /// rule gives no time saving, and `saving.method` says why).
+  std::shared_ptr<const FixEffect> effect;
   std::vector<std::string> fix;  // short fix hints; the rule's doc page has the rest
   /// Step-independent identity for baselines: code + a rule-chosen key (e.g. the kernel name).
   std::string fingerprint_key;

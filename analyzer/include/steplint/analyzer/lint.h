@@ -6,17 +6,35 @@
 
 #include "steplint/analyzer/diagnostic.h"
 #include "steplint/analyzer/lint_config.h"
+#include "steplint/analyzer/rule.h"
 #include "steplint/analyzer/rule_registry.h"
 #include "steplint/analyzer/summary.h"
 
 namespace steplint::analyzer {
+
+/// What fixing every finding of a trace would save per step (the step replay, docs/savings.md):
+/// never more than the step, and the sum of the findings' shares.
+struct SavingsTotal {
+  double per_step_ms = -1;       // < 0: no finding has a time saving
+  double low_ms = -1;            // the pessimistic end (< 0: same as per_step_ms)
+  double fraction_of_step = -1;
+  size_t findings = 0;           // findings whose shares make it up
+  size_t replayed_steps = 0;     // steps in the replayed window
+  bool exact_shares = true;      // false: shares from sampled fix orders (many findings)
+};
 
 struct LintResult {
   std::string source;                   // the trace path
   std::vector<Diagnostic> diagnostics;  // sorted: severity (high first), code, first step
   std::vector<NotChecked> not_checked;
   double average_step_ms = 0;
+  SavingsTotal saving_all;
 };
+
+/// Fills the saving of every finding that has a FixEffect with its share of fixing all of
+/// them (the step replay, docs/savings.md) and returns the total. runLint calls it; tests of a
+/// single rule call it too, so they see the numbers users see.
+SavingsTotal attributeSavings(const AnalysisContext& context, std::vector<Diagnostic>& diagnostics);
 
 /// Configures the selected rules from `config` and runs them. Rules are configured on a
 /// private copy of their options, so the registry can be reused.

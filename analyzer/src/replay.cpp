@@ -1,0 +1,193 @@
+// Runs the replay program (replay_internal.h) and attributes the saving of all fixes to each
+// fix with Shapley values.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+#include "replay_internal.h"
+
+namespace steplint::analyzer {
+namespace {
+
+/// The host timeline of the largest traces is replayed over a run of their steps only: every
+/// subset of up to kExactShapleyFixes fixes is replayed, so one replay must stay cheap.
+constexpr size_t kMaxItems = 200'000;
+
+/// Fix orders sampled when there are too many fixes for every subset.
+constexpr size_t kSampledOrders = 64;
+
+/// Passes of the window replayed back to back for a steady-state step (replayStepNs).
+constexpr int kPasses = 3;
+
+double product(const std::vector<double>& factors, uint64_t bits) {
+  double f = 1;
+  while (bits != 0) {
+    f *= factors[static_cast<size_t>(__builtin_ctzll(bits))];
+    bits &= bits - 1;
+  }
+  return f;
+}
+
+double smallest(const std::vector<double>& factors, uint64_t bits) {
+  double f = 1;
+  while (bits != 0) {
+    f = std::min(f, factors[static_cast<size_t>(__builtin_ctzll(bits))]);
+    bits &= bits - 1;
+  }
+  return f;
+}
+
+double shapleyWeight(size_t subset_size, size_t n) {
+  // |S|! (n − |S| − 1)! / n!, via lgamma: exact enough for n ≤ kExactShapleyFixes.
+  const double k = static_cast<double>(subset_size);
+  const double m = static_cast<double>(n);
+  return std::exp(std::lgamma(k + 1) + std::lgamma(m - k) - std::lgamma(m + 1));
+}
+
+}  // namespace
+
+ReplayEnds runReplay(const ReplayProgram& p, const Factors& factors, uint64_t mask, int repetitions) {
+  ReplayEnds out;
+  std::vector<double> free = p.slot_free;
+  std::vector<double> end(p.ops.size(), 0);
+  double h = p.start;
+  for (int r = 0; r < repetitions; ++r) {
+    double last = h;
+    for (const ReplayItem& item : p.items) {
+      switch (item.kind) {
+        case ReplayItem::kWork:
+          h += item.dur * product(factors.host, mask & item.mask);
+          break;
+        case ReplayItem::kLaunch: {
+          const ReplayOp& op = p.ops[item.op];
+          double start = std::max(h + op.launch_delay, free[op.slot] + op.queue_delay);
+          if (op.dep != kNoOp) start = std::max(start, end[op.dep] + op.dep_delay);
+          const double finish = start + op.dur * product(factors.device, mask & op.mask);
+          end[item.op] = finish;
+          free[op.slot] = finish;
+          last = std::max(last, finish);
+          break;
+        }
+        case ReplayItem::kWait:
+          if (const uint64_t removing = mask & item.mask; removing != 0) {
+            h += item.dur * smallest(factors.residual, removing);
+          } else {
+            // An op from before the window has its observed end in the first pass; in later
+            // passes its counterpart is long done.
+            const double ready = item.op != kNoOp ? end[item.op] : (r == 0 ? item.fixed_end : h);
+            h = std::max(h, ready) + item.after;
+          }
+          break;
+      }
+    }
+    out.push_back(std::max(h, last));
+    h = std::max(h, p.start);  // the next pass starts where this pass's host timeline ended
+  }
+  return out;
+}
+
+StepReplay::StepReplay(const trace::TraceModel& model, const StepResult& steps, const std::vector<FixEffect>& fixes) {
+  const size_t n = steps.steps.size();
+  if (n == 0) return;
+  auto program = std::make_unique<ReplayProgram>(buildReplayProgram(model, steps, 0, n, fixes));
+  if (program->items.size() > kMaxItems && n > 1) {
+    // A contiguous run from the middle: steps of one training loop are alike, and the middle
+    // is farthest from start-up and from an incomplete tail.
+    const size_t keep = std::max<size_t>(1, n * kMaxItems / program->items.size());
+    const size_t first = (n - keep) / 2;
+    program = std::make_unique<ReplayProgram>(buildReplayProgram(model, steps, first, first + keep, fixes));
+  }
+  program_ = std::move(program);
+}
+
+StepReplay::~StepReplay() = default;
+StepReplay::StepReplay(StepReplay&&) noexcept = default;
+StepReplay& StepReplay::operator=(StepReplay&&) noexcept = default;
+
+bool StepReplay::valid() const { return program_ != nullptr && program_->steps > 0; }
+size_t StepReplay::windowSteps() const { return valid() ? program_->steps : 0; }
+size_t StepReplay::fixCount() const { return valid() ? program_->point.host.size() : 0; }
+
+bool StepReplay::hasWorstCase() const {
+  if (!valid()) return false;
+  return program_->point.host != program_->worst.host || program_->point.device != program_->worst.device;
+}
+
+double StepReplay::observedStepNs() const {
+  return valid() ? program_->observed / static_cast<double>(program_->steps) : 0;
+}
+
+double StepReplay::replayWindowNs(uint64_t mask) const {
+  return valid() ? runReplay(*program_, program_->point, mask, 1).front() - program_->start : 0;
+}
+
+double StepReplay::replayStepNs(uint64_t mask, bool worst) const {
+  if (!valid()) return 0;
+  // The window's steps run kPasses times back to back; the last pass's length is the steady
+  // state the trainer settles in, free of the first step's pipeline fill (the first kernel of
+  // a window cannot overlap the host work before it).
+  const ReplayEnds ends = runReplay(*program_, worst ? program_->worst : program_->point, mask, kPasses);
+  return (ends[kPasses - 1] - ends[kPasses - 2]) / static_cast<double>(program_->steps);
+}
+
+namespace {
+
+/// Shapley values of the fixes: each fix's marginal saving averaged over every order of
+/// applying the fixes (over every subset for up to kExactShapleyFixes, else sampled orders).
+std::vector<double> shapleyShares(const StepReplay& replay, size_t n, bool worst, bool* exact) {
+  std::vector<double> share(n, 0);
+  if (n <= kExactShapleyFixes) {
+    std::vector<double> t(size_t{1} << n);
+    for (uint64_t s = 0; s < t.size(); ++s) t[s] = replay.replayStepNs(s, worst);
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t bit = uint64_t{1} << i;
+      for (uint64_t s = 0; s < t.size(); ++s) {
+        if (s & bit) continue;
+        share[i] += shapleyWeight(static_cast<size_t>(__builtin_popcountll(s)), n) * (t[s] - t[s | bit]);
+      }
+    }
+    return share;
+  }
+  // Each order's marginals add up to the fix-all saving, so the averaged shares do too.
+  *exact = false;
+  std::mt19937_64 rng(0x5EED);  // fixed seed: the same trace gives the same report
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  const double base = replay.replayStepNs(0, worst);
+  for (size_t r = 0; r < kSampledOrders; ++r) {
+    std::shuffle(order.begin(), order.end(), rng);
+    uint64_t applied = 0;
+    double before = base;
+    for (size_t i : order) {
+      applied |= uint64_t{1} << i;
+      const double after = replay.replayStepNs(applied, worst);
+      share[i] += (before - after) / static_cast<double>(kSampledOrders);
+      before = after;
+    }
+  }
+  return share;
+}
+
+}  // namespace
+
+FixSavings computeFixSavings(const StepReplay& replay) {
+  FixSavings out;
+  const size_t n = std::min(replay.fixCount(), StepReplay::kMaxFixes);
+  if (!replay.valid()) return out;
+  const double base = replay.replayStepNs(0);
+  out.step_ns = base;
+  if (n == 0) return out;
+  const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  out.all_ns = base - replay.replayStepNs(all);
+  out.all_low_ns = base - replay.replayStepNs(all, /*worst=*/true);
+  for (size_t i = 0; i < n; ++i) {
+    out.alone_ns.push_back(base - replay.replayStepNs(uint64_t{1} << i));
+    out.alone_low_ns.push_back(base - replay.replayStepNs(uint64_t{1} << i, /*worst=*/true));
+  }
+  out.share_ns = shapleyShares(replay, n, /*worst=*/false, &out.exact_shares);
+  out.share_low_ns = replay.hasWorstCase() ? shapleyShares(replay, n, /*worst=*/true, &out.exact_shares) : out.share_ns;
+  return out;
+}
+
+}  // namespace steplint::analyzer

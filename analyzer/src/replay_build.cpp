@@ -1,0 +1,430 @@
+// Builds the replay program (replay_internal.h) of a run of kept steps: the serial host
+// timeline (work, launches, waits) and the GPU ops with the delays that the replay keeps.
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "replay_internal.h"
+#include "steplint/analyzer/name_memo.h"
+#include "steplint/analyzer/sync_api.h"
+
+namespace steplint::analyzer {
+namespace {
+
+using trace::Event;
+using trace::kNoIndex;
+using trace::TraceModel;
+
+/// How far before an op's start another stream's op may end for the op to count as waiting
+/// for it (cudaStreamWaitEvent): the device starts a waiting op within a few µs.
+constexpr int64_t kDependencyToleranceNs = 5'000;
+
+/// Where a GPU op comes from, relative to the window [start, host_end).
+enum class OpPlace : uint8_t { kOutside, kBefore, kLaunched };
+
+struct OpInfo {
+  uint32_t event = kNoIndex;
+  uint32_t call = kNoIndex;  // launch call inside the window (kNoIndex: launched at its start)
+  int64_t enqueue = 0;       // observed launch time: the call's start, else the op's start
+  uint32_t slot = 0;
+  OpPlace place = OpPlace::kOutside;
+};
+
+/// A point of the host timeline where something happens: a launch, or a wait [start, end).
+struct HostAction {
+  int64_t start = 0;
+  int64_t end = 0;           // == start for launches
+  uint32_t first_op = 0;     // launches: [first_op, first_op + op_count) in the launch-ordered list
+  uint32_t op_count = 0;
+  uint32_t wait_call = kNoIndex;  // waits: the call (for FixEffect::waits)
+  uint32_t target = kNoIndex;     // waits: the op event waited for
+  bool is_wait = false;
+};
+
+class Builder {
+ public:
+  Builder(const TraceModel& model, const StepResult& steps, size_t first, size_t last,
+          const std::vector<FixEffect>& fixes)
+      : model_(model), fixes_(fixes) {
+    start_ = steps.steps[first].start_ns;
+    host_end_ = std::max(steps.steps[last - 1].host_end_ns, start_);
+    program_.start = static_cast<double>(start_);
+    program_.steps = last - first;
+  }
+
+  ReplayProgram build() {
+    collectOps();
+    collectWaits();
+    orderLaunches();
+    emitTimeline();
+    computeDelays();
+    markDeviceFixes();
+    for (size_t f = 0; f < fixes_.size() && f < StepReplay::kMaxFixes; ++f) {
+      const FixEffect& fix = fixes_[f];
+      addFactors(program_.point, fix.host_factor, fix.device_factor);
+      addFactors(program_.worst, fix.host_factor_worst >= 0 ? fix.host_factor_worst : fix.host_factor,
+                 fix.device_factor_worst >= 0 ? fix.device_factor_worst : fix.device_factor);
+    }
+    program_.observed = observedLength();
+    return std::move(program_);
+  }
+
+ private:
+  static void addFactors(Factors& out, double host, double device) {
+    // A fix never makes anything slower: factors above 1 would break the replay's guarantee
+    // that shares are never negative.
+    out.host.push_back(std::clamp(host, 0.0, 1.0));
+    out.device.push_back(std::clamp(device, 0.0, 1.0));
+    out.residual.push_back(std::clamp(host, 0.0, 1.0));
+  }
+
+  uint32_t slotOf(const Event& e) {
+    const trace::GpuDetail* g = model_.gpu(e);
+    const std::pair<int32_t, int32_t> key{g ? g->device : -1, g ? g->stream : -1};
+    auto [it, added] = slots_.emplace(key, static_cast<uint32_t>(slots_.size()));
+    if (added) program_.slot_free.push_back(-1e300);
+    return it->second;
+  }
+
+  /// Every GPU op that runs in the window or before it on a queue the window uses.
+  void collectOps() {
+    for (uint32_t i = 0; i < model_.events.size(); ++i) {
+      const Event& e = model_.events[i];
+      if (!trace::isDeviceOp(e.kind)) continue;
+      OpInfo op;
+      op.event = i;
+      const bool has_call = e.link != kNoIndex && trace::isLaunchApi(model_.events[e.link].kind);
+      op.enqueue = has_call ? model_.events[e.link].start_ns : e.start_ns;
+      if (op.enqueue >= start_ && op.enqueue < host_end_) {
+        op.place = OpPlace::kLaunched;
+        op.call = has_call ? e.link : kNoIndex;
+      } else if (op.enqueue < start_ && e.end_ns() > start_) {
+        op.place = OpPlace::kBefore;
+      } else {
+        continue;
+      }
+      op.slot = slotOf(e);
+      if (op.place == OpPlace::kBefore) {
+        double& free = program_.slot_free[op.slot];
+        free = std::max(free, static_cast<double>(e.end_ns()));
+      }
+      ops_.push_back(op);
+    }
+    std::sort(ops_.begin(), ops_.end(), [this](const OpInfo& a, const OpInfo& b) {
+      if (a.enqueue != b.enqueue) return a.enqueue < b.enqueue;
+      return model_.events[a.event].start_ns < model_.events[b.event].start_ns;
+    });
+    by_end_.reserve(ops_.size());
+    for (uint32_t k = 0; k < ops_.size(); ++k) by_end_.push_back(k);
+    std::sort(by_end_.begin(), by_end_.end(),
+              [this](uint32_t a, uint32_t b) { return endOf(a) < endOf(b); });
+  }
+
+  int64_t endOf(uint32_t k) const { return model_.events[ops_[k].event].end_ns(); }
+
+  /// Host calls that blocked until a GPU op ended: sync API calls, and copy calls that
+  /// returned only after their own copy finished (pageable memory, cudaMemcpy).
+  void collectWaits() {
+    NameMemo is_sync(model_, [](std::string_view name) {
+      SyncApi api = SyncApi::kStreamSync;
+      return isSyncApiName(name, api);
+    });
+    for (uint32_t i = 0; i < model_.events.size(); ++i) {
+      // A cuda_sync record that no API call mirrors is the only sign of that host wait.
+      const Event& e = model_.events[i];
+      if (e.kind != trace::EventKind::kCudaSync || e.link != kNoIndex) continue;
+      if (e.start_ns < start_ || e.start_ns >= host_end_ || model_.name(e) == "Stream Wait Event") continue;
+      const uint32_t target = opWaitedFor(e.start_ns, e.end_ns());
+      if (target != kNoIndex) waits_.push_back({e.start_ns, e.end_ns(), 0, 0, i, target, true});
+    }
+    for (const trace::Track& track : model_.tracks) {
+      if (track.kind != trace::TrackKind::kCpuThread) continue;
+      for (uint32_t i = track.first_event; i < track.first_event + track.event_count; ++i) {
+        const Event& e = model_.events[i];
+        if (!trace::isLaunchApi(e.kind) || e.start_ns < start_ || e.start_ns >= host_end_) continue;
+        if (!is_sync(e.name)) continue;
+        const uint32_t target = opWaitedFor(e.start_ns, e.end_ns());
+        if (target != kNoIndex) waits_.push_back({e.start_ns, e.end_ns(), 0, 0, i, target, true});
+      }
+    }
+  }
+
+  /// The op a wait [start, end) waited for: the last to end inside it among the ops launched
+  /// before it started. None when the GPU had nothing left to do (the call did not block).
+  uint32_t opWaitedFor(int64_t start, int64_t end) const {
+    auto hi = std::upper_bound(by_end_.begin(), by_end_.end(), end,
+                               [this](int64_t t, uint32_t k) { return t < endOf(k); });
+    while (hi != by_end_.begin()) {
+      --hi;
+      if (endOf(*hi) <= start) break;
+      if (ops_[*hi].enqueue < start) return ops_[*hi].event;
+    }
+    return kNoIndex;
+  }
+
+  /// Launch actions in time order; a copy call that blocked until its copy ended is a launch
+  /// followed by a wait.
+  void orderLaunches() {
+    for (uint32_t k = 0; k < ops_.size();) {
+      const OpInfo& op = ops_[k];
+      uint32_t n = 1;
+      while (k + n < ops_.size() && op.call != kNoIndex && ops_[k + n].call == op.call) ++n;
+      if (op.place == OpPlace::kLaunched) {
+        actions_.push_back({op.enqueue, op.enqueue, k, n, kNoIndex, kNoIndex, false});
+        const Event& dev = model_.events[op.event];
+        if (op.call != kNoIndex && n == 1 && dev.kind != trace::EventKind::kKernel &&
+            model_.events[op.call].end_ns() >= dev.end_ns() && dev.end_ns() > op.enqueue) {
+          const Event& call = model_.events[op.call];
+          waits_.push_back({call.start_ns, call.end_ns(), 0, 0, op.call, op.event, true});
+        }
+      }
+      k += n;
+    }
+    dropOverlappingWaits();
+    actions_.insert(actions_.end(), waits_.begin(), waits_.end());
+    // Launches before waits at the same time: a blocking copy is enqueued, then waited for.
+    std::stable_sort(actions_.begin(), actions_.end(), [](const HostAction& a, const HostAction& b) {
+      if (a.start != b.start) return a.start < b.start;
+      return !a.is_wait && b.is_wait;
+    });
+  }
+
+  /// A wait during which another thread launched work, or that overlaps an earlier wait,
+  /// cannot be replayed as one serial host timeline: it stays plain host time.
+  void dropOverlappingWaits() {
+    std::vector<int64_t> launch_times;
+    for (const HostAction& a : actions_) launch_times.push_back(a.start);
+    std::sort(waits_.begin(), waits_.end(), [](const HostAction& a, const HostAction& b) { return a.start < b.start; });
+    std::vector<HostAction> kept;
+    int64_t last_end = INT64_MIN;
+    for (const HostAction& w : waits_) {
+      auto it = std::upper_bound(launch_times.begin(), launch_times.end(), w.start);
+      const bool launched_inside = it != launch_times.end() && *it < w.end;
+      if (w.start < last_end || launched_inside) continue;
+      kept.push_back(w);
+      last_end = w.end;
+    }
+    waits_ = std::move(kept);
+  }
+
+  /// The host timeline: work between actions (cut where a fix's host time starts or ends),
+  /// launches and waits.
+  void emitTimeline() {
+    collectBoundaries();
+    local_of_.assign(ops_.size(), kNoOp);
+    int64_t cur = start_;
+    for (const HostAction& a : actions_) {
+      emitWork(cur, a.start);
+      cur = std::max(cur, a.start);
+      if (!a.is_wait) {
+        for (uint32_t k = a.first_op; k < a.first_op + a.op_count; ++k) emitLaunch(k);
+        continue;
+      }
+      emitWait(a);
+      advanceBoundaries(a.end);
+      cur = a.end;
+    }
+    emitWork(cur, host_end_);
+  }
+
+  void collectBoundaries() {
+    for (size_t f = 0; f < fixes_.size() && f < StepReplay::kMaxFixes; ++f) {
+      for (const Interval& iv : fixes_[f].host_time.intervals()) {
+        if (iv.end <= start_ || iv.start >= host_end_) continue;
+        bounds_.push_back({std::max(iv.start, start_), f, true});
+        bounds_.push_back({std::min(iv.end, host_end_), f, false});
+      }
+    }
+    std::sort(bounds_.begin(), bounds_.end(), [](const Bound& a, const Bound& b) {
+      if (a.t != b.t) return a.t < b.t;
+      return !a.opens && b.opens;  // close before open at the same time: touching intervals
+    });
+  }
+
+  /// Applies every boundary at or before `t` to the mask of fixes covering the host.
+  void advanceBoundaries(int64_t t) {
+    while (next_bound_ < bounds_.size() && bounds_[next_bound_].t <= t) {
+      const Bound& b = bounds_[next_bound_++];
+      const uint64_t bit = uint64_t{1} << b.fix;
+      active_ = b.opens ? (active_ | bit) : (active_ & ~bit);
+    }
+  }
+
+  void emitWork(int64_t from, int64_t to) {
+    while (from < to) {
+      advanceBoundaries(from);
+      const int64_t next = next_bound_ < bounds_.size() ? std::min(bounds_[next_bound_].t, to) : to;
+      ReplayItem item;
+      item.kind = ReplayItem::kWork;
+      item.dur = static_cast<double>(next - from);
+      item.mask = active_;
+      if (!program_.items.empty() && program_.items.back().kind == ReplayItem::kWork &&
+          program_.items.back().mask == item.mask) {
+        program_.items.back().dur += item.dur;  // consecutive pieces under the same fixes
+      } else {
+        program_.items.push_back(item);
+      }
+      from = next;
+    }
+  }
+
+  void emitLaunch(uint32_t k) {
+    local_of_[k] = static_cast<uint32_t>(program_.ops.size());
+    ReplayOp op;
+    op.slot = ops_[k].slot;
+    op.dur = static_cast<double>(model_.events[ops_[k].event].dur_ns);
+    program_.ops.push_back(op);
+    launch_order_.push_back(k);
+    ReplayItem item;
+    item.kind = ReplayItem::kLaunch;
+    item.op = local_of_[k];
+    program_.items.push_back(item);
+  }
+
+  void emitWait(const HostAction& w) {
+    advanceBoundaries(w.start);
+    ReplayItem item;
+    item.kind = ReplayItem::kWait;
+    const int64_t target_end = model_.events[w.target].end_ns();
+    item.after = static_cast<double>(std::max<int64_t>(0, w.end - std::max(target_end, w.start)));
+    item.dur = item.after;  // without the wait the call still costs what followed the op's end
+    item.mask = active_;    // a fix that removes the host time around it removes the wait too
+    const uint32_t k = opIndexOf(w.target);
+    if (k != kNoIndex && local_of_[k] != kNoOp) {
+      item.op = local_of_[k];
+    } else {
+      item.fixed_end = static_cast<double>(target_end);  // ran before the window: fixed
+    }
+    wait_item_of_.emplace(w.wait_call, program_.items.size());
+    program_.items.push_back(item);
+  }
+
+  uint32_t opIndexOf(uint32_t event) {
+    if (op_index_.empty())
+      for (uint32_t k = 0; k < ops_.size(); ++k) op_index_.emplace(ops_[k].event, k);
+    auto it = op_index_.find(event);
+    return it == op_index_.end() ? kNoIndex : it->second;
+  }
+
+  /// Each launched op's delays (ReplayOp): which constraint bound its observed start — its
+  /// launch, its queue, or an op it waited for on another stream (inferred: that op ended just
+  /// before it started) — keeps the observed delay; the others get the trace's typical delay,
+  /// capped so that the unchanged replay still starts the op when it started.
+  void computeDelays() {
+    std::vector<double> prev_end = program_.slot_free;
+    std::vector<Constraints> all(launch_order_.size());
+    std::vector<double> launch_bound, queue_bound;
+    for (uint32_t local = 0; local < launch_order_.size(); ++local) {
+      const OpInfo& info = ops_[launch_order_[local]];
+      Constraints& c = all[local];
+      c.start = static_cast<double>(model_.events[info.event].start_ns);
+      c.enqueue = static_cast<double>(info.enqueue);
+      c.queue = prev_end[info.slot];
+      ReplayOp& op = program_.ops[local];
+      if (c.start > std::max(c.enqueue, c.queue)) op.dep = dependencyOf(info, local);
+      if (op.dep != kNoOp) c.dep = static_cast<double>(endOf(launch_order_[op.dep]));
+      if (c.enqueue >= c.queue && c.enqueue >= c.dep) launch_bound.push_back(c.start - c.enqueue);
+      else if (c.queue >= c.dep) queue_bound.push_back(c.start - c.queue);
+      prev_end[info.slot] = static_cast<double>(model_.events[info.event].end_ns());
+    }
+    const double typical_launch = median(launch_bound);
+    const double typical_queue = median(queue_bound);
+    for (uint32_t local = 0; local < all.size(); ++local) {
+      const Constraints& c = all[local];
+      ReplayOp& op = program_.ops[local];
+      op.launch_delay = std::max(0.0, std::min(typical_launch, c.start - c.enqueue));
+      op.queue_delay = std::max(0.0, std::min(typical_queue, c.start - c.queue));
+      op.dep_delay = 0;
+      const double binding = std::max({c.enqueue, c.queue, c.dep});
+      const double observed = std::max(0.0, c.start - binding);
+      if (binding == c.enqueue) op.launch_delay = observed;
+      else if (binding == c.queue) op.queue_delay = observed;
+      else op.dep_delay = observed;
+    }
+  }
+
+  struct Constraints {
+    double start = 0;
+    double enqueue = 0;
+    double queue = -1e300;
+    double dep = -1e300;
+  };
+
+  static double median(std::vector<double>& values) {
+    if (values.empty()) return 0;
+    auto mid = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
+    std::nth_element(values.begin(), mid, values.end());
+    return std::max(0.0, *mid);
+  }
+
+  uint32_t dependencyOf(const OpInfo& info, uint32_t local) const {
+    const Event& e = model_.events[info.event];
+    const int32_t device = model_.deviceOf(e);
+    auto it = std::upper_bound(by_end_.begin(), by_end_.end(), e.start_ns,
+                               [this](int64_t t, uint32_t k) { return t < endOf(k); });
+    while (it != by_end_.begin()) {
+      --it;
+      if (endOf(*it) < e.start_ns - kDependencyToleranceNs) break;
+      const OpInfo& other = ops_[*it];
+      const uint32_t other_local = local_of_[*it];
+      if (other.slot == info.slot || other_local == kNoOp || other_local >= local) continue;
+      if (model_.deviceOf(model_.events[other.event]) == device) return other_local;
+    }
+    return kNoOp;
+  }
+
+  void markDeviceFixes() {
+    for (size_t f = 0; f < fixes_.size() && f < StepReplay::kMaxFixes; ++f) {
+      const uint64_t bit = uint64_t{1} << f;
+      for (uint32_t event : fixes_[f].device_ops) {
+        const uint32_t k = opIndexOf(event);
+        if (k != kNoIndex && local_of_[k] != kNoOp) program_.ops[local_of_[k]].mask |= bit;
+      }
+      for (uint32_t call : fixes_[f].waits) {
+        auto it = wait_item_of_.find(call);
+        if (it != wait_item_of_.end()) program_.items[it->second].mask |= bit;
+      }
+    }
+  }
+
+  /// The window as observed, by the replay's own formula: the later of the host timeline's
+  /// end and the last end of an op launched in it.
+  double observedLength() const {
+    int64_t end = host_end_;
+    for (uint32_t k : launch_order_) end = std::max(end, endOf(k));
+    return static_cast<double>(end - start_);
+  }
+
+  struct Bound {
+    int64_t t;
+    size_t fix;
+    bool opens;
+  };
+
+  const TraceModel& model_;
+  const std::vector<FixEffect>& fixes_;
+  int64_t start_ = 0;
+  int64_t host_end_ = 0;
+  ReplayProgram program_;
+  std::map<std::pair<int32_t, int32_t>, uint32_t> slots_;
+  std::vector<OpInfo> ops_;               // sorted by launch
+  std::vector<uint32_t> by_end_;          // indices into ops_, sorted by observed end
+  std::vector<HostAction> actions_;
+  std::vector<HostAction> waits_;
+  std::vector<uint32_t> local_of_;        // ops_ index -> program op (kNoOp: not launched in the window)
+  std::vector<uint32_t> launch_order_;    // program op -> ops_ index
+  std::map<uint32_t, uint32_t> op_index_;  // op event -> ops_ index
+  std::map<uint32_t, size_t> wait_item_of_;  // wait call event -> item
+  std::vector<Bound> bounds_;
+  size_t next_bound_ = 0;
+  uint64_t active_ = 0;
+};
+
+}  // namespace
+
+ReplayProgram buildReplayProgram(const TraceModel& model, const StepResult& steps, size_t first, size_t last,
+                                 const std::vector<FixEffect>& fixes) {
+  return Builder(model, steps, first, last, fixes).build();
+}
+
+}  // namespace steplint::analyzer

@@ -1,0 +1,57 @@
+#include "steplint/analyzer/lint.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "steplint/analyzer/fix_effect.h"
+#include "steplint/analyzer/replay.h"
+
+namespace steplint::analyzer {
+namespace {
+
+std::string format(const char* pattern, double a, double b) {
+  char buffer[160];
+  std::snprintf(buffer, sizeof buffer, pattern, a, b);
+  return buffer;
+}
+
+}  // namespace
+
+SavingsTotal attributeSavings(const AnalysisContext& context, std::vector<Diagnostic>& diagnostics) {
+  SavingsTotal all;
+  std::vector<Diagnostic*> with_effect;
+  std::vector<FixEffect> effects;
+  for (Diagnostic& d : diagnostics) {
+    if (!d.effect || d.effect->empty() || with_effect.size() == StepReplay::kMaxFixes) continue;
+    with_effect.push_back(&d);
+    effects.push_back(*d.effect);
+  }
+  if (with_effect.empty()) return all;
+  const StepReplay replay(context.model(), context.steps(), effects);
+  const FixSavings savings = computeFixSavings(replay);
+  if (!replay.valid() || savings.step_ns <= 0) return all;
+  // Shares are fractions of the replayed steady-state step; they are reported as parts of the
+  // step users see (the breakdown's average), so they can never add up to more than it.
+  const double step_ms = context.averageStepMs() > 0 ? context.averageStepMs() : savings.step_ns / 1e6;
+  const double to_ms = step_ms / savings.step_ns;
+  for (size_t i = 0; i < with_effect.size(); ++i) {
+    SavingEstimate& s = with_effect[i]->saving;
+    s.per_step_ms = std::max(0.0, savings.share_ns[i]) * to_ms;
+    s.fraction_of_step = s.per_step_ms / step_ms;
+    s.alone_ms = std::max(0.0, savings.alone_ns[i]) * to_ms;
+    const double low = std::max(0.0, savings.share_low_ns[i]) * to_ms;
+    s.low_ms = low < s.per_step_ms - 1e-9 ? low : -1;
+    s.method += format("; replayed over %.0f steps: its share of fixing all findings (%.1f ms/step if fixed alone)",
+                       static_cast<double>(replay.windowSteps()), s.alone_ms);
+  }
+  all.per_step_ms = std::max(0.0, savings.all_ns) * to_ms;
+  const double all_low = std::max(0.0, savings.all_low_ns) * to_ms;
+  all.low_ms = all_low < all.per_step_ms - 1e-9 ? all_low : -1;
+  all.fraction_of_step = all.per_step_ms / step_ms;
+  all.findings = with_effect.size();
+  all.replayed_steps = replay.windowSteps();
+  all.exact_shares = savings.exact_shares;
+  return all;
+}
+
+}  // namespace steplint::analyzer

@@ -1,0 +1,226 @@
+// The step replay (replay.h): it reproduces the observed steps, and a fix saves what the
+// physics of the host/GPU pipeline says it saves.
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "steplint/analyzer/replay.h"
+#include "test_model.h"
+
+using steplint::analyzer::computeFixSavings;
+using steplint::analyzer::computeSteps;
+using steplint::analyzer::FixEffect;
+using steplint::analyzer::Interval;
+using steplint::analyzer::IntervalSet;
+using steplint::analyzer::StepReplay;
+using steplint::test::TestTrace;
+using steplint::trace::EventKind;
+using steplint::trace::TraceModel;
+
+namespace {
+
+constexpr double kMs = 1000;  // TestTrace takes µs
+
+/// Every event named `name`, as an interval set of its host time.
+IntervalSet rangesNamed(const TraceModel& model, std::string_view name) {
+  std::vector<Interval> out;
+  for (const auto& e : model.events)
+    if (model.name(e) == name) out.push_back({e.start_ns, e.end_ns()});
+  return IntervalSet::fromUnsorted(std::move(out));
+}
+
+std::vector<uint32_t> eventsNamed(const TraceModel& model, std::string_view name) {
+  std::vector<uint32_t> out;
+  for (uint32_t i = 0; i < model.events.size(); ++i)
+    if (model.name(model.events[i]) == name) out.push_back(i);
+  return out;
+}
+
+/// A stream sync call waiting for everything launched before it (its own correlation).
+void streamSync(TestTrace& t, double ts, double dur) {
+  t.event(EventKind::kRuntime, "cudaStreamSynchronize", ts, dur);
+}
+
+/// Per step (period p ms): DataLoader wait [0, 3), a 9 ms kernel launched at 3, host work until
+/// 4, then loss.item()'s sync until the kernel ends, then 0.1 ms of host work.
+TestTrace dataThenKernelThenSync(int steps) {
+  TestTrace t;
+  double at = 0;
+  for (int n = 0; n < steps; ++n) {
+    const double kernel_start = at + 3 * kMs + 20;
+    const double kernel_end = kernel_start + 9 * kMs;
+    const double step_end = kernel_end + 0.1 * kMs;
+    t.step(n, at, step_end - at);
+    t.annotation("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", at, 3 * kMs);
+    t.launch(at + 3 * kMs, 10, kernel_start, 9 * kMs, "gemm");
+    streamSync(t, at + 4 * kMs, kernel_end + 5 - (at + 4 * kMs));
+    at = step_end;
+  }
+  t.finalize();
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("replay: unchanged, it reproduces the observed steps") {
+  TestTrace t = dataThenKernelThenSync(5);
+  const auto steps = computeSteps(t.model);
+  REQUIRE(steps.steps.size() == 5);
+  const StepReplay replay(t.model, steps, {});
+  REQUIRE(replay.valid());
+  CHECK(replay.windowSteps() == 5);
+  CHECK(replay.replayWindowNs(0) == Approx(replay.observedStepNs() * 5).epsilon(1e-9));
+  CHECK(replay.replayStepNs(0) == Approx(replay.observedStepNs()).epsilon(0.01));
+  CHECK(replay.observedStepNs() == Approx(12.12e6).margin(0.05e6));
+}
+
+TEST_CASE("replay: a sync that serialises the loader with the GPU: each fix alone and both together") {
+  TestTrace t = dataThenKernelThenSync(8);
+  const auto steps = computeSteps(t.model);
+  FixEffect loader;
+  loader.host_time = rangesNamed(t.model, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+  loader.host_factor = 0;
+  FixEffect sync;
+  sync.waits = eventsNamed(t.model, "cudaStreamSynchronize");
+  const StepReplay replay(t.model, steps, {loader, sync});
+  const auto savings = computeFixSavings(replay);
+  REQUIRE(savings.alone_ns.size() == 2);
+  // Alone, the loader fix removes its 3 ms: the sync keeps host and GPU serial.
+  CHECK(savings.alone_ns[0] == Approx(3e6).margin(0.05e6));
+  // Alone, removing the sync lets the next step's 3 ms loader wait overlap the 9 ms kernel:
+  // the GPU becomes the bottleneck (9 ms + launch), so about 3 ms per step too.
+  CHECK(savings.alone_ns[1] == Approx(3.1e6).margin(0.1e6));
+  // Both: the GPU is busy all the time; the step is the kernel.
+  CHECK(savings.step_ns - savings.all_ns == Approx(9e6).margin(0.3e6));
+  CHECK(savings.share_ns[0] + savings.share_ns[1] == Approx(savings.all_ns).epsilon(1e-9));
+  CHECK(savings.all_ns <= savings.step_ns);
+}
+
+TEST_CASE("replay: a faster kernel saves nothing when the host is the bottleneck") {
+  TestTrace t;
+  double at = 0;
+  for (int n = 0; n < 6; ++n) {
+    t.step(n, at, 10 * kMs);
+    t.op("aten::slow_host_work", at, 9 * kMs);
+    t.launch(at + 9 * kMs, 10, at + 9 * kMs + 20, 0.5 * kMs, "small_kernel");
+    at += 10 * kMs;
+  }
+  t.finalize();
+  const auto steps = computeSteps(t.model);
+  FixEffect faster_kernel;
+  faster_kernel.device_ops = eventsNamed(t.model, "small_kernel");
+  faster_kernel.device_factor = 0.5;
+  FixEffect faster_host;
+  faster_host.host_time = rangesNamed(t.model, "aten::slow_host_work");
+  faster_host.host_factor = 0.5;
+  const StepReplay replay(t.model, steps, {faster_kernel, faster_host});
+  const auto savings = computeFixSavings(replay);
+  CHECK(savings.alone_ns[0] == Approx(0).margin(1e3));
+  CHECK(savings.alone_ns[1] == Approx(4.5e6).margin(0.01e6));
+}
+
+TEST_CASE("replay: CPU-only steps are additive") {
+  TestTrace t;
+  double at = 0;
+  for (int n = 0; n < 4; ++n) {
+    t.step(n, at, 10 * kMs);
+    t.annotation("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", at, 4 * kMs);
+    t.op("aten::copy_", at + 5 * kMs, 1 * kMs);
+    at += 10 * kMs;
+  }
+  t.finalize();
+  const auto steps = computeSteps(t.model);
+  FixEffect loader;
+  loader.host_time = rangesNamed(t.model, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+  loader.host_factor = 0;
+  FixEffect copy;
+  copy.host_time = rangesNamed(t.model, "aten::copy_");
+  copy.host_factor = 0;
+  const auto savings = computeFixSavings(StepReplay(t.model, steps, {loader, copy}));
+  CHECK(savings.share_ns[0] == Approx(4e6));
+  CHECK(savings.share_ns[1] == Approx(1e6));
+  CHECK(savings.all_ns == Approx(5e6));
+}
+
+TEST_CASE("replay: a blocking copy call is a launch and a wait") {
+  TestTrace t;
+  double at = 0;
+  for (int n = 0; n < 5; ++n) {
+    t.step(n, at, 10 * kMs);
+    // Pageable copy: the call returns only after the 4 ms copy ends.
+    t.launch(at + 1 * kMs, 4.2 * kMs, at + 1 * kMs + 100, 4 * kMs, "Memcpy HtoD (Pageable -> Device)",
+             EventKind::kMemcpy);
+    t.op("aten::host_work", at + 5.3 * kMs, 4 * kMs);
+    at += 10 * kMs;
+  }
+  t.finalize();
+  const auto steps = computeSteps(t.model);
+  FixEffect async_copy;
+  for (uint32_t i = 0; i < t.model.events.size(); ++i)
+    if (t.model.events[i].kind == EventKind::kRuntime) async_copy.waits.push_back(i);
+  const auto savings = computeFixSavings(StepReplay(t.model, steps, {async_copy}));
+  // Without the wait the copy overlaps the host work that follows it.
+  CHECK(savings.alone_ns[0] == Approx(4e6).margin(0.2e6));
+}
+
+TEST_CASE("replay: randomised traces — fixes never slow a step, shares add up, nothing exceeds the step") {
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int round = 0; round < 60; ++round) {
+    TestTrace t;
+    double at = 0;
+    double gpu_free = 0;
+    const int steps_n = 3 + static_cast<int>(u(rng) * 5);
+    for (int n = 0; n < steps_n; ++n) {
+      const double begin = at;
+      at += u(rng) * 2 * kMs;  // loader
+      t.annotation("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", begin, at - begin + 1);
+      const int launches = 1 + static_cast<int>(u(rng) * 6);
+      for (int k = 0; k < launches; ++k) {
+        at += u(rng) * 0.5 * kMs;
+        const double op_start = std::max(at + 5, gpu_free);
+        const double op_dur = u(rng) * 3 * kMs + 1;
+        t.launch(at, 5, op_start, op_dur, k % 2 ? "gemm" : "elementwise");
+        gpu_free = op_start + op_dur;
+        at += 5;
+        if (u(rng) < 0.3) {
+          const double wait_end = std::max(at + 2, gpu_free + 3);
+          streamSync(t, at, wait_end - at);
+          at = wait_end;
+        }
+      }
+      at += u(rng) * kMs;
+      t.op("aten::optimizer_work", at, 0.3 * kMs);
+      at += 0.3 * kMs + 1;
+      t.step(n, begin, at - begin);
+    }
+    t.finalize();
+    const auto steps = computeSteps(t.model);
+    if (steps.steps.empty()) continue;
+    FixEffect loader;
+    loader.host_time = rangesNamed(t.model, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+    loader.host_factor = 0;
+    FixEffect gemm;
+    gemm.device_ops = eventsNamed(t.model, "gemm");
+    gemm.device_factor = 0.4;
+    FixEffect sync;
+    sync.waits = eventsNamed(t.model, "cudaStreamSynchronize");
+    FixEffect optimizer;
+    optimizer.host_time = rangesNamed(t.model, "aten::optimizer_work");
+    optimizer.host_factor = 0.2;
+    const StepReplay replay(t.model, steps, {loader, gemm, sync, optimizer});
+    INFO("round " << round);
+    CHECK(replay.replayWindowNs(0) == Approx(replay.observedStepNs() * static_cast<double>(replay.windowSteps())).epsilon(1e-6));
+    for (uint64_t s = 0; s < 16; ++s)
+      for (uint64_t bit = 1; bit < 16; bit <<= 1)
+        CHECK(replay.replayStepNs(s | bit) <= replay.replayStepNs(s) + 1e-3);
+    const auto savings = computeFixSavings(replay);
+    double sum = 0;
+    for (double share : savings.share_ns) {
+      CHECK(share >= -1e-3);
+      sum += share;
+    }
+    CHECK(sum == Approx(savings.all_ns).margin(1e-3));
+    CHECK(savings.all_ns <= savings.step_ns + 1e-3);
+  }
+}
