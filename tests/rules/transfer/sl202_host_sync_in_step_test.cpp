@@ -127,3 +127,62 @@ TEST_CASE("SL202: the CPU-only HTA trace is not checked", "[rules][SL202][fixtur
 
 }  // namespace
 }  // namespace steplint::test
+
+namespace steplint::test {
+namespace {
+
+// Issue 13: loss.item() at the END of each step. Each 9.2 ms step: the DataLoader 3 ms (the GPU
+// has nothing queued), a 6 ms kernel launched at 3.1 ms, then aten::item at 3.6 ms whose DtoH
+// copy call blocks until the kernel ends at 9.11 ms. The GPU idle it causes is at the NEXT
+// step's start, while the host loads data it could have loaded during the kernel.
+TEST_CASE("SL202: an end-of-step .item() is charged the idle it causes at the next step's start (#13)",
+          "[rules][SL202]") {
+  KinetoTrace t;
+  t.device(0);
+  for (int s = 0; s < 6; ++s) {
+    const double b = 9200.0 * s;
+    t.step(s + 1, b, 9200);
+    t.annotation("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", b, 3000);
+    t.op("aten::mm", b + 3050, 100).kernel(b + 3100, 10, b + 3110, 6000);
+    t.op("aten::item", b + 3600, 5560).op("aten::_local_scalar_dense", b + 3610, 5540);
+    t.copy("DtoH", "Device", "Pageable", b + 3620, 5500, b + 9112, 3, 4);
+    t.runtime("cudaStreamSynchronize", b + 9125, 10);
+  }
+  const RuleRun run = runRuleOnJson("SL202", t.str());
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  // The GPU idles from the copy's end (9.115 ms) to the next step's kernel (3.11 ms into it):
+  // 3.195 ms after each of the first five steps; the last has no next step to measure.
+  CHECK(d.evidence.metric("gpu_idle_ms_per_step") == Approx(5 * 3.195 / 6).margin(0.01));
+  // Without the wait, the next step's 3 ms of loading overlaps this step's kernel: the GPU
+  // bounds the step (6 ms kernel + its launch latency) instead of 9.2 ms.
+  CHECK(d.saving.per_step_ms == Approx(3.19).margin(0.05));
+  CHECK(run.saving_all.per_step_ms <= 9.2);
+}
+
+// Issue 13: a tiny .to("cpu") that holds the host 140 ms on a 246 ms step. The copy call waits
+// for the 140 ms of kernels before it, then the host works 100 ms on the result.
+TEST_CASE("SL202: a blocking device-to-host copy is charged the host time it blocks (#13)", "[rules][SL202]") {
+  KinetoTrace t;
+  t.device(0);
+  for (int s = 0; s < 4; ++s) {
+    const double b = 246000.0 * s;
+    t.step(s + 1, b, 246000);
+    t.op("aten::mm", b + 100, 2000).kernel(b + 200, 50, b + 300, 140000);
+    t.op("aten::to", b + 2500, 138000).op("aten::_to_copy", b + 2510, 137980).op("aten::copy_", b + 2520, 137960);
+    t.copy("DtoH", "Device", "Pageable", b + 2530, 137900, b + 140300, 100, 4);
+    t.runtime("cudaStreamSynchronize", b + 140440, 10);
+    t.op("aten::cpu_metrics", b + 140500, 100000);
+  }
+  const RuleRun run = runRuleOnJson("SL202", t.str());
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  INFO(d.message);
+  // Without the wait the host's 100 ms of work overlaps the next step's kernels: the step is
+  // bound by the GPU's 140 ms (plus launch), not 246 ms; about 106 ms, 43% of the step.
+  CHECK(d.saving.per_step_ms == Approx(105.8).margin(1.0));
+  CHECK(d.saving.fraction_of_step == Approx(0.43).margin(0.01));
+}
+
+}  // namespace
+}  // namespace steplint::test
