@@ -26,34 +26,31 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 
 }  // namespace
 
-TEST_CASE("slow_trainer prints its mistakes: all by default, batch 100", "[torch]") {
-  const Run run = runTrainer("switch_default", {SLOW_TRAINER, "--steps", "2"});
-  INFO(run.output);
-  CHECK(run.rc == 0);
-  CHECK(contains(run.output, std::string("slow_trainer: mistakes ") + kAllMistakes + " (batch 100)\n"));
-  CHECK(contains(run.output, "slow_trainer: 2 steps, mean step "));
-}
-
-TEST_CASE("slow_trainer --mistakes none runs the fixed configuration at batch 128", "[torch]") {
-  const Run run = runTrainer("switch_none", {SLOW_TRAINER, "--mistakes", "none", "--steps", "2"});
-  INFO(run.output);
-  CHECK(run.rc == 0);
-  CHECK(contains(run.output, "slow_trainer: mistakes none (batch 128)\n"));
-  CHECK(contains(run.output, "slow_trainer: 2 steps, mean step "));
-}
-
-TEST_CASE("slow_trainer --fix removes names from --mistakes, in either order", "[torch]") {
-  const Run fix = runTrainer("switch_fix", {SLOW_TRAINER, "--fix", "item-sync,batch-unaligned", "--steps", "2"});
-  INFO(fix.output);
-  CHECK(fix.rc == 0);
-  CHECK(contains(fix.output,
-                 "slow_trainer: mistakes loader-inline,zero-grad-fill,pageable-copy,cpu-scalar,cudnn-benchmark-off,"
-                 "fp32-matmul (batch 128)\n"));
-  const Run both = runTrainer("switch_both", {SLOW_TRAINER, "--fix", "zero-grad-fill", "--mistakes",
-                                              "zero-grad-fill,item-sync", "--steps", "2"});
-  INFO(both.output);
-  CHECK(both.rc == 0);
-  CHECK(contains(both.output, "slow_trainer: mistakes item-sync (batch 128)\n"));
+TEST_CASE("slow_trainer prints the mistakes that are on and its batch, then trains", "[torch]") {
+  struct Case {
+    std::vector<std::string> switches;
+    std::string line;
+  };
+  const std::vector<Case> cases = {
+      {{}, std::string("slow_trainer: mistakes ") + kAllMistakes + " (batch 100)\n"},  // the default: all
+      {{"--mistakes", "none"}, "slow_trainer: mistakes none (batch 128)\n"},
+      {{"--fix", "item-sync,batch-unaligned"},
+       "slow_trainer: mistakes loader-inline,zero-grad-fill,pageable-copy,cpu-scalar,cudnn-benchmark-off,"
+       "fp32-matmul (batch 128)\n"},
+      // --fix applies after --mistakes whatever the order.
+      {{"--fix", "zero-grad-fill", "--mistakes", "zero-grad-fill,item-sync"},
+       "slow_trainer: mistakes item-sync (batch 128)\n"},
+  };
+  int n = 0;
+  for (const Case& c : cases) {
+    std::vector<std::string> argv = {SLOW_TRAINER, "--steps", "2"};
+    argv.insert(argv.end(), c.switches.begin(), c.switches.end());
+    const Run run = runTrainer("switch_" + std::to_string(n++), argv);
+    INFO(run.output);
+    CHECK(run.rc == 0);
+    CHECK(contains(run.output, c.line));
+    CHECK(contains(run.output, "slow_trainer: 2 steps, mean step "));
+  }
 }
 
 TEST_CASE("slow_trainer: an unknown mistake is a usage error listing the valid names", "[torch]") {
