@@ -40,6 +40,7 @@ GPU_ONLY = {"pageable-copy", "cpu-scalar", "cudnn-benchmark-off", "fp32-matmul",
 # A per-trace "fix all" estimate, once check's JSON has one (issue 13's attribution work);
 # until then the bench sums the findings and says so.
 FIX_ALL_FIELD = "fix_all"
+REPEAT = "all mistakes (repeat)"
 
 TARGET_PCT, TARGET_FLOOR_MS, FIX_ALL_PCT = 0.30, 2.0, 0.20
 STEP_LINE = re.compile(r"^slow_trainer: \d+ steps, mean step ([0-9.]+) ms \(after warm-up\)$", re.M)
@@ -120,7 +121,10 @@ def timed_run(trainer, args, switches):
 
 def measure(trainer, args, names):
     """Per configuration, the mean step time of every round, in ms per baseline batch."""
-    configs = [("all mistakes", [])] + [(n, ["--fix", n]) for n in names] + [("all fixed", ["--mistakes", "none"])]
+    # The baseline again at the end of each round: nothing changes, so its "saving" is the
+    # measurement's own noise (an A/A control), the floor under which a difference means nothing.
+    configs = ([("all mistakes", [])] + [(n, ["--fix", n]) for n in names] +
+               [("all fixed", ["--mistakes", "none"]), (REPEAT, [])])
     times = {label: [] for label, _ in configs}
     base_batch = None
     for r in range(args.rounds):
@@ -147,7 +151,7 @@ def saving_row(label, switch, predicted, times, note, pct=TARGET_PCT, floor_ms=T
     base, fixed = times["all mistakes"], times[switch]
     measured = statistics.median(base) - statistics.median(fixed)
     paired = [b - f for b, f in zip(base, fixed)]
-    spread = f"{min(paired):.2f}–{max(paired):.2f}"
+    spread = f"{min(paired):.2f} to {max(paired):.2f}"
     if predicted is None:
         return [label, switch, why, fmt(measured), spread, "—", "n/a", note]
     ratio = f"{predicted / measured:.2f}" if predicted > 0 and abs(measured) > 1e-9 else "—"
@@ -183,15 +187,38 @@ def table(trace, times, names, device):
     fix_all = (trace.get(FIX_ALL_FIELD) or {}).get("per_step_ms")
     label = "fix all" if fix_all is not None else "fix all: sum of findings (no fix-all field yet)"
     rows.append(saving_row(label, "all fixed", total if fix_all is None else fix_all, times, "", FIX_ALL_PCT, 0.0))
+    rows.append(saving_row("noise: the baseline run twice", REPEAT, None, times, "A/A control", why="—"))
     return rows
 
 
 def print_configurations(times):
-    print("| Configuration | Median ms/step | Rounds min–max |")
+    print("| Configuration | Median ms/step | Rounds min to max |")
     print("|---|---|---|")
     for label, values in times.items():
-        shown = label if label in ("all mistakes", "all fixed") else f"--fix {label}"
-        print(f"| {shown} | {statistics.median(values):.2f} | {min(values):.2f}–{max(values):.2f} |")
+        shown = label if label in ("all mistakes", "all fixed", REPEAT) else f"--fix {label}"
+        print(f"| {shown} | {statistics.median(values):.2f} | {min(values):.2f} to {max(values):.2f} |")
+
+
+def print_report(trace, times, base_batch, rows):
+    base = times["all mistakes"]
+    print(f"# all mistakes: median step {statistics.median(base):.2f} ms without the profiler "
+          f"(rounds {min(base):.2f} to {max(base):.2f}); recorded trace: {trace['average_step_ms']:.2f} ms per step")
+    print(f"# measured = median(all mistakes) − median(fix), ms per step of {base_batch} samples; spread = "
+          f"min to max of the per-round differences; target ±{TARGET_PCT:.0%} or {TARGET_FLOOR_MS:g} ms, "
+          f"fix all ±{FIX_ALL_PCT:.0%}; load average now {os.getloadavg()[0]:.1f}")
+    print_configurations(times)
+    print()
+    print("| Finding | Switch | Predicted ms/step | Measured ms/step | Spread | Ratio | Within target | Note |")
+    print("|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+
+
+def commit():
+    """The checkout's commit, to quote with a result ("unknown" outside git)."""
+    run = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "rev-parse", "--short", "HEAD"],
+                         capture_output=True, text=True)
+    return run.stdout.strip() if run.returncode == 0 else "unknown"
 
 
 def main():
@@ -203,8 +230,8 @@ def main():
     try:
         names = switch_names(paths["trainer"])
         print(f"# savings bench, {datetime.date.today()}, {platform.platform()}, {os.cpu_count()} cores, "
-              f"device {args.device}, load average {os.getloadavg()[0]:.1f}")
-        print(f"# preload {env_lib}; {args.rounds} rounds x {len(names) + 2} configurations x {args.steps} steps")
+              f"device {args.device}, commit {commit()}, load average {os.getloadavg()[0]:.1f}")
+        print(f"# preload {env_lib}; {args.rounds} rounds x {len(names) + 3} configurations x {args.steps} steps")
         record_cmd, trace = record_and_check(paths, args, work)
         print(f"# recorded: {record_cmd}", flush=True)
         times, base_batch = measure(paths["trainer"], args, names)
@@ -215,18 +242,7 @@ def main():
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
-    base = times["all mistakes"]
-    print(f"# all mistakes: median step {statistics.median(base):.2f} ms without the profiler "
-          f"(rounds {min(base):.2f}–{max(base):.2f}); recorded trace: {trace['average_step_ms']:.2f} ms per step")
-    print(f"# measured = median(all mistakes) − median(fix), ms per step of {base_batch} samples; spread = "
-          f"min–max of the per-round differences; target ±{TARGET_PCT:.0%} or {TARGET_FLOOR_MS:g} ms, "
-          f"fix all ±{FIX_ALL_PCT:.0%}; load average now {os.getloadavg()[0]:.1f}")
-    print_configurations(times)
-    print()
-    print("| Finding | Switch | Predicted ms/step | Measured ms/step | Spread | Ratio | Within target | Note |")
-    print("|---|---|---|---|---|---|---|---|")
-    for row in rows:
-        print("| " + " | ".join(row) + " |")
+    print_report(trace, times, base_batch, rows)
     missed = sum(1 for row in rows if row[6] == "no")
     return 1 if args.strict and missed else 0
 
