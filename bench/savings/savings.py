@@ -120,22 +120,20 @@ def timed_run(trainer, args, switches):
 
 
 def measure(trainer, args, names):
-    """Per configuration, the mean step time of every round, in ms per baseline batch."""
+    """Per configuration, the mean step time of every round in ms per baseline batch, and its batch."""
     # The baseline again at the end of each round: nothing changes, so its "saving" is the
     # measurement's own noise (an A/A control), the floor under which a difference means nothing.
     configs = ([("all mistakes", [])] + [(n, ["--fix", n]) for n in names] +
                [("all fixed", ["--mistakes", "none"]), (REPEAT, [])])
-    times = {label: [] for label, _ in configs}
-    base_batch = None
+    times, batches = {label: [] for label, _ in configs}, {}
     for r in range(args.rounds):
         print(f"  round {r + 1}/{args.rounds}, load average {os.getloadavg()[0]:.1f}", file=sys.stderr)
         for label, switches in configs:
-            ms, batch = timed_run(trainer, args, switches)
-            base_batch = base_batch or batch  # the first run of every round is the baseline
+            ms, batches[label] = timed_run(trainer, args, switches)
             # A fix that changes the batch size is compared per sample: the time for the
-            # baseline's batch, not for a bigger step.
-            times[label].append(ms * base_batch / batch)
-    return times, base_batch
+            # baseline's batch (the first run of every round), not for a bigger step.
+            times[label].append(ms * batches["all mistakes"] / batches[label])
+    return times, batches
 
 
 def within(predicted, measured, pct, floor_ms):
@@ -191,22 +189,24 @@ def table(trace, times, names, device):
     return rows
 
 
-def print_configurations(times):
+def print_configurations(times, batches):
     print("| Configuration | Median ms/step | Rounds min to max |")
     print("|---|---|---|")
     for label, values in times.items():
         shown = label if label in ("all mistakes", "all fixed", REPEAT) else f"--fix {label}"
+        if batches[label] != batches["all mistakes"]:
+            shown += f" (batch {batches[label]}, per {batches['all mistakes']} samples)"
         print(f"| {shown} | {statistics.median(values):.2f} | {min(values):.2f} to {max(values):.2f} |")
 
 
-def print_report(trace, times, base_batch, rows):
+def print_report(trace, times, batches, rows):
     base = times["all mistakes"]
     print(f"# all mistakes: median step {statistics.median(base):.2f} ms without the profiler "
           f"(rounds {min(base):.2f} to {max(base):.2f}); recorded trace: {trace['average_step_ms']:.2f} ms per step")
-    print(f"# measured = median(all mistakes) − median(fix), ms per step of {base_batch} samples; spread = "
+    print(f"# measured = median(all mistakes) − median(fix), ms per step of {batches['all mistakes']} samples; spread = "
           f"min to max of the per-round differences; target ±{TARGET_PCT:.0%} or {TARGET_FLOOR_MS:g} ms, "
           f"fix all ±{FIX_ALL_PCT:.0%}; load average now {os.getloadavg()[0]:.1f}")
-    print_configurations(times)
+    print_configurations(times, batches)
     print()
     print("| Finding | Switch | Predicted ms/step | Measured ms/step | Spread | Ratio | Within target | Note |")
     print("|---|---|---|---|---|---|---|---|")
@@ -234,7 +234,7 @@ def main():
         print(f"# preload {env_lib}; {args.rounds} rounds x {len(names) + 3} configurations x {args.steps} steps")
         record_cmd, trace = record_and_check(paths, args, work)
         print(f"# recorded: {record_cmd}", flush=True)
-        times, base_batch = measure(paths["trainer"], args, names)
+        times, batches = measure(paths["trainer"], args, names)
         if args.keep:
             with open(os.path.join(work, "times.json"), "w") as f:
                 json.dump(times, f, indent=1)
@@ -242,7 +242,7 @@ def main():
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
-    print_report(trace, times, base_batch, rows)
+    print_report(trace, times, batches, rows)
     missed = sum(1 for row in rows if row[6] == "no")
     return 1 if args.strict and missed else 0
 
