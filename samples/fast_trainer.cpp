@@ -15,23 +15,15 @@
 
 using namespace steplint::samples;  // NOLINT(google-build-using-namespace): sample program
 
-namespace {
-
-void zeroGradToNone(torch::optim::Optimizer& optimizer, torch::nn::Module& model) {
-#if TORCH_VERSION_MAJOR >= 2
-  (void)model;
-  optimizer.zero_grad(/*set_to_none=*/true);
-#else
-  (void)optimizer;  // 1.13's zero_grad() cannot set to None: drop the gradients ourselves
-  for (torch::Tensor& p : model.parameters()) p.mutable_grad().reset();
-#endif
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   SampleOptions options;
   if (!parseSampleOptions(argc, argv, &options)) return 2;
+  if (options.mistakes_given) {
+    std::fprintf(stderr,
+                 "fast_trainer: --mistakes and --fix are slow_trainer's switches (slow_trainer --mistakes none "
+                 "is the slow sample with every mistake fixed)\n");
+    return 2;
+  }
   const bool cuda = options.device == "cuda";
   if (cuda && !torch::cuda::is_available()) {
     std::fprintf(stderr, "fast_trainer: --device cuda but CUDA is not available\n");
@@ -61,7 +53,7 @@ int main(int argc, char** argv) {
     torch::Tensor y = batch.target.to(device, /*non_blocking=*/true);
     {
       RECORD_USER_SCOPE("Optimizer.zero_grad#SGD.zero_grad");
-      zeroGradToNone(optimizer, *model);
+      zeroGrad(optimizer, *model, /*set_to_none=*/true);
     }
     torch::Tensor loss = torch::nn::functional::cross_entropy(model->forward(x), y);
     loss.backward();

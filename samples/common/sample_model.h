@@ -3,6 +3,7 @@
 #pragma once
 
 #include <torch/torch.h>
+#include <torch/version.h>  // TORCH_VERSION_MAJOR for zeroGrad
 
 #include <chrono>
 #include <cstdint>
@@ -80,5 +81,21 @@ class InMemoryDataset : public torch::data::datasets::BatchDataset<InMemoryDatas
   torch::Tensor data_, targets_;
   bool pinned_;
 };
+
+/// zero_grad as the samples call it: `set_to_none` drops the gradients (the fix of SL601),
+/// otherwise they are zeroed in place.
+inline void zeroGrad(torch::optim::Optimizer& optimizer, torch::nn::Module& model, bool set_to_none) {
+#if TORCH_VERSION_MAJOR >= 2
+  (void)model;
+  optimizer.zero_grad(set_to_none);
+#else
+  if (!set_to_none) {
+    optimizer.zero_grad();  // 1.13: always zeroes (no set_to_none)
+    return;
+  }
+  // 1.13's zero_grad() cannot set to None: drop the gradients ourselves
+  for (torch::Tensor& p : model.parameters()) p.mutable_grad().reset();
+#endif
+}
 
 }  // namespace steplint::samples

@@ -11,8 +11,18 @@ void printUsage(const char* program) {
   std::fprintf(stderr,
                "usage: %s [--device cpu|cuda] [--steps N] [--steplint-steps]\n"
                "          [--legacy-profile FILE] [--kineto-profile FILE] [--exit-code N]\n"
-               "          [--sleep-after-step-ms N] [--hold-mb-per-step N] [--workers N]\n",
-               program);
+               "          [--sleep-after-step-ms N] [--hold-mb-per-step N] [--workers N]\n"
+               "          [--mistakes all|none|NAME[,NAME...]] [--fix NAME[,NAME...]]  (slow_trainer)\n"
+               "  mistake names: %s\n",
+               program, mistakeNamesForUsage().c_str());
+}
+
+// --mistakes and --fix: an unknown name is named before the usage text, which lists them all.
+bool parseMistakes(const char* program, const char* flag, const char* value, MistakeSet* out) {
+  std::string bad;
+  if (MistakeSet::parse(value, out, &bad)) return true;
+  std::fprintf(stderr, "%s: unknown mistake '%s' in %s\n", program, bad.c_str(), flag);
+  return false;
 }
 
 bool parseInt(const char* text, int64_t min, int64_t* out) {
@@ -26,6 +36,7 @@ bool parseInt(const char* text, int64_t min, int64_t* out) {
 }  // namespace
 
 bool parseSampleOptions(int argc, char** argv, SampleOptions* options) {
+  MistakeSet fixed = MistakeSet::none();
   for (int i = 1; i < argc; ++i) {
     const char* arg = argv[i];
     const char* value = i + 1 < argc ? argv[i + 1] : nullptr;
@@ -55,6 +66,14 @@ bool parseSampleOptions(int argc, char** argv, SampleOptions* options) {
       ok = parseInt(value, 0, &options->workers) && options->workers <= 256;
     } else if (std::strcmp(arg, "--hold-mb-per-step") == 0) {
       ok = parseInt(value, 0, &options->hold_mb_per_step) && options->hold_mb_per_step <= 1024;
+    } else if (std::strcmp(arg, "--mistakes") == 0) {
+      ok = parseMistakes(argv[0], arg, value, &options->mistakes);
+      options->mistakes_given = true;
+    } else if (std::strcmp(arg, "--fix") == 0) {
+      MistakeSet more = MistakeSet::none();
+      ok = parseMistakes(argv[0], arg, value, &more);
+      fixed = fixed.with(more);
+      options->mistakes_given = true;
     } else {
       ok = false;
     }
@@ -65,7 +84,14 @@ bool parseSampleOptions(int argc, char** argv, SampleOptions* options) {
     }
     ++i;
   }
+  // --fix applies after --mistakes whatever their order: "all but these".
+  options->mistakes = options->mistakes.minus(fixed);
   return true;
+}
+
+void printMistakes(const char* name, const MistakeSet& mistakes, int64_t batch) {
+  std::printf("%s: mistakes %s (batch %lld)\n", name, mistakes.names().c_str(), static_cast<long long>(batch));
+  std::fflush(stdout);
 }
 
 void printStepTime(const char* name, int64_t steps, double mean_step_ms) {
