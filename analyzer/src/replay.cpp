@@ -47,7 +47,8 @@ double shapleyWeight(size_t subset_size, size_t n) {
 
 }  // namespace
 
-ReplayEnds runReplay(const ReplayProgram& p, const Factors& factors, uint64_t mask, int repetitions) {
+ReplayEnds runReplay(const ReplayProgram& p, const Factors& factors, uint64_t mask, int repetitions,
+                     double op_overhead_ns) {
   ReplayEnds out;
   std::vector<double> free = p.slot_free;
   std::vector<double> end(p.ops.size(), 0);
@@ -56,9 +57,13 @@ ReplayEnds runReplay(const ReplayProgram& p, const Factors& factors, uint64_t ma
     double last = h;
     for (const ReplayItem& item : p.items) {
       switch (item.kind) {
-        case ReplayItem::kWork:
-          h += item.dur * product(factors.host, mask & item.mask);
+        case ReplayItem::kWork: {
+          // The profiler's own cost per recorded event comes out first (clamped: an item is
+          // never shorter than nothing), then the fixes shrink what is left.
+          const double unprofiled = std::max(0.0, item.dur - item.recorded * op_overhead_ns);
+          h += unprofiled * product(factors.host, mask & item.mask);
           break;
+        }
         case ReplayItem::kLaunch: {
           const ReplayOp& op = p.ops[item.op];
           double start = std::max(h + op.launch_delay, free[op.slot] + op.queue_delay);
@@ -87,7 +92,9 @@ ReplayEnds runReplay(const ReplayProgram& p, const Factors& factors, uint64_t ma
   return out;
 }
 
-StepReplay::StepReplay(const trace::TraceModel& model, const StepResult& steps, const std::vector<FixEffect>& fixes) {
+StepReplay::StepReplay(const trace::TraceModel& model, const StepResult& steps, const std::vector<FixEffect>& fixes,
+                       double op_overhead_ns)
+    : op_overhead_ns_(std::max(0.0, op_overhead_ns)) {
   const size_t n = steps.steps.size();
   if (n == 0) return;
   auto program = std::make_unique<ReplayProgram>(buildReplayProgram(model, steps, 0, n, fixes));
@@ -119,27 +126,29 @@ double StepReplay::observedStepNs() const {
 }
 
 double StepReplay::replayWindowNs(uint64_t mask) const {
-  return valid() ? runReplay(*program_, program_->point, mask, 1).front() - program_->start : 0;
+  return valid() ? runReplay(*program_, program_->point, mask, 1, 0).front() - program_->start : 0;
 }
 
-double StepReplay::replayStepNs(uint64_t mask, bool worst) const {
+double StepReplay::replayStepNs(uint64_t mask, ReplayScenario scenario) const {
   if (!valid()) return 0;
   // The window's steps run kPasses times back to back; the last pass's length is the steady
   // state the trainer settles in, free of the first step's pipeline fill (the first kernel of
   // a window cannot overlap the host work before it).
-  const ReplayEnds ends = runReplay(*program_, worst ? program_->worst : program_->point, mask, kPasses);
+  const ReplayEnds ends = runReplay(*program_, scenario.worst ? program_->worst : program_->point, mask, kPasses,
+                                    scenario.keep_overhead ? 0 : op_overhead_ns_);
   return (ends[kPasses - 1] - ends[kPasses - 2]) / static_cast<double>(program_->steps);
 }
 
 namespace {
 
-/// Shapley values of the fixes: each fix's marginal saving averaged over every order of
-/// applying the fixes (over every subset for up to kExactShapleyFixes, else sampled orders).
-std::vector<double> shapleyShares(const StepReplay& replay, size_t n, bool worst, bool* exact) {
+/// Shapley values of the fixes in one scenario: each fix's marginal saving averaged over every
+/// order of applying the fixes (over every subset for up to kExactShapleyFixes, else sampled
+/// orders).
+std::vector<double> shapleyShares(const StepReplay& replay, size_t n, ReplayScenario scenario, bool* exact) {
   std::vector<double> share(n, 0);
   if (n <= kExactShapleyFixes) {
     std::vector<double> t(size_t{1} << n);
-    for (uint64_t s = 0; s < t.size(); ++s) t[s] = replay.replayStepNs(s, worst);
+    for (uint64_t s = 0; s < t.size(); ++s) t[s] = replay.replayStepNs(s, scenario);
     for (size_t i = 0; i < n; ++i) {
       const uint64_t bit = uint64_t{1} << i;
       for (uint64_t s = 0; s < t.size(); ++s) {
@@ -154,19 +163,40 @@ std::vector<double> shapleyShares(const StepReplay& replay, size_t n, bool worst
   std::mt19937_64 rng(0x5EED);  // fixed seed: the same trace gives the same report
   std::vector<size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
-  const double base = replay.replayStepNs(0, worst);
+  const double base = replay.replayStepNs(0, scenario);
   for (size_t r = 0; r < kSampledOrders; ++r) {
     std::shuffle(order.begin(), order.end(), rng);
     uint64_t applied = 0;
     double before = base;
     for (size_t i : order) {
       applied |= uint64_t{1} << i;
-      const double after = replay.replayStepNs(applied, worst);
+      const double after = replay.replayStepNs(applied, scenario);
       share[i] += (before - after) / static_cast<double>(kSampledOrders);
       before = after;
     }
   }
   return share;
+}
+
+/// The savings of every fix in one scenario.
+struct ScenarioSavings {
+  std::vector<double> share, alone;
+  double all = 0;
+  double base = 0;
+};
+
+ScenarioSavings scenarioSavings(const StepReplay& replay, size_t n, ReplayScenario scenario, bool* exact) {
+  ScenarioSavings out;
+  out.base = replay.replayStepNs(0, scenario);
+  const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  out.all = out.base - replay.replayStepNs(all, scenario);
+  for (size_t i = 0; i < n; ++i) out.alone.push_back(out.base - replay.replayStepNs(uint64_t{1} << i, scenario));
+  out.share = shapleyShares(replay, n, scenario, exact);
+  return out;
+}
+
+void keepLower(std::vector<double>& low, const std::vector<double>& other) {
+  for (size_t i = 0; i < low.size(); ++i) low[i] = std::min(low[i], other[i]);
 }
 
 }  // namespace
@@ -175,18 +205,32 @@ FixSavings computeFixSavings(const StepReplay& replay) {
   FixSavings out;
   const size_t n = std::min(replay.fixCount(), StepReplay::kMaxFixes);
   if (!replay.valid()) return out;
-  const double base = replay.replayStepNs(0);
-  out.step_ns = base;
+  out.recorded_step_ns = replay.replayStepNs(0, {false, /*keep_overhead=*/true});
+  const ScenarioSavings point = scenarioSavings(replay, n, {}, &out.exact_shares);
+  out.step_ns = point.base;
+  out.share_ns = point.share;
+  out.alone_ns = point.alone;
+  out.all_ns = point.all;
+  out.share_low_ns = point.share;
+  out.alone_low_ns = point.alone;
+  out.all_low_ns = point.all;
   if (n == 0) return out;
-  const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
-  out.all_ns = base - replay.replayStepNs(all);
-  out.all_low_ns = base - replay.replayStepNs(all, /*worst=*/true);
-  for (size_t i = 0; i < n; ++i) {
-    out.alone_ns.push_back(base - replay.replayStepNs(uint64_t{1} << i));
-    out.alone_low_ns.push_back(base - replay.replayStepNs(uint64_t{1} << i, /*worst=*/true));
+  // The low end: the fixes' pessimistic factors, and the host timeline as recorded (the
+  // profiler's inflation left in, which is what host-side fixes' savings are smallest with).
+  std::vector<ReplayScenario> pessimistic;
+  if (replay.hasWorstCase()) pessimistic.push_back({/*worst=*/true, /*keep_overhead=*/false});
+  if (replay.opOverheadNs() > 0) pessimistic.push_back({/*worst=*/false, /*keep_overhead=*/true});
+  for (const ReplayScenario scenario : pessimistic) {
+    const ScenarioSavings s = scenarioSavings(replay, n, scenario, &out.exact_shares);
+    // The recorded-timeline scenario measures against a longer step: compare fractions.
+    const double scale = s.base > 0 ? point.base / s.base : 1;
+    std::vector<double> share = s.share, alone = s.alone;
+    for (double& v : share) v *= scale;
+    for (double& v : alone) v *= scale;
+    keepLower(out.share_low_ns, share);
+    keepLower(out.alone_low_ns, alone);
+    out.all_low_ns = std::min(out.all_low_ns, s.all * scale);
   }
-  out.share_ns = shapleyShares(replay, n, /*worst=*/false, &out.exact_shares);
-  out.share_low_ns = replay.hasWorstCase() ? shapleyShares(replay, n, /*worst=*/true, &out.exact_shares) : out.share_ns;
   return out;
 }
 

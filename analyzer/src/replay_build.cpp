@@ -45,7 +45,7 @@ class Builder {
  public:
   Builder(const TraceModel& model, const StepResult& steps, size_t first, size_t last,
           const std::vector<FixEffect>& fixes)
-      : model_(model), fixes_(fixes) {
+      : model_(model), steps_(steps), fixes_(fixes) {
     start_ = steps.steps[first].start_ns;
     host_end_ = std::max(steps.steps[last - 1].host_end_ns, start_);
     program_.start = static_cast<double>(start_);
@@ -53,6 +53,7 @@ class Builder {
   }
 
   ReplayProgram build() {
+    collectRecorded();
     collectOps();
     collectWaits();
     orderLaunches();
@@ -76,6 +77,46 @@ class Builder {
     out.host.push_back(std::clamp(host, 0.0, 1.0));
     out.device.push_back(std::clamp(device, 0.0, 1.0));
     out.residual.push_back(std::clamp(host, 0.0, 1.0));
+  }
+
+  /// Start times of the recorded host events (CPU ops, annotations, Python frames) on the
+  /// threads of the host timeline: each one inflated the timeline by the profiler's cost. The
+  /// threads are those of the step ranges and of the launch calls; without either (a CPU trace
+  /// with detected steps), the thread with the most ops.
+  void collectRecorded() {
+    std::vector<char> serial(model_.tracks.size(), 0);
+    for (const Step& s : steps_.steps)
+      if (s.event != kNoIndex) serial[model_.events[s.event].track] = 1;
+    std::vector<size_t> ops_on(model_.tracks.size(), 0);
+    for (uint32_t t = 0; t < model_.tracks.size(); ++t) {
+      const trace::Track& track = model_.tracks[t];
+      if (track.kind != trace::TrackKind::kCpuThread) continue;
+      for (uint32_t i = track.first_event; i < track.first_event + track.event_count; ++i) {
+        const Event& e = model_.events[i];
+        if (e.start_ns < start_ || e.start_ns >= host_end_) continue;
+        if (trace::isLaunchApi(e.kind)) serial[t] = 1;
+        if (trace::isCpuRange(e.kind)) ++ops_on[t];
+      }
+    }
+    if (std::find(serial.begin(), serial.end(), 1) == serial.end()) {
+      const auto busiest = std::max_element(ops_on.begin(), ops_on.end());
+      if (busiest != ops_on.end() && *busiest > 0) serial[static_cast<size_t>(busiest - ops_on.begin())] = 1;
+    }
+    for (uint32_t t = 0; t < model_.tracks.size(); ++t) {
+      if (!serial[t]) continue;
+      const trace::Track& track = model_.tracks[t];
+      for (uint32_t i = track.first_event; i < track.first_event + track.event_count; ++i) {
+        const Event& e = model_.events[i];
+        if (trace::isCpuRange(e.kind) && e.start_ns >= start_ && e.start_ns < host_end_) recorded_.push_back(e.start_ns);
+      }
+    }
+    std::sort(recorded_.begin(), recorded_.end());
+  }
+
+  uint32_t recordedIn(int64_t from, int64_t to) const {
+    const auto lo = std::lower_bound(recorded_.begin(), recorded_.end(), from);
+    const auto hi = std::lower_bound(lo, recorded_.end(), to);
+    return static_cast<uint32_t>(hi - lo);
   }
 
   uint32_t slotOf(const Event& e) {
@@ -258,9 +299,11 @@ class Builder {
       item.kind = ReplayItem::kWork;
       item.dur = static_cast<double>(next - from);
       item.mask = active_;
+      item.recorded = recordedIn(from, next);
       if (!program_.items.empty() && program_.items.back().kind == ReplayItem::kWork &&
           program_.items.back().mask == item.mask) {
         program_.items.back().dur += item.dur;  // consecutive pieces under the same fixes
+        program_.items.back().recorded += item.recorded;
       } else {
         program_.items.push_back(item);
       }
@@ -402,7 +445,9 @@ class Builder {
   };
 
   const TraceModel& model_;
+  const StepResult& steps_;
   const std::vector<FixEffect>& fixes_;
+  std::vector<int64_t> recorded_;         // start times of recorded host events (collectRecorded)
   int64_t start_ = 0;
   int64_t host_end_ = 0;
   ReplayProgram program_;

@@ -34,6 +34,7 @@ struct ReplayItem {
   uint64_t mask = 0;       // kWork: fixes that shrink it; kWait: fixes that remove the wait
   double dur = 0;          // kWork: observed duration; kWait: what is left when it no longer blocks
   double after = 0;        // kWait: observed time from the op's end to the call's return
+  uint32_t recorded = 0;   // kWork: recorded host events that start in it (each inflated it by the profiler's cost)
   double fixed_end = -1;   // kWait on an op that ran before the window: its (unchanging) end
 };
 
@@ -62,6 +63,8 @@ ReplayProgram buildReplayProgram(const trace::TraceModel& model, const StepResul
 /// Runs the program `repetitions` times back to back with the fixes in `mask` applied; returns
 /// when each pass completed (its host timeline and its GPU work) (replay.cpp).
 using ReplayEnds = std::vector<double>;
-ReplayEnds runReplay(const ReplayProgram& program, const Factors& factors, uint64_t mask, int repetitions);
+/// `op_overhead_ns`: taken out of each work item per recorded event in it (0: as recorded).
+ReplayEnds runReplay(const ReplayProgram& program, const Factors& factors, uint64_t mask, int repetitions,
+                     double op_overhead_ns);
 
 }  // namespace steplint::analyzer

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "steplint/analyzer/fix_effect.h"
+#include "steplint/analyzer/profiler_overhead.h"
 #include "steplint/analyzer/replay.h"
 
 namespace steplint::analyzer {
@@ -27,27 +28,31 @@ SavingsTotal attributeSavings(const AnalysisContext& context, std::vector<Diagno
     effects.push_back(*d.effect);
   }
   if (with_effect.empty()) return all;
-  const StepReplay replay(context.model(), context.steps(), effects);
+  const ProfilerOverhead overhead = profilerOverhead(context.model());
+  const StepReplay replay(context.model(), context.steps(), effects, overhead.per_event_ns);
   const FixSavings savings = computeFixSavings(replay);
   if (!replay.valid() || savings.step_ns <= 0) return all;
-  // Shares are fractions of the replayed steady-state step; they are reported as parts of the
-  // step users see (the breakdown's average), so they can never add up to more than it.
-  const double step_ms = context.averageStepMs() > 0 ? context.averageStepMs() : savings.step_ns / 1e6;
-  const double to_ms = step_ms / savings.step_ns;
+  // Figures are per step of the replayed steady state without the profiler's cost: what the
+  // trainer would see unprofiled. The shares add up to the fix-all saving, which cannot exceed
+  // that step.
+  const double step_ms = savings.step_ns / 1e6;
   for (size_t i = 0; i < with_effect.size(); ++i) {
     SavingEstimate& s = with_effect[i]->saving;
-    s.per_step_ms = std::max(0.0, savings.share_ns[i]) * to_ms;
+    s.per_step_ms = std::max(0.0, savings.share_ns[i]) / 1e6;
     s.fraction_of_step = s.per_step_ms / step_ms;
-    s.alone_ms = std::max(0.0, savings.alone_ns[i]) * to_ms;
-    const double low = std::max(0.0, savings.share_low_ns[i]) * to_ms;
+    s.alone_ms = std::max(0.0, savings.alone_ns[i]) / 1e6;
+    const double low = std::max(0.0, savings.share_low_ns[i]) / 1e6;
     s.low_ms = low < s.per_step_ms - 1e-9 ? low : -1;
     s.method += format("; replayed over %.0f steps: its share of fixing all findings (%.1f ms/step if fixed alone)",
                        static_cast<double>(replay.windowSteps()), s.alone_ms);
   }
-  all.per_step_ms = std::max(0.0, savings.all_ns) * to_ms;
-  const double all_low = std::max(0.0, savings.all_low_ns) * to_ms;
+  all.per_step_ms = std::max(0.0, savings.all_ns) / 1e6;
+  const double all_low = std::max(0.0, savings.all_low_ns) / 1e6;
   all.low_ms = all_low < all.per_step_ms - 1e-9 ? all_low : -1;
   all.fraction_of_step = all.per_step_ms / step_ms;
+  all.step_ms = step_ms;
+  all.profiler_overhead_ms = std::max(0.0, savings.recorded_step_ns - savings.step_ns) / 1e6;
+  all.profiler_overhead = overhead.source;
   all.findings = with_effect.size();
   all.replayed_steps = replay.windowSteps();
   all.exact_shares = savings.exact_shares;

@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "steplint/analyzer/profiler_overhead.h"
 #include "steplint/analyzer/replay.h"
 #include "test_model.h"
 
@@ -222,5 +223,57 @@ TEST_CASE("replay: randomised traces — fixes never slow a step, shares add up,
     }
     CHECK(sum == Approx(savings.all_ns).margin(1e-3));
     CHECK(savings.all_ns <= savings.step_ns + 1e-3);
+  }
+}
+
+TEST_CASE("replay: the profiler's cost per recorded host event is taken out before a fix is credited") {
+  // Each 10 ms step: a 4 ms DataLoader range holding 999 recorded 3 µs ops (1000 events with the
+  // range itself), then one op. At 1 µs of recording cost per event the loader took 3 ms
+  // unprofiled and the step 8.999 ms.
+  TestTrace t;
+  double at = 0;
+  for (int n = 0; n < 4; ++n) {
+    t.step(n, at, 10 * kMs);
+    t.annotation("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", at, 4 * kMs);
+    for (int k = 0; k < 999; ++k) t.op("aten::sample_op", at + 1 + 4 * k, 3);
+    t.op("aten::train_op", at + 5 * kMs, 1 * kMs);
+    at += 10 * kMs;
+  }
+  t.finalize();
+  const auto steps = computeSteps(t.model);
+  FixEffect loader;
+  loader.host_time = rangesNamed(t.model, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+  loader.host_factor = 0;
+  const StepReplay replay(t.model, steps, {loader}, /*op_overhead_ns=*/1000);
+  // The step thread's events: the step range, 1000 in the loader, one op.
+  CHECK(replay.replayStepNs(0) == Approx(10e6 - 1002e3).margin(1e3));
+  CHECK(replay.replayStepNs(0, {false, /*keep_overhead=*/true}) == Approx(10e6).margin(1e3));
+  const auto savings = computeFixSavings(replay);
+  CHECK(savings.alone_ns[0] == Approx(3e6).margin(2e3));         // the loader without its recording cost
+  CHECK(savings.recorded_step_ns - savings.step_ns == Approx(1002e3).margin(1e3));
+  // The low end is the lower of the scenarios: leaving the recording in would credit the fix
+  // 4 ms of a 10 ms step (3.6 ms of the 8.998 ms one), so the corrected 3 ms stays the low end.
+  CHECK(savings.alone_low_ns[0] == Approx(3e6).margin(2e3));
+  CHECK(savings.share_low_ns[0] <= savings.share_ns[0] + 1);
+}
+
+TEST_CASE("profiler overhead: measured by steplint, estimated for torch.profiler, nothing for older steplint") {
+  using steplint::analyzer::profilerOverhead;
+  TraceModel measured;
+  measured.metadata.extra = {{"steplint_version", "\"0.1.0\""}, {"steplint_op_overhead_ns", "812"},
+                             {"steplint_op_overhead_samples", "4096"}};
+  CHECK(profilerOverhead(measured).per_event_ns == Approx(812));
+  CHECK(profilerOverhead(measured).source.find("812 ns, measured by steplint's collector over 4096") !=
+        std::string::npos);
+  TraceModel older;
+  older.metadata.extra = {{"steplint_version", "\"0.1.0\""}};
+  CHECK(profilerOverhead(older).per_event_ns == 0);
+  TraceModel kineto;
+  CHECK(profilerOverhead(kineto).per_event_ns == Approx(steplint::analyzer::kTorchProfilerEventNs));
+  for (const char* bad : {"-5", "nan", "1e300", "\"x\""}) {
+    TraceModel garbage;
+    garbage.metadata.extra = {{"steplint_op_overhead_ns", bad}};
+    INFO(bad);
+    CHECK(profilerOverhead(garbage).per_event_ns == Approx(steplint::analyzer::kTorchProfilerEventNs));
   }
 }

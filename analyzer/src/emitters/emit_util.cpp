@@ -51,8 +51,13 @@ std::string savingAllText(const SavingsTotal& total) {
   if (total.per_step_ms < 0) return {};
   std::string text = "fixing all findings: ~" + msText(total.per_step_ms, total.low_ms);
   if (total.fraction_of_step >= 0) {
-    std::string percent = percentText(total.fraction_of_step);
-    text += " (" + percent.substr(2) + " of the step)";
+    std::array<char, 160> buffer{};
+    if (total.profiler_overhead_ms >= 0.05)
+      std::snprintf(buffer.data(), buffer.size(), " of the %.1f ms step without the profiler's ~%.1f ms", total.step_ms,
+                    total.profiler_overhead_ms);
+    else
+      std::snprintf(buffer.data(), buffer.size(), " of the %.1f ms step", total.step_ms);
+    text += " (" + percentText(total.fraction_of_step).substr(2) + buffer.data() + ")";
   }
   return text;
 }

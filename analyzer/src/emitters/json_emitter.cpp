@@ -34,6 +34,9 @@ json savingAllToJson(const SavingsTotal& t) {
   if (t.per_step_ms < 0) return nullptr;
   json out = {{"per_step_ms", t.per_step_ms},
               {"fraction_of_step", t.fraction_of_step >= 0 ? json(t.fraction_of_step) : json(nullptr)},
+              {"step_ms", t.step_ms},
+              {"profiler_overhead_ms", t.profiler_overhead_ms},
+              {"profiler_overhead", t.profiler_overhead},
               {"findings", t.findings},
               {"replayed_steps", t.replayed_steps},
               {"exact_shares", t.exact_shares}};

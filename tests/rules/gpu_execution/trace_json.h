@@ -90,7 +90,9 @@ class JsonTrace {
     return *this;
   }
   std::string str() const {
-    std::string out = "{\"schemaVersion\": 1";
+    // Hand-built events carry no profiler cost: say so, or the replay would take out the
+    // estimate it uses for torch.profiler traces (docs/savings.md).
+    std::string out = "{\"schemaVersion\": 1, \"steplint_op_overhead_ns\": 0";
     if (!devices_.empty()) {
       out += ", \"deviceProperties\": [";
       for (size_t i = 0; i < devices_.size(); ++i) out += (i ? ", " : "") + devices_[i];

@@ -74,10 +74,13 @@ TEST_CASE("SL101: ResNet-50 with 0 workers waits 33.4% of the step for data", "[
   CHECK(d.message == "33.4% of step time (59.3 ms/step) waiting for the DataLoader (single-process loader: "
                      "num_workers=0)");
   CHECK(d.evidence.metric("dataloader_fraction") == Approx(0.334).margin(0.005));
-  // tb_plugin counts 59 262 µs of DataLoader time; the replay removes those waits and finds the
-  // host then still bounds the step: 57.2 ms/step shorter.
+  // tb_plugin counts 59 262 µs of DataLoader time. The replay first takes out torch.profiler's
+  // estimated cost per recorded host event (2 µs, docs/savings.md), which shortens the recorded
+  // loader too, then removes the waits: 51.5 ms/step shorter; 57.2 with the recording's cost
+  // left in, the low end of the range.
   CHECK(d.evidence.metric("dataloader_ms_per_step") == Approx(59.262).margin(0.05));
-  CHECK(d.saving.per_step_ms == Approx(57.19).margin(0.05));
+  CHECK(d.saving.per_step_ms == Approx(51.52).margin(0.05));
+  CHECK(run.saving_all.profiler_overhead_ms > 5);
   CHECK(d.evidence.metric("recommended_workers") == Approx(4));
   CHECK(d.evidence.steps == std::vector<int64_t>{5, 6, 7, 8, 9, 10});
 }

@@ -71,7 +71,10 @@ class KinetoTrace {
     return *this;
   }
   std::string str() const {
-    std::string out = "{\"schemaVersion\": 1, " + metadata_ + "\"deviceProperties\": [";
+    // Hand-built events carry no profiler cost: say so, or the replay would take out the
+    // estimate it uses for torch.profiler traces (docs/savings.md).
+    std::string out =
+        "{\"schemaVersion\": 1, \"steplint_op_overhead_ns\": 0, " + metadata_ + "\"deviceProperties\": [";
     for (size_t i = 0; i < devices_.size(); ++i) out += (i ? ", " : "") + devices_[i];
     out += "], \"traceEvents\": [\n";
     for (size_t i = 0; i < events_.size(); ++i) out += (i ? ",\n" : "") + events_[i];

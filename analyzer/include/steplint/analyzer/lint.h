@@ -18,6 +18,9 @@ struct SavingsTotal {
   double per_step_ms = -1;       // < 0: no finding has a time saving
   double low_ms = -1;            // the pessimistic end (< 0: same as per_step_ms)
   double fraction_of_step = -1;
+  double step_ms = -1;           // the replayed step the fractions are of: without the profiler's cost
+  double profiler_overhead_ms = 0;  // what the recording added per step, taken out before replaying
+  std::string profiler_overhead;    // how that cost per event was obtained
   size_t findings = 0;           // findings whose shares make it up
   size_t replayed_steps = 0;     // steps in the replayed window
   bool exact_shares = true;      // false: shares from sampled fix orders (many findings)

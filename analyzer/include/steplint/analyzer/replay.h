@@ -26,13 +26,22 @@ namespace steplint::analyzer {
 /// The replayable program of one trace's kept steps (opaque; built once per trace).
 struct ReplayProgram;
 
+/// Which variant of the replay to run.
+struct ReplayScenario {
+  bool worst = false;          // the fixes' pessimistic factors (FixEffect::*_worst)
+  bool keep_overhead = false;  // the host timeline as recorded, the profiler's cost left in
+};
+
 /// Mean step times, in ns, of the kept steps replayed with a set of fixes.
 class StepReplay {
  public:
   /// At most 64 fixes (a bit each); more are ignored.
   static constexpr size_t kMaxFixes = 64;
 
-  StepReplay(const trace::TraceModel& model, const StepResult& steps, const std::vector<FixEffect>& fixes);
+  /// `op_overhead_ns`: what recording one host event added to its thread (profilerOverhead());
+  /// replays take it out of the host timeline unless a scenario keeps it.
+  StepReplay(const trace::TraceModel& model, const StepResult& steps, const std::vector<FixEffect>& fixes,
+             double op_overhead_ns = 0);
   ~StepReplay();
   StepReplay(StepReplay&&) noexcept;
   StepReplay& operator=(StepReplay&&) noexcept;
@@ -49,14 +58,15 @@ class StepReplay {
   double replayWindowNs(uint64_t mask) const;
   /// The steady-state mean step with those fixes: the window's steps replayed back to back
   /// several times, measured over the last pass (what a trainer's mean step measures).
-  /// `worst`: with the fixes' pessimistic factors (FixEffect::*_worst).
-  double replayStepNs(uint64_t mask, bool worst = false) const;
+  double replayStepNs(uint64_t mask, ReplayScenario scenario = {}) const;
   size_t fixCount() const;
   /// True when some fix has pessimistic factors that differ from its expected ones.
   bool hasWorstCase() const;
+  double opOverheadNs() const { return op_overhead_ns_; }
 
  private:
   std::unique_ptr<ReplayProgram> program_;
+  double op_overhead_ns_ = 0;
 };
 
 /// The saving of each fix and of all of them together, per step.
@@ -64,12 +74,13 @@ struct FixSavings {
   /// Per fix, in the order given: its share of "fix all" (Shapley value; the shares add up
   /// to all_ns), and what it would save if it were the only fix.
   std::vector<double> share_ns;
-  std::vector<double> share_low_ns;  // the shares with the pessimistic factors (add up to all_low_ns)
+  std::vector<double> share_low_ns;  // the lowest share over the pessimistic scenarios
   std::vector<double> alone_ns;
-  std::vector<double> alone_low_ns;  // alone, with the pessimistic factors
+  std::vector<double> alone_low_ns;  // the same for alone
   double all_ns = 0;         // replayed step − replayed step with every fix applied
-  double all_low_ns = 0;     // the same with the pessimistic factors
-  double step_ns = 0;        // replayed steady-state step without fixes
+  double all_low_ns = 0;     // the low end: pessimistic factors, or the profiler's cost left in
+  double step_ns = 0;        // replayed steady-state step without fixes, the profiler's cost taken out
+  double recorded_step_ns = 0;  // the same with the profiler's cost left in
   bool exact_shares = true;  // false: shares estimated from sampled fix orders (many fixes)
 };
 

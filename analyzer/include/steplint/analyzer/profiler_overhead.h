@@ -1,0 +1,29 @@
+// What recording a trace added to its host timeline: the profiler's cost per recorded host
+// event (CPU op, annotation, Python frame). The step replay takes it out before estimating
+// savings (docs/savings.md "Profiler overhead"), so that a fix is not credited with time the
+// profiler spent and a GPU-side fix is not hidden behind a host the profiler slowed down.
+#pragma once
+
+#include <string>
+
+#include "steplint/trace/model.h"
+
+namespace steplint::analyzer {
+
+struct ProfilerOverhead {
+  double per_event_ns = 0;  // 0: not known, nothing is taken out
+  std::string source;       // how it was obtained, for the saving's method
+};
+
+/// steplint record's traces carry the collector's own measurement (trace::kOpOverheadKey);
+/// torch.profiler traces get kTorchProfilerEventNs per event, an estimate.
+ProfilerOverhead profilerOverhead(const trace::TraceModel& model);
+
+/// The estimate for traces without a measurement (torch.profiler / Kineto): a conservative
+/// ~2 µs per recorded host event. Measurements of torch.profiler's cost per op range from ~1 µs
+/// (RecordFunction with Kineto's callback) to 5–10 µs (with shapes and Python stacks), so this
+/// takes out the cost every configuration pays and leaves the rest in; the low end of every
+/// saving leaves all of it in.
+inline constexpr double kTorchProfilerEventNs = 2000;
+
+}  // namespace steplint::analyzer
