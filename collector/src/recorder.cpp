@@ -23,7 +23,9 @@
 #include "schedule.h"
 #include "session.h"
 #include "sources.h"
+#include "status_channel.h"
 #include "steplint/trace/kineto_writer.h"
+#include "steplint/trace/recorded_names.h"
 #include "thread_buffers.h"
 #include "trace_sink.h"
 
@@ -144,11 +146,14 @@ class Session {
     }
     if (activity_ && !device_tracing) activity_->setCollecting(false);  // a schedule starts in wait
     try {
+      HelperThreadSignals blocked;
       thread_ = std::thread([this] { writerLoop(); });
     } catch (...) {
       warnings_.push_back("steplint: no writer thread; events are written at stop only");
     }
   }
+
+  const std::string& outputPath() const { return config_.output_path; }
 
   bool stop() {
     Globals& s = g();
@@ -175,7 +180,10 @@ class Session {
     writeEndMetadata(end_ns);
     std::string error;
     bool ok = writer_.endTrace(makeTrailer(), &error);
-    if (!ok) std::fprintf(stderr, "steplint: writing the trace failed: %s\n", error.c_str());
+    if (!ok) {
+      std::fprintf(stderr, "steplint: writing the trace failed: %s\n", error.c_str());
+      sendStatus(StatusKind::kWriteFailed, "writing the trace failed: " + error);
+    }
     s.activity.store(nullptr, std::memory_order_release);
     s.retired_host = std::move(host_sources_);
     s.retired_activity = std::move(activity_);
@@ -329,12 +337,13 @@ class Session {
 
   trace::TraceTrailer makeTrailer() {
     trace::TraceTrailer trailer;
+    trailer.trace_name = config_.trace_name;
     Globals& s = g();
     std::lock_guard<std::mutex> lock(s.meta);
     for (const auto& [k, v] : s.late_metadata) trailer.metadata.emplace_back(k, v);
     s.header_written = false;
     trailer.metadata.emplace_back("steplint_sources", jsonObject(s.statuses));
-    trailer.metadata.emplace_back("steplint_dropped_events", std::to_string(dropped_));
+    trailer.metadata.emplace_back(trace::kDroppedEventsKey, std::to_string(dropped_));
     std::vector<std::string> warnings = warnings_;
     if (dropped_ > 0) {
       warnings.push_back(std::to_string(dropped_) + " host events dropped: the buffer cap of " +
@@ -342,7 +351,8 @@ class Session {
                          " MiB was reached (raise STEPLINT_MAX_BUFFER_MB or lower STEPLINT_FLUSH_MS)");
     }
     if (activity_) {
-      trailer.metadata.emplace_back("steplint_dropped_activity_records", std::to_string(activity_->droppedRecords()));
+      trailer.metadata.emplace_back(trace::kDroppedActivityRecordsKey,
+                                    std::to_string(activity_->droppedRecords()));
     }
     trailer.metadata.emplace_back("steplint_warnings", jsonStringArray(warnings));
     trailer.metadata.emplace_back("steplint_version", jsonString(STEPLINT_VERSION));
@@ -385,10 +395,12 @@ StartResult startLocked(Globals& s, const CollectorConfig& config, std::vector<s
     std::lock_guard<std::mutex> meta_lock(s.meta);
     s.statuses.clear();
   }
+  openStatusChannel(resolved.status_channel);
   auto session = std::make_unique<Session>(resolved, std::move(warnings));
   std::string error;
   if (!session->open(&error)) {
     std::fprintf(stderr, "steplint: not recording: %s\n", error.c_str());
+    sendStatus(StatusKind::kNotRecording, "not recording: " + error);
     return StartResult::kFailed;
   }
   session->start();
@@ -426,7 +438,7 @@ StartResult startSession(const char* output_path) noexcept {
   }
 }
 
-bool stopSession() noexcept {
+bool stopSession(std::string* trace_path) noexcept {
   if (inForkedChild()) return false;  // the parent's session; its mutexes may be held here
   Globals& s = g();
   std::lock_guard<std::mutex> lock(s.lifecycle);
@@ -434,6 +446,7 @@ bool stopSession() noexcept {
   bool ok = false;
   try {
     ok = s.session->stop();
+    if (ok && trace_path != nullptr) *trace_path = s.session->outputPath();
   } catch (...) {
     std::fprintf(stderr, "steplint: stopping the session failed\n");
   }
