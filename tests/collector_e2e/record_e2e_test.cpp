@@ -104,12 +104,15 @@ std::vector<std::string> stagingFiles(const std::string& trace) {
   return found;
 }
 
-/// Waits until the trainer recording to -o `trace` has flushed ProfilerStep#`step`.
+/// Waits until the trainer recording to -o `trace` has flushed ProfilerStep#`step` (to a
+/// staging file; <trace>.partial is where steplint record had it written before issue 12).
 bool waitForStagedStep(const std::string& trace, int step) {
   const std::string needle = "ProfilerStep#" + std::to_string(step) + "\"";
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   while (std::chrono::steady_clock::now() < deadline) {
-    for (const std::string& file : stagingFiles(trace))
+    std::vector<std::string> files = stagingFiles(trace);
+    files.push_back(trace + ".partial");
+    for (const std::string& file : files)
       if (readFile(file).find(needle) != std::string::npos) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
