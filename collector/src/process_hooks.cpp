@@ -155,6 +155,9 @@ void atforkChild() {
 HelperThreadSignals::HelperThreadSignals() noexcept {
   sigset_t all;
   sigfillset(&all);
+  // A fault in our own thread must still reach the trainer's crash handler: a blocked SIGSEGV
+  // would kill the process with the default action instead.
+  for (int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS}) sigdelset(&all, fault);
   pthread_sigmask(SIG_BLOCK, &all, &saved_);
 }
 

@@ -32,9 +32,10 @@ bool sessionRunning() noexcept;
 /// or the trainer's own handler is left alone), the atexit stop and pthread_atfork handlers
 /// (once per process image; again in a forked child that starts its own session).
 void installProcessHooks() noexcept;
-/// Blocks every signal in the calling thread while it lives, so a thread started meanwhile
-/// inherits a full mask: the collector's threads (writer, signal watcher) never take a signal
-/// meant for the trainer, such as one a trainer thread waits for in sigwait().
+/// Blocks every signal but the synchronous faults (SIGSEGV, ...) in the calling thread while it
+/// lives, so a thread started meanwhile inherits that mask: the collector's threads (writer,
+/// signal watcher) never take a signal meant for the trainer, such as one a trainer thread
+/// waits for in sigwait().
 class HelperThreadSignals {
  public:
   HelperThreadSignals() noexcept;
