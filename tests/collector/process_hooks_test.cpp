@@ -227,7 +227,7 @@ TEST_CASE("process hooks: the collector's threads leave a signal to the trainer'
 
 TEST_CASE("process hooks: a SIGTERM that cannot end the program leaves a trace that says it stopped early") {
   ScratchDir dir;
-  const std::string path = dir.file("early.pt.trace.json.gz");
+  const std::string path = dir.file("early.pt.trace.json");
   const int rc = steplint::test::runInChild([&] {
     sc::CollectorConfig c;
     c.output_path = path;
@@ -238,7 +238,11 @@ TEST_CASE("process hooks: a SIGTERM that cannot end the program leaves a trace t
     sigemptyset(&term);
     sigaddset(&term, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &term, nullptr);
-    std::this_thread::sleep_for(std::chrono::seconds(3));  // the watcher's grace period, and then some
+    // The watcher waits 2 s for the process to die, then marks the trace.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (steplint::test::readAll(path).find("steplint_stopped_early") == std::string::npos &&
+           std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
     for (int i = 0; i < 10; ++i) recordOp("after_signal");
     return sc::sessionRunning() ? 11 : 0;
   });
