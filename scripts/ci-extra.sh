@@ -17,7 +17,7 @@ fuzz_seconds=${STEPLINT_FUZZ_SECONDS:-60}
 # robustness), the analyzer and the rules. The collector, CLI and GUI tests need LibTorch,
 # subprocesses or a display and gain little from a sanitizer rebuild in CI's time.
 asan_targets=(steplint_trace_tests steplint_analyzer_tests steplint_rules_tests steplint_robustness_tests)
-asan_tests='^steplint_(trace|analyzer|rules|robustness)_tests: '
+asan_tests='^steplint_(trace|analyzer|rules|robustness)_tests:'
 
 timings=()
 timed() {
