@@ -6,6 +6,7 @@
 
 #include "byte_source.h"
 #include "kineto_json_importer.h"
+#include "recorder_metadata.h"
 
 namespace steplint::trace {
 namespace {
@@ -59,6 +60,7 @@ ImportStatus importFrom(std::unique_ptr<ByteSource> source, const std::string& n
   for (const ImporterEntry& importer : builtinImporters()) {
     if (!importer.sniff(head)) continue;
     ImportStatus status = importer.run(*source, std::move(head), out, options);
+    if (status.ok()) applyRecorderMetadata(out);  // the collector's own loss counts, once all keys are in
     if (status.error == ImportError::kNotATrace) status.message = name + ": not a trace (" + status.message + ")";
     else if (!status.ok()) status.message = name + ": " + status.message;
     return status;

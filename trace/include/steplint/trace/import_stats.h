@@ -46,7 +46,11 @@ enum class StatSeverity : uint8_t {
   X(depth_saturated,              kInfo,     "Nesting deeper than 65535 levels; depth saturated")   \
   X(device_properties_bad,        kError,    "deviceProperties entry that could not be read")        \
   X(top_level_number_out_of_range, kError,   "deviceProperties/distributedInfo number not finite or out of range; ignored") \
-  X(base_time_invalid,            kError,    "baseTimeNanoseconds not an integer in 0..2^63-1; ignored")
+  X(base_time_invalid,            kError,    "baseTimeNanoseconds not an integer in 0..2^63-1; ignored") \
+  X(recorder_dropped_events,      kDataLoss, "Host events dropped at the collector's buffer cap; raise STEPLINT_MAX_BUFFER_MB") \
+  X(recorder_dropped_gpu_records, kDataLoss, "GPU records CUPTI dropped; record fewer steps (--schedule)") \
+  X(recorder_stopped_early,       kDataLoss, "Recording stopped before the program ended; later events missing") \
+  X(recorder_metadata_bad,        kError,    "steplint_dropped_*/steplint_stopped_early value unreadable; ignored")
 
 enum class Stat : uint16_t {
 #define SL_STAT_ENUM(name, severity, description) name,
