@@ -24,4 +24,11 @@ inline constexpr std::string_view kDroppedActivityRecordsKey = "steplint_dropped
 /// a complete recording.
 inline constexpr std::string_view kStoppedEarlyKey = "steplint_stopped_early";
 
+/// Top-level metadata written at the end of a recording: the time, in ns, that recording one op
+/// added to the thread that ran it (the collector's callbacks, measured on a sample of the ops,
+/// plus RecordFunction's own cost), and how many ops the mean is over. The step replay takes it
+/// out of the host timeline before estimating savings (docs/savings.md).
+inline constexpr std::string_view kOpOverheadKey = "steplint_op_overhead_ns";
+inline constexpr std::string_view kOpOverheadSamplesKey = "steplint_op_overhead_samples";
+
 }  // namespace steplint::trace
