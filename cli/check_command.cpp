@@ -1,11 +1,8 @@
 #include "check_command.h"
 
 #include <CLI/CLI.hpp>
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -16,6 +13,7 @@
 #include "steplint/analyzer/lint.h"
 #include "steplint/rules/builtin.h"
 #include "steplint/trace/importer.h"
+#include "steplint/trace/output_file.h"
 #include "terminal.h"
 
 namespace steplint::cli {
@@ -149,11 +147,29 @@ bool CheckCommand::writeReport(const analyzer::LintReport& report) const {
     printError("writing to standard output failed");
     return false;
   }
-  std::ofstream file(output_path_, std::ios::binary | std::ios::trunc);
-  if (file) file << buffer.str() << std::flush;
-  if (file) return true;
-  printError(output_path_ + ": cannot write (" + std::strerror(errno) + ")");
+  const std::string problem = trace::writeOutputFile(output_path_, buffer.str());
+  if (problem.empty()) return true;
+  printError(output_path_ + ": " + problem);
   return false;
+}
+
+bool CheckCommand::checkOutputs() const {
+  // Checked before any trace is read: refusing after minutes of analysis helps nobody, and
+  // writing the report over its own trace (`-o t.json t.json`) would destroy the input.
+  std::vector<std::string> inputs = traces_;
+  if (!config_path_.empty()) inputs.push_back(config_path_);
+  // --write-baseline may name the --baseline file: that is how a baseline is updated.
+  std::vector<std::string> report_inputs = inputs;
+  if (!baseline_path_.empty()) report_inputs.push_back(baseline_path_);
+  for (const std::string* output : {&output_path_, &write_baseline_path_}) {
+    if (output->empty()) continue;
+    const std::vector<std::string>& guarded = output == &output_path_ ? report_inputs : inputs;
+    if (std::string problem = trace::checkOutputPath(*output, guarded); !problem.empty()) {
+      printError(*output + ": " + problem);
+      return false;
+    }
+  }
+  return true;
 }
 
 int CheckCommand::runOn(std::vector<std::string> traces) {
@@ -162,6 +178,7 @@ int CheckCommand::runOn(std::vector<std::string> traces) {
 }
 
 int CheckCommand::run() {
+  if (!checkOutputs()) return kExitUsageError;
   analyzer::LintConfig config;
   if (!resolveConfig(config)) return kExitUsageError;
   analyzer::Baseline baseline;

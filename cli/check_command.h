@@ -42,6 +42,9 @@ class CheckCommand final : public Command {
   bool lintTraces(const analyzer::LintConfig& config, const analyzer::Baseline& baseline,
                   analyzer::LintReport& report,
                   std::vector<analyzer::LintResult>& unfiltered) const;
+  /// False (after printing why) when -o or --write-baseline names a directory or an input
+  /// (a trace or --config; for -o also --baseline).
+  bool checkOutputs() const;
   /// Renders the report to stdout or -o FILE; false (after printing why) on a write error.
   bool writeReport(const analyzer::LintReport& report) const;
 

@@ -1,11 +1,6 @@
 #include "messages.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 
 namespace steplint::cli {
 namespace {
@@ -31,18 +26,6 @@ std::string_view withoutPathPrefix(std::string_view message, std::string_view pa
 void printError(std::string_view message) { printLine("error", message); }
 void printWarning(std::string_view message) { printLine("warning", message); }
 
-std::string checkInputFile(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    if (errno == ENOENT) return path + ": no such file";
-    return path + ": cannot read (" + std::strerror(errno) + ")";
-  }
-  if (S_ISDIR(st.st_mode)) return path + ": is a directory, not a trace file";
-  if (::access(path.c_str(), R_OK) != 0)
-    return path + ": cannot read (" + std::strerror(errno) + ")";
-  return {};
-}
-
 std::string describeImportError(const std::string& path, const trace::ImportStatus& status) {
   std::string detail(withoutPathPrefix(status.message, path));
   switch (status.error) {
@@ -50,7 +33,9 @@ std::string describeImportError(const std::string& path, const trace::ImportStat
       if (detail.rfind("not a trace", 0) == 0) return path + ": " + detail;
       return path + ": not a trace (" + (detail.empty() ? "unrecognised content" : detail) + ")";
     case trace::ImportError::kIo:
-      return path + ": cannot read (" + (detail.empty() ? "I/O error" : detail) + ")";
+      // The input layer words these whole: "no such file", "is a directory, not a trace
+      // file", "cannot read (Permission denied)", "corrupt gzip data (...)".
+      return path + ": " + (detail.empty() ? "cannot read (I/O error)" : detail);
     case trace::ImportError::kCancelled:
       return path + ": import cancelled";
     case trace::ImportError::kNone:
@@ -67,10 +52,6 @@ std::vector<std::string> importWarningLines(const std::string& path,
 }
 
 bool importTraceReporting(const std::string& path, trace::TraceModel& model) {
-  if (std::string problem = checkInputFile(path); !problem.empty()) {
-    printError(problem);
-    return false;
-  }
   const trace::ImportStatus status = trace::importTraceFile(path, model);
   if (!status.ok()) {
     printError(describeImportError(path, status));

@@ -16,13 +16,9 @@ void printError(std::string_view message);
 /// Writes `steplint: warning: <message>` and a newline to stderr.
 void printWarning(std::string_view message);
 
-/// Checks that `path` names a regular file we can open, before the importer sees it, so a
-/// missing file or a directory gets the same wording whatever the importer says. Returns an
-/// empty string when fine, else the message ("FILE: no such file").
-std::string checkInputFile(const std::string& path);
-
-/// "FILE: not a trace (<importer detail>)" or "FILE: <io problem>". The importer's message
-/// usually names the file already; that prefix is not repeated.
+/// "FILE: not a trace (<importer detail>)" or "FILE: <io problem>" ("FILE: no such file",
+/// "FILE: is a character device, not a trace file"). The importer's message usually names the
+/// file already; that prefix is not repeated.
 std::string describeImportError(const std::string& path, const trace::ImportStatus& status);
 
 /// One line per non-zero import counter whose severity is error or data-loss, most severe first:

@@ -1,6 +1,7 @@
 #include "record_command.h"
 
 #include <CLI/CLI.hpp>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,8 +12,11 @@
 #include <filesystem>
 #include <iostream>
 
+#include "config.h"
 #include "exit_codes.h"
 #include "messages.h"
+#include "record_output.h"
+#include "status_channel.h"
 
 #ifndef STEPLINT_INSTALL_LIBDIR
 #define STEPLINT_INSTALL_LIBDIR "lib"  // set by cli/CMakeLists.txt from GNUInstallDirs
@@ -36,13 +40,55 @@ void forwardSignal(int sig, siginfo_t* info, void* /*context*/) {
   if (g_child_pid > 0 && (info == nullptr || info->si_code != SI_KERNEL)) kill(g_child_pid, sig);
 }
 
+/// Forwards SIGINT and SIGTERM unless steplint was started with them ignored (nohup, `&` in a
+/// script): then both steplint and the trainer, which inherits the disposition, keep ignoring them.
 void installForwarding(struct sigaction* old_int, struct sigaction* old_term) {
   struct sigaction action {};
   action.sa_sigaction = &forwardSignal;
   action.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&action.sa_mask);
-  sigaction(SIGINT, &action, old_int);
-  sigaction(SIGTERM, &action, old_term);
+  for (auto [signo, old] : {std::pair{SIGINT, old_int}, std::pair{SIGTERM, old_term}}) {
+    sigaction(signo, nullptr, old);
+    const bool ignored = (old->sa_flags & SA_SIGINFO) == 0 && old->sa_handler == SIG_IGN;
+    if (!ignored) sigaction(signo, &action, nullptr);
+  }
+}
+
+/// Everything the collectors wrote to the status pipe by now (non-blocking: processes the
+/// trainer forked may still hold the write end, so EOF may never come). At most 64 KiB.
+std::string drainStatusPipe(int fd) {
+  std::string text;
+  char chunk[4096];
+  while (text.size() < 65536) {
+    const ssize_t n = read(fd, chunk, sizeof(chunk));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;  // EAGAIN: nothing more; 0: every writer is gone
+    text.append(chunk, static_cast<size_t>(n));
+  }
+  return text;
+}
+
+const collector::StatusMessage* findStatus(const std::vector<collector::StatusMessage>& messages,
+                                           collector::StatusKind kind) {
+  for (const collector::StatusMessage& m : messages)
+    if (m.kind == kind) return &m;
+  return nullptr;
+}
+
+void replaceAll(std::string& text, const std::string& from, const std::string& to) {
+  for (size_t at = 0; !from.empty() && (at = text.find(from, at)) != std::string::npos; at += to.size())
+    text.replace(at, from.size(), to);
+}
+
+/// Why a recording left only a .partial, for the warning.
+std::string unfinishedCause(int wait_status) {
+  if (WIFSIGNALED(wait_status)) {
+    const int sig = WTERMSIG(wait_status);
+    return "the trainer was killed by signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
+  }
+  if (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0)
+    return "the collector did not finish it; see its messages above";
+  return "the trainer crashed or left without running its exit handlers";
 }
 
 bool isFile(const fs::path& p) {
@@ -115,9 +161,13 @@ void RecordCommand::addOptions(CLI::App& app) {
   check_.addReportOptions(app, /*with_output=*/false);
 }
 
-void RecordCommand::execTrainer(const CollectorLibraries& libs) const {
+void RecordCommand::execTrainer(const CollectorLibraries& libs, const std::string& trace_path,
+                                int status_fd) const {
   setenv("STEPLINT_RECORD", "1", 1);
-  setenv("STEPLINT_OUTPUT", output_path_.c_str(), 1);
+  setenv("STEPLINT_OUTPUT", trace_path.c_str(), 1);
+  setenv("STEPLINT_TRACE_NAME", output_path_.c_str(), 1);  // the name it will have, not the staging name
+  if (status_fd >= 0 && fcntl(status_fd, F_SETFD, 0) == 0)  // inherited across exec
+    setenv("STEPLINT_STATUS_FD", collector::statusChannelSpec(status_fd).c_str(), 1);
   setenv("STEPLINT_COLLECTOR_LIB", libs.collector.c_str(), 1);
   setenv("NVTX_INJECTION64_PATH", libs.collector.c_str(), 1);  // NVTX ranges → the collector
   setenv("LD_PRELOAD", appendPreload(std::getenv("LD_PRELOAD"), libs.preload).c_str(), 1);
@@ -134,7 +184,10 @@ void RecordCommand::execTrainer(const CollectorLibraries& libs) const {
   _exit(127);  // what shells report for a command that cannot be run
 }
 
-int RecordCommand::runTrainer(const CollectorLibraries& libs) const {
+int RecordCommand::runTrainer(const CollectorLibraries& libs, const std::string& trace_path,
+                              std::string* status_text) const {
+  int status_pipe[2] = {-1, -1};
+  if (pipe2(status_pipe, O_CLOEXEC | O_NONBLOCK) != 0) status_pipe[0] = status_pipe[1] = -1;
   struct sigaction old_int {}, old_term {};
   installForwarding(&old_int, &old_term);
   std::cout.flush();
@@ -146,8 +199,9 @@ int RecordCommand::runTrainer(const CollectorLibraries& libs) const {
   if (pid == 0) {
     sigaction(SIGINT, &old_int, nullptr);  // the trainer gets the signal dispositions we got
     sigaction(SIGTERM, &old_term, nullptr);
-    execTrainer(libs);
+    execTrainer(libs, trace_path, status_pipe[1]);
   }
+  if (status_pipe[1] >= 0) close(status_pipe[1]);
   g_child_pid = pid;
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
@@ -160,29 +214,53 @@ int RecordCommand::runTrainer(const CollectorLibraries& libs) const {
   g_child_pid = 0;
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGTERM, &old_term, nullptr);
+  if (status_pipe[0] >= 0) {
+    *status_text = drainStatusPipe(status_pipe[0]);
+    close(status_pipe[0]);
+  }
   return status;
 }
 
-void RecordCommand::reportTrace() {
-  std::string trace = output_path_;
-  if (!isFile(trace)) {
-    const std::string partial = output_path_ + ".partial";
-    if (!isFile(partial)) {
+int RecordCommand::reportTrace(const StagedTrace& trace, int wait_status, const std::string& status_text) {
+  const int trainer_exit = exitCodeOf(wait_status);
+  const auto messages = collector::parseStatusMessages(status_text);
+  const collector::StatusMessage* failure = findStatus(messages, collector::StatusKind::kWriteFailed);
+  if (failure == nullptr) failure = findStatus(messages, collector::StatusKind::kNotRecording);
+  // The trainer succeeded but its trace is lost or cut short: a failure of the recording.
+  const int exit_code = failure != nullptr && trainer_exit == 0 ? kExitUsageError : trainer_exit;
+  if (trace.state == StagedTrace::State::kNone) {
+    if (failure != nullptr) {
+      printError("no trace was written to " + output_path_ + ": " + failure->text);
+    } else {
       printError("no trace was written to " + output_path_ +
                  ". Likely reasons: the program does not link LibTorch (libtorch_cpu.so), so the "
                  "collector was not started; it exited or crashed before LibTorch was loaded; or "
                  "it was killed with SIGKILL");
-      return;
     }
-    printWarning(partial + ": the recording did not finish (the trainer crashed or was killed); "
-                 "analysing the incomplete trace");
-    trace = partial;
+    return exit_code;
   }
-  if (!no_report_) check_.runOn({trace});
-  printNote("trace: " + trace);
+  if (!trace.problem.empty()) printWarning(trace.problem + "; the trace is " + trace.path);
+  if (trace.state == StagedTrace::State::kPartial) {
+    const std::string analysing = no_report_ ? "" : "; analysing the incomplete trace";
+    if (failure != nullptr) {
+      printError(trace.path + ": " + failure->text + analysing);
+    } else {
+      printWarning(trace.path + ": the recording did not finish (" + unfinishedCause(wait_status) + ")" +
+                   analysing);
+    }
+  }
+  if (!no_report_) check_.runOn({trace.path});
+  printNote("trace: " + trace.path);
+  return exit_code;
 }
 
 int RecordCommand::run() {
+  collector::ScheduleConfig schedule;
+  if (!schedule_.empty() && !collector::parseSchedule(schedule_, &schedule)) {
+    printError("--schedule " + schedule_ + ": expected wait,warmup,active[,repeat]: non-negative " +
+               "integers with active >= 1, as torch.profiler.schedule");
+    return kExitUsageError;
+  }
   const CollectorLibraries libs = findCollectorLibraries(selfExecutable());
   if (libs.preload.empty() || !isFile(libs.preload)) {
     printError(std::string("cannot find ") + kPreloadFile +
@@ -192,15 +270,20 @@ int RecordCommand::run() {
   if (output_path_.empty())
     output_path_ = "steplint_" + fs::path(command_[0]).filename().string() + ".pt.trace.json.gz";
   output_path_ = absolutePath(output_path_);
-  std::error_code ec;
-  fs::remove(output_path_, ec);  // a stale trace from an earlier run must not be reported
-  fs::remove(output_path_ + ".partial", ec);
-  const int status = runTrainer(libs);
+  // Everything that can be checked before the trainer runs is: a refused -o costs no run.
+  TraceStaging staging;
+  std::string problem;
+  if (!staging.reserve(output_path_, &problem)) {
+    printError(problem);
+    return kExitUsageError;
+  }
+  std::string status_text;
+  const int status = runTrainer(libs, staging.path(), &status_text);
+  replaceAll(status_text, staging.path(), output_path_);  // the collector's messages name the staging file
   if (status < 0) return kExitUsageError;
   const int trainer_exit = exitCodeOf(status);
   if (trainer_exit != 0) printNote(command_[0] + " exited with status " + std::to_string(trainer_exit));
-  reportTrace();
-  return trainer_exit;
+  return reportTrace(staging.finish(), status, status_text);
 }
 
 }  // namespace steplint::cli

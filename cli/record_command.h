@@ -1,7 +1,8 @@
 // `steplint record [options] -- ./train args...`: runs an unmodified LibTorch trainer with the
 // collector injected (LD_PRELOAD of libsteplint_preload.so), then prints the same report as
 // `steplint check` on the trace it wrote. The exit code is the trainer's (128 + signal when it
-// was killed); findings never change it — `steplint check` is the gate (docs/cli.md).
+// was killed); findings never change it — `steplint check` is the gate (docs/cli.md). An -o that
+// cannot be written, or a bad --schedule, is refused (exit 2) before the trainer starts.
 #pragma once
 
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "check_command.h"
 #include "command.h"
+#include "record_output.h"
 
 namespace steplint::cli {
 
@@ -39,12 +41,16 @@ class RecordCommand final : public Command {
   int run() override;
 
  private:
-  /// Sets the STEPLINT_* / LD_PRELOAD / NVTX variables in the child, then execvp. Never returns.
-  [[noreturn]] void execTrainer(const CollectorLibraries& libs) const;
-  /// Forks the trainer, forwards SIGINT/SIGTERM, waits; returns its wait status or -1.
-  int runTrainer(const CollectorLibraries& libs) const;
-  /// Reports on the trace (or its .partial); prints why when none was written.
-  void reportTrace();
+  /// Sets the STEPLINT_* / LD_PRELOAD / NVTX variables in the child (the collector writes
+  /// `trace_path` and reports on `status_fd`), then execvp. Never returns.
+  [[noreturn]] void execTrainer(const CollectorLibraries& libs, const std::string& trace_path,
+                                int status_fd) const;
+  /// Forks the trainer, forwards SIGINT/SIGTERM, waits; returns its wait status or -1, and in
+  /// *status_text what the collector reported (status_channel.h).
+  int runTrainer(const CollectorLibraries& libs, const std::string& trace_path, std::string* status_text) const;
+  /// Reports on the trace (or its .partial); prints why when none was written or it is cut
+  /// short. Returns the exit code: the trainer's, or 2 when it succeeded but the trace is lost.
+  int reportTrace(const StagedTrace& trace, int wait_status, const std::string& status_text);
 
   CheckCommand check_;
   std::vector<std::string> command_;

@@ -1,9 +1,6 @@
 #include "summary_command.h"
 
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -15,6 +12,7 @@
 #include "steplint/analyzer/summary.h"
 #include "steplint/trace/importer.h"
 #include "steplint/trace/model.h"
+#include "steplint/trace/output_file.h"
 #include "terminal.h"
 
 namespace steplint::cli {
@@ -52,6 +50,14 @@ int SummaryCommand::run() {
   const bool color = !json && shouldUseColor(parseColorMode(color_), !to_file && stdoutIsTerminal(),
                                              std::getenv("NO_COLOR"), std::getenv("TERM"));
 
+  // Before any import: `-o t.json t.json` would replace the trace with its own summary.
+  if (to_file) {
+    if (std::string problem = trace::checkOutputPath(output_path_, traces_); !problem.empty()) {
+      printError(output_path_ + ": " + problem);
+      return kExitUsageError;
+    }
+  }
+
   // -o output is collected first so that a run whose inputs all fail leaves no file behind.
   std::ostringstream buffer;
   std::ostream& out = to_file ? static_cast<std::ostream&>(buffer) : std::cout;
@@ -86,15 +92,8 @@ int SummaryCommand::run() {
   if (json && traces_.size() > 1) out << documents.dump(2) << '\n';
 
   if (to_file && (rendered > 0 || (json && traces_.size() > 1))) {
-    std::ofstream file(output_path_, std::ios::binary | std::ios::trunc);
-    if (!file) {
-      printError(output_path_ + ": cannot open for writing (" + std::strerror(errno) + ")");
-      return kExitUsageError;
-    }
-    file << buffer.str();
-    file.flush();
-    if (!file) {
-      printError(output_path_ + ": write failed");
+    if (std::string problem = trace::writeOutputFile(output_path_, buffer.str()); !problem.empty()) {
+      printError(output_path_ + ": " + problem);
       return kExitUsageError;
     }
   }

@@ -17,6 +17,9 @@ packages=(
   qt6-base-dev
   # scripts and benchmarks
   time python3 python3-jsonschema
+  # the fuzz run of scripts/ci-extra.sh: clang and its libFuzzer (only *recommended* by
+  # libclang-common-14-dev, so --no-install-recommends would leave it out; docs/fuzzing.md)
+  clang libclang-rt-14-dev
 )
 # Optional extras for later components (collector, GUI), space-separated.
 read -r -a extra <<<"${STEPLINT_EXTRA_PACKAGES:-}"

@@ -1,25 +1,44 @@
 #include "steplint/analyzer/baseline.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
+
+#include "steplint/trace/input_file.h"
+#include "steplint/trace/output_file.h"
 
 namespace steplint::analyzer {
+namespace {
+
+// A baseline entry is about 200 bytes, so 64 MiB is some 300,000 accepted findings, far
+// beyond any real project; the limit stops a mistaken path (a trace, /dev/zero behind a
+// pipe) from being read whole into memory, and the JSON parser's ~10x on top of it.
+constexpr size_t kMaxBaselineBytes = size_t{64} << 20;
+
+// Files without "schema" are accepted: hand-written lists of fingerprints are documented in
+// baseline.h. One with another schema comes from a newer steplint (or is not a baseline) and
+// would be misread, so it is refused rather than silently matching nothing.
+std::string checkSchema(const nlohmann::json& doc) {
+  const auto schema = doc.find("schema");
+  if (schema == doc.end() || (schema->is_string() && schema->get<std::string>() == kBaselineSchema)) return {};
+  const std::string found = schema->is_string() ? "\"" + schema->get<std::string>() + "\"" : schema->dump();
+  return "unsupported baseline schema " + (found.size() > 80 ? found.substr(0, 80) + "..." : found) +
+         " (this steplint reads \"" + kBaselineSchema + "\")";
+}
+
+}  // namespace
 
 std::string loadBaseline(const std::string& path, Baseline& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::string("cannot read (") + std::strerror(errno) + ")";
-  std::ostringstream text;
-  text << in.rdbuf();
-  const nlohmann::json doc = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  trace::InputOpenOptions input;
+  input.what = "baseline file";
+  std::string text, problem;
+  if (!trace::readInputFile(path, kMaxBaselineBytes, text, problem, input)) return problem;
+  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return "not a JSON file";
   const auto list = doc.is_object() ? doc.find("fingerprints") : doc.end();
   if (!doc.is_object() || list == doc.end() || !list->is_array())
     return "not a steplint baseline (expected an object with a \"fingerprints\" array)";
+  if (std::string bad_schema = checkSchema(doc); !bad_schema.empty()) return bad_schema;
   for (size_t i = 0; i < list->size(); ++i) {
     const nlohmann::json& entry = (*list)[i];
     if (entry.is_string()) {
@@ -52,11 +71,7 @@ std::string writeBaseline(const std::string& path, const std::vector<LintResult>
   nlohmann::json doc = {{"schema", kBaselineSchema}, {"fingerprints", nlohmann::json::array()}};
   for (auto& [fingerprint, entry] : entries) doc["fingerprints"].push_back(std::move(entry));
 
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  if (!file) return std::string("cannot open for writing (") + std::strerror(errno) + ")";
-  file << doc.dump(2) << '\n';
-  file.flush();
-  return file ? std::string() : std::string("write failed");
+  return trace::writeOutputFile(path, doc.dump(2) + '\n');
 }
 
 size_t applyBaseline(const Baseline& baseline, LintResult& result) {

@@ -27,12 +27,20 @@ bool isKnownSelector(std::string_view selector, const RuleRegistry& registry) {
 void validateSelectorList(const std::vector<std::string>& selectors, const std::string& key,
                           const std::string& file, const RuleRegistry& registry,
                           std::vector<ConfigError>& errors) {
+  // A pasted file or a runaway script can pass thousands of selectors: name the first few
+  // (each with a suggestion), then count the rest, so the error stays readable and cheap.
+  constexpr size_t kMaxReported = 5;
   const std::vector<std::string> candidates = ruleCodesAndNames(registry);
+  size_t unknown = 0;
   for (const std::string& selector : selectors) {
     if (isKnownSelector(selector, registry)) continue;
-    errors.push_back(
-        {file, key, "unknown rule selector '" + selector + "'" + didYouMean(selector, candidates)});
+    if (++unknown > kMaxReported) continue;
+    errors.push_back({file, key,
+                      "unknown rule selector '" + abbreviate(selector) + "'" +
+                          didYouMean(selector, candidates)});
   }
+  if (unknown > kMaxReported)
+    errors.push_back({file, key, "and " + std::to_string(unknown - kMaxReported) + " more unknown rule selectors"});
 }
 
 }  // namespace detail

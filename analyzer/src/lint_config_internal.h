@@ -14,7 +14,8 @@ namespace steplint::analyzer::detail {
 /// so a config written for a newer steplint still loads.
 bool isKnownSelector(std::string_view selector, const RuleRegistry& registry);
 
-/// Appends one error per unknown selector in `selectors`, keyed `key` ("lint.select").
+/// Appends one error per unknown selector in `selectors`, keyed `key` ("lint.select"): the
+/// first five, then one "and N more unknown rule selectors".
 void validateSelectorList(const std::vector<std::string>& selectors, const std::string& key,
                           const std::string& file, const RuleRegistry& registry,
                           std::vector<ConfigError>& errors);

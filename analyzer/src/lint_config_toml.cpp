@@ -4,17 +4,20 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "lint_config_internal.h"
 #include "steplint/analyzer/lint_config.h"
 #include "steplint/analyzer/suggest.h"
+#include "steplint/trace/input_file.h"
 
 namespace steplint::analyzer {
 namespace {
 
 namespace fs = std::filesystem;
+
+// Real configs are a few KiB; the limit only stops a mistaken path (a trace, a log, a pipe
+// that never ends) from being read whole into memory before TOML parsing rejects it.
+constexpr size_t kMaxConfigBytes = size_t{4} << 20;
 
 const std::vector<std::string> kSectionKeys = {"lint"};
 const std::vector<std::string> kLintKeys = {"select", "extend-select", "ignore", "fail-on",
@@ -59,8 +62,11 @@ std::string expectedName(const OptionValue& value) {
   }
 }
 
-/// `part` as a TOML key: bare when it can be, quoted otherwise.
-std::string joinKey(const std::string& prefix, std::string_view part) {
+/// `part` as a TOML key: bare when it can be, quoted otherwise; abbreviated when huge, since
+/// the result only names the key in messages.
+std::string joinKey(const std::string& prefix, std::string_view full_part) {
+  const std::string shortened = abbreviate(full_part);
+  const std::string_view part = shortened;
   const bool bare = !part.empty() && std::all_of(part.begin(), part.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_';
   });
@@ -128,7 +134,7 @@ class ConfigReader {
     const auto* text = node.as_string();
     if (text == nullptr) return error(key, "expected a string, got " + typeName(node));
     if (!parseSeverity(text->get(), config_.fail_on))
-      error(key, "expected \"note\", \"warning\" or \"error\", got \"" + text->get() + "\"");
+      error(key, "expected \"note\", \"warning\" or \"error\", got \"" + abbreviate(text->get()) + "\"");
   }
 
   void readOptions(const toml::node& node, const std::string& key) {
@@ -138,7 +144,7 @@ class ConfigReader {
       const std::string full = joinKey(key, rule_key.str());
       const Rule* rule = registry_.find(rule_key.str());
       if (rule == nullptr) {
-        error(full, "unknown rule '" + std::string(rule_key.str()) + "'" +
+        error(full, "unknown rule '" + abbreviate(rule_key.str()) + "'" +
                         didYouMean(rule_key.str(), ruleCodesAndNames(registry_)));
       } else if (const toml::table* values = rule_node.as_table()) {
         readRuleOptions(*rule, *values, full);
@@ -159,7 +165,12 @@ class ConfigReader {
         unknownOption(rule, specs, full, key.str());
         continue;
       }
-      if (auto value = convert(node, spec->default_value, full)) target.set(spec->name, *value);
+      auto value = convert(node, spec->default_value, full);
+      if (!value) continue;
+      if (const std::string problem = checkOptionValue(*spec, *value); !problem.empty())
+        error(full, problem);
+      else
+        target.set(spec->name, *value);
     }
   }
 
@@ -208,17 +219,12 @@ class ConfigReader {
 
 bool isPyproject(const std::string& path) { return fs::path(path).filename() == "pyproject.toml"; }
 
-std::string readWhole(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 /// A pyproject.toml counts when it has [tool.steplint]; one that does not parse but mentions
 /// it is returned too, so the user sees the syntax error instead of a silently ignored file.
+/// One that cannot be read (too large, unreadable) is returned as well, for the same reason.
 bool pyprojectHasSteplint(const fs::path& path) {
-  const std::string text = readWhole(path);
+  std::string text, problem;
+  if (!trace::readInputFile(path.string(), kMaxConfigBytes, text, problem)) return true;
   if (text.find("steplint") == std::string::npos) return false;  // skip parsing unrelated files
   try {
     const toml::table root = toml::parse(text, path.string());
@@ -232,12 +238,13 @@ bool pyprojectHasSteplint(const fs::path& path) {
 
 std::vector<ConfigError> loadLintConfig(const std::string& path, const RuleRegistry& registry,
                                         LintConfig& config) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec))
-    return {{path, "", fs::exists(path, ec) ? "not a regular file" : "no such file"}};
+  trace::InputOpenOptions input;
+  input.what = "config file";
+  std::string text, problem;
+  if (!trace::readInputFile(path, kMaxConfigBytes, text, problem, input)) return {{path, "", problem}};
   toml::table root;
   try {
-    root = toml::parse(readWhole(path), path);
+    root = toml::parse(text, path);
   } catch (const toml::parse_error& e) {
     const toml::source_position& at = e.source().begin;
     return {{path, "",

@@ -1,8 +1,34 @@
 #include "steplint/analyzer/rule.h"
 
 #include <algorithm>
+#include <cmath>
+#include <sstream>
 
 namespace steplint::analyzer {
+
+namespace {
+
+// As written in a config: "-1", "0.05", "nan", "inf" (not "-1.000000").
+std::string numberText(double value) {
+  if (std::isfinite(value) && value == std::trunc(value) && std::fabs(value) < 1e15)
+    return std::to_string(static_cast<int64_t>(value));
+  std::ostringstream text;
+  text << value;
+  return text.str();
+}
+
+}  // namespace
+
+std::string checkOptionValue(const OptionSpec& spec, const OptionValue& value) {
+  double number = 0;
+  if (const auto* d = std::get_if<double>(&value)) number = *d;
+  else if (const auto* i = std::get_if<int64_t>(&value)) number = static_cast<double>(*i);
+  else return {};
+  if (!std::isfinite(number)) return "expected a finite number, got " + numberText(number);
+  if (number < spec.min_value) return "must be at least " + numberText(spec.min_value) + ", got " + numberText(number);
+  if (number > spec.max_value) return "must be at most " + numberText(spec.max_value) + ", got " + numberText(number);
+  return {};
+}
 
 double RuleOptions::number(const std::string& name, double fallback) const {
   auto it = values_.find(name);

@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <charconv>
 #include <limits>
+#include <map>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "steplint/analyzer/step_detect.h"
@@ -51,6 +53,46 @@ std::vector<Step> hostSteps(const TraceModel& model) {
     return a.host_start_ns != b.host_start_ns ? a.host_start_ns < b.host_start_ns : a.host_end_ns < b.host_end_ns;
   });
   return steps;
+}
+
+// A step number appears once per recording. Repeats mean a malformed trace: the same events
+// written twice, or two recordings merged into one file. Analysing each copy would count the
+// same time again and again, and a million copies of ProfilerStep#1 (a hostile or broken
+// writer) would cost a million-row breakdown; so the earliest range of each number is kept
+// (steps are sorted by start) and the rest are named in one note.
+void dropRepeatedNumbers(std::vector<Step>& steps, std::vector<std::string>& notes) {
+  std::unordered_map<int64_t, size_t> kept_index;  // number -> index in `kept`
+  std::map<int64_t, int64_t> repeats;              // number -> ranges dropped (ordered for the note)
+  int64_t dropped = 0, exact_copies = 0;
+  std::vector<Step> kept;
+  kept.reserve(steps.size());
+  for (const Step& s : steps) {
+    const auto [it, first] = kept_index.emplace(s.number, kept.size());
+    if (first) {
+      kept.push_back(s);
+      continue;
+    }
+    const Step& original = kept[it->second];
+    if (original.host_start_ns == s.host_start_ns && original.host_end_ns == s.host_end_ns) ++exact_copies;
+    ++repeats[s.number];
+    ++dropped;
+  }
+  if (dropped == 0) return;
+  steps = std::move(kept);
+  std::string which;
+  size_t listed = 0;
+  for (const auto& [number, count] : repeats) {
+    if (listed++ == 3) {
+      which += ", ...";
+      break;
+    }
+    which += (which.empty() ? "" : ", ") + std::string(kStepPrefix) + std::to_string(number) + " x" +
+             std::to_string(count + 1);
+  }
+  notes.push_back("malformed trace: " + std::to_string(dropped) + " ProfilerStep range(s) repeat a step number (" +
+                  which + "; " + std::to_string(exact_copies) +
+                  " exact copies); events written twice or recordings merged? Only the earliest range of each "
+                  "number is used");
 }
 
 // tb_plugin's fallback: one step over all CPU activity. tb uses ops and Python events only;
@@ -225,6 +267,7 @@ void dropWarmup(StepResult& result) {
 StepResult computeSteps(const TraceModel& model, const StepOptions& options) {
   StepResult result;
   result.steps = hostSteps(model);
+  dropRepeatedNumbers(result.steps, result.notes);
   result.source = StepSource::kProfilerStep;
   if (result.steps.empty()) {
     Step whole;

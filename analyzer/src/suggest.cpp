@@ -29,11 +29,23 @@ size_t editDistance(std::string_view a, std::string_view b) {
   return prev[b.size()];
 }
 
+std::string abbreviate(std::string_view text, size_t max_chars) {
+  if (text.size() <= max_chars) return std::string(text);
+  size_t cut = max_chars;
+  // Back up over UTF-8 continuation bytes so the cut never splits a character.
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return std::string(text.substr(0, cut)) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
 std::string closestMatch(std::string_view word, const std::vector<std::string>& candidates) {
+  if (word.size() > kMaxSuggestLength) return {};
   const size_t limit = std::max<size_t>(1, word.size() / 3);
   std::string best;
   size_t best_distance = limit + 1;
   for (const std::string& candidate : candidates) {
+    // The distance is at least the length difference: skip candidates that cannot be close.
+    const size_t gap = word.size() > candidate.size() ? word.size() - candidate.size() : candidate.size() - word.size();
+    if (gap >= best_distance) continue;
     const size_t d = editDistance(word, candidate);
     if (d < best_distance) {
       best_distance = d;

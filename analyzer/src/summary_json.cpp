@@ -154,6 +154,8 @@ json importStatsJson(const trace::TraceModel& model) {
                    {"severity", trace::statSeverityName(info.severity)},
                    {"count", model.stats.get(stat)},
                    {"description", info.description}});
+    // The collector's own words on why it stopped (docs/collector.md); the count alone is 1.
+    if (stat == trace::Stat::recorder_stopped_early) out.back()["reason"] = model.metadata.stopped_early_reason;
   }
   return out;
 }

@@ -153,6 +153,8 @@ void printImportStats(Printer& p, const trace::TraceModel& model) {
     p.line("nothing repaired, dropped or skipped");
   else
     t.print(p.out());
+  if (model.stats.get(trace::Stat::recorder_stopped_early) > 0 && !model.metadata.stopped_early_reason.empty())
+    p.note("recording stopped early: " + model.metadata.stopped_early_reason);
 }
 
 }  // namespace

@@ -103,6 +103,8 @@ bool parseSchedule(const std::string& text, ScheduleConfig* out) {
 bool parseConfig(const EnvLookup& env, CollectorConfig* config, std::vector<std::string>* warnings) {
   Reader r(env, warnings);
   if (const char* v = r.get("STEPLINT_OUTPUT")) config->output_path = v;
+  if (const char* v = r.get("STEPLINT_STATUS_FD")) config->status_channel = v;
+  if (const char* v = r.get("STEPLINT_TRACE_NAME")) config->trace_name = v;
   r.readBool("STEPLINT_SHAPES", &config->record_shapes);
   r.readBool("STEPLINT_TORCH", &config->enable_torch);
   r.readBool("STEPLINT_CUPTI", &config->enable_cupti);

@@ -25,6 +25,7 @@ struct ScheduleConfig {
 
 struct CollectorConfig {
   std::string output_path;         // empty = defaultOutputPath() at start
+  std::string trace_name;          // STEPLINT_TRACE_NAME: "traceName" when the file is renamed later (steplint record); empty = output_path
   bool record_shapes = false;      // STEPLINT_SHAPES
   ScheduleConfig schedule;         // STEPLINT_SCHEDULE "wait,warmup,active,repeat"
   bool enable_torch = true;        // STEPLINT_TORCH=0 disables
@@ -39,6 +40,7 @@ struct CollectorConfig {
   int rank = -1;                   // RANK; -1 = not set (the trace says rank 0)
   int local_rank = -1;             // LOCAL_RANK
   int world_size = -1;             // WORLD_SIZE
+  std::string status_channel;      // STEPLINT_STATUS_FD "<fd>:<inode>", set by steplint record (status_channel.h)
 };
 
 /// Returns the value of an environment variable or nullptr; injectable for tests.

@@ -1,13 +1,19 @@
 # Core of the collector (no torch, CUPTI or NVTX headers). Paths relative to collector/.
 # Compiled once into the static, position-independent steplint_collector_core, which the
 # shared library links whole and the tests link directly (the .so hides internal symbols).
+# The part `steplint record` shares (the schedule parser, the status channel): no threads, no
+# writer; linked by the CLI as steplint_collector_common.
+set(STEPLINT_COLLECTOR_COMMON_SOURCES
+  src/config.cpp
+  src/process_info.cpp
+  src/status_channel.cpp
+)
 set(STEPLINT_COLLECTOR_CORE_SOURCES
   src/api.cpp
-  src/config.cpp
   src/process_hooks.cpp
-  src/process_info.cpp
   src/memory_probe.cpp
   src/recorder.cpp
+  src/recorder_steps.cpp
   src/schedule.cpp
   src/thread_buffers.cpp
   src/trace_sink.cpp

@@ -1,9 +1,14 @@
 // Process events around a session: SIGINT/SIGTERM (write a valid trace, then die as the
 // trainer would have), exit (stop) and fork (the child does not own the parent's session).
 //
-// The signal handler only writes the signal number to a pipe (async-signal-safe); a watcher
-// thread stops the session, restores the previous disposition and re-raises, so the heavy work
-// (draining, gzip, rename) never runs in signal context.
+// The trainer's own signal handling comes first. A handler is installed only where the signal
+// still has its default action: an ignored signal (a trainer started by nohup, or with `&` in a
+// script) stays ignored and recording goes on; a trainer's own handler stays in charge, and its
+// exit (if it decides to) stops the session through atexit. Our handler only writes the signal
+// number to a pipe (async-signal-safe); a watcher thread stops the session, restores the default
+// action and sends the signal again, so the heavy work (draining, gzip, rename) never runs in
+// signal context. The collector's threads block every signal, so a signal meant for the trainer
+// (a sigwait() loop, a trainer thread's handler) always reaches a trainer thread.
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -11,16 +16,25 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <mutex>
+#include <string>
 #include <thread>
 
 #include "session.h"
+#include "status_channel.h"
+#include "steplint/trace/kineto_writer.h"
+#include "steplint/trace/recorded_names.h"
 
 namespace steplint::collector {
 namespace {
 
 constexpr int kSignals[] = {SIGINT, SIGTERM};
+/// How long the watcher waits for the re-sent signal to end the process before it concludes
+/// that the program goes on. Dying takes microseconds; a loaded machine may delay it a little.
+constexpr auto kDeathGrace = std::chrono::seconds(2);
 
 struct HookState {
   std::mutex mutex;               // guards installation; never taken in the child handler
@@ -28,6 +42,7 @@ struct HookState {
   bool atexit_registered = false;
   bool atfork_registered = false;
   int pipe_fds[2] = {-1, -1};
+  bool ours[2] = {};              // our handler replaced the default action of kSignals[i]
   struct sigaction previous[2] = {};
   std::atomic<pid_t> owner_pid{0};     // the process whose watcher thread reads the pipe
   std::atomic<bool> forked_child{false};
@@ -57,12 +72,50 @@ void onSignal(int signo) {
   errno = saved_errno;
 }
 
-void installHandler(int signo) {
+bool isHandler(const struct sigaction& action, void (*handler)(int)) {
+  return (action.sa_flags & SA_SIGINFO) == 0 && action.sa_handler == handler;
+}
+
+void installHandler(HookState& h, int signo) {
+  const int i = signalIndex(signo);
+  struct sigaction current = {};
+  if (sigaction(signo, nullptr, &current) != 0 || !isHandler(current, SIG_DFL)) return;
   struct sigaction action = {};
   action.sa_handler = onSignal;
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESTART;
-  sigaction(signo, &action, &hooks().previous[signalIndex(signo)]);
+  h.ours[i] = sigaction(signo, &action, &h.previous[i]) == 0;
+}
+
+/// The recording stopped but the process lives on: say so in the trace, on stderr and to
+/// steplint record, so nobody takes the trace for the whole run.
+void reportStoppedEarly(const std::string& trace_path, int signo) {
+  const std::string reason = std::string("recording stopped at ") + (signo == SIGINT ? "SIGINT" : "SIGTERM") +
+                             ", but the program went on (every thread blocks the signal); the "
+                             "trace ends at the signal";
+  std::fprintf(stderr, "steplint: %s\n", reason.c_str());
+  sendStatus(StatusKind::kStoppedEarly, reason);
+  std::string quoted, error;
+  trace::appendJsonString(quoted, reason);
+  if (!trace::appendTraceMetadata(trace_path, trace::kStoppedEarlyKey, quoted, &error))
+    std::fprintf(stderr, "steplint: %s\n", error.c_str());
+}
+
+void onTrainerSignal(int signo) {
+  struct sigaction current = {};
+  sigaction(signo, nullptr, &current);
+  // The trainer installed its own handler after ours and calls ours from it: it decides
+  // whether to exit, and its exit writes the trace (atexit).
+  if (!isHandler(current, onSignal)) return;
+  std::string trace_path;
+  const bool stopped = stopSession(&trace_path);
+  // Re-deliver with the default action, to the process (this thread blocks every signal): a
+  // trainer thread takes it and the process dies of it, as it would have without us.
+  sigaction(signo, &hooks().previous[signalIndex(signo)], nullptr);
+  kill(getpid(), signo);
+  std::this_thread::sleep_for(kDeathGrace);
+  // Still alive: no thread accepts the signal (it stays pending until one unblocks it).
+  if (stopped) reportStoppedEarly(trace_path, signo);
 }
 
 void watchSignals(int read_fd) {
@@ -72,14 +125,7 @@ void watchSignals(int read_fd) {
     ssize_t n = read(read_fd, &byte, 1);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return;
-    const int signo = static_cast<unsigned char>(byte);
-    stopSession();
-    // Re-deliver with the disposition the trainer had: SIG_DFL terminates with this signal
-    // (the parent sees WIFSIGNALED), a handler of the trainer runs, SIG_IGN does nothing.
-    struct sigaction ours = {};
-    sigaction(signo, &hooks().previous[signalIndex(signo)], &ours);
-    raise(signo);
-    sigaction(signo, &ours, nullptr);  // still alive: keep flushing later sessions
+    onTrainerSignal(static_cast<unsigned char>(byte));
   }
 }
 
@@ -91,7 +137,9 @@ void atforkChild() {
   // The mutex may have been held by another parent thread; construct a fresh one.
   new (&h.mutex) std::mutex();
   if (h.installed) {
-    for (int signo : kSignals) sigaction(signo, &h.previous[signalIndex(signo)], nullptr);
+    for (int signo : kSignals) {
+      if (h.ours[signalIndex(signo)]) sigaction(signo, &h.previous[signalIndex(signo)], nullptr);
+    }
     close(h.pipe_fds[0]);
     close(h.pipe_fds[1]);
     h.installed = false;
@@ -104,6 +152,17 @@ void atforkChild() {
 
 }  // namespace
 
+HelperThreadSignals::HelperThreadSignals() noexcept {
+  sigset_t all;
+  sigfillset(&all);
+  // A fault in our own thread must still reach the trainer's crash handler: a blocked SIGSEGV
+  // would kill the process with the default action instead.
+  for (int fault : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS}) sigdelset(&all, fault);
+  pthread_sigmask(SIG_BLOCK, &all, &saved_);
+}
+
+HelperThreadSignals::~HelperThreadSignals() { pthread_sigmask(SIG_SETMASK, &saved_, nullptr); }
+
 void installProcessHooks() noexcept {
   HookState& h = hooks();
   std::lock_guard<std::mutex> lock(h.mutex);
@@ -113,6 +172,7 @@ void installProcessHooks() noexcept {
   if (pipe2(h.pipe_fds, O_CLOEXEC) != 0) return;
   fcntl(h.pipe_fds[1], F_SETFL, O_NONBLOCK);  // a full pipe must never block the handler
   try {
+    HelperThreadSignals blocked;
     std::thread(watchSignals, h.pipe_fds[0]).detach();
   } catch (...) {
     close(h.pipe_fds[0]);
@@ -120,7 +180,7 @@ void installProcessHooks() noexcept {
     return;
   }
   h.owner_pid.store(getpid(), std::memory_order_relaxed);
-  for (int signo : kSignals) installHandler(signo);
+  for (int signo : kSignals) installHandler(h, signo);
   h.installed = true;
 }
 

@@ -1,6 +1,6 @@
 // The recording session: sources, the writer thread and the trace lifecycle (recorder.h,
-// session.h). Process-wide state lives in one leaked Globals object so atexit handlers, signal
-// paths and forked children never see destroyed statics.
+// session.h). Process-wide state: recorder_state.h; step boundaries and metadata:
+// recorder_steps.cpp.
 #include "recorder.h"
 
 #include <pthread.h>
@@ -12,7 +12,6 @@
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
-#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -20,10 +19,13 @@
 
 #include "config.h"
 #include "process_info.h"
+#include "recorder_state.h"
 #include "schedule.h"
 #include "session.h"
 #include "sources.h"
+#include "status_channel.h"
 #include "steplint/trace/kineto_writer.h"
+#include "steplint/trace/recorded_names.h"
 #include "thread_buffers.h"
 #include "trace_sink.h"
 
@@ -32,9 +34,11 @@
 #endif
 
 namespace steplint::collector {
-namespace {
 
-class Session;
+Globals& recorderGlobals() {
+  static Globals* globals = new Globals();  // leaked: atexit, signal paths and forked children use it
+  return *globals;
+}
 
 void putPair(RawJsonPairs& pairs, std::string_view key, std::string_view value) {
   for (auto& p : pairs) {
@@ -46,53 +50,8 @@ void putPair(RawJsonPairs& pairs, std::string_view key, std::string_view value) 
   pairs.emplace_back(std::string(key), std::string(value));
 }
 
-struct Globals {
-  std::mutex lifecycle;                    // serialises start/stop; guards session
-  Session* session = nullptr;
-  std::atomic<bool> live{false};
-  std::atomic<bool> capturing{false};      // live and inside an active schedule window
-  std::atomic<ActivitySource*> activity{nullptr};
-  std::atomic<uint64_t> next_external_id{0};
-
-  std::mutex meta;                         // guards the fields below
-  RawJsonPairs metadata;                   // every setMetadata() so far (header of each session)
-  RawJsonPairs late_metadata;              // set after this session's header: trailer
-  bool header_written = false;
-  RawJsonPairs statuses;                   // source -> raw JSON string
-  std::vector<std::string> printed_sources;
-
-  std::mutex schedule_mutex;               // guards schedule, windows and device_tracing
-  Schedule schedule;
-  bool device_tracing = true;              // what the CUPTI source was last told (setCollecting)
-  std::vector<std::pair<int64_t, int64_t>> windows;  // captured [start, end); end = max while open
-
-  // Sources of stopped sessions stay alive until the next start: a trainer thread may still
-  // hold the pointer it loaded from activeActivitySource() just before stop.
-  std::vector<std::unique_ptr<HostSource>> retired_host;
-  std::unique_ptr<ActivitySource> retired_activity;
-  std::unique_ptr<MemoryProbe> retired_memory;
-
-  // Peak device memory (memory_probe.h): sampled at step boundaries on the trainer thread,
-  // written by the writer thread; without step markers the writer samples every interval.
-  std::atomic<MemoryProbe*> memory{nullptr};
-  std::atomic<bool> memory_by_step{false};
-  std::atomic<bool> marked_steps{false};   // a step marker was seen: live iterations are ignored
-  std::mutex memory_mutex;                 // guards pending_memory, pending_host_memory, memory_factory
-  std::vector<std::pair<MemorySample, int64_t>> pending_memory;  // sample, tid
-  std::vector<HostMemorySample> pending_host_memory;              // one per captured step boundary
-  MemoryProbeFactory memory_factory;       // tests only
-};
-
-Globals& g() {
-  static Globals* globals = new Globals();
-  return *globals;
-}
-
-constexpr int64_t kOpenWindow = std::numeric_limits<int64_t>::max();
-
-/// True when ns lies in a window in which the schedule captured (the CUPTI source's filter).
 bool capturedAt(int64_t ns) {
-  Globals& s = g();
+  Globals& s = recorderGlobals();
   std::lock_guard<std::mutex> lock(s.schedule_mutex);
   for (const auto& [start, end] : s.windows) {
     if (ns >= start && ns < end) return true;
@@ -100,8 +59,6 @@ bool capturedAt(int64_t ns) {
   return false;
 }
 
-/// Device tracing follows torch.profiler: on from warmup (CUPTI's start-up cost lands there)
-/// through active, off in wait and done steps.
 bool wantDeviceTracing(const Schedule& schedule) {
   const SchedulePhase p = schedule.phase();
   return p == SchedulePhase::kWarmup || p == SchedulePhase::kActive;
@@ -115,6 +72,8 @@ void updateCaptureLocked(Globals& s, int64_t now) {
   s.capturing.store(want, std::memory_order_relaxed);
 }
 
+/// One recording: its sources, writer thread and trace file (recorder_state.h holds the
+/// process-wide state around it).
 class Session {
  public:
   Session(const CollectorConfig& config, std::vector<std::string> warnings)
@@ -131,7 +90,7 @@ class Session {
     pid_ = static_cast<int64_t>(getpid());
     startSources();
     writeHeader();
-    Globals& s = g();
+    Globals& s = recorderGlobals();
     bool device_tracing = true;
     {
       std::lock_guard<std::mutex> lock(s.schedule_mutex);
@@ -144,14 +103,17 @@ class Session {
     }
     if (activity_ && !device_tracing) activity_->setCollecting(false);  // a schedule starts in wait
     try {
+      HelperThreadSignals blocked;
       thread_ = std::thread([this] { writerLoop(); });
     } catch (...) {
       warnings_.push_back("steplint: no writer thread; events are written at stop only");
     }
   }
 
+  const std::string& outputPath() const { return config_.output_path; }
+
   bool stop() {
-    Globals& s = g();
+    Globals& s = recorderGlobals();
     const int64_t end_ns = nowNs();
     {
       std::lock_guard<std::mutex> lock(s.schedule_mutex);
@@ -175,7 +137,10 @@ class Session {
     writeEndMetadata(end_ns);
     std::string error;
     bool ok = writer_.endTrace(makeTrailer(), &error);
-    if (!ok) std::fprintf(stderr, "steplint: writing the trace failed: %s\n", error.c_str());
+    if (!ok) {
+      std::fprintf(stderr, "steplint: writing the trace failed: %s\n", error.c_str());
+      sendStatus(StatusKind::kWriteFailed, "writing the trace failed: " + error);
+    }
     s.activity.store(nullptr, std::memory_order_release);
     s.retired_host = std::move(host_sources_);
     s.retired_activity = std::move(activity_);
@@ -212,11 +177,11 @@ class Session {
     }
     reportSourceStatus("cupti", "recording");
     if (config_.schedule.enabled) activity_->setTimeFilter(capturedAt);
-    g().activity.store(activity_.get(), std::memory_order_release);
+    recorderGlobals().activity.store(activity_.get(), std::memory_order_release);
   }
 
   void startMemoryProbe() {
-    Globals& s = g();
+    Globals& s = recorderGlobals();
     MemoryProbeFactory factory;
     {
       std::lock_guard<std::mutex> lock(s.memory_mutex);
@@ -234,7 +199,7 @@ class Session {
   /// steps (then a sample covers one flush interval).
   void writeMemorySamples() {
     if (!memory_) return;
-    Globals& s = g();
+    Globals& s = recorderGlobals();
     std::vector<std::pair<MemorySample, int64_t>> samples;
     if (!s.memory_by_step.load(std::memory_order_relaxed)) {
       std::vector<MemorySample> now;
@@ -254,7 +219,7 @@ class Session {
   void writeHostMemorySamples() {
     std::vector<HostMemorySample> samples;
     {
-      Globals& s = g();
+      Globals& s = recorderGlobals();
       std::lock_guard<std::mutex> lock(s.memory_mutex);
       samples.swap(s.pending_host_memory);
     }
@@ -273,7 +238,7 @@ class Session {
     header.clock_origin_ns = origin_ns_;
     header.base_time_ns = int64_t{real.tv_sec} * 1000000000 + real.tv_nsec;
     RawJsonPairs meta = collectRunMetadata(config_);
-    Globals& s = g();
+    Globals& s = recorderGlobals();
     {
       std::lock_guard<std::mutex> lock(s.meta);
       for (const auto& [k, v] : s.metadata) putPair(meta, k, v);
@@ -318,10 +283,10 @@ class Session {
     }
     int64_t span_start = origin_ns_, span_end = end_ns;
     {
-      std::lock_guard<std::mutex> lock(g().schedule_mutex);
-      if (!g().windows.empty()) {
-        span_start = g().windows.front().first;
-        span_end = g().windows.back().second;
+      std::lock_guard<std::mutex> lock(recorderGlobals().schedule_mutex);
+      if (!recorderGlobals().windows.empty()) {
+        span_start = recorderGlobals().windows.front().first;
+        span_end = recorderGlobals().windows.back().second;
       }
     }
     writeSpan(writer_, span_start, span_end);
@@ -329,12 +294,13 @@ class Session {
 
   trace::TraceTrailer makeTrailer() {
     trace::TraceTrailer trailer;
-    Globals& s = g();
+    trailer.trace_name = config_.trace_name;
+    Globals& s = recorderGlobals();
     std::lock_guard<std::mutex> lock(s.meta);
     for (const auto& [k, v] : s.late_metadata) trailer.metadata.emplace_back(k, v);
     s.header_written = false;
     trailer.metadata.emplace_back("steplint_sources", jsonObject(s.statuses));
-    trailer.metadata.emplace_back("steplint_dropped_events", std::to_string(dropped_));
+    trailer.metadata.emplace_back(trace::kDroppedEventsKey, std::to_string(dropped_));
     std::vector<std::string> warnings = warnings_;
     if (dropped_ > 0) {
       warnings.push_back(std::to_string(dropped_) + " host events dropped: the buffer cap of " +
@@ -342,7 +308,8 @@ class Session {
                          " MiB was reached (raise STEPLINT_MAX_BUFFER_MB or lower STEPLINT_FLUSH_MS)");
     }
     if (activity_) {
-      trailer.metadata.emplace_back("steplint_dropped_activity_records", std::to_string(activity_->droppedRecords()));
+      trailer.metadata.emplace_back(trace::kDroppedActivityRecordsKey,
+                                    std::to_string(activity_->droppedRecords()));
     }
     trailer.metadata.emplace_back("steplint_warnings", jsonStringArray(warnings));
     trailer.metadata.emplace_back("steplint_version", jsonString(STEPLINT_VERSION));
@@ -365,8 +332,6 @@ class Session {
   uint64_t dropped_ = 0;
 };
 
-}  // namespace
-
 // ---- session.h
 
 namespace {
@@ -385,10 +350,12 @@ StartResult startLocked(Globals& s, const CollectorConfig& config, std::vector<s
     std::lock_guard<std::mutex> meta_lock(s.meta);
     s.statuses.clear();
   }
+  openStatusChannel(resolved.status_channel);
   auto session = std::make_unique<Session>(resolved, std::move(warnings));
   std::string error;
   if (!session->open(&error)) {
     std::fprintf(stderr, "steplint: not recording: %s\n", error.c_str());
+    sendStatus(StatusKind::kNotRecording, "not recording: " + error);
     return StartResult::kFailed;
   }
   session->start();
@@ -398,7 +365,7 @@ StartResult startLocked(Globals& s, const CollectorConfig& config, std::vector<s
 
 StartResult startWith(const CollectorConfig& config, std::vector<std::string> warnings) noexcept {
   if (inForkedChild()) return StartResult::kFailed;
-  Globals& s = g();
+  Globals& s = recorderGlobals();
   std::lock_guard<std::mutex> lock(s.lifecycle);
   if (s.session != nullptr) return StartResult::kJoined;
   try {
@@ -426,14 +393,15 @@ StartResult startSession(const char* output_path) noexcept {
   }
 }
 
-bool stopSession() noexcept {
+bool stopSession(std::string* trace_path) noexcept {
   if (inForkedChild()) return false;  // the parent's session; its mutexes may be held here
-  Globals& s = g();
+  Globals& s = recorderGlobals();
   std::lock_guard<std::mutex> lock(s.lifecycle);
   if (s.session == nullptr) return false;
   bool ok = false;
   try {
     ok = s.session->stop();
+    if (ok && trace_path != nullptr) *trace_path = s.session->outputPath();
   } catch (...) {
     std::fprintf(stderr, "steplint: stopping the session failed\n");
   }
@@ -442,12 +410,12 @@ bool stopSession() noexcept {
   return ok;
 }
 
-bool sessionRunning() noexcept { return g().live.load(std::memory_order_relaxed); }
+bool sessionRunning() noexcept { return recorderGlobals().live.load(std::memory_order_relaxed); }
 
 void markSessionDeadInChild() noexcept {
-  g().capturing.store(false, std::memory_order_relaxed);
-  g().live.store(false, std::memory_order_relaxed);
-  g().activity.store(nullptr, std::memory_order_relaxed);
+  recorderGlobals().capturing.store(false, std::memory_order_relaxed);
+  recorderGlobals().live.store(false, std::memory_order_relaxed);
+  recorderGlobals().activity.store(nullptr, std::memory_order_relaxed);
 }
 
 // ---- recorder.h
@@ -459,125 +427,19 @@ int64_t nowNs() noexcept {
 }
 
 void recordHostEvent(const HostEvent& event) noexcept {
-  if (!g().capturing.load(std::memory_order_relaxed)) return;
+  if (!recorderGlobals().capturing.load(std::memory_order_relaxed)) return;
   ThreadBuffers::instance().append(event);
 }
 
-bool isCapturing() noexcept { return g().capturing.load(std::memory_order_relaxed); }
+bool isCapturing() noexcept { return recorderGlobals().capturing.load(std::memory_order_relaxed); }
 
-uint64_t nextExternalId() noexcept { return g().next_external_id.fetch_add(1, std::memory_order_relaxed) + 1; }
-
-namespace {
-
-/// The process's resident memory at a captured step boundary, queued for the writer: the host
-/// side of "memory grows every step" (SL404), which includes LibTorch's DataLoader worker threads.
-void sampleHostMemoryAtStep(Globals& s) noexcept {
-  if (!s.capturing.load(std::memory_order_relaxed)) return;
-  const int64_t rss = residentBytes();
-  if (rss < 0) return;
-  try {
-    const HostMemorySample sample{nowNs(), rss, currentThreadId()};
-    std::lock_guard<std::mutex> lock(s.memory_mutex);
-    s.pending_host_memory.push_back(sample);
-  } catch (...) {
-  }
-}
-
-/// The previous step's peak device memory, queued for the writer (memory_probe.h).
-void sampleMemoryAtStep(Globals& s) noexcept {
-  MemoryProbe* probe = s.memory.load(std::memory_order_acquire);
-  if (probe == nullptr) return;
-  try {
-    std::vector<MemorySample> samples;
-    probe->takePeaks(samples);  // also when not capturing: the next window starts afresh
-    s.memory_by_step.store(true, std::memory_order_relaxed);
-    const int64_t tid = currentThreadId();
-    std::lock_guard<std::mutex> lock(s.memory_mutex);
-    for (const MemorySample& m : samples) s.pending_memory.emplace_back(m, tid);
-  } catch (...) {
-  }
-}
-
-}  // namespace
-
-void setMemoryProbeFactoryForTesting(MemoryProbeFactory factory) {
-  Globals& s = g();
-  std::lock_guard<std::mutex> lock(s.memory_mutex);
-  s.memory_factory = std::move(factory);
-}
-
-namespace {
-
-void stepBoundary(Globals& s) noexcept {
-  bool toggle = false, device_tracing = false;
-  {
-    std::lock_guard<std::mutex> lock(s.schedule_mutex);
-    s.schedule.onStepBegin();
-    updateCaptureLocked(s, nowNs());
-    device_tracing = wantDeviceTracing(s.schedule);
-    toggle = device_tracing != s.device_tracing;
-    s.device_tracing = device_tracing;
-  }
-  // Outside the lock: CUPTI calls take milliseconds at worst and happen only at phase changes.
-  if (toggle) {
-    if (ActivitySource* a = s.activity.load(std::memory_order_acquire)) a->setCollecting(device_tracing);
-  }
-  sampleMemoryAtStep(s);
-  sampleHostMemoryAtStep(s);
-  // No CUPTI flush here: each flush hands back a partly filled 4 MiB buffer, so flushing every
-  // step of a fast loop exhausted the buffer cap within a second on an H100 and CUPTI then
-  // dropped every later record (measured: 30,600 records lost in 30 steps). The writer thread
-  // flushes once per interval and at stop.
-}
-
-}  // namespace
-
-void onStepBegin(int64_t /*step*/) noexcept {
-  Globals& s = g();
-  if (!s.live.load(std::memory_order_relaxed)) return;
-  s.marked_steps.store(true, std::memory_order_relaxed);
-  stepBoundary(s);
-}
-
-void onIterationDetected() noexcept {
-  Globals& s = g();
-  if (!s.live.load(std::memory_order_relaxed) || s.marked_steps.load(std::memory_order_relaxed)) return;
-  stepBoundary(s);
-}
-
-void onStepEnd() noexcept {}
-
-void setMetadata(std::string_view key, std::string_view raw_json) noexcept {
-  try {
-    Globals& s = g();
-    std::lock_guard<std::mutex> lock(s.meta);
-    putPair(s.metadata, key, raw_json);
-    if (s.header_written) putPair(s.late_metadata, key, raw_json);
-  } catch (...) {
-  }
-}
-
-void reportSourceStatus(std::string_view source, std::string_view status) noexcept {
-  try {
-    Globals& s = g();
-    std::lock_guard<std::mutex> lock(s.meta);
-    putPair(s.statuses, source, jsonString(status));
-    const bool quiet = status.substr(0, 9) == "recording" || status == "not built" || status.substr(0, 8) == "disabled";
-    auto& printed = s.printed_sources;
-    if (!quiet && std::find(printed.begin(), printed.end(), source) == printed.end()) {
-      printed.emplace_back(source);
-      std::fprintf(stderr, "steplint: %.*s: %.*s\n", static_cast<int>(source.size()), source.data(),
-                   static_cast<int>(status.size()), status.data());
-    }
-  } catch (...) {
-  }
-}
+uint64_t nextExternalId() noexcept { return recorderGlobals().next_external_id.fetch_add(1, std::memory_order_relaxed) + 1; }
 
 int64_t currentThreadId() noexcept {
   thread_local int64_t tid = static_cast<int64_t>(syscall(SYS_gettid));
   return tid;
 }
 
-ActivitySource* activeActivitySource() noexcept { return g().activity.load(std::memory_order_acquire); }
+ActivitySource* activeActivitySource() noexcept { return recorderGlobals().activity.load(std::memory_order_acquire); }
 
 }  // namespace steplint::collector

@@ -2,7 +2,10 @@
 // the preload library. Implemented in recorder.cpp. One session per process at a time.
 #pragma once
 
+#include <signal.h>
+
 #include <cstdint>
+#include <string>
 
 namespace steplint::collector {
 
@@ -19,14 +22,30 @@ enum class StartResult : uint8_t {
 StartResult startSession(const char* output_path) noexcept;
 /// Starts with an explicit configuration (tests, embedding); the environment is not read.
 StartResult startSession(const CollectorConfig& config) noexcept;
-/// Stops the running session and writes the trace. False when none ran or writing failed.
-bool stopSession() noexcept;
+/// Stops the running session and writes the trace. False when none ran or writing failed;
+/// on success *trace_path (when given) is the file written.
+bool stopSession(std::string* trace_path = nullptr) noexcept;
 bool sessionRunning() noexcept;
 
 // ---- process_hooks.cpp
-/// Installs SIGINT/SIGTERM handlers, the atexit stop and pthread_atfork handlers (once per
-/// process image; again in a forked child that starts its own session).
+/// Installs SIGINT/SIGTERM handlers where the signal has its default action (an ignored signal
+/// or the trainer's own handler is left alone), the atexit stop and pthread_atfork handlers
+/// (once per process image; again in a forked child that starts its own session).
 void installProcessHooks() noexcept;
+/// Blocks every signal but the synchronous faults (SIGSEGV, ...) in the calling thread while it
+/// lives, so a thread started meanwhile inherits that mask: the collector's threads (writer,
+/// signal watcher) never take a signal meant for the trainer, such as one a trainer thread
+/// waits for in sigwait().
+class HelperThreadSignals {
+ public:
+  HelperThreadSignals() noexcept;
+  ~HelperThreadSignals();
+  HelperThreadSignals(const HelperThreadSignals&) = delete;
+  HelperThreadSignals& operator=(const HelperThreadSignals&) = delete;
+
+ private:
+  sigset_t saved_;
+};
 /// True in a forked child of a process that was recording at fork time.
 bool inForkedChild() noexcept;
 /// recorder.cpp: turns every recording call into a no-op (atfork child handler).

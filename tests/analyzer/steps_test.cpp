@@ -1,7 +1,10 @@
 #include "steplint/analyzer/steps.h"
 
+#include <vector>
+
 #include <catch2/catch.hpp>
 
+#include "steplint/analyzer/summary.h"
 #include "test_model.h"
 
 using namespace steplint;
@@ -240,4 +243,58 @@ TEST_CASE("steady steps, a merely slow first step and short runs keep every step
   const auto r = computeSteps(short_run.model);
   CHECK(r.steps.size() == 3);
   CHECK(r.dropped_warmup_steps == 0);
+}
+
+TEST_CASE("a million-fold repeated ProfilerStep#1 is one step and a note, not a million steps", "[steps]") {
+  // Issue 12: 10^6 identical ProfilerStep#1 events made `summary` print a 10^6-row breakdown
+  // (729 MB). 10^4 copies keep the test quick; the cost was per copy.
+  TestTrace t;
+  for (int i = 0; i < 10000; ++i) t.step(1, 0, 100);
+  t.step(2, 100, 100);
+  t.finalize();
+  const auto r = computeSteps(t.model);
+  REQUIRE(r.source == StepSource::kProfilerStep);
+  REQUIRE(r.steps.size() == 2);
+  CHECK(r.steps[0].number == 1);
+  CHECK(r.steps[0].host_start_ns == 0);
+  CHECK(r.steps[0].host_end_ns == 100'000);
+  CHECK(r.steps[1].number == 2);
+  REQUIRE(r.notes.size() == 1);
+  CHECK(r.notes[0] ==
+        "malformed trace: 9999 ProfilerStep range(s) repeat a step number (ProfilerStep#1 x10000; 9999 exact "
+        "copies); events written twice or recordings merged? Only the earliest range of each number is used");
+
+  const analyzer::TraceSummary summary = analyzer::summarize(t.model);
+  CHECK(summary.breakdown.per_step.size() == 2);
+}
+
+TEST_CASE("repeated step numbers at different times keep the earliest range of each", "[steps]") {
+  TestTrace t;
+  t.step(1, 0, 100);
+  t.step(2, 100, 100);
+  t.step(3, 200, 100);
+  t.step(1, 300, 100);  // a second recording appended to the first
+  t.step(2, 400, 100);
+  t.step(5, 500, 100);
+  t.step(1, 600, 100);
+  t.step(7, 700, 100);
+  t.step(9, 800, 100);
+  t.step(7, 900, 100);
+  t.step(9, 1000, 100);
+  t.step(3, 1100, 100);
+  t.finalize();
+  analyzer::StepOptions keep;
+  keep.drop_warmup_head = false;
+  const auto r = computeSteps(t.model, keep);
+  REQUIRE(r.steps.size() == 6);
+  std::vector<int64_t> numbers, starts;
+  for (const auto& s : r.steps) {
+    numbers.push_back(s.number);
+    starts.push_back(s.host_start_ns);
+  }
+  CHECK(numbers == std::vector<int64_t>{1, 2, 3, 5, 7, 9});
+  CHECK(starts == std::vector<int64_t>{0, 100'000, 200'000, 500'000, 700'000, 800'000});
+  REQUIRE(r.notes.size() == 1);
+  CHECK(r.notes[0].rfind("malformed trace: 6 ProfilerStep range(s) repeat a step number (ProfilerStep#1 x3, "
+                         "ProfilerStep#2 x2, ProfilerStep#3 x2, ...; 0 exact copies)", 0) == 0);
 }

@@ -18,6 +18,13 @@ struct RunResult {
 /// single-quoted, so paths with spaces work.
 RunResult runSteplint(const std::vector<std::string>& args);
 
+/// Runs `script` with /bin/sh (NO_COLOR unset, TERM=dumb, stdin /dev/null), where "$STEPLINT"
+/// is the executable: for pipes, FIFOs and process limits that an argument list cannot express.
+RunResult runShell(const std::string& script);
+
+/// `text` single-quoted for /bin/sh.
+std::string shellQuote(const std::string& text);
+
 /// A fresh path under the test's scratch directory (not created).
 std::string scratchPath(const std::string& name);
 

@@ -26,8 +26,6 @@ std::vector<std::string> RunResult::errLines() const {
   return lines;
 }
 
-namespace {
-
 std::string shellQuote(const std::string& text) {
   std::string quoted = "'";
   for (char c : text) {
@@ -38,8 +36,6 @@ std::string shellQuote(const std::string& text) {
   }
   return quoted + "'";
 }
-
-}  // namespace
 
 std::string scratchPath(const std::string& name) {
   static std::atomic<int> counter{0};
@@ -55,11 +51,12 @@ std::string readFile(const std::string& path) {
   return text.str();
 }
 
-RunResult runSteplint(const std::vector<std::string>& args) {
+namespace {
+
+// `command` with stdout and stderr captured and stdin from /dev/null.
+RunResult runCaptured(std::string command) {
   const std::string out_path = scratchPath("stdout");
   const std::string err_path = scratchPath("stderr");
-  std::string command = "env -u NO_COLOR TERM=dumb " + shellQuote(STEPLINT_EXE);
-  for (const std::string& arg : args) command += " " + shellQuote(arg);
   command += " >" + shellQuote(out_path) + " 2>" + shellQuote(err_path) + " </dev/null";
   const int status = std::system(command.c_str());
   RunResult result;
@@ -69,6 +66,19 @@ RunResult runSteplint(const std::vector<std::string>& args) {
   std::remove(out_path.c_str());
   std::remove(err_path.c_str());
   return result;
+}
+
+}  // namespace
+
+RunResult runSteplint(const std::vector<std::string>& args) {
+  std::string command = "env -u NO_COLOR TERM=dumb " + shellQuote(STEPLINT_EXE);
+  for (const std::string& arg : args) command += " " + shellQuote(arg);
+  return runCaptured(std::move(command));
+}
+
+RunResult runShell(const std::string& script) {
+  return runCaptured("env -u NO_COLOR TERM=dumb STEPLINT=" + shellQuote(STEPLINT_EXE) + " /bin/sh -c " +
+                     shellQuote(script));
 }
 
 namespace {

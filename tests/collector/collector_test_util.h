@@ -2,14 +2,18 @@
 // steplint's own importer, and looking events up by name.
 #pragma once
 
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "steplint/trace/importer.h"
@@ -36,6 +40,39 @@ class ScratchDir {
  private:
   std::string path_;
 };
+
+/// Waits for pid up to timeout; kills it and returns false when it is still running (a hang
+/// fails the test instead of blocking it).
+inline bool waitWithTimeout(pid_t pid, int* status, std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (waitpid(pid, status, WNOHANG) == pid) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, status, 0);
+  return false;
+}
+
+/// Runs body() in a forked child and returns its exit status (body's return value), 128 +
+/// signal when it died of one, -1 when it ran past `timeout`. For process-wide state: signal
+/// dispositions and masks, resource limits, a session that must not leak into other tests.
+/// The child starts as a trainer would, with SIGINT and SIGTERM at their default action (not
+/// Catch2's handlers).
+template <typename Body>
+int runInChild(Body&& body, std::chrono::milliseconds timeout = std::chrono::seconds(30)) {
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    _exit(body());
+  }
+  int status = 0;
+  if (pid < 0 || !waitWithTimeout(pid, &status, timeout)) return -1;
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
 inline std::string readAll(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

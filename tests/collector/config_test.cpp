@@ -45,7 +45,8 @@ TEST_CASE("config: good values are taken") {
   CHECK(parseConfig(envOf({{"STEPLINT_OUTPUT", "out/t.pt.trace.json"}, {"STEPLINT_SCHEDULE", "1,2,3,4"},
                            {"STEPLINT_SHAPES", "1"}, {"STEPLINT_CUPTI", "0"}, {"STEPLINT_TORCH", "0"},
                            {"STEPLINT_CUPTI_DRIVER", "0"}, {"STEPLINT_CUPTI_SYNC", "off"}, {"STEPLINT_NVTX", "false"}, {"STEPLINT_MAX_BUFFER_MB", "64"}, {"STEPLINT_FLUSH_MS", "250"},
-                           {"STEPLINT_RECORD", "1"}, {"RANK", "3"}, {"LOCAL_RANK", "1"}, {"WORLD_SIZE", "8"}}),
+                           {"STEPLINT_RECORD", "1"}, {"RANK", "3"}, {"LOCAL_RANK", "1"}, {"WORLD_SIZE", "8"},
+                           {"STEPLINT_STATUS_FD", "5:1234"}, {"STEPLINT_TRACE_NAME", "/runs/t.json"}}),
                     &c, &warnings));
   CHECK(warnings.empty());
   CHECK(c.output_path == "out/t.pt.trace.json");
@@ -66,6 +67,8 @@ TEST_CASE("config: good values are taken") {
   CHECK(c.rank == 3);
   CHECK(c.local_rank == 1);
   CHECK(c.world_size == 8);
+  CHECK(c.status_channel == "5:1234");
+  CHECK(c.trace_name == "/runs/t.json");
 }
 
 TEST_CASE("config: a schedule without repeat repeats forever") {

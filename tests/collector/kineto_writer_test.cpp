@@ -1,6 +1,11 @@
 // KinetoJsonWriter: the text it writes, read back by steplint's own importer.
 #include <catch2/catch.hpp>
 
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <fstream>
+
 #include "collector_test_util.h"
 #include "steplint/trace/kineto_writer.h"
 
@@ -168,4 +173,90 @@ TEST_CASE("kineto writer: appendJsonString escapes per RFC 8259 and repairs UTF-
   std::string out;
   steplint::trace::appendJsonString(out, std::string_view("a\"\\\b\f\n\r\t\x1f\x7f" "\xc3\xa9" "\xed\xa0\x80" "\xf0\x9f\x98\x80", 19));
   CHECK(out == "\"a\\\"\\\\\\b\\f\\n\\r\\t\\u001f\x7f" "\xc3\xa9" "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD" "\xf0\x9f\x98\x80\"");
+}
+
+TEST_CASE("kineto writer: refuses a FIFO or a directory at the path or its .partial, without blocking") {
+  ScratchDir dir;
+  const std::string fifo = dir.file("fifo.json");
+  const std::string fifo_partial = dir.file("p.json");
+  const std::string directory = dir.file("dir.json");
+  REQUIRE(mkfifo(fifo.c_str(), 0644) == 0);
+  REQUIRE(mkfifo((fifo_partial + ".partial").c_str(), 0644) == 0);
+  REQUIRE(std::filesystem::create_directory(directory));
+  // In a child: before the fix, opening the FIFO .partial blocked forever (no reader).
+  const int rc = steplint::test::runInChild(
+      [&] {
+        int refused = 0;
+        for (const std::string& path : {fifo, fifo_partial, directory}) {
+          KinetoJsonWriter w;
+          std::string error;
+          refused += !w.open(path, &error) && error.find("not a regular file") != std::string::npos ? 1 : 0;
+        }
+        return refused;
+      },
+      std::chrono::seconds(10));
+  CHECK(rc == 3);
+  struct stat st {};
+  REQUIRE(stat(fifo.c_str(), &st) == 0);
+  CHECK(S_ISFIFO(st.st_mode));
+  CHECK(std::filesystem::is_directory(directory));
+}
+
+TEST_CASE("kineto writer: a write that fails names its reason and keeps the .partial") {
+  const char* name = GENERATE("big.pt.trace.json", "big.pt.trace.json.gz");
+  ScratchDir dir;
+  const std::string path = dir.file(name);
+  const std::string result = dir.file("result.txt");
+  // A file size limit stands in for a full disk: with SIGXFSZ ignored, write() fails (EFBIG).
+  const int rc = steplint::test::runInChild([&] {
+    signal(SIGXFSZ, SIG_IGN);
+    rlimit saved{};
+    getrlimit(RLIMIT_FSIZE, &saved);
+    rlimit small = saved;
+    small.rlim_cur = 64 * 1024;
+    setrlimit(RLIMIT_FSIZE, &small);
+    KinetoJsonWriter w;
+    std::string error;
+    if (!w.open(path, &error)) return 10;
+    w.beginTrace(sampleHeader());
+    for (int i = 0; i < 50000; ++i)  // ~5 MB of text: beyond the limit even compressed
+      w.event('X').cat("cpu_op").name("op" + std::to_string(i)).pid(1).tid(i).ts(kOrigin + i * 977).dur(i).done();
+    const bool ended = w.endTrace({}, &error);
+    setrlimit(RLIMIT_FSIZE, &saved);
+    std::ofstream(result) << w.writeError() << "\n" << error;
+    return ended ? 11 : 0;
+  });
+  REQUIRE(rc == 0);
+  const std::string text = steplint::test::readAll(result);
+  INFO(text);
+  CHECK(text.rfind("File too large\n", 0) == 0);
+  CHECK(text.find("write to " + path + ".partial failed: File too large") != std::string::npos);
+  CHECK_FALSE(steplint::test::fileExists(path));
+  CHECK(steplint::test::fileExists(path + ".partial"));
+}
+
+TEST_CASE("kineto writer: appendTraceMetadata adds a top-level key to a finished trace") {
+  const char* name = GENERATE("a.pt.trace.json", "a.pt.trace.json.gz");
+  ScratchDir dir;
+  const std::string path = dir.file(name);
+  writeSample(path);
+  std::string error;
+  REQUIRE(steplint::trace::appendTraceMetadata(path, "steplint_stopped_early", "\"stopped at SIGTERM\"", &error));
+  CHECK_FALSE(steplint::test::fileExists(path + ".partial"));
+  steplint::trace::TraceModel m;
+  REQUIRE(steplint::test::importFile(path, m).ok());
+  checkSample(m);  // everything that was there still is
+  CHECK(m.stats.get(steplint::trace::Stat::json_truncated) == 0);
+  CHECK(steplint::test::extraValue(m, "steplint_stopped_early") == "\"stopped at SIGTERM\"");
+}
+
+TEST_CASE("kineto writer: appendTraceMetadata leaves a file that is not a finished trace alone") {
+  ScratchDir dir;
+  const std::string path = dir.file("cut.pt.trace.json");
+  std::ofstream(path) << "{\"traceEvents\": [";
+  std::string error;
+  CHECK_FALSE(steplint::trace::appendTraceMetadata(path, "k", "1", &error));
+  CHECK(error == path + " is not a finished steplint trace; cannot add k");
+  CHECK(steplint::test::readAll(path) == "{\"traceEvents\": [");
+  CHECK_FALSE(steplint::test::fileExists(path + ".partial"));
 }

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -20,21 +21,9 @@
 namespace sc = steplint::collector;
 using steplint::test::eventsNamed;
 using steplint::test::ScratchDir;
+using steplint::test::waitWithTimeout;
 
 namespace {
-
-// Waits for pid up to timeout; kills it and returns false when it is still running.
-bool waitWithTimeout(pid_t pid, int* status, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    pid_t r = waitpid(pid, status, WNOHANG);
-    if (r == pid) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  kill(pid, SIGKILL);
-  waitpid(pid, status, 0);
-  return false;
-}
 
 void recordOp(const char* name) {
   sc::HostEvent e;
@@ -116,4 +105,154 @@ TEST_CASE("process hooks: a forked child records nothing, exits normally, parent
   CHECK(eventsNamed(m, "parent_filler").size() == 2000u * kForks);
   CHECK(eventsNamed(m, "child_event").empty());
   CHECK(eventsNamed(m, "child_range").empty());
+}
+
+namespace {
+
+std::atomic<int> g_trainer_handler_calls{0};
+struct sigaction g_chained_previous = {};
+
+void trainerHandler(int) { g_trainer_handler_calls.fetch_add(1); }
+
+/// A trainer's handler installed over ours that calls the handler it replaced, as some
+/// frameworks do.
+void chainingHandler(int signo) {
+  g_trainer_handler_calls.fetch_add(1);
+  if ((g_chained_previous.sa_flags & SA_SIGINFO) == 0 && g_chained_previous.sa_handler != SIG_DFL &&
+      g_chained_previous.sa_handler != SIG_IGN)
+    g_chained_previous.sa_handler(signo);
+}
+
+bool handlerIs(int signo, void (*handler)(int)) {
+  struct sigaction current = {};
+  sigaction(signo, nullptr, &current);
+  return current.sa_handler == handler;
+}
+
+/// Child body: records 10 "before" ops, lets `signal_it` deliver SIGTERM, waits for the
+/// watcher thread to act on it, records 10 "after" ops and stops. Exit 0 when the session was
+/// still recording after the signal and the trainer's own handling ran `expected_calls` times.
+template <typename SignalIt>
+int recordAcrossSigterm(const std::string& path, SignalIt&& signal_it, int expected_calls) {
+  sc::CollectorConfig c;
+  c.output_path = path;
+  if (sc::startSession(c) != sc::StartResult::kStarted) return 10;
+  for (int i = 0; i < 10; ++i) recordOp("before_signal");
+  if (!signal_it()) return 11;
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the watcher would have stopped by now
+  if (!sc::sessionRunning()) return 12;
+  for (int i = 0; i < 10; ++i) recordOp("after_signal");
+  if (!sc::stopSession()) return 13;
+  return g_trainer_handler_calls.load() == expected_calls ? 0 : 14;
+}
+
+void checkWholeRecording(const std::string& path) {
+  steplint::trace::TraceModel m;
+  REQUIRE(steplint::test::importFile(path, m).ok());
+  CHECK(eventsNamed(m, "before_signal").size() == 10);
+  CHECK(eventsNamed(m, "after_signal").size() == 10);
+  CHECK(steplint::test::extraValue(m, "steplint_stopped_early").empty());
+}
+
+}  // namespace
+
+TEST_CASE("process hooks: an ignored SIGTERM stays ignored and recording goes on") {
+  ScratchDir dir;
+  const std::string path = dir.file("ignored.pt.trace.json");
+  // As under nohup or `trainer &` in a script: the trainer starts with SIGINT/SIGTERM ignored.
+  const int rc = steplint::test::runInChild([&] {
+    signal(SIGINT, SIG_IGN);
+    signal(SIGTERM, SIG_IGN);
+    return recordAcrossSigterm(
+        path, [] { return handlerIs(SIGINT, SIG_IGN) && handlerIs(SIGTERM, SIG_IGN) && raise(SIGTERM) == 0; }, 0);
+  });
+  CHECK(rc == 0);
+  checkWholeRecording(path);
+}
+
+TEST_CASE("process hooks: the trainer's own SIGTERM handler stays in charge and recording goes on") {
+  ScratchDir dir;
+  const std::string path = dir.file("own.pt.trace.json");
+  const int rc = steplint::test::runInChild([&] {
+    signal(SIGTERM, trainerHandler);
+    return recordAcrossSigterm(path, [] { return handlerIs(SIGTERM, trainerHandler) && raise(SIGTERM) == 0; }, 1);
+  });
+  CHECK(rc == 0);
+  checkWholeRecording(path);
+}
+
+TEST_CASE("process hooks: a trainer handler installed later that calls ours does not end the recording") {
+  ScratchDir dir;
+  const std::string path = dir.file("chained.pt.trace.json");
+  const int rc = steplint::test::runInChild([&] {
+    return recordAcrossSigterm(
+        path,
+        [] {
+          struct sigaction action = {};
+          action.sa_handler = chainingHandler;
+          sigemptyset(&action.sa_mask);
+          return sigaction(SIGTERM, &action, &g_chained_previous) == 0 && raise(SIGTERM) == 0;
+        },
+        1);
+  });
+  CHECK(rc == 0);  // before: our watcher put SIG_DFL back over the trainer's handler and killed it
+  checkWholeRecording(path);
+}
+
+TEST_CASE("process hooks: the collector's threads leave a signal to the trainer's sigwait()") {
+  ScratchDir dir;
+  const std::string path = dir.file("sigwait.pt.trace.json");
+  const int rc = steplint::test::runInChild([&] {
+    return recordAcrossSigterm(
+        path,
+        [] {
+          // The trainer blocks SIGTERM and waits for it (graceful shutdown); the writer and
+          // watcher threads already run. Process-directed, so any thread that accepts it may
+          // take it: none of ours must.
+          sigset_t term;
+          sigemptyset(&term);
+          sigaddset(&term, SIGTERM);
+          pthread_sigmask(SIG_BLOCK, &term, nullptr);
+          kill(getpid(), SIGTERM);
+          int got = 0;
+          if (sigwait(&term, &got) != 0 || got != SIGTERM) return false;
+          g_trainer_handler_calls.fetch_add(1);
+          return true;
+        },
+        1);
+  });
+  CHECK(rc == 0);
+  checkWholeRecording(path);
+}
+
+TEST_CASE("process hooks: a SIGTERM that cannot end the program leaves a trace that says it stopped early") {
+  ScratchDir dir;
+  const std::string path = dir.file("early.pt.trace.json");
+  const int rc = steplint::test::runInChild([&] {
+    sc::CollectorConfig c;
+    c.output_path = path;
+    if (sc::startSession(c) != sc::StartResult::kStarted) return 10;
+    for (int i = 0; i < 10; ++i) recordOp("before_signal");
+    raise(SIGTERM);  // our handler runs here; the watcher then stops the session and re-sends
+    sigset_t term;   // ...but by then every thread blocks SIGTERM: the program goes on
+    sigemptyset(&term);
+    sigaddset(&term, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &term, nullptr);
+    // The watcher waits 2 s for the process to die, then marks the trace.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (steplint::test::readAll(path).find("steplint_stopped_early") == std::string::npos &&
+           std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    for (int i = 0; i < 10; ++i) recordOp("after_signal");
+    return sc::sessionRunning() ? 11 : 0;
+  });
+  CHECK(rc == 0);
+  steplint::trace::TraceModel m;
+  REQUIRE(steplint::test::importFile(path, m).ok());
+  CHECK(m.stats.get(steplint::trace::Stat::json_truncated) == 0);
+  CHECK(eventsNamed(m, "before_signal").size() == 10);
+  CHECK(eventsNamed(m, "after_signal").empty());
+  CHECK(steplint::test::extraValue(m, "steplint_stopped_early") ==
+        "\"recording stopped at SIGTERM, but the program went on (every thread blocks the signal); the "
+        "trace ends at the signal\"");
 }

@@ -1,6 +1,8 @@
 #include "e2e_support.h"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,9 +33,19 @@ Env recordEnv(const std::string& trace) {
           {"LD_PRELOAD", PRELOAD_LIB}};
 }
 
-pid_t startProcess(const std::vector<std::string>& argv, const Env& env, const std::string& log) {
+pid_t startProcess(const std::vector<std::string>& argv, const Env& env, const std::string& log,
+                   const ChildSetup& setup) {
   const pid_t pid = fork();
   if (pid != 0) return pid;
+  if (setup.own_process_group) setpgid(0, 0);
+  for (int sig : setup.ignored_signals) signal(sig, SIG_IGN);
+  if (setup.file_size_limit >= 0) {
+    signal(SIGXFSZ, SIG_IGN);  // so that write() fails with EFBIG, as on a full disk, instead of killing
+    rlimit limit{};
+    getrlimit(RLIMIT_FSIZE, &limit);
+    limit.rlim_cur = static_cast<rlim_t>(setup.file_size_limit);
+    setrlimit(RLIMIT_FSIZE, &limit);
+  }
   for (const auto& [key, value] : env) setenv(key.c_str(), value.c_str(), 1);
   const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd >= 0) {

@@ -63,3 +63,21 @@ TEST_CASE("trace loader: the 0-worker ResNet-50 trace loads in the background wi
   REQUIRE_FALSE(progress.isEmpty());
   CHECK(progress.last().first().toDouble() == Approx(1.0));
 }
+
+TEST_CASE("trace loader: events the collector lost are listed under Trace health with counts and reason") {
+  const std::string path = steplint::test::testDataPath("cli/recorded_with_loss.json");
+  std::string error;
+  const auto trace = TraceLoader::loadNow(path, nullptr, {}, error);
+  REQUIRE(trace != nullptr);
+  const auto has = [&](const std::string& prefix) {
+    for (const std::string& w : trace->warnings)
+      if (w.rfind(prefix, 0) == 0) return true;
+    return false;
+  };
+  CHECK(has("13852 x recorder_dropped_events [data-loss]: "));
+  CHECK(has("1 x recorder_stopped_early [data-loss]: "));
+  CHECK(has("recording stopped early: the output file could not be written (No space left on device)"));
+  bool sl001 = false;
+  for (const auto& d : trace->lint.diagnostics) sl001 |= d.code == "SL001";
+  CHECK(sl001);
+}

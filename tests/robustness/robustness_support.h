@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "sanitizers.h"  // kSanitized: the memory budgets below are relaxed under ASan
 #include "steplint/trace/importer.h"
 
 namespace steplint::test {
@@ -22,21 +23,6 @@ Gunzipped gunzipPrefix(std::string_view gz);
 
 /// Every record an import kept: complete events, memory/instant events, counters and flows.
 size_t keptRecords(const trace::TraceModel& model);
-
-/// True when built with AddressSanitizer: its redzones and quarantine inflate memory use and
-/// it runs several times slower, so the budgets below are relaxed.
-constexpr bool kSanitized =
-#if defined(__SANITIZE_ADDRESS__)
-    true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-    true;
-#else
-    false;
-#endif
-#else
-    false;
-#endif
 
 /// Peak resident memory added while it is alive. It resets the kernel's high-water mark
 /// (/proc/self/clear_refs "5") so earlier test cases in the same process do not hide the peak;

@@ -157,3 +157,86 @@ TEST_CASE("quirk: escaped quotes and backslashes in names do not confuse splitti
   CHECK(findEvent(r.model, "a\"}]{[\\"));
   CHECK(findEvent(r.model, "C:\\path\\"));
 }
+
+TEST_CASE("quirk: a second JSON document after the trace is data loss, not garbage (#12)", "[trace][quirk]") {
+  const std::string second = R"({"ph": "X", "cat": "cpu_op", "name": "lost", "pid": 1, "tid": 1, "ts": 5, "dur": 1})";
+  for (const std::string& text : {wrap(kGood) + wrap(second), wrap(kGood) + "\n[" + second + "]\n",
+                                  "[" + std::string(kGood) + "]\n" + wrap(second)}) {
+    CAPTURE(text);
+    const auto r = importJson(text);
+    REQUIRE(r.status.ok());
+    CHECK(r.model.events.size() == 1);
+    CHECK_FALSE(findEvent(r.model, "lost"));
+    CHECK(r.model.stats.get(Stat::json_second_document) == 1);
+    CHECK(r.model.stats.get(Stat::json_trailing_garbage) == 0);
+    CHECK(r.model.stats.hasDataLoss());
+  }
+}
+
+TEST_CASE("quirk: baseTimeNanoseconds that cannot be unix ns is ignored and counted (#12)", "[trace][quirk]") {
+  for (const char* value : {"1.8e22", "-5", "NaN", "\"1700000000000000000\"", "18446744073709551615", "null"}) {
+    CAPTURE(value);
+    const auto r = importJson(std::string(R"({"baseTimeNanoseconds": )") + value + R"(, "traceEvents": [)" + kGood + "]}");
+    REQUIRE(r.status.ok());
+    CHECK(r.model.events.size() == 1);
+    CHECK_FALSE(r.model.metadata.has_base_time);
+    CHECK(r.model.metadata.base_time_ns == 0);
+    CHECK(r.model.stats.get(Stat::base_time_invalid) == 1);
+  }
+  for (const char* value : {"1700000000123456789", "1.7e18", "0"}) {
+    CAPTURE(value);
+    const auto r = importJson(std::string(R"({"baseTimeNanoseconds": )") + value + R"(, "traceEvents": [)" + kGood + "]}");
+    CHECK(r.model.metadata.has_base_time);
+    CHECK(r.model.stats.get(Stat::base_time_invalid) == 0);
+  }
+  CHECK(importJson(std::string(R"({"baseTimeNanoseconds": 1.7e18, "traceEvents": [)") + kGood + "]}")
+            .model.metadata.base_time_ns == 1'700'000'000'000'000'000);
+}
+
+TEST_CASE("quirk: metadata numbers no integer field can hold are counted, not stored (#12)", "[trace][quirk]") {
+  // The fuzzer's crash input: a double -> int64 cast of 849293475E72 is undefined behaviour
+  // and stored -2^63 in release builds.
+  const auto r = importJson(std::string(R"({"deviceProperties": [{"id": 0, "name": "A100",
+      "totalGlobalMem": 849293475E72, "numSms": 1e10, "computeMajor": "99999999999", "computeMinor": "0",
+      "regsPerBlock": -1e300, "warpSize": 32, "sharedMemPerBlock": 18446744073709551615,
+      "maxThreadsPerBlock": 1024.0}],
+      "distributedInfo": {"rank": 1e19, "world_size": 2}, "traceEvents": [)") + kGood + "]}");
+  REQUIRE(r.status.ok());
+  REQUIRE(r.model.metadata.devices.size() == 1);
+  const DeviceProperties& d = r.model.metadata.devices[0];
+  CHECK(d.total_global_mem == -1);
+  CHECK(d.num_sms == -1);
+  CHECK(d.compute_major == -1);
+  CHECK(d.compute_minor == 0);
+  CHECK(d.regs_per_block == -1);
+  CHECK(d.shared_mem_per_block == -1);
+  CHECK(d.warp_size == 32);
+  CHECK(d.max_threads_per_block == 1024);
+  CHECK(r.model.metadata.distributed.rank == -1);
+  CHECK(r.model.metadata.distributed.world_size == 2);
+  CHECK(r.model.stats.get(Stat::top_level_number_out_of_range) == 6);
+}
+
+TEST_CASE("quirk: the fuzzer's crash input kept in fuzz/corpus imports cleanly (#12)", "[trace][quirk]") {
+  TraceModel m;
+  const ImportStatus status = importTraceFile(STEPLINT_FUZZ_CORPUS "/device_properties_out_of_range.json", m);
+  REQUIRE(status.ok());
+  CHECK(m.events.size() == 1);
+  REQUIRE(m.metadata.devices.size() == 1);
+  CHECK(m.metadata.devices[0].total_global_mem == -1);
+  CHECK(m.stats.get(Stat::top_level_number_out_of_range) == 6);
+  CHECK(m.stats.get(Stat::base_time_invalid) == 1);
+  CHECK(m.stats.get(Stat::json_second_document) == 1);
+}
+
+TEST_CASE("quirk: a corrupt gzip header is named, not called an empty file (#12)", "[trace][quirk]") {
+  for (const std::string& bytes : {std::string("\x1f\x8bXXXXXXXXXXXXXXXX"), std::string("\x1f\x8b\x08", 3)}) {
+    const auto r = importJson(bytes);
+    CHECK(r.status.error == ImportError::kIo);
+    CHECK(r.status.message.find("empty file") == std::string::npos);
+    CHECK((r.status.message.rfind("inline.json: corrupt gzip data (", 0) == 0 ||
+           r.status.message == "inline.json: gzip stream ends early (truncated file)"));
+  }
+  CHECK(importJson(std::string("\x1f\x8bXXXXXXXXXXXXXXXX")).status.message ==
+        "inline.json: corrupt gzip data (unknown compression method)");
+}

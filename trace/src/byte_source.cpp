@@ -1,7 +1,6 @@
 #include "byte_source.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -66,6 +65,28 @@ class MemorySource final : public ByteSource {
   size_t pos_ = 0;
 };
 
+class PrefixedSource final : public ByteSource {
+ public:
+  PrefixedSource(std::string prefix, std::unique_ptr<ByteSource> inner)
+      : prefix_(std::move(prefix)), inner_(std::move(inner)) {}
+  size_t read(char* dst, size_t capacity) override {
+    if (pos_ == prefix_.size()) return inner_->read(dst, capacity);
+    const size_t n = std::min(capacity, prefix_.size() - pos_);
+    std::memcpy(dst, prefix_.data() + pos_, n);
+    pos_ += n;
+    return n;
+  }
+  std::string error() const override { return inner_->error(); }
+  uint64_t inputConsumed() const override { return inner_->inputConsumed(); }
+  uint64_t inputSize() const override { return inner_->inputSize(); }
+  bool compressed() const override { return inner_->compressed(); }
+
+ private:
+  std::string prefix_;
+  size_t pos_ = 0;
+  std::unique_ptr<ByteSource> inner_;
+};
+
 // Shared input buffering for the inflaters.
 class GzipSourceBase : public ByteSource {
  public:
@@ -92,6 +113,20 @@ class GzipSourceBase : public ByteSource {
 };
 
 #ifdef STEPLINT_HAVE_ISAL
+// igzip's error codes in zlib's words, so both builds name the problem alike.
+std::string isalErrorText(int rc) {
+  switch (rc) {
+    case ISAL_INVALID_WRAPPER: return "incorrect gzip header";
+    case ISAL_UNSUPPORTED_METHOD: return "unknown compression method";
+    case ISAL_INVALID_BLOCK: return "invalid block type";
+    case ISAL_INVALID_SYMBOL: return "invalid code";
+    case ISAL_INVALID_LOOKBACK: return "invalid distance too far back";
+    case ISAL_INCORRECT_CHECKSUM: return "incorrect data check";
+    case ISAL_NEED_DICT: return "needs a preset dictionary";
+    default: return "igzip error " + std::to_string(rc);
+  }
+}
+
 // ISA-L igzip: about twice zlib's inflate speed, which matters because .json.gz is the
 // common case and inflating is half the import time.
 class IsalGzipSource final : public GzipSourceBase {
@@ -127,7 +162,7 @@ class IsalGzipSource final : public GzipSourceBase {
       in_member_ = true;
       const int rc = isal_inflate(&state_);
       if (rc != ISAL_DECOMP_OK) {
-        error_ = "corrupt gzip data (igzip error " + std::to_string(rc) + ")";
+        error_ = "corrupt gzip data (" + isalErrorText(rc) + ")";
         done_ = true;
         break;
       }
@@ -269,20 +304,15 @@ class PrefetchSource final : public ByteSource {
 
 }  // namespace
 
-std::unique_ptr<ByteSource> openFileSource(const std::string& path, std::string& error) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    error = std::strerror(errno);
-    return nullptr;
-  }
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-    error = S_ISDIR(st.st_mode) ? "is a directory" : std::strerror(errno);
-    ::close(fd);
-    return nullptr;
-  }
-  ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-  return std::make_unique<FileSource>(fd, static_cast<uint64_t>(st.st_size));
+std::unique_ptr<ByteSource> openFileSource(InputFile file) {
+  const uint64_t size = file.knownSize();
+  const int fd = file.release();
+  if (size > 0) ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+  return std::make_unique<FileSource>(fd, size);
+}
+
+std::unique_ptr<ByteSource> openPrefixedSource(std::string prefix, std::unique_ptr<ByteSource> inner) {
+  return std::make_unique<PrefixedSource>(std::move(prefix), std::move(inner));
 }
 
 std::unique_ptr<ByteSource> openMemorySource(std::string_view bytes) { return std::make_unique<MemorySource>(bytes); }

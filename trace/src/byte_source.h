@@ -1,6 +1,7 @@
-// Sequential byte sources for the streaming importer: a file, a memory block, a gzip
-// decoder on top of either, and a prefetching wrapper that runs a source on its own thread
-// (so inflating overlaps parsing on a 2-core machine).
+// Sequential byte sources for the streaming importer: an opened input (file or pipe), a
+// memory block, a gzip decoder on top of either, a prefix put back in front of a source (so
+// sniffing a pipe does not need a second open), and a prefetching wrapper that runs a source
+// on its own thread (so inflating overlaps parsing on a 2-core machine).
 #pragma once
 
 #include <cstddef>
@@ -8,6 +9,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+
+#include "steplint/trace/input_file.h"
 
 namespace steplint::trace {
 
@@ -27,8 +30,10 @@ class ByteSource {
   virtual bool compressed() const { return false; }
 };
 
-/// Opens `path`; returns null and sets `error` if it cannot be opened.
-std::unique_ptr<ByteSource> openFileSource(const std::string& path, std::string& error);
+/// Reads an input opened by InputFile::open (regular file, pipe or FIFO).
+std::unique_ptr<ByteSource> openFileSource(InputFile file);
+/// Delivers `prefix` (bytes already read from `inner`), then the rest of `inner`.
+std::unique_ptr<ByteSource> openPrefixedSource(std::string prefix, std::unique_ptr<ByteSource> inner);
 /// Reads from memory the caller keeps alive.
 std::unique_ptr<ByteSource> openMemorySource(std::string_view bytes);
 /// Decodes gzip members from `inner` (multi-member files included).

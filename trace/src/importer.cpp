@@ -6,6 +6,7 @@
 
 #include "byte_source.h"
 #include "kineto_json_importer.h"
+#include "recorder_metadata.h"
 
 namespace steplint::trace {
 namespace {
@@ -26,15 +27,20 @@ const std::vector<ImporterEntry>& builtinImporters() {
   return importers;
 }
 
-std::string readHead(ByteSource& source) {
-  std::string head(kSniffBytes, '\0');
+// Fills `dst` as far as the source goes (a pipe may deliver one byte at a time).
+size_t readUpTo(ByteSource& source, char* dst, size_t size) {
   size_t filled = 0;
-  while (filled < head.size()) {
-    const size_t n = source.read(head.data() + filled, head.size() - filled);
+  while (filled < size) {
+    const size_t n = source.read(dst + filled, size - filled);
     if (n == 0) break;
     filled += n;
   }
-  head.resize(filled);
+  return filled;
+}
+
+std::string readHead(ByteSource& source) {
+  std::string head(kSniffBytes, '\0');
+  head.resize(readUpTo(source, head.data(), head.size()));
   return head;
 }
 
@@ -54,25 +60,33 @@ ImportStatus importFrom(std::unique_ptr<ByteSource> source, const std::string& n
   for (const ImporterEntry& importer : builtinImporters()) {
     if (!importer.sniff(head)) continue;
     ImportStatus status = importer.run(*source, std::move(head), out, options);
+    if (status.ok()) applyRecorderMetadata(out);  // the collector's own loss counts, once all keys are in
     if (status.error == ImportError::kNotATrace) status.message = name + ": not a trace (" + status.message + ")";
     else if (!status.ok()) status.message = name + ": " + status.message;
     return status;
   }
+  // A corrupt gzip header yields no bytes at all: say so rather than "empty file".
+  if (const std::string problem = source->error(); !problem.empty()) return {ImportError::kIo, name + ": " + problem};
   return {ImportError::kNotATrace, name + ": not a trace (" + describeHead(head) + ")"};
 }
 
 }  // namespace
 
 ImportStatus importTraceFile(const std::string& path, TraceModel& out, const ImportOptions& options) {
+  // Opened once: a pipe or FIFO cannot be opened again to start over, so the magic bytes read
+  // for gzip detection are put back in front of the stream instead.
+  InputOpenOptions open_options;
+  open_options.what = "trace file";
+  open_options.stream_wait = options.stream_wait;
   std::string error;
-  auto file = openFileSource(path, error);
-  if (!file) return {ImportError::kIo, path + ": cannot open (" + error + ")"};
-  char magic[2] = {0, 0};
-  const size_t n = file->read(magic, 2);
-  file = openFileSource(path, error);  // reopen: sources are forward-only
-  if (!file) return {ImportError::kIo, path + ": cannot open (" + error + ")"};
-  std::unique_ptr<ByteSource> source = std::move(file);
-  if (n == 2 && looksGzipped(std::string_view(magic, 2))) source = openPrefetchSource(openGzipSource(std::move(source)));
+  InputFile file = InputFile::open(path, error, open_options);
+  if (!file.isOpen()) return {ImportError::kIo, path + ": " + error};
+  std::unique_ptr<ByteSource> source = openFileSource(std::move(file));
+  std::string magic(2, '\0');
+  magic.resize(readUpTo(*source, magic.data(), magic.size()));
+  const bool gzipped = looksGzipped(magic);
+  source = openPrefixedSource(std::move(magic), std::move(source));
+  if (gzipped) source = openPrefetchSource(openGzipSource(std::move(source)));
   return importFrom(std::move(source), path, out, options);
 }
 

@@ -138,6 +138,7 @@ class ChromeJsonImport {
   void dispatch(std::vector<ArraySplitter::Element>& elements);
   bool cancelled() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
   void reportProgress();
+  void countTrailingBytes();
   void finish();
   void reserveForInput();
 
@@ -308,6 +309,16 @@ void ChromeJsonImport::reserveForInput() {
   reserveHuge(model_.flows, events / 2);
 }
 
+// What follows the trace. Another '{' or '[' is a second document (two traces concatenated,
+// `cat a.json b.json`): its events are lost, which is data loss, not harmless garbage such as
+// the NUL padding some writers leave.
+void ChromeJsonImport::countTrailingBytes() {
+  reader_.skipSpace();
+  const int c = reader_.peek();
+  if (c == '{' || c == '[') model_.stats.add(Stat::json_second_document);
+  else if (c >= 0) model_.stats.add(Stat::json_trailing_garbage);
+}
+
 void ChromeJsonImport::finish() {
   pipeline_.drain();
   merger_.finish();
@@ -338,8 +349,7 @@ ImportStatus ChromeJsonImport::run() {
     return fail(ImportError::kNotATrace, "does not start with a JSON object or array");
   }
   if (cancelled()) return {ImportError::kCancelled, "import cancelled"};
-  reader_.skipSpace();
-  if (reader_.peek() >= 0) model_.stats.add(Stat::json_trailing_garbage);
+  countTrailingBytes();
   finish();
   return status;
 }

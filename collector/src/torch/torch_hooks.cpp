@@ -21,6 +21,7 @@
 
 #include "config.h"
 #include "iteration_counter.h"
+#include "steplint/trace/recorded_names.h"
 #include "recorder.h"
 #include "sources.h"
 #include "torch_hooks.h"
@@ -39,6 +40,19 @@ std::once_flag g_register_once;
 thread_local int t_depth = 0;
 IterationCounter g_iterations;
 
+// The recording's own cost per op, sampled (one recorded op in kOverheadSample): the time from
+// entering the start callback to the op's start stamp, and from its end stamp to leaving the
+// end callback. Two extra clock reads on one op in 64 cost nothing measurable; the mean goes
+// into the trace (trace::kOpOverheadKey) so the analyzer can take the inflation out.
+constexpr uint32_t kOverheadSample = 64;
+// RecordFunction's own work per op while a global callback is registered (building the record,
+// calling the callbacks, destroying our context): ~0.1 µs (toolchain.md §3.5); not measurable
+// from inside the callbacks, so added as a constant.
+constexpr int64_t kRecordFunctionNs = 100;
+thread_local uint32_t t_overhead_counter = 0;
+std::atomic<int64_t> g_overhead_ns{0};
+std::atomic<int64_t> g_overhead_samples{0};
+
 bool startsWith(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
 }
@@ -46,6 +60,7 @@ bool startsWith(std::string_view s, std::string_view prefix) {
 /// Per-op state between the start and the end callback (same thread; torch owns and deletes it).
 struct OpContext final : at::ObserverContext {
   int64_t start_ns = 0;
+  int64_t start_cost_ns = -1;  // >= 0 on a sampled op: the start callback's cost
   uint64_t external_id = 0;
   bool pushed = false;
   uint8_t flags = 0;
@@ -134,6 +149,8 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
   if (!g_enabled.load(std::memory_order_relaxed)) return nullptr;
   countIteration(fn, t_depth++);
   if (!isCapturing()) return nullptr;
+  const bool sampled = ++t_overhead_counter % kOverheadSample == 0;
+  const int64_t entry_ns = sampled ? nowNs() : 0;
   try {
     auto ctx = std::make_unique<OpContext>();
     ctx->external_id = nextExternalId();
@@ -143,6 +160,7 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     }
     if (fn.needsInputs()) renderInputs(fn, *ctx);
     ctx->start_ns = nowNs();  // last, so our own work is outside the op's duration
+    if (sampled) ctx->start_cost_ns = ctx->start_ns - entry_ns;
     return ctx;
   } catch (...) {  // never let an exception reach torch (style.md §2.9)
     return nullptr;
@@ -172,6 +190,19 @@ void onOpEnd(const at::RecordFunction& fn, at::ObserverContext* raw) {
     recordHostEvent(e);
   } catch (...) {
   }
+  if (ctx->start_cost_ns >= 0) {
+    g_overhead_ns.fetch_add(ctx->start_cost_ns + (nowNs() - end_ns), std::memory_order_relaxed);
+    g_overhead_samples.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+/// Writes the mean cost of recording one op (trace::kOpOverheadKey) when ops were sampled.
+void describeOverhead() {
+  const int64_t samples = g_overhead_samples.load(std::memory_order_relaxed);
+  if (samples <= 0) return;
+  const int64_t mean = g_overhead_ns.load(std::memory_order_relaxed) / samples + kRecordFunctionNs;
+  setMetadata(trace::kOpOverheadKey, std::to_string(mean));
+  setMetadata(trace::kOpOverheadSamplesKey, std::to_string(samples));
 }
 
 void registerCallbackOnce(bool record_shapes) {
@@ -192,6 +223,8 @@ class TorchSource final : public HostSource {
       // first session's shapes setting (the callback checks needsInputs() itself).
       registerCallbackOnce(config.record_shapes);
       g_iterations.reset();
+      g_overhead_ns.store(0, std::memory_order_relaxed);
+      g_overhead_samples.store(0, std::memory_order_relaxed);
       g_enabled.store(true, std::memory_order_release);
       return true;
     } catch (const std::exception& error) {
@@ -204,6 +237,7 @@ class TorchSource final : public HostSource {
 
   void stop() override {
     g_enabled.store(false, std::memory_order_release);
+    describeOverhead();
     // Again at the end: with LD_PRELOAD the session starts before main() sets
     // cudnn.benchmark & co., so the start-time values would describe torch's defaults.
     describeTorchRuntime();

@@ -88,6 +88,8 @@ std::shared_ptr<LoadedTrace> TraceLoader::loadNow(const std::string& path, const
   }
   if (cancel != nullptr && cancel->load()) return nullptr;
   for (std::string& line : trace::importStatLines(out->model.stats)) out->warnings.push_back(std::move(line));
+  if (!out->model.metadata.stopped_early_reason.empty())  // the collector's reason, beside its counter
+    out->warnings.push_back("recording stopped early: " + out->model.metadata.stopped_early_reason);
 
   analyzer::RuleRegistry registry;
   rules::registerBuiltinRules(registry);

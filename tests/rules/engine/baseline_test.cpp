@@ -66,12 +66,33 @@ TEST_CASE("baseline: plain string entries are accepted", "[engine][baseline]") {
 TEST_CASE("baseline: unreadable or malformed files are errors", "[engine][baseline]") {
   TempDir dir;
   analyzer::Baseline baseline;
-  CHECK(analyzer::loadBaseline(dir.path("missing.json"), baseline).rfind("cannot read", 0) == 0);
+  CHECK(analyzer::loadBaseline(dir.path("missing.json"), baseline) == "no such file");
   CHECK(analyzer::loadBaseline(dir.write("a.json", "not json"), baseline) == "not a JSON file");
   CHECK(analyzer::loadBaseline(dir.write("b.json", "[]"), baseline)
             .rfind("not a steplint baseline", 0) == 0);
   CHECK(analyzer::loadBaseline(dir.write("c.json", R"({"fingerprints": [1]})"), baseline) ==
         "fingerprints[0]: expected a string or an object with a \"fingerprint\" string");
+}
+
+TEST_CASE("baseline: another schema is refused, naming the one supported (#12)", "[engine][baseline]") {
+  TempDir dir;
+  analyzer::Baseline baseline;
+  CHECK(analyzer::loadBaseline(dir.write("v2.json", R"({"schema": "steplint.baseline/2", "fingerprints": ["SL101:x"]})"),
+                               baseline) ==
+        "unsupported baseline schema \"steplint.baseline/2\" (this steplint reads \"steplint.baseline/1\")");
+  CHECK(analyzer::loadBaseline(dir.write("n.json", R"({"schema": 1, "fingerprints": []})"), baseline) ==
+        "unsupported baseline schema 1 (this steplint reads \"steplint.baseline/1\")");
+  CHECK_FALSE(baseline.contains("SL101:x"));
+  CHECK(analyzer::loadBaseline(dir.write("v1.json", R"({"schema": "steplint.baseline/1", "fingerprints": ["SL101:x"]})"),
+                               baseline) == "");
+  CHECK(baseline.contains("SL101:x"));
+}
+
+TEST_CASE("baseline: writing goes through the safe output layer (#12)", "[engine][baseline]") {
+  TempDir dir;
+  CHECK(analyzer::writeBaseline(dir.path(), twoTraces()) == "is a directory");
+  CHECK(analyzer::writeBaseline(dir.path("no/such/dir/b.json"), twoTraces()) ==
+        "cannot open for writing (No such file or directory)");
 }
 
 }  // namespace

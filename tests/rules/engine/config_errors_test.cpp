@@ -56,6 +56,29 @@ TEST_CASE("config errors: bad values", "[engine][config]") {
         "lint.ignore: unknown rule selector 'sl101' (did you mean 'SL101'?)");
 }
 
+TEST_CASE("config errors: non-finite and negative numbers (#12)", "[engine][config]") {
+  CHECK(onlyError("[lint.options.SL101]\nmin-wait-fraction = nan\n") ==
+        "lint.options.SL101.min-wait-fraction: expected a finite number, got nan");
+  CHECK(onlyError("[lint.options.SL101]\nmin-wait-fraction = +inf\n") ==
+        "lint.options.SL101.min-wait-fraction: expected a finite number, got inf");
+  CHECK(onlyError("[lint.options.SL101]\nmin-wait-fraction = -0.5\n") ==
+        "lint.options.SL101.min-wait-fraction: must be at least 0, got -0.5");
+  CHECK(onlyError("[lint.options.SL101]\nmax-findings = -3\n") ==
+        "lint.options.SL101.max-findings: must be at least 0, got -3");
+  CHECK(errorsFor("[lint.options.SL101]\nmin-wait-fraction = 0\nmax-findings = 0\n").empty());
+}
+
+TEST_CASE("config errors: option ranges come from the declaration (#12)", "[engine][config]") {
+  analyzer::OptionSpec spec{"offset", 0.0, "may be negative"};
+  spec.min_value = -10;
+  spec.max_value = 10;
+  CHECK(analyzer::checkOptionValue(spec, -10.0).empty());
+  CHECK(analyzer::checkOptionValue(spec, int64_t{11}) == "must be at most 10, got 11");
+  CHECK(analyzer::checkOptionValue(spec, -10.5) == "must be at least -10, got -10.5");
+  CHECK(analyzer::checkOptionValue(spec, std::string("text")).empty());
+  CHECK(analyzer::checkOptionValue(spec, true).empty());
+}
+
 TEST_CASE("config errors: unknown keys, rules and options", "[engine][config]") {
   CHECK(onlyError("[lint]\nselct = []\n") ==
         "lint.selct: unknown key (did you mean 'select'?); expected one of: select, extend-select, "

@@ -4,15 +4,12 @@
 // file under the final name.
 #include "steplint/trace/kineto_writer.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-#include <zlib.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+
+#include "partial_file.h"
 
 namespace steplint::trace {
 namespace {
@@ -42,17 +39,6 @@ void appendMicros(std::string& out, int64_t ns) {
   int n = std::snprintf(buf, sizeof(buf), "%lld.%03d", static_cast<long long>(ns / 1000),
                         static_cast<int>(ns % 1000));
   out.append(buf, static_cast<size_t>(n));
-}
-
-bool writeAll(int fd, const char* data, size_t size) {
-  while (size > 0) {
-    ssize_t n = ::write(fd, data, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    data += n;
-    size -= static_cast<size_t>(n);
-  }
-  return true;
 }
 
 void appendDouble(std::string& out, double v) {
@@ -140,44 +126,26 @@ void appendJsonString(std::string& out, std::string_view s) {
 
 struct KinetoJsonWriter::Impl {
   std::string path;
-  std::string partial_path;
   std::string buf;
-  // Plain output uses a raw fd, not FILE*: a forked child's exit() flushes every FILE* it
-  // inherited, which would write the parent's buffered bytes into the trace a second time.
-  int fd = -1;
-  gzFile gz = nullptr;
+  PartialFile file;
   bool began = false;
   bool ended = false;
   bool first_event = true;
-  bool io_failed = false;
   int64_t clock_origin_ns = 0;
   uint64_t events = 0;
   uint64_t bytes = 0;
 
-  bool isOpen() const { return fd >= 0 || gz != nullptr; }
+  bool isOpen() const { return file.isOpen(); }
 
   void writeOut() {
     if (buf.empty()) return;
     bytes += buf.size();
-    if (gz != nullptr) {
-      if (gzwrite(gz, buf.data(), static_cast<unsigned>(buf.size())) <= 0) io_failed = true;
-    } else if (fd >= 0) {
-      if (!writeAll(fd, buf.data(), buf.size())) io_failed = true;
-    }
+    file.write(buf);
     buf.clear();
   }
 
   void maybeWriteOut() {
     if (buf.size() >= kWriteThreshold) writeOut();
-  }
-
-  bool close() {
-    bool ok = true;
-    if (gz != nullptr) ok = gzclose(gz) == Z_OK;
-    if (fd >= 0) ok = ::close(fd) == 0;
-    gz = nullptr;
-    fd = -1;
-    return ok;
   }
 
   void key(std::string_view k) {
@@ -189,31 +157,12 @@ struct KinetoJsonWriter::Impl {
 KinetoJsonWriter::KinetoJsonWriter() : impl_(std::make_unique<Impl>()) {}
 
 KinetoJsonWriter::~KinetoJsonWriter() {
-  if (impl_->isOpen()) {
-    impl_->writeOut();
-    impl_->close();
-  }
+  if (impl_->isOpen()) impl_->writeOut();  // PartialFile closes and keeps the .partial
 }
 
 bool KinetoJsonWriter::open(const std::string& path, std::string* error) {
-  Impl& d = *impl_;
-  if (d.isOpen()) {
-    if (error != nullptr) *error = "writer already open";
-    return false;
-  }
-  d.path = path;
-  d.partial_path = path + ".partial";
-  if (endsWith(path, ".gz")) {
-    // Level 3: most of level 6's ratio on JSON at a fraction of the writer thread's time.
-    d.gz = gzopen(d.partial_path.c_str(), "wb3e");
-    if (d.gz != nullptr) gzbuffer(d.gz, 256 * 1024);
-  } else {
-    d.fd = ::open(d.partial_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  }
-  if (!d.isOpen()) {
-    if (error != nullptr) *error = "cannot open " + d.partial_path + ": " + std::strerror(errno);
-    return false;
-  }
+  if (!impl_->file.open(path, endsWith(path, ".gz"), error)) return false;
+  impl_->path = path;
   return true;
 }
 
@@ -278,9 +227,10 @@ EventBuilder KinetoJsonWriter::event(char ph) {
 void KinetoJsonWriter::flush() {
   Impl& d = *impl_;
   d.writeOut();
-  if (d.gz != nullptr) gzflush(d.gz, Z_SYNC_FLUSH);
-
+  d.file.syncFlush();
 }
+
+const std::string& KinetoJsonWriter::writeError() const { return impl_->file.writeError(); }
 
 bool KinetoJsonWriter::endTrace(const TraceTrailer& trailer, std::string* error) {
   Impl& d = *impl_;
@@ -302,16 +252,7 @@ bool KinetoJsonWriter::endTrace(const TraceTrailer& trailer, std::string* error)
   appendJsonString(b, trailer.trace_name.empty() ? d.path : trailer.trace_name);
   b += "\n}\n";
   d.writeOut();
-  bool closed = d.close();
-  if (d.io_failed || !closed) {
-    if (error != nullptr) *error = "write to " + d.partial_path + " failed: " + std::strerror(errno);
-    return false;
-  }
-  if (std::rename(d.partial_path.c_str(), d.path.c_str()) != 0) {
-    if (error != nullptr) *error = "cannot rename " + d.partial_path + " to " + d.path + ": " + std::strerror(errno);
-    return false;
-  }
-  return true;
+  return d.file.finish(error);
 }
 
 uint64_t KinetoJsonWriter::eventsWritten() const { return impl_->events; }

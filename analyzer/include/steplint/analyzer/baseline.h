@@ -22,12 +22,15 @@ struct Baseline {
   }
 };
 
-/// Reads `path`. Returns "" on success, else a message without the path ("not JSON: ...").
-/// Accepts entries as objects with a "fingerprint" field or as plain strings.
+/// Reads `path` (at most 64 MiB, through trace/input_file.h). Returns "" on success, else a
+/// message without the path ("not a JSON file", "unsupported baseline schema ..."). Accepts
+/// entries as objects with a "fingerprint" field or as plain strings, and a hand-written file
+/// without "schema"; a "schema" other than kBaselineSchema is refused.
 std::string loadBaseline(const std::string& path, Baseline& out);
 
 /// Writes every finding of `results` as an accepted fingerprint (sorted, unique; the code,
-/// message and trace of the first occurrence are kept for reviewers). Returns "" or an error.
+/// message and trace of the first occurrence are kept for reviewers) through
+/// trace::writeOutputFile, so a failed write keeps the old baseline. Returns "" or an error.
 std::string writeBaseline(const std::string& path, const std::vector<LintResult>& results);
 
 /// Removes diagnostics whose fingerprint is in `baseline`; returns how many were removed.

@@ -2,6 +2,7 @@
 // docs/rules/SLnnn-<name>.md, and its tests; registered in rules/src/registry.cpp.
 #pragma once
 
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -33,7 +34,16 @@ struct OptionSpec {
   std::string name;         // kebab-case: "min-wait-fraction"
   OptionValue default_value;
   std::string description;
+  /// Range of a number option. Every option declared so far is a threshold, count, size or
+  /// share, so the default is "not negative"; a rule whose option may be negative says so.
+  double min_value = 0.0;
+  double max_value = std::numeric_limits<double>::infinity();
 };
+
+/// "" when `value` suits `spec`, else why not ("expected a finite number, got nan", "must be
+/// at least 0, got -1"). NaN and infinities are refused for every number option: no rule
+/// threshold means anything with them, and comparisons with NaN are always false.
+std::string checkOptionValue(const OptionSpec& spec, const OptionValue& value);
 
 /// Option values after configuration: defaults overridden by steplint.toml / CLI.
 class RuleOptions {

@@ -27,6 +27,7 @@ enum class StatSeverity : uint8_t {
   X(json_event_unparseable,       kError,    "Event that is not valid JSON even after repair; dropped") \
   X(json_event_too_large,         kError,    "Event larger than the size limit; skipped")           \
   X(json_trailing_garbage,        kInfo,     "Bytes after the end of the trace; ignored")           \
+  X(json_second_document,         kDataLoss, "A second JSON document after the trace; its events were not imported") \
   X(gzip_error,                   kDataLoss, "Corrupt or truncated gzip stream; later data lost")   \
   X(event_not_object,             kError,    "traceEvents element that is not an object; dropped")  \
   X(event_unknown_phase,          kInfo,     "Event with a phase steplint does not model; skipped") \
@@ -43,7 +44,13 @@ enum class StatSeverity : uint8_t {
   X(external_id_mismatch,         kInfo,     "Device op and its launch call disagree on External id") \
   X(overlapping_siblings,         kInfo,     "Partially overlapping events on one thread")          \
   X(depth_saturated,              kInfo,     "Nesting deeper than 65535 levels; depth saturated")   \
-  X(device_properties_bad,        kError,    "deviceProperties entry that could not be read")
+  X(device_properties_bad,        kError,    "deviceProperties entry that could not be read")        \
+  X(top_level_number_out_of_range, kError,   "deviceProperties/distributedInfo number not finite or out of range; ignored") \
+  X(base_time_invalid,            kError,    "baseTimeNanoseconds not an integer in 0..2^63-1; ignored") \
+  X(recorder_dropped_events,      kDataLoss, "Host events dropped at the collector's buffer cap; raise STEPLINT_MAX_BUFFER_MB") \
+  X(recorder_dropped_gpu_records, kDataLoss, "GPU records CUPTI dropped; record fewer steps (--schedule)") \
+  X(recorder_stopped_early,       kDataLoss, "Recording stopped before the program ended; later events missing") \
+  X(recorder_metadata_bad,        kError,    "steplint_dropped_*/steplint_stopped_early value unreadable; ignored")
 
 enum class Stat : uint16_t {
 #define SL_STAT_ENUM(name, severity, description) name,

@@ -1,7 +1,8 @@
 // Reading trace files into a TraceModel.
 //
-// importTraceFile() sniffs the content (gzip or not, then the registered importers) and
-// streams it: the whole text is never held at once, so memory stays proportional to the
+// importTraceFile() opens the path once through the input layer (input_file.h: regular
+// files, pipes and FIFOs; directories and devices are refused), sniffs the content (gzip or
+// not, then the registered importers) and streams it: the whole text is never held at once, so memory stays proportional to the
 // events kept, not to the file. Per-event problems are counted in TraceModel::stats;
 // only file-level failures (unreadable, not a trace) return an error.
 #pragma once
@@ -12,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "steplint/trace/input_file.h"
 #include "steplint/trace/model.h"
 
 namespace steplint::trace {
@@ -27,6 +29,8 @@ struct ImportOptions {
   std::function<void(double)> progress;
   /// Set to true from any thread to stop early (the result is then ImportError::kCancelled).
   const std::atomic<bool>* cancel = nullptr;
+  /// How long a pipe or FIFO may stay silent before its first byte (input_file.h).
+  std::chrono::milliseconds stream_wait = kDefaultStreamWait;
 };
 
 enum class ImportError { kNone, kIo, kNotATrace, kCancelled };

@@ -204,6 +204,9 @@ struct TraceMetadata {
   DistributedInfo distributed;
   /// Any other top-level key, with its value as raw JSON text (small values only).
   std::vector<std::pair<std::string, std::string>> extra;
+  /// steplint_stopped_early (recorded_names.h), decoded: why the collector stopped recording while
+  /// the program went on. Empty in a complete recording (see Stat::recorder_stopped_early).
+  std::string stopped_early_reason;
   uint64_t input_bytes = 0;           // uncompressed JSON bytes read
 };
 

@@ -97,7 +97,9 @@ class KinetoJsonWriter {
   KinetoJsonWriter(const KinetoJsonWriter&) = delete;
   KinetoJsonWriter& operator=(const KinetoJsonWriter&) = delete;
 
-  /// Opens "<path>.partial" for writing; gzip when path ends in ".gz". False + error on failure.
+  /// Opens "<path>.partial" for writing; gzip when path ends in ".gz". False + error on failure,
+  /// and when <path> or "<path>.partial" exist and are not regular files (a device node, a FIFO,
+  /// a directory): the writer never writes to or renames over anything else.
   bool open(const std::string& path, std::string* error);
   void beginTrace(const TraceHeader& header);
   /// Starts an event with phase ph ('X', 'i', 'M', 's', 'f', 'C').
@@ -105,8 +107,12 @@ class KinetoJsonWriter {
   /// Pushes buffered bytes to the file (gzip: a sync flush), so a crash loses at most what
   /// came after the last flush.
   void flush();
-  /// Closes traceEvents, writes the trailer, closes the file and renames .partial → path.
+  /// Closes traceEvents, writes the trailer, closes the file and renames .partial → path. False
+  /// + error when a write failed ("write to X.partial failed: No space left on device"; the
+  /// .partial is kept) or the rename did.
   bool endTrace(const TraceTrailer& trailer, std::string* error);
+  /// "" while every write succeeded; else the first failure's reason ("File too large").
+  const std::string& writeError() const;
   uint64_t eventsWritten() const;
   uint64_t bytesWritten() const;  // uncompressed
 
@@ -115,6 +121,13 @@ class KinetoJsonWriter {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+/// Adds the top-level key `key` (value: raw JSON text) to a trace that a KinetoJsonWriter
+/// finished, plain or gzip: for a fact known only after the trace was closed (the collector's
+/// steplint_stopped_early). Rewrites it through "<path>.partial" and renames it back, so the
+/// finished trace stays intact on failure. False + error when it is not such a trace.
+bool appendTraceMetadata(const std::string& path, std::string_view key, std::string_view raw_json,
+                         std::string* error);
 
 /// Appends s to out as a JSON string literal (quotes included), valid UTF-8, RFC 8259 escapes.
 void appendJsonString(std::string& out, std::string_view s);

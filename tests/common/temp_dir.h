@@ -1,4 +1,4 @@
-// A fresh directory per test case for config files, removed at the end of the case.
+// A fresh directory per test case (config files, special files), removed at the end of it.
 #pragma once
 
 #include <unistd.h>

@@ -1,0 +1,55 @@
+// Where `steplint record` has the trace written, so that `-o` is replaced only by a new trace.
+//
+// Before the trainer starts, reserve() checks the -o path (it must not exist or be a regular
+// file: a device node, a FIFO or a directory is refused) and creates a unique staging file in
+// the same directory with O_EXCL, which also proves the directory writable. The trainer's
+// collector writes "<staging>.partial" and renames it to <staging> when it finishes. After the
+// trainer, finish() moves a finished trace over -o (the only moment an old trace is replaced)
+// or keeps an unfinished one as "<-o>.partial"; every other staging file is removed. Two
+// records with the same -o have different staging files and never read each other's.
+//
+//   TraceStaging staging;
+//   if (!staging.reserve(output, &error)) return refuse(error);        // exit 2, trainer not run
+//   setenv("STEPLINT_OUTPUT", staging.path().c_str(), 1); ... run the trainer ...
+//   const StagedTrace trace = staging.finish();
+#pragma once
+
+#include <string>
+
+namespace steplint::cli {
+
+/// What finish() found and where it left it.
+struct StagedTrace {
+  enum class State { kNone, kComplete, kPartial } state = State::kNone;
+  std::string path;     // the trace to report: -o, "<-o>.partial", or a staging file kept
+  std::string problem;  // why it is not where it should be ("" when it is)
+};
+
+class TraceStaging {
+ public:
+  TraceStaging() = default;
+  ~TraceStaging();  // removes staging files that finish() did not move
+  TraceStaging(const TraceStaging&) = delete;
+  TraceStaging& operator=(const TraceStaging&) = delete;
+
+  /// `output` absolute. Creates missing parent directories, as the collector does. False +
+  /// *error naming the path and the OS reason when nothing can be written there.
+  bool reserve(const std::string& output, std::string* error);
+  /// The path to give the collector (STEPLINT_OUTPUT): same directory, same suffix as -o.
+  const std::string& path() const { return staging_; }
+  /// -o itself, after symbolic links were followed.
+  const std::string& output() const { return output_; }
+  /// Moves what the collector left into place; call once, after the trainer has ended. Also
+  /// locks -o's directory against other steplint records (flock) until this object is
+  /// destroyed, so that the trace reported meanwhile is the one this run wrote.
+  StagedTrace finish();
+
+ private:
+  std::string output_;
+  std::string staging_;
+  int directory_lock_ = -1;
+  bool keep_staging_ = false;  // finish() reports the trace under its staging name
+  bool keep_partial_ = false;
+};
+
+}  // namespace steplint::cli

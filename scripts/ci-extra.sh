@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# CI's second half, after scripts/test.sh passed (.ci/run): the importer-facing tests under
+# ASan + UBSan, then a short libFuzzer run over the seed corpus (docs/fuzzing.md). Exits
+# non-zero on any test failure, sanitizer report, or fuzzer crash, leak, timeout or OOM.
+# Prints how long each step took; CI has 90 minutes on 2 cores for everything.
+#
+#   bash scripts/ci-extra.sh                        # both steps
+#   STEPLINT_CI_EXTRA=asan bash scripts/ci-extra.sh # only one: asan or fuzz
+#   STEPLINT_FUZZ_SECONDS=600 bash scripts/ci-extra.sh
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+steps=${STEPLINT_CI_EXTRA:-asan fuzz}
+jobs=${STEPLINT_JOBS:-2}
+fuzz_seconds=${STEPLINT_FUZZ_SECONDS:-60}
+# Only the executables that read untrusted traces and compute on them: the importer (trace,
+# robustness), the analyzer and the rules. The collector, CLI and GUI tests need LibTorch,
+# subprocesses or a display and gain little from a sanitizer rebuild in CI's time.
+asan_targets=(steplint_trace_tests steplint_analyzer_tests steplint_rules_tests steplint_robustness_tests)
+asan_tests='^steplint_(trace|analyzer|rules|robustness)_tests:'
+
+timings=()
+timed() {
+  local name=$1
+  shift
+  local start=$SECONDS
+  echo "ci-extra: ${name}"
+  "$@"
+  timings+=("$(printf '%-28s %5d s' "$name" $((SECONDS - start)))")
+}
+
+print_timings() {
+  echo "ci-extra: timings (wall)"
+  local line
+  for line in "${timings[@]}"; do echo "  $line"; done
+  echo "ci-extra: CPU time of this script, then of its children (user, system):"
+  times
+}
+trap print_timings EXIT
+
+bash scripts/install-deps.sh  # clang and libclang-rt-14-dev (libFuzzer) are in its list
+
+if [[ " $steps " == *" asan "* ]]; then
+  timed "asan configure" cmake --preset asan -B build-asan
+  timed "asan build (4 test targets)" cmake --build build-asan -j "$jobs" --target "${asan_targets[@]}"
+  # CTest's asan preset sets ASAN_OPTIONS (leak detection, abort on error) and UBSAN_OPTIONS.
+  timed "asan tests" ctest --preset asan -R "$asan_tests" -j "$jobs" --timeout 900
+fi
+
+if [[ " $steps " == *" fuzz "* ]]; then
+  # libFuzzer needs clang for the whole tree; only the importer and the fuzzer are built.
+  timed "fuzz configure (clang)" env CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTEPLINT_BUILD_FUZZ=ON -DSTEPLINT_SANITIZE=ON \
+    -DSTEPLINT_BUILD_TESTS=OFF -DSTEPLINT_BUILD_BENCH=OFF -DSTEPLINT_BUILD_SAMPLES=OFF -DSTEPLINT_BUILD_GUI=OFF \
+    -DSTEPLINT_WITH_TORCH=OFF -DSTEPLINT_WITH_CUPTI=OFF -DSTEPLINT_WITH_NVTX=OFF
+  timed "fuzz build" cmake --build build-fuzz -j "$jobs" --target kineto_import_fuzzer
+  # New inputs go to the first directory (build-fuzz/corpus), so fuzz/corpus stays as in git.
+  # Findings land in build-fuzz/artifacts/ as crash-*, leak-*, timeout-* or oom-*: libFuzzer
+  # then exits non-zero, and so does this script. -timeout: no seed takes 1 s even under ASan.
+  mkdir -p build-fuzz/corpus build-fuzz/artifacts
+  timed "fuzz run (${fuzz_seconds} s)" build-fuzz/fuzz/kineto_import_fuzzer -dict=fuzz/dict \
+    -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix=build-fuzz/artifacts/ build-fuzz/corpus fuzz/corpus
+fi
+echo "ci-extra: passed"
