@@ -172,7 +172,7 @@ TEST_CASE("outputs: -o naming an input trace is refused and the trace kept (#12)
   }
 }
 
-TEST_CASE("outputs: -o naming --baseline or --config is refused; --write-baseline may update --baseline (#12)",
+TEST_CASE("outputs: -o naming --baseline or --config is refused, --write-baseline may update --baseline (#12)",
           "[cli][output]") {
   const std::string config = writeScratch("steplint.toml", "[lint]\nfail-on = \"error\"\n");
   const std::string baseline = writeScratch("baseline.json", R"({"schema": "steplint.baseline/1", "fingerprints": []})");
