@@ -4,6 +4,7 @@
 #include <map>
 #include <utility>
 
+#include "host_threads.h"
 #include "replay_internal.h"
 #include "steplint/analyzer/name_memo.h"
 #include "steplint/analyzer/sync_api.h"
@@ -80,28 +81,10 @@ class Builder {
   }
 
   /// Start times of the recorded host events (CPU ops, annotations, Python frames) on the
-  /// threads of the host timeline: each one inflated the timeline by the profiler's cost. The
-  /// threads are those of the step ranges and of the launch calls; without either (a CPU trace
-  /// with detected steps), the thread with the most ops.
+  /// threads of the host timeline (host_threads.h): each one inflated the timeline by the
+  /// profiler's cost.
   void collectRecorded() {
-    std::vector<char> serial(model_.tracks.size(), 0);
-    for (const Step& s : steps_.steps)
-      if (s.event != kNoIndex) serial[model_.events[s.event].track] = 1;
-    std::vector<size_t> ops_on(model_.tracks.size(), 0);
-    for (uint32_t t = 0; t < model_.tracks.size(); ++t) {
-      const trace::Track& track = model_.tracks[t];
-      if (track.kind != trace::TrackKind::kCpuThread) continue;
-      for (uint32_t i = track.first_event; i < track.first_event + track.event_count; ++i) {
-        const Event& e = model_.events[i];
-        if (e.start_ns < start_ || e.start_ns >= host_end_) continue;
-        if (trace::isLaunchApi(e.kind)) serial[t] = 1;
-        if (trace::isCpuRange(e.kind)) ++ops_on[t];
-      }
-    }
-    if (std::find(serial.begin(), serial.end(), 1) == serial.end()) {
-      const auto busiest = std::max_element(ops_on.begin(), ops_on.end());
-      if (busiest != ops_on.end() && *busiest > 0) serial[static_cast<size_t>(busiest - ops_on.begin())] = 1;
-    }
+    const std::vector<char> serial = hostTimelineTracks(model_, steps_, start_, host_end_);
     for (uint32_t t = 0; t < model_.tracks.size(); ++t) {
       if (!serial[t]) continue;
       const trace::Track& track = model_.tracks[t];

@@ -1,0 +1,65 @@
+// Where each step's wall time goes, every nanosecond once: on the host timeline (the threads
+// that run the loop and launch the GPU work) and on each device. Unlike the tb_plugin
+// breakdown (breakdown.h), which ranks event kinds, this says why a device was idle: it was
+// waiting for data, for a host blocked in a sync, for a host that had lost its lead to a sync,
+// or for the host's launch work (docs/analyses.md "Step attribution").
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "steplint/analyzer/steps.h"
+#include "steplint/trace/model.h"
+
+namespace steplint::analyzer {
+
+/// What the host timeline does, by priority: a wait hides the DataLoader range around it, the
+/// DataLoader hides the ops inside it, and so on.
+enum class HostCause : uint8_t {
+  kBlockedSync,   // in a synchronize call (or a cuda_sync record) waiting for the device
+  kBlockedCopy,   // in a copy call that returned only after its copy ended
+  kDataLoader,    // waiting for the next batch
+  kLaunch,        // in launch API calls (cudaLaunchKernel, cudaMemcpyAsync ...)
+  kOps,           // in recorded CPU ops and annotations
+  kUnrecorded,    // nothing recorded (Python, framework code, sleeping)
+};
+inline constexpr int kHostCauseCount = 6;
+std::string_view hostCauseName(HostCause c);  // "blocked in sync", ...
+
+/// What a device does, by priority: compute hides communication under it, which hides copies,
+/// which hide memsets; idle time is split by what the host did meanwhile.
+enum class DeviceCause : uint8_t {
+  kCompute,        // kernels other than communication
+  kCommunication,  // NCCL kernels, or kernels launched by a collective, not hidden by compute
+  kCopy,           // memcpy not hidden by kernels
+  kMemset,
+  kIdleData,       // idle while the host waits for data
+  kIdleBlocked,    // idle while the host is blocked in a sync or blocking copy
+  kIdleAfterSync,  // idle after a host wait, until the host launches again: the lead a sync cost
+  kIdleLaunch,     // idle while the host is in launch calls
+  kIdleHostWork,   // idle while the host runs ops or unrecorded code
+};
+inline constexpr int kDeviceCauseCount = 9;
+std::string_view deviceCauseName(DeviceCause c);  // "compute", ..., "idle: host work"
+
+struct DeviceAttribution {
+  int32_t device = -1;
+  std::array<int64_t, kDeviceCauseCount> ns{};  // indexed by DeviceCause; adds up to the step
+};
+
+struct StepAttribution {
+  int64_t step_number = 0;
+  int64_t total_ns = 0;
+  std::array<int64_t, kHostCauseCount> host_ns{};  // indexed by HostCause; adds up to total_ns
+  std::vector<DeviceAttribution> devices;          // devices with ops in the kept steps
+};
+
+struct AttributionResult {
+  std::vector<StepAttribution> per_step;  // same order as StepResult::steps
+};
+
+AttributionResult computeAttribution(const trace::TraceModel& model, const StepResult& steps);
+
+}  // namespace steplint::analyzer
