@@ -62,7 +62,7 @@ void Fp32MatmulOnTensorCoresRule::check(const AnalysisContext& context, Diagnost
     return sink.notChecked("no deviceProperties: cannot tell whether the GPU has tensor cores");
   const StepWindow window = keptStepWindow(context);
   if (window.empty()) return sink.notChecked("no training steps");
-  const EligibleKernelTime t = measureEligibleKernelTime(model, window.start_ns, window.end_ns);
+  const EligibleKernelTime& t = keptStepsEligibleKernelTime(context);
   if (t.op_kernel_ns <= 0) return sink.notChecked("no kernel is attributed to a CPU op (launch links missing)");
   const trace::DeviceProperties* dev = deviceProperties(model, t.main_device >= 0 ? t.main_device : 0);
   if (!dev || dev->compute_major < 0)

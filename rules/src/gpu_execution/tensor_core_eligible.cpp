@@ -124,15 +124,24 @@ EligibleKernelTime measureEligibleKernelTime(const trace::TraceModel& model, int
     if (!bottom[op]) continue;
     out.eligible_ns += k.dur_ns;
     eligible_by_device[model.deviceOf(k)] += k.dur_ns;
-    if (tc)
+    if (tc) {
       out.eligible_tc_ns += k.dur_ns;
-    else
+      out.eligible_tc_kernels.push_back(model.indexOf(k));
+    } else {
       out.eligible_fp32_kernels.push_back(model.indexOf(k));
+    }
   }
   int64_t best = -1;
   for (const auto& [device, ns] : eligible_by_device)
     if (ns > best) best = ns, out.main_device = device;
   return out;
+}
+
+const EligibleKernelTime& keptStepsEligibleKernelTime(const analyzer::AnalysisContext& context) {
+  return context.shared<EligibleKernelTime>("gpu_execution.eligible_kernel_time", [&] {
+    const StepWindow window = keptStepWindow(context);
+    return measureEligibleKernelTime(context.model(), window.start_ns, window.end_ns);
+  });
 }
 
 }  // namespace steplint::rules

@@ -22,10 +22,15 @@ struct EligibleKernelTime {
   int64_t all_kernel_ns = 0;                    // all kernels
   int32_t main_device = -1;                     // device with the most eligible kernel time
   std::vector<uint32_t> eligible_fp32_kernels;  // eligible non-TC kernels, in event order
+  std::vector<uint32_t> eligible_tc_kernels;    // eligible tensor-core kernels, in event order
   int64_t eligibleNonTcNs() const { return eligible_ns - eligible_tc_ns; }
 };
 
 /// Over kernels starting in [start_ns, end_ns).
 EligibleKernelTime measureEligibleKernelTime(const trace::TraceModel& model, int64_t start_ns, int64_t end_ns);
+
+/// measureEligibleKernelTime over the kept steps, computed once per context (SL303 and SL305
+/// both judge the same kernels).
+const EligibleKernelTime& keptStepsEligibleKernelTime(const analyzer::AnalysisContext& context);
 
 }  // namespace steplint::rules
