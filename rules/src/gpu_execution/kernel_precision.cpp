@@ -7,6 +7,7 @@
 
 #include "common/json_args.h"
 #include "common/kernel_util.h"
+#include "steplint/analyzer/name_memo.h"
 
 namespace steplint::rules {
 namespace {
@@ -67,13 +68,24 @@ KernelPrecision precisionFromInputTypes(std::string_view input_types_json) {
   return any_float ? KernelPrecision::kFp32 : KernelPrecision::kUnknown;
 }
 
-KernelPrecision kernelPrecision(const trace::TraceModel& model, const trace::Event& kernel, bool tensor_core) {
-  const KernelPrecision by_name = kernelPrecisionFromName(model.name(kernel));
+struct KernelPrecisionClassifier::Memos {
+  explicit Memos(const trace::TraceModel& model) : by_name(model, kernelPrecisionFromName), by_types(model, precisionFromInputTypes) {}
+  analyzer::NameMemo<KernelPrecision (*)(std::string_view)> by_name;
+  analyzer::NameMemo<KernelPrecision (*)(std::string_view)> by_types;
+};
+
+KernelPrecisionClassifier::KernelPrecisionClassifier(const trace::TraceModel& model)
+    : model_(model), memos_(std::make_unique<Memos>(model)) {}
+
+KernelPrecisionClassifier::~KernelPrecisionClassifier() = default;
+
+KernelPrecision KernelPrecisionClassifier::operator()(const trace::Event& kernel, bool tensor_core) {
+  const KernelPrecision by_name = memos_->by_name(kernel.name);
   if (by_name != KernelPrecision::kUnknown) return by_name;
-  for (uint32_t op = launchingOp(model, kernel); op != trace::kNoIndex; op = model.events[op].parent) {
-    const trace::OpDetail* detail = model.op(model.events[op]);
+  for (uint32_t op = launchingOp(model_, kernel); op != trace::kNoIndex; op = model_.events[op].parent) {
+    const trace::OpDetail* detail = model_.op(model_.events[op]);
     if (!detail || detail->input_types == 0) continue;
-    const KernelPrecision by_type = precisionFromInputTypes(model.str(detail->input_types));
+    const KernelPrecision by_type = memos_->by_types(detail->input_types);
     if (by_type == KernelPrecision::kUnknown) continue;
     return by_type == KernelPrecision::kFp32 && tensor_core ? KernelPrecision::kTf32 : by_type;
   }

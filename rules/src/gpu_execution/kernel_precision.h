@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 
 #include "steplint/trace/model.h"
@@ -24,9 +25,21 @@ KernelPrecision kernelPrecisionFromName(std::string_view name);
 /// c10::Half/c10::BFloat16, kFp32 when one is float, else kUnknown.
 KernelPrecision precisionFromInputTypes(std::string_view input_types_json);
 
-/// The kernel's precision: its name, else the recorded dtypes of the op that launched it (the
-/// nearest enclosing op with "Input type"); a float kernel on tensor cores is TF32.
-/// `tensor_core`: whether the kernel's name is a tensor-core kernel's.
-KernelPrecision kernelPrecision(const trace::TraceModel& model, const trace::Event& kernel, bool tensor_core);
+/// The precision of kernels: the name, else the recorded dtypes of the op that launched it
+/// (the nearest enclosing op with "Input type"); a float kernel on tensor cores is TF32. Both
+/// lookups are memoized by interned string: a trace repeats a few hundred kernel names and
+/// type lists over millions of kernels, and parsing JSON per kernel would dominate.
+class KernelPrecisionClassifier {
+ public:
+  explicit KernelPrecisionClassifier(const trace::TraceModel& model);
+  ~KernelPrecisionClassifier();
+  /// `tensor_core`: whether the kernel's name is a tensor-core kernel's.
+  KernelPrecision operator()(const trace::Event& kernel, bool tensor_core);
+
+ private:
+  struct Memos;
+  const trace::TraceModel& model_;
+  std::unique_ptr<Memos> memos_;
+};
 
 }  // namespace steplint::rules

@@ -58,9 +58,10 @@ struct PrecisionSplit {
 
 PrecisionSplit splitByPrecision(const trace::TraceModel& model, const EligibleKernelTime& t) {
   PrecisionSplit out;
+  KernelPrecisionClassifier precision(model);
   auto add = [&](uint32_t index, bool tensor_core) {
     const trace::Event& k = model.events[index];
-    const KernelPrecision p = kernelPrecision(model, k, tensor_core);
+    const KernelPrecision p = precision(k, tensor_core);
     out.ns[static_cast<size_t>(p)] += k.dur_ns;
     if (p == KernelPrecision::kFp32 || p == KernelPrecision::kTf32) out.wide_kernels.push_back(index);
   };

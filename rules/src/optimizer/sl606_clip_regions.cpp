@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "common/optimizer_ranges.h"
+#include "common/trace_tree.h"
 #include "steplint/analyzer/name_memo.h"
 
 namespace steplint::rules {
@@ -64,6 +65,7 @@ ClipRegion unnamedRegionAt(const trace::TraceModel& model, uint32_t first) {
     const std::string_view n = model.name(model.events[i]);
     if (!isNormOp(n) && !isPassThrough(n)) break;
     norms += isNormOp(n) ? 1 : 0;
+    r.scanned_end_ns = model.events[i].end_ns();
   }
   constexpr int kMaxTotalOps = 16;  // the total norm and the coefficient take a handful of ops
   for (int k = 0; i != kNoIndex && k < kMaxTotalOps; ++k, i = nextSibling(model, i)) {
@@ -78,7 +80,7 @@ ClipRegion unnamedRegionAt(const trace::TraceModel& model, uint32_t first) {
     scaled += n == "aten::mul_" ? 1 : 0;
     last = i;
   }
-  if (scaled == 0) return r;  // norms without scaling: not clipping
+  if (scaled == 0) return r;  // norms without scaling (gradient-norm logging): not clipping
   r.first = first;
   r.start_ns = model.events[first].start_ns;
   r.end_ns = model.events[last].end_ns();
@@ -95,24 +97,19 @@ std::vector<ClipRegion> findClipRegions(const trace::TraceModel& model, const St
   for (uint32_t i : common::outermostRangesInWindow(model, window, clip_name))
     out.push_back({i, model.events[i].start_ns, model.events[i].end_ns(), true, 0});
   analyzer::NameMemo norm_name(model, isNormOp);
-  const size_t named = out.size();
+  auto inNamed = [&](const Event& a) { return trace::isCpuRange(a.kind) && clip_name(a.name); };
   for (const trace::Track& track : model.tracks) {
-    int64_t covered_until = std::numeric_limits<int64_t>::min();  // the end of the last region found on this track
+    // Norm ops before this time were part of a run already scanned (a region or not): scanning
+    // each of them again would make a long run quadratic.
+    int64_t scanned_until = std::numeric_limits<int64_t>::min();
     for (uint32_t i = track.first_event; i < track.first_event + track.event_count; ++i) {
       const Event& e = model.events[i];
-      if (e.kind != trace::EventKind::kCpuOp || !window.contains(e.start_ns) || e.start_ns < covered_until ||
-          !norm_name(e.name))
+      if (e.kind != trace::EventKind::kCpuOp || !window.contains(e.start_ns) || e.start_ns < scanned_until ||
+          !norm_name(e.name) || common::findAncestor(model, i, inNamed) != kNoIndex)
         continue;
-      const bool in_named = std::any_of(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(named),
-                                        [&](const ClipRegion& r) {
-                                          return model.events[r.first].track == e.track && e.start_ns >= r.start_ns &&
-                                                 e.start_ns < r.end_ns;
-                                        });
-      if (in_named) continue;
       const ClipRegion r = unnamedRegionAt(model, i);
-      if (r.norm_ops < min_norm_run) continue;
-      out.push_back(r);
-      covered_until = r.end_ns;
+      scanned_until = std::max(r.scanned_end_ns, r.end_ns);
+      if (r.norm_ops >= min_norm_run) out.push_back(r);
     }
   }
   return out;

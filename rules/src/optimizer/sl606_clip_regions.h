@@ -19,6 +19,7 @@ struct ClipRegion {
   int64_t end_ns = 0;
   bool named = false;                // a clip_grad_* range; false: the unnamed per-parameter loop
   int64_t norm_ops = 0;              // unnamed: per-parameter norm ops in the run
+  int64_t scanned_end_ns = 0;        // unnamed: where the scan of the norm run ended, found or not
 };
 
 /// Clipping regions starting in the kept steps, in event order. An unnamed run needs at least

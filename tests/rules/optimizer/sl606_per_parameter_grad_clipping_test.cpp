@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 
 #include "../gpu_execution/fixture_model.h"
 #include "../gpu_execution/trace_json.h"
@@ -141,4 +142,21 @@ TEST_CASE("SL606: the ResNet-50 fixtures do not clip gradients") {
   const auto run = steplint::test::runRule("SL606", model);
   CHECK(run.diagnostics.empty());
   CHECK(run.not_checked.empty());
+}
+
+TEST_CASE("SL606: a long run of norm ops without scaling is scanned once, not once per op") {
+  // 60,000 sibling norm ops in one step and no mul_: every op starts a candidate run. Scanning
+  // the run again from each op would walk 1.8e9 siblings; one scan is 60,000.
+  JsonTrace t;
+  t.device(0, 8, 0);
+  t.step(1, 0, 700000);
+  const int64_t mm = t.op("aten::mm", 1, 2);
+  t.launch(mm, 1.5, 0.5, "sm80_xmma_gemm_bf16bf16_bf16f32_f32", 10, 100);
+  for (int i = 0; i < 60000; ++i) t.op("aten::linalg_vector_norm", 10 + 10.0 * i, 8);
+  const auto model = steplint::test::importInline(t.str());
+  const auto start = std::chrono::steady_clock::now();
+  const auto run = steplint::test::runRule("SL606", model);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(run.diagnostics.empty());
+  CHECK(seconds < 5);
 }
