@@ -1,5 +1,6 @@
 #include "gpu_execution/kernel_precision.h"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
@@ -12,13 +13,10 @@
 namespace steplint::rules {
 namespace {
 
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
-
 template <size_t N>
-bool containsAny(std::string_view s, const std::array<std::string_view, N>& parts) {
-  for (std::string_view p : parts)
-    if (contains(s, p)) return true;
-  return false;
+bool mentions(std::string_view name, const std::array<std::string_view, N>& markers) {
+  return std::any_of(markers.begin(), markers.end(),
+                     [&](std::string_view m) { return name.find(m) != std::string_view::npos; });
 }
 
 // 16-bit and 8-bit input types as cuBLAS, cuDNN, CUTLASS and flash attention name them:
@@ -51,9 +49,9 @@ bool hasFloatTemplateArgument(std::string_view name) {
 }  // namespace
 
 KernelPrecision kernelPrecisionFromName(std::string_view name) {
-  if (containsAny(name, kReducedMarkers)) return KernelPrecision::kReduced;
-  if (containsAny(name, kTf32Markers)) return KernelPrecision::kTf32;
-  if (containsAny(name, kFp32Markers) || hasFloatTemplateArgument(name)) return KernelPrecision::kFp32;
+  if (mentions(name, kReducedMarkers)) return KernelPrecision::kReduced;
+  if (mentions(name, kTf32Markers)) return KernelPrecision::kTf32;
+  if (mentions(name, kFp32Markers) || hasFloatTemplateArgument(name)) return KernelPrecision::kFp32;
   return KernelPrecision::kUnknown;
 }
 

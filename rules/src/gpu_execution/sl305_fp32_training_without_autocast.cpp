@@ -103,17 +103,12 @@ std::vector<std::string> autocastFixes() {
 }  // namespace
 
 void Fp32TrainingWithoutAutocastRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+  const std::optional<EligibleWork> work = eligibleWork(context, sink, "bfloat16 tensor cores");
+  if (!work) return;
   const trace::TraceModel& model = context.model();
-  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
-  if (model.metadata.devices.empty())
-    return sink.notChecked("no deviceProperties: cannot tell whether the GPU has bfloat16 tensor cores");
-  const StepWindow window = keptStepWindow(context);
-  if (window.empty()) return sink.notChecked("no training steps");
-  const EligibleKernelTime& t = keptStepsEligibleKernelTime(context);
-  if (t.op_kernel_ns <= 0) return sink.notChecked("no kernel is attributed to a CPU op (launch links missing)");
-  const trace::DeviceProperties* dev = deviceProperties(model, t.main_device >= 0 ? t.main_device : 0);
-  if (!dev || dev->compute_major < 0)
-    return sink.notChecked(strf("no compute capability recorded for GPU %d", t.main_device));
+  const StepWindow& window = work->window;
+  const EligibleKernelTime& t = *work->time;
+  const trace::DeviceProperties* dev = work->device;
   // Volta/Turing have no TF32 and no bfloat16: their 32-bit conv/matmul kernels all miss the
   // tensor cores, which is SL303's finding, and its fix there is fp16 autocast.
   if (dev->compute_major < 8) return;

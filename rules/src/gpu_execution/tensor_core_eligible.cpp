@@ -144,4 +144,26 @@ const EligibleKernelTime& keptStepsEligibleKernelTime(const analyzer::AnalysisCo
   });
 }
 
+std::optional<EligibleWork> eligibleWork(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink,
+                                         std::string_view hardware) {
+  const trace::TraceModel& model = context.model();
+  EligibleWork work;
+  work.window = keptStepWindow(context);
+  if (!context.hasGpuActivity()) {
+    sink.notChecked("no GPU activity in the trace");
+  } else if (model.metadata.devices.empty()) {
+    sink.notChecked("no deviceProperties: cannot tell whether the GPU has " + std::string(hardware));
+  } else if (work.window.empty()) {
+    sink.notChecked("no training steps");
+  } else if (work.time = &keptStepsEligibleKernelTime(context); work.time->op_kernel_ns <= 0) {
+    sink.notChecked("no kernel is attributed to a CPU op (launch links missing)");
+  } else if (work.device = deviceProperties(model, std::max(0, work.time->main_device));
+             !work.device || work.device->compute_major < 0) {
+    sink.notChecked(strf("no compute capability recorded for GPU %d", work.time->main_device));
+  } else {
+    return work;
+  }
+  return std::nullopt;
+}
+
 }  // namespace steplint::rules

@@ -33,25 +33,20 @@ struct Scenario {
 std::string fourSteps(const Scenario& s) {
   JsonTrace t;
   t.device(0, s.major, 0, 42505273344, s.major >= 8 ? "NVIDIA A100-SXM4-40GB" : "Tesla V100-SXM2-32GB");
-  double gpu_free = 0;
+  steplint::test::StreamQueue stream(10);
   for (int i = 0; i < 4; ++i) {
     const double b = s.host_us * i;
     t.step(i + 1, b, s.host_us);
-    auto queue = [&](double launch_at, double dur) {
-      const double start = std::max(gpu_free, launch_at + 10);
-      gpu_free = start + dur;
-      return start;
-    };
     if (s.autocast_frame) t.python("torch/amp/autocast_mode.py(327): __enter__", b + 2, 5);
     t.op("aten::conv2d", b + 10, 100);
     const int64_t conv = t.op("aten::cudnn_convolution", b + 20, 80);
-    t.launch(conv, b + 30, 5, s.conv_kernel, queue(b + 30, 600), 600);
+    t.launch(conv, b + 30, 5, s.conv_kernel, stream.at(b + 30, 600), 600);
     const int64_t relu = t.op("aten::relu_", b + 120, 20);
-    t.launch(relu, b + 125, 5, "vectorized_elementwise_kernel", queue(b + 125, 200), 200);
+    t.launch(relu, b + 125, 5, "vectorized_elementwise_kernel", stream.at(b + 125, 200), 200);
     const int64_t bwd = s.gemm_types.empty() ? t.op("AddmmBackward0", b + 150, 20)
                                              : t.opWithArgs("AddmmBackward0", b + 150, 20,
                                                             "\"Input type\": " + s.gemm_types);
-    t.launch(bwd, b + 155, 5, s.gemm_kernel, queue(b + 155, 100), 100);
+    t.launch(bwd, b + 155, 5, s.gemm_kernel, stream.at(b + 155, 100), 100);
   }
   return t.str();
 }

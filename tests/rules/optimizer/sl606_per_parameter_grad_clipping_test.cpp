@@ -30,22 +30,17 @@ struct ClipScenario {
 std::string clipSteps(const ClipScenario& s) {
   JsonTrace t;
   t.device(0, 8, 0);
-  double gpu_free = 0;
-  auto queue = [&](double launch_at, double dur) {
-    const double start = std::max(gpu_free, launch_at + 5);
-    gpu_free = start + dur;
-    return start;
-  };
+  steplint::test::StreamQueue stream(5);
   for (int i = 0; i < 4; ++i) {
     const double b = s.step_us * i;
     t.step(i + 1, b, s.step_us);
     const int64_t mm = t.op("aten::mm", b + 10, 20);
-    t.launch(mm, b + 12, 5, "sm80_xmma_gemm_bf16bf16_bf16f32_f32", queue(b + 12, s.mm_us), s.mm_us);
+    t.launch(mm, b + 12, 5, "sm80_xmma_gemm_bf16bf16_bf16f32_f32", stream.at(b + 12, s.mm_us), s.mm_us);
     double at = b + 1200;
     auto perParam = [&](const std::string& name, const std::string& kernel, int n) {
       for (int p = 0; p < n; ++p, at += 12) {
         const int64_t op = t.op(name, at, 10);
-        t.launch(op, at + 2, 3, kernel, queue(at + 2, 2), 2);
+        t.launch(op, at + 2, 3, kernel, stream.at(at + 2, 2), 2);
       }
     };
     const double clip_us = 12.0 * (2 * s.params + 6);

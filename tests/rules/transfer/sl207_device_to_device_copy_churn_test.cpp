@@ -25,16 +25,11 @@ struct ChurnScenario {
 std::string churnSteps(const ChurnScenario& s) {
   KinetoTrace t;
   t.device(0);
-  double gpu_free = 0;
-  auto queue = [&](double launch_at, double dur) {
-    const double start = std::max(gpu_free, launch_at + 5);
-    gpu_free = start + dur;
-    return start;
-  };
+  steplint::test::StreamQueue stream(5);
   for (int i = 0; i < 4; ++i) {
     const double b = s.host_us * i;
     t.step(i + 1, b, s.host_us);
-    t.op("aten::mm", b + 10, 20).kernel(b + 12, 5, queue(b + 12, s.mm_us), s.mm_us);
+    t.op("aten::mm", b + 10, 20).kernel(b + 12, 5, stream.at(b + 12, s.mm_us), s.mm_us);
     for (int c = 0; c < s.copies; ++c) {
       const double ts = b + 100 + 8.0 * c;
       switch (s.style) {
@@ -46,14 +41,14 @@ std::string churnSteps(const ChurnScenario& s) {
           break;
         case CopyStyle::kMemcpy:
           t.op("aten::copy_", ts, 6);
-          t.copy("DtoD", "Device", "Device", ts + 2, 2, queue(ts + 2, s.copy_us), s.copy_us, 4096);
+          t.copy("DtoD", "Device", "Device", ts + 2, 2, stream.at(ts + 2, s.copy_us), s.copy_us, 4096);
           continue;
         case CopyStyle::kContiguousInConv:
           t.op("aten::conv2d", ts, 7).op("aten::contiguous", ts + 0.5, 6).op("aten::clone", ts + 1, 5);
           t.op("aten::copy_", ts + 1.5, 4);
           break;
       }
-      t.kernel(ts + 2, 2, queue(ts + 2, s.copy_us), s.copy_us, kCopyKernel);
+      t.kernel(ts + 2, 2, stream.at(ts + 2, s.copy_us), s.copy_us, kCopyKernel);
     }
   }
   return t.str();
