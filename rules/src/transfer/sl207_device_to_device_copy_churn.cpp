@@ -100,11 +100,21 @@ class CopyFinder {
   analyzer::NameMemo<bool (*)(std::string_view)> to_copy_;
 };
 
+/// The issuer's name and what it runs in ("aten::copy_ under
+/// torch.distributed.ddp.reducer::copy_bucket_to_grad"): the caller is what a user changes.
+std::string issuerLabel(const trace::TraceModel& model, uint32_t issuer) {
+  std::string label(model.name(model.events[issuer]));
+  const uint32_t parent = enclosingCpuRange(model, issuer);
+  if (parent == trace::kNoIndex) return label;
+  const std::string_view context = model.name(model.events[parent]);
+  return common::startsWith(context, "ProfilerStep#") ? label : label + " under " + std::string(context);
+}
+
 struct ChurnTotals {
   std::vector<int64_t> count, memcpys;
   std::vector<int64_t> durations;
   std::vector<uint32_t> ops, issuers;
-  std::map<std::string_view, int64_t> by_issuer;
+  std::map<std::string, int64_t> by_issuer;  // "aten::copy_ under <enclosing range>"
   analyzer::IntervalSetBuilder host;
   int64_t gpu_ns = 0;
 };
@@ -136,7 +146,7 @@ void DeviceToDeviceCopyChurnRule::check(const analyzer::AnalysisContext& context
     t.host.add(issuer.start_ns, issuer.end_ns());
     if (t.issuers.empty() || t.issuers.back() != c.issuer) {
       t.issuers.push_back(c.issuer);
-      ++t.by_issuer[model.name(issuer)];
+      ++t.by_issuer[issuerLabel(model, c.issuer)];
     }
   }
   const double per_step = perStepAverage(t.count);
@@ -153,9 +163,9 @@ void DeviceToDeviceCopyChurnRule::check(const analyzer::AnalysisContext& context
   analyzer::Diagnostic d = makeDiagnostic();
   std::string top = "Memcpy DtoD without an op";
   if (!t.by_issuer.empty())
-    top = std::string(std::max_element(t.by_issuer.begin(), t.by_issuer.end(), [](const auto& a, const auto& b) {
-                        return a.second < b.second;
-                      })->first);
+    top = std::max_element(t.by_issuer.begin(), t.by_issuer.end(), [](const auto& a, const auto& b) {
+            return a.second < b.second;
+          })->first;
   d.message = strf("%s small device-to-device copies per step (%s copy kernels, %s Memcpy DtoD; median %.1f µs) take "
                    "%.2f ms of GPU time and %.2f ms on the host per step; most from %s",
                    formatCount(per_step).c_str(), formatCount(per_step - memcpy_per_step).c_str(),
@@ -179,6 +189,11 @@ void DeviceToDeviceCopyChurnRule::check(const analyzer::AnalysisContext& context
       "Python: the same for tensor.clone(), .contiguous(), .copy_(); torch._foreach_copy_ for per-parameter copies "
       "(EMA, weight averaging); with torch.compile, inputs the graph mutates (BatchNorm running stats, buffers) are "
       "copied back every call, and mode=\"reduce-overhead\" (CUDA graphs) removes the launch cost"};
+  // DDP's reducer copies every gradient between its bucket and .grad unless the gradients are
+  // views of the buckets: one constructor argument removes all of these copies.
+  if (top.find("ddp.reducer::copy") != std::string::npos)
+    d.fix.insert(d.fix.begin(), "DistributedDataParallel(model, ..., gradient_as_bucket_view=True) makes the "
+                                "gradients views of DDP's buckets, so the reducer no longer copies each one");
   d.fingerprint_key = "dtod-copies";
   sink.report(std::move(d));
 }

@@ -115,6 +115,20 @@ TEST_CASE("SL207 is silent for casts, few copies and large copies", "[rules][SL2
   CHECK(runRuleOnJson("SL207", churnSteps(large)).diagnostics.empty());
 }
 
+TEST_CASE("SL207: DDP's reducer copying each gradient out of its bucket (HTA's DDP trace)",
+          "[rules][SL207][fixture]") {
+  const RuleRun run = runRuleOnFixture("SL207", "hta/nccl_parser_config/nccl_data.json.gz");
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  CHECK(metricOf(d, "memcpy_dtod_per_step") == Approx(320));
+  CHECK(metricOf(d, "copies_per_step") == Approx(320));
+  CHECK(d.message.find("most from aten::copy_ under torch.distributed.ddp.reducer::copy_bucket_to_grad") !=
+        std::string::npos);
+  REQUIRE_FALSE(d.fix.empty());
+  CHECK(d.fix.front().find("gradient_as_bucket_view=True") != std::string::npos);
+  CHECK(d.saving.per_step_ms > 0);
+}
+
 TEST_CASE("SL207: the ResNet-50 fixtures have no device-to-device copy churn", "[rules][SL207][fixture]") {
   CHECK(runRuleOnFixture("SL207", kResnetWorkers0).diagnostics.empty());
 }
