@@ -182,3 +182,24 @@ TEST_CASE("kernel precision from names: cuBLAS, cuDNN, CUTLASS, flash attention"
   CHECK(kernelPrecisionFromName("void at::native::vectorized_elementwise_kernel<4, at::native::BFloat16>") ==
         KernelPrecision::kReduced);
 }
+
+TEST_CASE("SL305 on HTA's DDP trace (A100): TF32 convolutions and FP32 GEMMs, SL303 silent") {
+  const auto model = steplint::test::loadFixture(steplint::test::kNcclDdp);
+  CHECK(steplint::test::runRule("SL303", model).diagnostics.empty());  // most eligible time is on tensor cores
+  const auto run = steplint::test::runRule("SL305", model);
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  INFO(d.message);
+  CHECK(d.message.find("no autocast on NVIDIA A100-PG509-200 (sm_80)") != std::string::npos);
+  CHECK(d.evidence.metric("fp32_tf32_share") == Approx(0.326).margin(0.001));
+  CHECK(d.evidence.metric("tf32_ms_per_step") == Approx(11.8).margin(0.05));
+  CHECK(d.evidence.metric("fp32_ms_per_step") == Approx(5.9).margin(0.05));
+  CHECK(d.evidence.metric("reduced_share_of_known") == Approx(0));
+}
+
+TEST_CASE("SL305 is silent on the V100 ResNet-50 fixtures: FP32 there is SL303's") {
+  const auto model = steplint::test::loadFixture(steplint::test::kResnet0);
+  const auto run = steplint::test::runRule("SL305", model);
+  CHECK(run.diagnostics.empty());
+  CHECK(run.not_checked.empty());
+}
