@@ -9,6 +9,7 @@
 #include "rule_docs.h"
 #include "steplint/analyzer/suggest.h"
 #include "steplint/rules/builtin.h"
+#include "steplint/rules/unchecked_tips.h"
 
 namespace steplint::cli {
 namespace {
@@ -65,6 +66,9 @@ std::string explainText(const analyzer::RuleRegistry& registry, const std::strin
     const auto [code, name] = splitDocName(doc.file_name);
     if (!code.empty() && (code == rule || name == rule)) return std::string(doc.text);
   }
+  if (const rules::UncheckedTip* tip = rules::findUncheckedTip(rule))
+    return "# " + std::string(tip->topic) + " (a tip, not a rule)\n\nTip: " + std::string(tip->advice) +
+           ".\n\nWhy steplint has no rule for it: " + std::string(tip->why) + ".\n";
   return {};
 }
 

@@ -8,6 +8,7 @@
 #include "exit_codes.h"
 #include "steplint/analyzer/emitters.h"
 #include "steplint/rules/builtin.h"
+#include "steplint/rules/unchecked_tips.h"
 
 namespace steplint::cli {
 namespace {
@@ -39,6 +40,15 @@ void printText(const analyzer::RuleRegistry& registry) {
     std::cout << line << '\n';
   }
   if (registry.rules().empty()) std::cout << "(no rules registered)\n";
+  // Tips without a rule follow, so that the catalog says why they are not checked.
+  size_t topic_width = 0;
+  for (const rules::UncheckedTip& tip : rules::uncheckedTips()) topic_width = std::max(topic_width, tip.topic.size());
+  if (!rules::uncheckedTips().empty()) std::cout << "\nTips with no rule (no trace can check them; steplint explain TOPIC):\n";
+  for (const rules::UncheckedTip& tip : rules::uncheckedTips()) {
+    const std::string indent(topic_width + 4, ' ');
+    std::cout << "  " << tip.topic << std::string(topic_width - tip.topic.size() + 2, ' ') << tip.advice << '\n'
+              << indent << "no rule: " << tip.why << '\n';
+  }
 }
 
 void printJson(const analyzer::RuleRegistry& registry) {
@@ -82,6 +92,11 @@ void printMarkdown(const analyzer::RuleRegistry& registry) {
               << analyzer::severityName(info.default_severity) << " | " << tableCell(info.summary)
               << " |\n";
   }
+  if (rules::uncheckedTips().empty()) return;
+  std::cout << "\nTips with no rule: no trace can check them (`steplint explain TOPIC` prints one).\n\n"
+            << "| Topic | Tip | Why no rule |\n|---|---|---|\n";
+  for (const rules::UncheckedTip& tip : rules::uncheckedTips())
+    std::cout << "| `" << tip.topic << "` | " << tableCell(tip.advice) << " | " << tableCell(tip.why) << " |\n";
 }
 
 }  // namespace

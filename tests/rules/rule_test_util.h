@@ -2,6 +2,7 @@
 // the real importer) or as a model built with trace::TraceBuilder.
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <string_view>
@@ -47,6 +48,22 @@ inline RuleRun runRule(std::string_view code, const trace::TraceModel& model,
   run.saving_all = analyzer::attributeSavings(context, run.diagnostics);
   return run;
 }
+
+/// One GPU stream of a hand-written trace: an op launched at `launch_at` (µs) starts `latency`
+/// µs later, or when the stream's previous op ends, and runs `dur`. at() returns its start.
+class StreamQueue {
+ public:
+  explicit StreamQueue(double latency_us) : latency_(latency_us) {}
+  double at(double launch_at, double dur) {
+    const double start = std::max(free_, launch_at + latency_);
+    free_ = start + dur;
+    return start;
+  }
+
+ private:
+  double latency_;
+  double free_ = 0;
+};
 
 inline trace::TraceModel importInline(std::string_view json) {
   trace::TraceModel model;

@@ -15,6 +15,13 @@ namespace steplint::rules::common {
 
 inline constexpr std::string_view kOptimizerStepPrefix = "Optimizer.step#";
 
+/// An op or kernel of a multi-tensor implementation: `aten::_foreach_*` / `aten::_fused_*`
+/// ops and their `multi_tensor_apply` kernels (optimizers, clip_grad_norm_ with foreach).
+inline bool isMultiTensorName(std::string_view n) {
+  return startsWith(n, "aten::_foreach_") || startsWith(n, "aten::_fused_") ||
+         n.find("multi_tensor_apply") != std::string_view::npos;
+}
+
 /// CPU ranges starting inside `window` whose name `is_range(StringId)` accepts (an
 /// analyzer::NameMemo), outermost only: a wrapper optimizer whose step calls an accepted inner
 /// step, or a subclass calling super().step(), would otherwise count one step twice.

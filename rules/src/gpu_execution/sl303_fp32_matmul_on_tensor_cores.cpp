@@ -56,17 +56,11 @@ std::vector<std::string> fixesFor(int major) {
 }  // namespace
 
 void Fp32MatmulOnTensorCoresRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
-  const trace::TraceModel& model = context.model();
-  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
-  if (model.metadata.devices.empty())
-    return sink.notChecked("no deviceProperties: cannot tell whether the GPU has tensor cores");
-  const StepWindow window = keptStepWindow(context);
-  if (window.empty()) return sink.notChecked("no training steps");
-  const EligibleKernelTime t = measureEligibleKernelTime(model, window.start_ns, window.end_ns);
-  if (t.op_kernel_ns <= 0) return sink.notChecked("no kernel is attributed to a CPU op (launch links missing)");
-  const trace::DeviceProperties* dev = deviceProperties(model, t.main_device >= 0 ? t.main_device : 0);
-  if (!dev || dev->compute_major < 0)
-    return sink.notChecked(strf("no compute capability recorded for GPU %d", t.main_device));
+  const std::optional<EligibleWork> work = eligibleWork(context, sink, "tensor cores");
+  if (!work) return;
+  const StepWindow& window = work->window;
+  const EligibleKernelTime& t = *work->time;
+  const trace::DeviceProperties* dev = work->device;
   if (dev->compute_major < 7) return;  // no tensor cores before Volta
   const double share = static_cast<double>(t.eligibleNonTcNs()) / static_cast<double>(t.op_kernel_ns);
   const double eligible_share = static_cast<double>(t.eligible_ns) / static_cast<double>(t.op_kernel_ns);

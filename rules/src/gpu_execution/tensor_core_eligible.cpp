@@ -124,15 +124,46 @@ EligibleKernelTime measureEligibleKernelTime(const trace::TraceModel& model, int
     if (!bottom[op]) continue;
     out.eligible_ns += k.dur_ns;
     eligible_by_device[model.deviceOf(k)] += k.dur_ns;
-    if (tc)
+    if (tc) {
       out.eligible_tc_ns += k.dur_ns;
-    else
+      out.eligible_tc_kernels.push_back(model.indexOf(k));
+    } else {
       out.eligible_fp32_kernels.push_back(model.indexOf(k));
+    }
   }
   int64_t best = -1;
   for (const auto& [device, ns] : eligible_by_device)
     if (ns > best) best = ns, out.main_device = device;
   return out;
+}
+
+const EligibleKernelTime& keptStepsEligibleKernelTime(const analyzer::AnalysisContext& context) {
+  return context.shared<EligibleKernelTime>("gpu_execution.eligible_kernel_time", [&] {
+    const StepWindow window = keptStepWindow(context);
+    return measureEligibleKernelTime(context.model(), window.start_ns, window.end_ns);
+  });
+}
+
+std::optional<EligibleWork> eligibleWork(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink,
+                                         std::string_view hardware) {
+  const trace::TraceModel& model = context.model();
+  EligibleWork work;
+  work.window = keptStepWindow(context);
+  if (!context.hasGpuActivity()) {
+    sink.notChecked("no GPU activity in the trace");
+  } else if (model.metadata.devices.empty()) {
+    sink.notChecked("no deviceProperties: cannot tell whether the GPU has " + std::string(hardware));
+  } else if (work.window.empty()) {
+    sink.notChecked("no training steps");
+  } else if (work.time = &keptStepsEligibleKernelTime(context); work.time->op_kernel_ns <= 0) {
+    sink.notChecked("no kernel is attributed to a CPU op (launch links missing)");
+  } else if (work.device = deviceProperties(model, std::max(0, work.time->main_device));
+             !work.device || work.device->compute_major < 0) {
+    sink.notChecked(strf("no compute capability recorded for GPU %d", work.time->main_device));
+  } else {
+    return work;
+  }
+  return std::nullopt;
 }
 
 }  // namespace steplint::rules

@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
+#include "common/kernel_util.h"
 #include "steplint/analyzer/rule.h"
 
 namespace steplint::rules {
@@ -22,10 +24,29 @@ struct EligibleKernelTime {
   int64_t all_kernel_ns = 0;                    // all kernels
   int32_t main_device = -1;                     // device with the most eligible kernel time
   std::vector<uint32_t> eligible_fp32_kernels;  // eligible non-TC kernels, in event order
+  std::vector<uint32_t> eligible_tc_kernels;    // eligible tensor-core kernels, in event order
   int64_t eligibleNonTcNs() const { return eligible_ns - eligible_tc_ns; }
 };
 
 /// Over kernels starting in [start_ns, end_ns).
 EligibleKernelTime measureEligibleKernelTime(const trace::TraceModel& model, int64_t start_ns, int64_t end_ns);
+
+/// measureEligibleKernelTime over the kept steps, computed once per context (SL303 and SL305
+/// both judge the same kernels).
+const EligibleKernelTime& keptStepsEligibleKernelTime(const analyzer::AnalysisContext& context);
+
+/// What SL303 and SL305 judge: the kept steps' eligible kernel time and the GPU that ran most of it.
+struct EligibleWork {
+  StepWindow window;
+  const EligibleKernelTime* time = nullptr;
+  const trace::DeviceProperties* device = nullptr;
+};
+
+/// The precondition the precision rules share: reports "not checked" with the reason (no GPU
+/// activity, no deviceProperties, no steps, no kernel attributed to an op, no compute
+/// capability) and returns nullopt when the trace cannot decide. `hardware` ends the
+/// deviceProperties reason: "cannot tell whether the GPU has <hardware>".
+std::optional<EligibleWork> eligibleWork(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink,
+                                         std::string_view hardware);
 
 }  // namespace steplint::rules

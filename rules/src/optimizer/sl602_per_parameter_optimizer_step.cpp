@@ -46,11 +46,6 @@ bool isOptimizerStepRange(std::string_view n) {
          endsWith(n, "_single_tensor_adamw") || endsWith(n, "_single_tensor_sgd");
 }
 
-bool isMultiTensor(std::string_view n) {
-  return startsWith(n, "aten::_foreach_") || startsWith(n, "aten::_fused_") ||
-         n.find("multi_tensor_apply") != std::string_view::npos;
-}
-
 }  // namespace
 
 void PerParameterOptimizerStepRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
@@ -59,7 +54,7 @@ void PerParameterOptimizerStepRule::check(const AnalysisContext& context, Diagno
   const StepWindow window = keptStepWindow(context);
   if (window.empty()) return sink.notChecked("no training steps");
   analyzer::NameMemo step_name(model, isOptimizerStepRange);
-  analyzer::NameMemo multi_tensor_name(model, isMultiTensor);
+  analyzer::NameMemo multi_tensor_name(model, common::isMultiTensorName);
   const std::vector<uint32_t> ranges = common::outermostRangesInWindow(model, window, step_name);
   int64_t range_ns = 0;
   for (uint32_t i : ranges) range_ns += model.events[i].dur_ns;

@@ -6,5 +6,7 @@ list(APPEND STEPLINT_RULE_SOURCES
   src/optimizer/sl604_gpu_idle_while_cpu_busy.cpp
   src/optimizer/sl605_adam_l2_weight_decay.cpp
   src/optimizer/sl605_adam_step_scan.cpp
+  src/optimizer/sl606_clip_regions.cpp
+  src/optimizer/sl606_per_parameter_grad_clipping.cpp
   src/common/json_args.cpp
 )

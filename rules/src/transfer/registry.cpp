@@ -5,6 +5,7 @@
 #include "transfer/sl204_cpu_tensor_moved_to_gpu.h"
 #include "transfer/sl205_empty_cache_in_loop.h"
 #include "transfer/sl206_excessive_synchronize.h"
+#include "transfer/sl207_device_to_device_copy_churn.h"
 
 namespace steplint::rules {
 
@@ -15,6 +16,7 @@ void registerTransferRules(analyzer::RuleRegistry& registry) {
   registry.add<CpuTensorMovedToGpuRule>();
   registry.add<EmptyCacheInLoopRule>();
   registry.add<ExcessiveSynchronizeRule>();
+  registry.add<DeviceToDeviceCopyChurnRule>();
 }
 
 }  // namespace steplint::rules

@@ -12,4 +12,5 @@ list(APPEND STEPLINT_RULE_SOURCES
   src/transfer/sl204_cpu_tensor_moved_to_gpu.cpp
   src/transfer/sl205_empty_cache_in_loop.cpp
   src/transfer/sl206_excessive_synchronize.cpp
+  src/transfer/sl207_device_to_device_copy_churn.cpp
 )

@@ -9,6 +9,7 @@
 
 #include "steplint/analyzer/rule_registry.h"
 #include "steplint/rules/builtin.h"
+#include "steplint/rules/unchecked_tips.h"
 
 namespace steplint::test {
 namespace {
@@ -118,6 +119,36 @@ TEST_CASE("catalog: docs/rules/README.md lists every rule", "[engine][catalog]")
         std::string(rule->info().code) + "-" + std::string(rule->info().name) + ".md";
     INFO("regenerate the table with: steplint rules --format markdown");
     CHECK(index.find("(" + link + ")") != std::string::npos);
+  }
+}
+
+TEST_CASE("catalog: tips with no rule have their own topics and cite only registered rules",
+          "[engine][catalog]") {
+  analyzer::RuleRegistry registry;
+  rules::registerBuiltinRules(registry);
+  std::string_view previous;
+  REQUIRE(rules::uncheckedTips().size() == 3);
+  for (const rules::UncheckedTip& tip : rules::uncheckedTips()) {
+    INFO(tip.topic);
+    CHECK(isKebab(tip.topic));
+    CHECK(tip.topic > previous);  // sorted, unique
+    previous = tip.topic;
+    CHECK(registry.find(tip.topic) == nullptr);  // `steplint explain TOPIC` must not be a rule
+    CHECK(rules::findUncheckedTip(tip.topic) == &tip);
+    CHECK_FALSE(tip.advice.empty());
+    const std::string why(tip.why);
+    static const std::regex kCode("SL[0-9]{3}");
+    for (auto it = std::sregex_iterator(why.begin(), why.end(), kCode); it != std::sregex_iterator(); ++it)
+      CHECK(registry.find(it->str()) != nullptr);
+  }
+  CHECK(rules::findUncheckedTip("dataloader-wait") == nullptr);
+}
+
+TEST_CASE("catalog: docs/rules/README.md lists the tips with no rule", "[engine][catalog]") {
+  const std::string index = readText(std::string(STEPLINT_DOCS_DIR) + "/rules/README.md");
+  for (const rules::UncheckedTip& tip : rules::uncheckedTips()) {
+    INFO("regenerate the table with: steplint rules --format markdown");
+    CHECK(index.find("| `" + std::string(tip.topic) + "` |") != std::string::npos);
   }
 }
 

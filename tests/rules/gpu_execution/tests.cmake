@@ -2,4 +2,5 @@ list(APPEND STEPLINT_RULE_TESTS
   gpu_execution/sl301_low_gpu_utilization_test.cpp
   gpu_execution/sl302_launch_bound_small_kernels_test.cpp
   gpu_execution/sl303_fp32_matmul_on_tensor_cores_test.cpp
+  gpu_execution/sl305_fp32_training_without_autocast_test.cpp
 )

@@ -6,4 +6,5 @@ list(APPEND STEPLINT_RULE_TESTS
   transfer/sl204_cpu_tensor_moved_to_gpu_test.cpp
   transfer/sl205_empty_cache_in_loop_test.cpp
   transfer/sl206_excessive_synchronize_test.cpp
+  transfer/sl207_device_to_device_copy_churn_test.cpp
 )
