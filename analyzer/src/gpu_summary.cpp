@@ -15,12 +15,6 @@ using trace::Event;
 using trace::EventKind;
 using trace::TraceModel;
 
-Interval analysisWindow(const TraceModel& model, const StepResult& steps) {
-  if (!steps.steps.empty()) return {steps.steps.front().start_ns, steps.steps.back().end_ns};
-  auto [lo, hi] = model.timeRange();
-  return {lo, hi};
-}
-
 int64_t clippedLength(const Event& e, const Interval& w) {
   return std::max<int64_t>(0, std::min(e.end_ns(), w.end) - std::max(e.start_ns, w.start));
 }
@@ -117,6 +111,12 @@ GpuSummary summarizeDevice(const TraceModel& model, int32_t device, const std::v
 }
 
 }  // namespace
+
+Interval analysisWindow(const TraceModel& model, const StepResult& steps) {
+  if (!steps.steps.empty()) return {steps.steps.front().start_ns, steps.steps.back().end_ns};
+  auto [lo, hi] = model.timeRange();
+  return {lo, hi};
+}
 
 namespace {
 

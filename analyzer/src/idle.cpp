@@ -22,10 +22,10 @@ int64_t streamOf(const TraceModel& model, const Event& e) {
 }
 
 // Kernels, copies and memsets only: cuda_sync records measure host blocking, not stream work.
-std::map<StreamKey, std::vector<const Event*>> opsByStream(const TraceModel& model) {
+std::map<StreamKey, std::vector<const Event*>> opsByStream(const TraceModel& model, const DeviceOpFilter& keep) {
   std::map<StreamKey, std::vector<const Event*>> streams;
   for (const Event& e : model.events)
-    if (trace::isDeviceOp(e.kind)) streams[{model.deviceOf(e), streamOf(model, e)}].push_back(&e);
+    if (trace::isDeviceOp(e.kind) && (!keep || keep(e))) streams[{model.deviceOf(e), streamOf(model, e)}].push_back(&e);
   const auto by_start_then_end = [](const Event* a, const Event* b) {
     return a->start_ns != b->start_ns ? a->start_ns < b->start_ns : a->end_ns() < b->end_ns();
   };
@@ -71,8 +71,13 @@ StreamIdle summarizeStream(const TraceModel& model, StreamKey key, const std::ve
 }  // namespace
 
 std::vector<StreamIdle> computeIdleBreakdown(const TraceModel& model, const IdleOptions& options) {
+  return computeIdleBreakdown(model, options, DeviceOpFilter());
+}
+
+std::vector<StreamIdle> computeIdleBreakdown(const TraceModel& model, const IdleOptions& options,
+                                             const DeviceOpFilter& keep) {
   std::vector<StreamIdle> out;
-  for (const auto& [key, ops] : opsByStream(model)) out.push_back(summarizeStream(model, key, ops, options));
+  for (const auto& [key, ops] : opsByStream(model, keep)) out.push_back(summarizeStream(model, key, ops, options));
   return out;
 }
 

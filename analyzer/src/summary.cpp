@@ -21,6 +21,14 @@ TraceSummary summarize(const trace::TraceModel& model, const SummaryOptions& opt
   s.breakdown = computeBreakdown(model, s.steps);
   s.gpus = computeGpuSummary(model, s.steps);
   s.idle = computeIdleBreakdown(model, options.idle);
+  s.steps_window = analysisWindow(model, s.steps);
+  const Interval w = s.steps_window;
+  s.idle_steps = computeIdleBreakdown(
+      model, options.idle, [w](const trace::Event& op) { return op.start_ns >= w.start && op.start_ns < w.end; });
+  s.hta = computeHtaWindow(model);
+  s.idle_hta = computeIdleBreakdown(model, options.idle,
+                                    [&](const trace::Event& op) { return s.hta.keeps(model, op); });
+  s.temporal = computeTemporalBreakdown(model, s.hta);
   s.idle_options = options.idle;
   s.top_kernels = computeKernelStats(model, options.top_kernels);
   if (s.steps.steps.empty()) s.notes.push_back("no steps: step-time breakdown not computed");

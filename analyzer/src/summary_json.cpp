@@ -117,9 +117,9 @@ json gpusJson(const std::vector<GpuSummary>& gpus) {
   return out;
 }
 
-json idleJson(const TraceSummary& s) {
+json streamsJson(const std::vector<StreamIdle>& idle) {
   json streams = json::array();
-  for (const StreamIdle& i : s.idle)
+  for (const StreamIdle& i : idle)
     streams.push_back({{"device", i.device},
                        {"stream", i.stream},
                        {"span_ns", i.span_ns},
@@ -128,7 +128,47 @@ json idleJson(const TraceSummary& s) {
                        {"host_wait_ns", i.host_wait_ns},
                        {"kernel_wait_ns", i.kernel_wait_ns},
                        {"other_ns", i.other_ns}});
-  return {{"kernel_wait_threshold_ns", s.idle_options.kernel_wait_threshold_ns}, {"streams", streams}};
+  return streams;
+}
+
+json stepsWindowJson(const TraceSummary& s) {
+  const bool steps = !s.steps.steps.empty();
+  return {{"start_ns", s.steps_window.start},
+          {"end_ns", s.steps_window.end},
+          {"first_step", steps ? json(s.steps.steps.front().number) : json(nullptr)},
+          {"last_step", steps ? json(s.steps.steps.back().number) : json(nullptr)},
+          {"streams", streamsJson(s.idle_steps)}};
+}
+
+json htaWindowJson(const TraceSummary& s) {
+  const HtaWindow& w = s.hta;
+  return {{"last_step_dropped", w.filtered},
+          {"last_step", w.filtered ? json(w.last_step) : json(nullptr)},
+          {"cutoff_ns", w.filtered ? json(w.cutoff_ns) : json(nullptr)},
+          {"profiler_step_names", w.distinct_steps},
+          {"streams", streamsJson(s.idle_hta)}};
+}
+
+// `streams` keeps its v1 meaning (the whole trace); the two windows are additions.
+json idleJson(const TraceSummary& s) {
+  return {{"kernel_wait_threshold_ns", s.idle_options.kernel_wait_threshold_ns},
+          {"streams", streamsJson(s.idle)},
+          {"steps_window", stepsWindowJson(s)},
+          {"hta_window", htaWindowJson(s)}};
+}
+
+json temporalJson(const TraceSummary& s) {
+  json gpus = json::array();
+  for (const TemporalBreakdown& g : s.temporal)
+    gpus.push_back({{"device", g.device},
+                    {"kernel_time_ns", g.kernel_time_ns},
+                    {"idle_ns", g.idle_ns},
+                    {"compute_ns", g.compute_ns},
+                    {"non_compute_ns", g.non_compute_ns},
+                    {"idle_pct", 100 * g.fraction(g.idle_ns)},
+                    {"compute_pct", 100 * g.fraction(g.compute_ns)},
+                    {"non_compute_pct", 100 * g.fraction(g.non_compute_ns)}});
+  return {{"window", "hta_window"}, {"gpus", gpus}};
 }
 
 json kernelsJson(const std::vector<KernelStat>& kernels) {
@@ -170,6 +210,7 @@ nlohmann::json summaryToJson(const TraceSummary& summary, const trace::TraceMode
           {"breakdown", breakdownJson(summary.breakdown)},
           {"gpus", gpusJson(summary.gpus)},
           {"idle", idleJson(summary)},
+          {"temporal_breakdown", temporalJson(summary)},
           {"top_kernels", kernelsJson(summary.top_kernels)},
           {"notes", summary.notes},
           {"import_stats", importStatsJson(model)}};

@@ -85,18 +85,18 @@ void printBreakdown(Printer& p, const BreakdownResult& b) {
   per.print(p.out());
 }
 
-/// "0.52 / 79.2 GiB" (peak allocated / capacity), "0.52 GiB" without capacity, "-" unknown.
-std::string peakMemory(const GpuSummary& g) {
+/// "0.52 / 79.2 GiB" (peak / capacity), "0.52 GiB" without capacity, "-" unknown.
+std::string peakMemory(int64_t peak_bytes, int64_t capacity_bytes) {
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-  if (g.peak_allocated_bytes < 0) return "-";
-  const std::string peak = formatFixed(static_cast<double>(g.peak_allocated_bytes) / kGiB, 2);
-  if (g.memory_bytes <= 0) return peak + " GiB";
-  return peak + " / " + formatFixed(static_cast<double>(g.memory_bytes) / kGiB, 1) + " GiB";
+  if (peak_bytes < 0) return "-";
+  const std::string peak = formatFixed(static_cast<double>(peak_bytes) / kGiB, 2);
+  if (capacity_bytes <= 0) return peak + " GiB";
+  return peak + " / " + formatFixed(static_cast<double>(capacity_bytes) / kGiB, 1) + " GiB";
 }
 
 void printGpus(Printer& p, const TraceSummary& s) {
   if (s.gpus.empty()) return;
-  p.heading("GPU summary (kernels over the kept steps; peak memory over the whole trace)");
+  p.heading("GPU summary (kernels over the kept steps; peak allocated and reserved memory over the whole trace)");
   TextTable t({{"GPU"},
                {"Window ms"},
                {"Kernels"},
@@ -104,22 +104,42 @@ void printGpus(Printer& p, const TraceSummary& s) {
                {"Est. SM eff."},
                {"Est. occupancy"},
                {"Tensor cores"},
-               {"Peak memory"},
+               {"Peak allocated"},
+               {"Peak reserved"},
                {"Name", Align::kLeft}});
   for (const GpuSummary& g : s.gpus)
     t.addRow({std::to_string(g.device), formatMs(static_cast<double>(g.window_ns)),
               formatCount(static_cast<uint64_t>(g.kernel_count)), formatPercent(g.utilization),
               optionalPercent(g.sm_efficiency, 1.0), optionalPercent(g.achieved_occupancy, 100.0),
-              optionalPercent(g.tensor_core_share, 1.0), peakMemory(g), g.name});
+              optionalPercent(g.tensor_core_share, 1.0), peakMemory(g.peak_allocated_bytes, g.memory_bytes),
+              peakMemory(g.peak_reserved_bytes, g.memory_bytes), g.name});
   t.print(p.out());
 }
 
-void printIdle(Printer& p, const TraceSummary& s) {
-  if (s.idle.empty()) return;
-  p.heading("GPU idle time per stream (HTA definition; kernel wait = gap < " +
-            formatFixed(static_cast<double>(s.idle_options.kernel_wait_threshold_ns) / 1e3, 0) + " µs)");
+// "steps 5..10 (1065.553 ms from the first step's start to the last one's end)".
+std::string stepsWindowText(const TraceSummary& s) {
+  const std::string length = formatMs(static_cast<double>(s.steps_window.length())) + " ms";
+  if (s.steps.steps.empty()) return "window: the whole trace, no steps (" + length + ")";
+  return "window: steps " + std::to_string(s.steps.steps.front().number) + ".." +
+         std::to_string(s.steps.steps.back().number) + ", device ops starting in the " + length +
+         " from the first step's start to the last one's end";
+}
+
+std::string htaWindowText(const HtaWindow& w) {
+  if (!w.filtered) return "window: the whole trace (fewer than 2 ProfilerStep#N, so HTA drops no step)";
+  return "window: device ops launched before the last step, " + w.last_step + ", starts at ts " +
+         formatUsExact(w.cutoff_ns) + " µs (HTA's default drops the last step)";
+}
+
+void printIdleTable(Printer& p, const std::string& title, const std::string& window,
+                    const std::vector<StreamIdle>& streams, const IdleOptions& options) {
+  p.heading(title);
+  p.line(window);
+  p.line("kernel wait = gap < " + formatFixed(static_cast<double>(options.kernel_wait_threshold_ns) / 1e3, 0) +
+         " µs; host wait, kernel wait and other as shares of the idle time");
+  if (streams.empty()) return p.line("no device ops in this window");
   TextTable t({{"GPU"}, {"Stream"}, {"Span ms"}, {"Busy ms"}, {"Idle ms"}, {"Host wait"}, {"Kernel wait"}, {"Other"}});
-  for (const StreamIdle& i : s.idle) {
+  for (const StreamIdle& i : streams) {
     const double idle = static_cast<double>(i.idle_ns());
     auto share = [&](int64_t v) { return idle > 0 ? formatPercent(static_cast<double>(v) / idle) : std::string("-"); };
     t.addRow({std::to_string(i.device), std::to_string(i.stream), formatMs(static_cast<double>(i.span_ns)),
@@ -127,6 +147,35 @@ void printIdle(Printer& p, const TraceSummary& s) {
               share(i.other_ns)});
   }
   t.print(p.out());
+}
+
+void printTemporal(Printer& p, const TraceSummary& s) {
+  p.heading("GPU temporal breakdown over HTA's window (what HTA's get_temporal_breakdown reports)");
+  p.line(htaWindowText(s.hta));
+  p.line("kernel time = first to last GPU event (device ops and stream syncs); compute = HTA's computation kernels");
+  TextTable t({{"GPU"},
+               {"Kernel time ms"},
+               {"Idle ms"},
+               {"Idle"},
+               {"Compute ms"},
+               {"Compute"},
+               {"Non-compute ms"},
+               {"Non-compute"}});
+  for (const TemporalBreakdown& g : s.temporal)
+    t.addRow({std::to_string(g.device), formatMs(static_cast<double>(g.kernel_time_ns)),
+              formatMs(static_cast<double>(g.idle_ns)), formatPercent(g.fraction(g.idle_ns)),
+              formatMs(static_cast<double>(g.compute_ns)), formatPercent(g.fraction(g.compute_ns)),
+              formatMs(static_cast<double>(g.non_compute_ns)), formatPercent(g.fraction(g.non_compute_ns))});
+  t.print(p.out());
+}
+
+void printIdle(Printer& p, const TraceSummary& s) {
+  if (s.idle.empty()) return;
+  printIdleTable(p, "GPU idle time per stream over the analysed steps (HTA's definition)", stepsWindowText(s),
+                 s.idle_steps, s.idle_options);
+  printIdleTable(p, "GPU idle time per stream over HTA's window (what HTA's get_idle_time_breakdown reports)",
+                 htaWindowText(s.hta), s.idle_hta, s.idle_options);
+  if (!s.temporal.empty()) printTemporal(p, s);
 }
 
 void printKernels(Printer& p, const TraceSummary& s) {

@@ -11,6 +11,7 @@
 
 #include "steplint/gui/diagnostics_model.h"
 #include "steplint/gui/format.h"
+#include "steplint/gui/rich_text.h"
 #include "steplint/gui/selection_and_zoom.h"
 #include "steplint/rules/rule_docs.h"
 
@@ -28,14 +29,16 @@ QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
   return view;
 }
 
+// Rule text (messages, fix hints, saving methods) quotes code and trace names verbatim.
+QString literal(const std::string& text) { return markdownLiteral(QString::fromStdString(text)); }
+
 QString savingLine(const analyzer::SavingEstimate& s) {
   if (!s.known())
-    return QObject::tr("**Estimated saving:** unknown") +
-           (s.method.empty() ? QString() : " — " + QString::fromStdString(s.method));
+    return QObject::tr("**Estimated saving:** unknown") + (s.method.empty() ? QString() : " — " + literal(s.method));
   QString line = QObject::tr("**Estimated saving:** %1 ms/step").arg(s.per_step_ms, 0, 'f', 2);
   if (s.fraction_of_step >= 0)
     line += QObject::tr(" (%1 of the step)").arg(QString::fromStdString(formatFraction(s.fraction_of_step)));
-  if (!s.method.empty()) line += " — " + QString::fromStdString(s.method);
+  if (!s.method.empty()) line += " — " + literal(s.method);
   return line;
 }
 
@@ -43,15 +46,15 @@ QString savingLine(const analyzer::SavingEstimate& s) {
 
 QString findingMarkdown(const analyzer::Diagnostic& d) {
   QString md = QStringLiteral("### %1 %2 (%3)\n\n%4\n\n%5\n\n")
-                   .arg(QString::fromStdString(d.code), QString::fromStdString(d.name),
-                        QString::fromUtf8(analyzer::severityName(d.severity).data()), QString::fromStdString(d.message),
+                   .arg(literal(d.code), literal(d.name),
+                        QString::fromUtf8(analyzer::severityName(d.severity).data()), literal(d.message),
                         savingLine(d.saving));
   if (!d.evidence.steps.empty()) {
     QStringList steps;
     for (int64_t s : d.evidence.steps) steps << QString::number(s);
     md += QObject::tr("**Steps:** %1\n\n").arg(steps.join(QStringLiteral(", ")));
   }
-  for (const std::string& hint : d.fix) md += "- " + QString::fromStdString(hint) + "\n";
+  for (const std::string& hint : d.fix) md += "- " + literal(hint) + "\n";
   md += "\n---\n\n";
   if (const rules::RuleDoc* doc = rules::findRuleDoc(d.code)) {
     md += QString::fromUtf8(doc->text.data(), static_cast<qsizetype>(doc->text.size()));

@@ -169,7 +169,9 @@ void MainWindow::updateStatusNote() {
                      .arg(trace_->model.events.size())
                      .arg(trace_->lint.diagnostics.size())
                      .arg(trace_->load_seconds, 0, 'f', 2);
-  if (!trace_->config_file.empty()) note += tr(" · config %1").arg(QString::fromStdString(trace_->config_file));
+  // The label is rich text (for the warnings link): a path may hold '&' or '<'.
+  if (!trace_->config_file.empty())
+    note += tr(" · config %1").arg(QString::fromStdString(trace_->config_file).toHtmlEscaped());
   if (!trace_->warnings.empty()) {
     note += tr(" · <a href=\"health\">⚠ %1 import/config warning(s)</a>").arg(trace_->warnings.size());
   }

@@ -1,6 +1,5 @@
 #include "overview_page.h"
 
-#include <QGridLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -75,36 +74,36 @@ void OverviewPage::connectActivation() {
 
 QWidget* OverviewPage::buildContent() {
   auto* content = new QWidget(this);
-  auto* grid = new QGridLayout(content);
+  auto* layout = new QVBoxLayout(content);
   header_ = new QLabel(tr("No trace loaded"), content);
   header_->setWordWrap(true);
   chart_ = new BreakdownChart(content);
+  chart_->setMinimumHeight(220);
   steps_ = new StatsTable(tr("Step time breakdown (ms)"), step_model_, false, content);
   steps_->setEmptyText(tr("No steps found"));
   gpus_ = new StatsTable(tr("GPU summary"), gpu_model_, false, content);
   gpus_->setEmptyText(tr("No GPU activity in this trace"));
-  idle_ = new StatsTable(tr("GPU idle time per stream"), idle_model_, false, content);
+  gpus_->setStretchColumn(GpuSummaryModel::kNameColumn);
+  gpus_->setSortingEnabled(false);  // a row per GPU, in device order; its two-line headers stay narrow
+  idle_ = new StatsTable(tr("GPU idle time per stream (ms), over the analysed steps and over HTA's window"),
+                         idle_model_, false, content);
   idle_->setEmptyText(tr("No GPU activity in this trace"));
   ops_ = new StatsTable(tr("Top CPU ops"), op_model_, true, content);
   ops_->setEmptyText(tr("No CPU ops in this trace"));
   kernels_ = new StatsTable(tr("Kernels"), kernel_model_, true, content);
   kernels_->setEmptyText(tr("No kernels in this trace"));
-  for (StatsTable* small : {gpus_, idle_}) {
-    small->setMinimumHeight(90);
-    small->setMaximumHeight(170);  // one row per GPU or stream: a few rows at most
-  }
-  for (StatsTable* big : {steps_, ops_, kernels_}) big->setMinimumHeight(280);
-  // What the step is made of on top, GPU summaries side by side, then the long-named tables
-  // at full width so op and kernel names stay readable.
-  grid->addWidget(header_, 0, 0, 1, 2);
-  grid->addWidget(chart_, 1, 0);
-  grid->addWidget(steps_, 1, 1);
-  grid->addWidget(gpus_, 2, 0);
-  grid->addWidget(idle_, 2, 1);
-  grid->addWidget(ops_, 3, 0, 1, 2);
-  grid->addWidget(kernels_, 4, 0, 1, 2);
-  grid->setColumnStretch(0, 1);
-  grid->setColumnStretch(1, 1);
+  // The small tables are as tall as their rows (a few GPUs, streams or steps); the long op and
+  // kernel lists scroll inside their table.
+  steps_->setMaxVisibleRows(12);
+  gpus_->setMaxVisibleRows(4);
+  idle_->setMaxVisibleRows(8);
+  for (StatsTable* big : {ops_, kernels_}) big->setMinimumHeight(280);
+  // One column, every table at the page's full width: beside the advice dock a 1600-pixel
+  // window leaves the page about 900 pixels, too narrow for two tables side by side without
+  // cutting columns off; the page scrolls vertically instead.
+  for (QWidget* w : std::initializer_list<QWidget*>{header_, chart_, steps_, gpus_, idle_, ops_, kernels_})
+    layout->addWidget(w);
+  layout->addStretch(1);
   return content;
 }
 

@@ -1,6 +1,7 @@
 #include "stats_table.h"
 
 #include <QHeaderView>
+#include <algorithm>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
@@ -27,7 +28,7 @@ StatsTable::StatsTable(const QString& title, QAbstractItemModel* model, bool fil
   view_->verticalHeader()->hide();
   view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
   view_->horizontalHeader()->setStretchLastSection(false);
-  view_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+  view_->horizontalHeader()->setSectionResizeMode(stretch_column_, QHeaderView::Stretch);
   empty_->setAlignment(Qt::AlignCenter);
   empty_->setEnabled(false);  // greyed: a state, not content
 
@@ -55,14 +56,45 @@ void StatsTable::setEmptyText(const QString& text) { empty_->setText(text); }
 
 void StatsTable::sortBy(int column, Qt::SortOrder order) { view_->sortByColumn(column, order); }
 
+void StatsTable::setStretchColumn(int column) {
+  view_->horizontalHeader()->setSectionResizeMode(stretch_column_, QHeaderView::Interactive);
+  stretch_column_ = column;
+  view_->horizontalHeader()->setSectionResizeMode(stretch_column_, QHeaderView::Stretch);
+  fitColumns();
+}
+
+void StatsTable::setSortingEnabled(bool enabled) {
+  view_->setSortingEnabled(enabled);
+  fitColumns();
+}
+
+void StatsTable::setMaxVisibleRows(int rows) {
+  max_visible_rows_ = rows;
+  fitHeight();
+}
+
 void StatsTable::updateEmptyState() {
   const bool empty = model_->rowCount() == 0;
   view_->setVisible(!empty);
   if (filter_ != nullptr) filter_->setVisible(!empty);
   empty_->setVisible(empty);
-  if (!empty) {
-    for (int c = 1; c < model_->columnCount(); ++c) view_->resizeColumnToContents(c);
-  }
+  if (!empty) fitColumns();
+  fitHeight();
+}
+
+// resizeColumnToContents takes the larger of the header's and the cells' size hints.
+void StatsTable::fitColumns() {
+  if (model_->rowCount() == 0) return;
+  for (int c = 0; c < model_->columnCount(); ++c)
+    if (c != stretch_column_) view_->resizeColumnToContents(c);
+}
+
+void StatsTable::fitHeight() {
+  if (max_visible_rows_ <= 0) return;
+  const int rows = std::clamp(model_->rowCount(), 1, max_visible_rows_);
+  const int height = view_->horizontalHeader()->sizeHint().height() +
+                     rows * view_->verticalHeader()->defaultSectionSize() + 2 * view_->frameWidth();
+  view_->setFixedHeight(height);
 }
 
 }  // namespace steplint::gui

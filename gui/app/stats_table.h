@@ -24,6 +24,14 @@ class StatsTable final : public QWidget {
   void setEmptyText(const QString& text);
   /// Sorts by `column` (descending by default: biggest first).
   void sortBy(int column, Qt::SortOrder order = Qt::DescendingOrder);
+  /// The column that takes the width left over (the name column; 0 by default); every other
+  /// column is as wide as its header and its widest cell, so no header or number is cut.
+  void setStretchColumn(int column);
+  /// Column sorting (on by default). A sortable header reserves room for the sort arrow in
+  /// every section, as wide as the header is tall: off for one-row-per-GPU tables.
+  void setSortingEnabled(bool enabled);
+  /// Makes the table exactly as tall as its rows, up to `rows` (then it scrolls); 0 = no fit.
+  void setMaxVisibleRows(int rows);
 
   QTableView* view() const { return view_; }
   QSortFilterProxyModel* proxy() const { return proxy_; }
@@ -35,12 +43,16 @@ class StatsTable final : public QWidget {
 
  private:
   void updateEmptyState();
+  void fitColumns();
+  void fitHeight();
 
   QAbstractItemModel* model_;
   QSortFilterProxyModel* proxy_;
   QTableView* view_;
   QLineEdit* filter_ = nullptr;
   QLabel* empty_;
+  int stretch_column_ = 0;
+  int max_visible_rows_ = 0;
 };
 
 }  // namespace steplint::gui

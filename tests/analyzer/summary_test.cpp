@@ -134,3 +134,61 @@ TEST_CASE("JSON uses null for what is unknown", "[summary]") {
   CHECK(k["gpus"][0]["sm_efficiency"].is_null());
   CHECK(k["gpus"][0]["achieved_occupancy_pct"].is_null());
 }
+
+// Issue 13: idle time over the whole trace and over HTA's window differed by 20-59 % with no
+// way to tell which one a number was; every idle figure now names its window.
+TEST_CASE("idle time is reported per window, labelled, with HTA's temporal breakdown", "[summary]") {
+  TestTrace t;
+  buildGpuTrace(t);  // steps 1 and 2; ops launched at 12 (step 1), 112 and 150 (step 2)
+  const auto s = analyzer::summarize(t.model);
+  REQUIRE(s.idle_steps.size() == 1);
+  CHECK(s.idle_steps[0].span_ns == 170'000);  // 20 µs .. 190 µs: all three ops
+  CHECK(s.idle_steps[0].host_wait_ns == 50'000);
+  REQUIRE(s.idle_hta.size() == 1);  // HTA drops what ProfilerStep#2 launched
+  CHECK(s.idle_hta[0].span_ns == 50'000);
+  CHECK(s.idle_hta[0].idle_ns() == 0);
+  REQUIRE(s.temporal.size() == 1);
+  CHECK(s.temporal[0].kernel_time_ns == 50'000);
+  CHECK(s.temporal[0].compute_ns == 50'000);
+
+  const std::string text = textOf(s, t.model);
+  CHECK(has(text, "GPU idle time per stream over the analysed steps"));
+  CHECK(has(text, "window: steps 1..2"));
+  CHECK(has(text, "GPU idle time per stream over HTA's window (what HTA's get_idle_time_breakdown reports)"));
+  CHECK(has(text, "ProfilerStep#2, starts at ts 100.000 µs (HTA's default drops the last step)"));
+  CHECK(has(text, "GPU temporal breakdown over HTA's window"));
+  CHECK(has(text, "Peak allocated"));
+  CHECK(has(text, "Peak reserved"));
+
+  const nlohmann::json j = analyzer::summaryToJson(s, t.model);
+  const auto& idle = j["idle"];
+  CHECK(idle["streams"][0]["span_ns"] == 170'000);  // v1 field: still the whole trace
+  CHECK(idle["steps_window"]["first_step"] == 1);
+  CHECK(idle["steps_window"]["last_step"] == 2);
+  CHECK(idle["steps_window"]["start_ns"] == 0);
+  CHECK(idle["steps_window"]["streams"][0]["host_wait_ns"] == 50'000);
+  CHECK(idle["hta_window"]["last_step_dropped"] == true);
+  CHECK(idle["hta_window"]["last_step"] == "ProfilerStep#2");
+  CHECK(idle["hta_window"]["cutoff_ns"] == 100'000);
+  CHECK(idle["hta_window"]["profiler_step_names"] == 2);
+  CHECK(idle["hta_window"]["streams"][0]["span_ns"] == 50'000);
+  const auto& temporal = j["temporal_breakdown"];
+  CHECK(temporal["window"] == "hta_window");
+  CHECK(temporal["gpus"][0]["kernel_time_ns"] == 50'000);
+  CHECK(temporal["gpus"][0]["compute_pct"].get<double>() == Approx(100.0));
+  CHECK(temporal["gpus"][0]["idle_pct"].get<double>() == Approx(0.0));
+}
+
+TEST_CASE("without two ProfilerStep names HTA's window is the whole trace, and says so", "[summary]") {
+  TestTrace t;
+  t.op("aten::mm", 0, 50);
+  t.launch(10, 2, 20, 10);
+  t.finalize();
+  const auto s = analyzer::summarize(t.model);
+  const std::string text = textOf(s, t.model);
+  CHECK(has(text, "window: the whole trace (fewer than 2 ProfilerStep#N, so HTA drops no step)"));
+  const nlohmann::json j = analyzer::summaryToJson(s, t.model);
+  CHECK(j["idle"]["hta_window"]["last_step_dropped"] == false);
+  CHECK(j["idle"]["hta_window"]["last_step"].is_null());
+  CHECK(j["idle"]["hta_window"]["cutoff_ns"].is_null());
+}

@@ -20,7 +20,7 @@ TEST_CASE("step breakdown model: one row per step plus the average, one column p
   REQUIRE(steps == 3);
   REQUIRE(model.rowCount() == 4);
   CHECK(model.columnCount() == 2 + analyzer::kStepCategoryCount);
-  CHECK(model.headerData(StepBreakdownModel::kFirstCategoryColumn, Qt::Horizontal).toString() == "Kernel (ms)");
+  CHECK(model.headerData(StepBreakdownModel::kFirstCategoryColumn, Qt::Horizontal).toString() == "Kernel");
   CHECK(model.index(0, StepBreakdownModel::kStepColumn).data().toString() == "1");
   CHECK(model.index(3, StepBreakdownModel::kStepColumn).data().toString() == "Average");
   CHECK(model.isAverageRow(3));
@@ -78,10 +78,30 @@ TEST_CASE("GPU summary and idle models show one row per GPU and per stream") {
         Approx(utilization));
   CHECK(gpus.index(0, GpuSummaryModel::kUtilizationColumn).data().toString().endsWith(" %"));
   CHECK(gpus.index(0, GpuSummaryModel::kSmEfficiencyColumn).data().toString() == "n/a");  // no "blocks per SM"
-  CHECK(gpus.index(0, GpuSummaryModel::kPeakMemoryColumn).data().toString() == "n/a");    // no [memory] events
-  REQUIRE(idle.rowCount() == 1);
+  CHECK(gpus.index(0, GpuSummaryModel::kPeakAllocatedColumn).data().toString() == "n/a");  // no [memory] events
+  CHECK(gpus.index(0, GpuSummaryModel::kPeakReservedColumn).data().toString() == "n/a");
+  CHECK(gpus.headerData(GpuSummaryModel::kPeakAllocatedColumn, Qt::Horizontal).toString() ==
+        "Peak allocated\n(GiB)");
+  CHECK(gpus.headerData(GpuSummaryModel::kPeakReservedColumn, Qt::Horizontal).toString() == "Peak reserved\n(GiB)");
+  // One row per stream and window: the analysed steps (all three), then HTA's window, which
+  // drops what the last step (ProfilerStep#3) launched.
+  REQUIRE(idle.rowCount() == 2);
+  CHECK(idle.index(0, IdleModel::kWindowColumn).data().toString() == "Steps");
+  CHECK(idle.index(1, IdleModel::kWindowColumn).data().toString() == "HTA");
+  CHECK(idle.index(1, IdleModel::kWindowColumn).data(Qt::ToolTipRole).toString().contains("ProfilerStep#3"));
   CHECK(idle.index(0, IdleModel::kStreamColumn).data().toString() == "7");
-  const auto& s = trace->summary.idle[0];
-  CHECK(idle.index(0, IdleModel::kHostWaitColumn).data(IdleModel::kSortRole).toDouble() ==
-        Approx(static_cast<double>(s.host_wait_ns) / 1e6));
+  CHECK(idle.index(0, IdleModel::kHostWaitColumn).data(IdleModel::kSortRole).toDouble() == Approx(0.140));
+  CHECK(idle.index(1, IdleModel::kHostWaitColumn).data(IdleModel::kSortRole).toDouble() == Approx(0.050));
+}
+
+TEST_CASE("GPU summary memory columns say allocated and reserved") {
+  auto trace = test::smallTrace();
+  analyzer::GpuSummary& g = trace->summary.gpus.at(0);
+  g.peak_allocated_bytes = 3LL << 30;
+  g.peak_reserved_bytes = 5LL << 30;
+  g.memory_bytes = 40LL << 30;
+  GpuSummaryModel gpus;
+  gpus.setTrace(trace);
+  CHECK(gpus.index(0, GpuSummaryModel::kPeakAllocatedColumn).data().toString() == "3.00 of 40.0");
+  CHECK(gpus.index(0, GpuSummaryModel::kPeakReservedColumn).data().toString() == "5.00 of 40.0");
 }

@@ -3,6 +3,7 @@
 #include <QColor>
 
 #include "steplint/gui/format.h"
+#include "steplint/gui/rich_text.h"
 #include "steplint/gui/selection_and_zoom.h"
 
 namespace steplint::gui {
@@ -68,7 +69,8 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole:
       return display(d, index.column());
     case Qt::ToolTipRole:
-      return QString::fromStdString(d.message + (d.saving.method.empty() ? "" : "\nSaving: " + d.saving.method));
+      return tooltipLiteral(
+          QString::fromStdString(d.message + (d.saving.method.empty() ? "" : "\nSaving: " + d.saving.method)));
     case Qt::ForegroundRole:
       return index.column() == kSeverityColumn ? QVariant(severityColor(d.severity)) : QVariant();
     case Qt::TextAlignmentRole:
@@ -155,7 +157,8 @@ QVariant NotCheckedModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !trace_) return {};
   const analyzer::NotChecked& n = trace_->lint.not_checked[static_cast<size_t>(index.row())];
   if (role == kCodeRole) return QString::fromStdString(n.code);
-  if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
+  if (role == Qt::ToolTipRole) return tooltipLiteral(data(index, Qt::DisplayRole).toString());
+  if (role != Qt::DisplayRole) return {};
   switch (index.column()) {
     case kCodeColumn:
       return QString::fromStdString(n.code);

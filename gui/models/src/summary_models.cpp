@@ -3,17 +3,20 @@
 #include <limits>
 
 #include "steplint/gui/format.h"
+#include "steplint/gui/rich_text.h"
 
 namespace steplint::gui {
 namespace {
 
 double ms(double ns) { return ns / 1e6; }
+// GiB, or -1 for the analyzer's "unknown" (-1 bytes).
+double gib(int64_t bytes) { return bytes < 0 ? -1.0 : static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0); }
 
 QStringList breakdownHeaders() {
-  QStringList headers = {QObject::tr("Step"), QObject::tr("Total (ms)")};
+  QStringList headers = {QObject::tr("Step"), QObject::tr("Total")};
   for (int c = 0; c < analyzer::kStepCategoryCount; ++c) {
     const auto name = analyzer::stepCategoryName(static_cast<analyzer::StepCategory>(c));
-    headers << QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())) + QObject::tr(" (ms)");
+    headers << QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));  // ms: in the title
   }
   return headers;
 }
@@ -65,8 +68,10 @@ QVariant StepBreakdownModel::extra(int row, int column, int role) const {
 }
 
 GpuSummaryModel::GpuSummaryModel(QObject* parent)
-    : TraceTableModel({tr("GPU"), tr("Name"), tr("Utilization"), tr("SM efficiency"), tr("Occupancy"),
-                       tr("Tensor cores"), tr("Kernels"), tr("Kernel time (ms)"), tr("Peak memory (GiB)")},
+    // Two-line headers keep the ten columns narrow enough for the overview page (docs/gui.md).
+    : TraceTableModel({tr("GPU"), tr("Name"), tr("Utilization"), tr("SM\nefficiency"), tr("Occupancy"),
+                       tr("Tensor\ncores"), tr("Kernels"), tr("Kernel time\n(ms)"), tr("Peak allocated\n(GiB)"),
+                       tr("Peak reserved\n(GiB)")},
                       kUtilizationColumn, parent) {}
 
 int GpuSummaryModel::rows() const { return static_cast<int>(trace_->summary.gpus.size()); }
@@ -91,8 +96,10 @@ QVariant GpuSummaryModel::value(int row, int column) const {
       return QVariant::fromValue<qlonglong>(g.kernel_count);
     case kBusyColumn:
       return ms(static_cast<double>(g.kernel_busy_ns));
-    case kPeakMemoryColumn:
-      return g.peak_allocated_bytes < 0 ? -1.0 : static_cast<double>(g.peak_allocated_bytes) / (1024.0 * 1024.0 * 1024.0);
+    case kPeakAllocatedColumn:
+      return gib(g.peak_allocated_bytes);
+    case kPeakReservedColumn:
+      return gib(g.peak_reserved_bytes);
     default:
       return {};
   }
@@ -100,26 +107,39 @@ QVariant GpuSummaryModel::value(int row, int column) const {
 
 QString GpuSummaryModel::text(int row, int column) const {
   if (column >= kUtilizationColumn && column <= kTensorCoreColumn) return fraction(value(row, column).toDouble());
-  if (column == kPeakMemoryColumn) {
+  if (column == kPeakAllocatedColumn || column == kPeakReservedColumn) {
     const analyzer::GpuSummary& g = trace_->summary.gpus[static_cast<size_t>(row)];
-    if (g.peak_allocated_bytes < 0) return tr("n/a");
-    const QString peak = QString::number(value(row, column).toDouble(), 'f', 2);
-    if (g.memory_bytes <= 0) return peak;
-    return peak + tr(" of ") + QString::number(static_cast<double>(g.memory_bytes) / (1024.0 * 1024.0 * 1024.0), 'f', 1);
+    const double peak = value(row, column).toDouble();
+    if (peak < 0) return tr("n/a");
+    if (g.memory_bytes <= 0) return QString::number(peak, 'f', 2);
+    return tr("%1 of %2").arg(peak, 0, 'f', 2).arg(gib(g.memory_bytes), 0, 'f', 1);
   }
   return TraceTableModel::text(row, column);
 }
 
 IdleModel::IdleModel(QObject* parent)
-    : TraceTableModel({tr("GPU"), tr("Stream"), tr("Span (ms)"), tr("Busy (ms)"), tr("Host wait (ms)"),
-                       tr("Kernel wait (ms)"), tr("Other idle (ms)"), tr("Idle")},
+    // ms: in the table's title.
+    : TraceTableModel({tr("Window"), tr("GPU"), tr("Stream"), tr("Span"), tr("Busy"), tr("Host wait"),
+                       tr("Kernel wait"), tr("Other idle"), tr("Idle share")},
                       kSpanColumn, parent) {}
 
-int IdleModel::rows() const { return static_cast<int>(trace_->summary.idle.size()); }
+int IdleModel::rows() const {
+  return static_cast<int>(trace_->summary.idle_steps.size() + trace_->summary.idle_hta.size());
+}
+
+bool IdleModel::isHtaRow(int row) const { return static_cast<size_t>(row) >= trace_->summary.idle_steps.size(); }
+
+const analyzer::StreamIdle& IdleModel::stream(int row) const {
+  const analyzer::TraceSummary& s = trace_->summary;
+  const auto i = static_cast<size_t>(row);
+  return isHtaRow(row) ? s.idle_hta[i - s.idle_steps.size()] : s.idle_steps[i];
+}
 
 QVariant IdleModel::value(int row, int column) const {
-  const analyzer::StreamIdle& s = trace_->summary.idle[static_cast<size_t>(row)];
+  const analyzer::StreamIdle& s = stream(row);
   switch (column) {
+    case kWindowColumn:
+      return isHtaRow(row) ? tr("HTA") : tr("Steps");
     case kDeviceColumn:
       return s.device;
     case kStreamColumn:
@@ -144,6 +164,23 @@ QVariant IdleModel::value(int row, int column) const {
 QString IdleModel::text(int row, int column) const {
   if (column == kIdleShareColumn) return fraction(value(row, column).toDouble());
   return TraceTableModel::text(row, column);
+}
+
+// The window column says which window a row covers: the same algorithm gives numbers far
+// apart on different windows (HTA drops the last ProfilerStep).
+QVariant IdleModel::extra(int row, int column, int role) const {
+  if (role != Qt::ToolTipRole || column != kWindowColumn) return {};
+  const analyzer::HtaWindow& hta = trace_->summary.hta;
+  QString text;
+  if (!isHtaRow(row))
+    text = tr("Device ops that start inside the analysed steps (the GPU summary's window)");
+  else if (!hta.filtered)
+    text = tr("HTA's window: the whole trace (fewer than 2 ProfilerStep#N, HTA drops no step)");
+  else
+    text = tr("HTA's window: device ops launched before %1 starts (HTA drops the last step); "
+              "these are the numbers HTA's get_idle_time_breakdown reports")
+               .arg(QString::fromStdString(hta.last_step));
+  return tooltipLiteral(text);
 }
 
 }  // namespace steplint::gui

@@ -1,5 +1,7 @@
 #include "steplint/gui/trace_table_model.h"
 
+#include "steplint/gui/rich_text.h"
+
 namespace steplint::gui {
 
 TraceTableModel::TraceTableModel(QStringList headers, int first_numeric_column, QObject* parent)
@@ -32,7 +34,8 @@ QVariant TraceTableModel::data(const QModelIndex& index, int role) const {
       break;
   }
   QVariant more = extra(index.row(), index.column(), role);
-  if (!more.isValid() && role == Qt::ToolTipRole) return text(index.row(), index.column());
+  // Cells hold trace names (kernels with template arguments): tooltips must show them literally.
+  if (!more.isValid() && role == Qt::ToolTipRole) return tooltipLiteral(text(index.row(), index.column()));
   return more;
 }
 

@@ -7,6 +7,7 @@
 #include <QNativeGestureEvent>
 #include <QToolTip>
 
+#include "steplint/gui/rich_text.h"
 #include "timeline_input.h"
 #include "timeline_painter.h"
 #include "timeline_view_state.h"
@@ -120,7 +121,8 @@ bool TimelineWidget::event(QEvent* e) {
       QToolTip::hideText();
       e->ignore();
     } else {
-      QToolTip::showText(help->globalPos(), text, this);
+      // Event names are trace text ("void foo<float>(...)"): never let Qt guess they are HTML.
+      QToolTip::showText(help->globalPos(), tooltipLiteral(text), this);
     }
     return true;
   }

@@ -31,7 +31,7 @@ const analyzer::RuleInfo& GpuMemoryHeadroomRule::info() const {
 }
 
 std::vector<analyzer::OptionSpec> GpuMemoryHeadroomRule::options() const {
-  return {{"max-memory-fraction", 0.5, "flag when peak memory (reserved, else allocated) is below this share"},
+  return {{"max-memory-fraction", 0.5, "flag when the peak reserved memory (else allocated) is below this share"},
           {"max-utilization", 0.8, "flag only when the GPU's kernel utilization is below this"}};
 }
 
@@ -57,7 +57,11 @@ void GpuMemoryHeadroomRule::check(const AnalysisContext& context, DiagnosticSink
           strf("GPU %d: peak memory or capacity unknown (needs Total Allocated and deviceProperties)", gpu.device));
       continue;
     }
-    const int64_t peak = std::max(it->peak_reserved, it->peak_allocated);
+    // Reserved (what the caching allocator holds, allocated + its cache) bounds what a larger
+    // batch can use; without it, allocated. The message names which one it quotes, since
+    // `summary` shows both.
+    const bool reserved = it->peak_reserved >= it->peak_allocated;
+    const int64_t peak = reserved ? it->peak_reserved : it->peak_allocated;
     const double capacity = static_cast<double>(dev->total_global_mem);
     const double fraction = static_cast<double>(peak) / capacity;
     if (fraction >= max_memory_fraction_ || gpu.utilization >= max_utilization_ || peak <= 0) continue;
@@ -65,9 +69,10 @@ void GpuMemoryHeadroomRule::check(const AnalysisContext& context, DiagnosticSink
     const double idle_ms = static_cast<double>(gpu.window_ns - gpu.kernel_busy_ns) / window.count / 1e6;
     analyzer::Diagnostic d = makeDiagnostic();
     d.message = strf(
-        "GPU %d peaks at %.2f GiB of %.1f GiB (%.1f%%) while its utilization is %.1f%%: the batch "
+        "GPU %d peak %s memory is %.2f GiB of %.1f GiB (%.1f%%) while its utilization is %.1f%%: the batch "
         "could grow about %.0fx",
-        gpu.device, static_cast<double>(peak) / kGiB, capacity / kGiB, 100 * fraction, 100 * gpu.utilization, room);
+        gpu.device, reserved ? "reserved" : "allocated", static_cast<double>(peak) / kGiB, capacity / kGiB,
+        100 * fraction, 100 * gpu.utilization, room);
     d.evidence.steps = keptStepNumbers(context);
     d.evidence.ranges.push_back({window.start_ns, window.end_ns});
     d.evidence.metrics = {{"device", gpu.device},           {"peak_bytes", static_cast<double>(peak)},

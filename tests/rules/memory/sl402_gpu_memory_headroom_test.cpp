@@ -32,11 +32,23 @@ TEST_CASE("SL402 flags an under-utilized GPU with most of its memory free") {
   const auto run = steplint::test::runRuleOnJson("SL402", trace(300, 2 * kGiB));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
+  // The figure is reserved memory, and the message says so (summary shows allocated and reserved).
   CHECK(d.message ==
-        "GPU 0 peaks at 2.00 GiB of 32.0 GiB (6.2%) while its utilization is 30.0%: the batch could grow about 14x");
+        "GPU 0 peak reserved memory is 2.00 GiB of 32.0 GiB (6.2%) while its utilization is 30.0%: the batch could "
+        "grow about 14x");
   // A larger batch makes steps longer and samples cheaper: no step-time saving is claimed.
   CHECK_FALSE(d.saving.known());
   CHECK(d.saving.method.find("not a step-time saving: a larger batch fills up to 0.7 ms/step") == 0);
+}
+
+TEST_CASE("SL402 quotes allocated memory, and says so, when the trace has no reserved totals") {
+  std::string json = trace(300, 2 * kGiB);
+  const std::string reserved = "\"Total Reserved\": " + std::to_string(2 * kGiB) + ", ";
+  for (size_t at = json.find(reserved); at != std::string::npos; at = json.find(reserved))
+    json.erase(at, reserved.size());
+  const auto run = steplint::test::runRuleOnJson("SL402", json);
+  REQUIRE(run.diagnostics.size() == 1);
+  CHECK(run.diagnostics[0].message.rfind("GPU 0 peak allocated memory is 2.00 GiB of 32.0 GiB (6.2%)", 0) == 0);
 }
 
 TEST_CASE("SL402 is silent for a busy GPU or a full one") {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "steplint/analyzer/intervals.h"
 #include "steplint/analyzer/steps.h"
 #include "steplint/trace/model.h"
 
@@ -27,6 +28,10 @@ struct GpuSummary {
   int64_t peak_reserved_bytes = -1;
   int64_t memory_bytes = -1;        // deviceProperties totalGlobalMem; -1 unknown
 };
+
+/// The analysis window: [first kept step start, last kept step end); the whole trace
+/// ([min start, max end]) when there are no steps.
+Interval analysisWindow(const trace::TraceModel& model, const StepResult& steps);
 
 std::vector<GpuSummary> computeGpuSummary(const trace::TraceModel& model, const StepResult& steps);
 

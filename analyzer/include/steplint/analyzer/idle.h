@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "steplint/trace/model.h"
@@ -25,6 +26,15 @@ struct StreamIdle {
   int64_t idle_ns() const { return host_wait_ns + kernel_wait_ns + other_ns; }
 };
 
+/// Over every device op of the trace.
 std::vector<StreamIdle> computeIdleBreakdown(const trace::TraceModel& model, const IdleOptions& options = {});
+
+/// Which device ops a breakdown covers (a window): true keeps the op. Gaps are taken between
+/// consecutive kept ops of a stream, as HTA does after its last-step filter.
+using DeviceOpFilter = std::function<bool(const trace::Event& op)>;
+
+/// Over the device ops `keep` accepts; streams with no kept op are left out.
+std::vector<StreamIdle> computeIdleBreakdown(const trace::TraceModel& model, const IdleOptions& options,
+                                             const DeviceOpFilter& keep);
 
 }  // namespace steplint::analyzer

@@ -9,9 +9,12 @@
 
 #include "steplint/analyzer/breakdown.h"
 #include "steplint/analyzer/gpu_summary.h"
+#include "steplint/analyzer/hta_window.h"
 #include "steplint/analyzer/idle.h"
+#include "steplint/analyzer/intervals.h"
 #include "steplint/analyzer/kernel_stats.h"
 #include "steplint/analyzer/steps.h"
+#include "steplint/analyzer/temporal.h"
 #include "steplint/trace/model.h"
 
 namespace steplint::analyzer {
@@ -27,7 +30,14 @@ struct TraceSummary {
   StepResult steps;
   BreakdownResult breakdown;
   std::vector<GpuSummary> gpus;
-  std::vector<StreamIdle> idle;
+  // Idle time per stream over three windows (docs/analyses.md §4): the same algorithm gives
+  // numbers far apart on different windows, so each is reported with the window it covers.
+  std::vector<StreamIdle> idle;        // every device op of the trace (JSON `idle.streams`)
+  Interval steps_window;               // the analysed steps (analysisWindow): the GPU summary's window
+  std::vector<StreamIdle> idle_steps;  // device ops that start inside steps_window
+  HtaWindow hta;                       // HTA's default selection: everything before the last ProfilerStep
+  std::vector<StreamIdle> idle_hta;    // HTA's get_idle_time_breakdown on its own window
+  std::vector<TemporalBreakdown> temporal;  // HTA's get_temporal_breakdown, per GPU, on HTA's window
   std::vector<KernelStat> top_kernels;
   IdleOptions idle_options;  // the thresholds `idle` was computed with (shown next to it)
   std::vector<std::string> notes;  // what could not be computed, and why

@@ -1,5 +1,6 @@
 // The overview page's summary tables: step-time breakdown per step (plus the average), the
-// per-GPU summary and the idle-time breakdown per stream. Times are shown in milliseconds.
+// per-GPU summary and the idle-time breakdown per stream (over the analysed steps and over
+// HTA's window). Times are shown in milliseconds.
 #pragma once
 
 #include "steplint/analyzer/breakdown.h"
@@ -43,7 +44,8 @@ class GpuSummaryModel final : public TraceTableModel {
     kTensorCoreColumn,
     kKernelCountColumn,
     kBusyColumn,
-    kPeakMemoryColumn,  // GiB of peak allocated memory; -1 unknown
+    kPeakAllocatedColumn,  // GiB of peak allocated memory (allocator "Total Allocated"); -1 unknown
+    kPeakReservedColumn,   // GiB of peak reserved memory ("Total Reserved", allocated + cache); -1 unknown
     kColumnCount
   };
   enum Role { kSortRole = kSortValueRole };
@@ -56,11 +58,14 @@ class GpuSummaryModel final : public TraceTableModel {
   QString text(int row, int column) const override;
 };
 
+/// One row per stream and window: first the analysed steps' window (the GPU summary's), then
+/// HTA's window (what HTA's get_idle_time_breakdown reports).
 class IdleModel final : public TraceTableModel {
   Q_OBJECT
 
  public:
   enum Column {
+    kWindowColumn,
     kDeviceColumn,
     kStreamColumn,
     kSpanColumn,
@@ -79,6 +84,11 @@ class IdleModel final : public TraceTableModel {
   int rows() const override;
   QVariant value(int row, int column) const override;
   QString text(int row, int column) const override;
+  QVariant extra(int row, int column, int role) const override;
+
+ private:
+  bool isHtaRow(int row) const;
+  const analyzer::StreamIdle& stream(int row) const;
 };
 
 }  // namespace steplint::gui
