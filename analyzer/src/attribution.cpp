@@ -141,6 +141,20 @@ std::array<IntervalSet, kDeviceCauseCount> deviceSets(DeviceBusy& busy, const Ho
   return out;
 }
 
+void average(AttributionResult& r) {
+  const double n = static_cast<double>(r.per_step.size());
+  for (const StepAttribution& a : r.per_step) {
+    r.average_total_ns += static_cast<double>(a.total_ns) / n;
+    for (int c = 0; c < kHostCauseCount; ++c) r.average_host_ns[c] += static_cast<double>(a.host_ns[c]) / n;
+    if (r.average_device_ns.size() < a.devices.size()) r.average_device_ns.resize(a.devices.size());
+    for (size_t d = 0; d < a.devices.size(); ++d) {
+      r.average_device_ns[d].first = a.devices[d].device;
+      for (int c = 0; c < kDeviceCauseCount; ++c)
+        r.average_device_ns[d].second[c] += static_cast<double>(a.devices[d].ns[c]) / n;
+    }
+  }
+}
+
 }  // namespace
 
 std::string_view hostCauseName(HostCause c) {
@@ -182,6 +196,7 @@ AttributionResult computeAttribution(const TraceModel& model, const StepResult& 
     }
     result.per_step.push_back(std::move(a));
   }
+  average(result);
   return result;
 }
 

@@ -97,6 +97,39 @@ json breakdownJson(const BreakdownResult& b) {
           {"per_step", per_step}};
 }
 
+template <size_t N>
+json causesJson(const std::array<double, N>& ns, std::string_view (*name)(int)) {
+  json out = json::object();
+  for (size_t c = 0; c < N; ++c) out[std::string(name(static_cast<int>(c)))] = ns[c];
+  return out;
+}
+
+std::string_view hostName(int c) { return hostCauseName(static_cast<HostCause>(c)); }
+std::string_view deviceName(int c) { return deviceCauseName(static_cast<DeviceCause>(c)); }
+
+json attributionJson(const AttributionResult& a) {
+  if (a.per_step.empty()) return nullptr;
+  json devices = json::array(), per_step = json::array();
+  for (const auto& [device, ns] : a.average_device_ns)
+    devices.push_back({{"device", device}, {"average_ns", causesJson(ns, deviceName)}});
+  for (const StepAttribution& s : a.per_step) {
+    std::array<double, kHostCauseCount> host{};
+    for (int c = 0; c < kHostCauseCount; ++c) host[c] = static_cast<double>(s.host_ns[c]);
+    json step_devices = json::array();
+    for (const DeviceAttribution& d : s.devices) {
+      std::array<double, kDeviceCauseCount> ns{};
+      for (int c = 0; c < kDeviceCauseCount; ++c) ns[c] = static_cast<double>(d.ns[c]);
+      step_devices.push_back({{"device", d.device}, {"ns", causesJson(ns, deviceName)}});
+    }
+    per_step.push_back({{"step", s.step_number}, {"total_ns", s.total_ns}, {"host_ns", causesJson(host, hostName)},
+                        {"devices", step_devices}});
+  }
+  return {{"average_total_ns", a.average_total_ns},
+          {"host_average_ns", causesJson(a.average_host_ns, hostName)},
+          {"devices", devices},
+          {"per_step", per_step}};
+}
+
 json optionalBytes(int64_t bytes) { return bytes >= 0 ? json(bytes) : json(nullptr); }
 
 json gpusJson(const std::vector<GpuSummary>& gpus) {
@@ -208,6 +241,7 @@ nlohmann::json summaryToJson(const TraceSummary& summary, const trace::TraceMode
           {"trace", traceJson(summary, model)},
           {"steps", stepsJson(summary.steps)},
           {"breakdown", breakdownJson(summary.breakdown)},
+          {"attribution", attributionJson(summary.attribution)},
           {"gpus", gpusJson(summary.gpus)},
           {"idle", idleJson(summary)},
           {"temporal_breakdown", temporalJson(summary)},

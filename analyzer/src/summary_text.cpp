@@ -85,6 +85,26 @@ void printBreakdown(Printer& p, const BreakdownResult& b) {
   per.print(p.out());
 }
 
+void printCauses(Printer& p, const std::string& title, const double* ns, int count, double total,
+                 std::string_view (*name)(int)) {
+  TextTable t({{title, Align::kLeft}, {"Avg ms"}, {"% of step"}});
+  for (int c = 0; c < count; ++c) {
+    if (ns[c] <= 0) continue;  // a cause that never happened is noise in a table
+    t.addRow({std::string(name(c)), formatMs(ns[c]), formatPercent(total > 0 ? ns[c] / total : 0)});
+  }
+  t.print(p.out());
+}
+
+void printAttribution(Printer& p, const AttributionResult& a) {
+  p.heading("Step attribution (average over " + std::to_string(a.per_step.size()) +
+            " step(s); every ns once; docs/analyses.md 2a)");
+  printCauses(p, "Host", a.average_host_ns.data(), kHostCauseCount, a.average_total_ns,
+              [](int c) { return hostCauseName(static_cast<HostCause>(c)); });
+  for (const auto& [device, ns] : a.average_device_ns)
+    printCauses(p, "GPU " + std::to_string(device), ns.data(), kDeviceCauseCount, a.average_total_ns,
+                [](int c) { return deviceCauseName(static_cast<DeviceCause>(c)); });
+}
+
 /// "0.52 / 79.2 GiB" (peak / capacity), "0.52 GiB" without capacity, "-" unknown.
 std::string peakMemory(int64_t peak_bytes, int64_t capacity_bytes) {
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
@@ -213,6 +233,7 @@ void printSummaryText(std::ostream& out, const TraceSummary& summary, const trac
   printHeader(p, summary, model);
   printSteps(p, summary);
   if (!summary.breakdown.per_step.empty()) printBreakdown(p, summary.breakdown);
+  if (!summary.attribution.per_step.empty()) printAttribution(p, summary.attribution);
   printGpus(p, summary);
   printIdle(p, summary);
   printKernels(p, summary);

@@ -44,6 +44,20 @@ QString savingLine(const analyzer::SavingEstimate& s) {
 
 }  // namespace
 
+QString savingAllMarkdown(const analyzer::SavingsTotal& total) {
+  if (total.per_step_ms < 0) return {};
+  QString md = QObject::tr("**Fixing all findings:** ~%1 ms/step").arg(total.per_step_ms, 0, 'f', 1);
+  if (total.low_ms >= 0) md = QObject::tr("**Fixing all findings:** ~%1–%2 ms/step").arg(total.low_ms, 0, 'f', 1).arg(total.per_step_ms, 0, 'f', 1);
+  if (total.fraction_of_step >= 0)
+    md += QObject::tr(" (%1 of the %2 ms step)")
+              .arg(QString::fromStdString(formatFraction(total.fraction_of_step)))
+              .arg(total.step_ms, 0, 'f', 1);
+  if (total.profiler_overhead_ms >= 0.05)
+    md += QObject::tr(", after taking out the profiler's ~%1 ms/step").arg(total.profiler_overhead_ms, 0, 'f', 1);
+  return md + QObject::tr(". Each finding's saving is its own share of this: they add up to it and never count "
+                          "a millisecond twice.\n\n");
+}
+
 QString findingMarkdown(const analyzer::Diagnostic& d) {
   QString md = QStringLiteral("### %1 %2 (%3)\n\n%4\n\n%5\n\n")
                    .arg(literal(d.code), literal(d.name),
@@ -160,7 +174,8 @@ void AdvicePanel::showOverviewText() {
         tr("**No findings.** The rules that could not decide on this trace are under "
            "*Not checked*."));
   } else {
-    doc_->setMarkdown(tr("Select a finding to zoom the timeline to its evidence and read how to fix it."));
+    doc_->setMarkdown(savingAllMarkdown(trace_->lint.saving_all) +
+                      tr("Select a finding to zoom the timeline to its evidence and read how to fix it."));
   }
 }
 

@@ -62,4 +62,8 @@ class AdvicePanel final : public QWidget {
 /// then the rule's doc page (what it does, why it matters, how to fix).
 QString findingMarkdown(const analyzer::Diagnostic& diagnostic);
 
+/// "**Fixing all findings:** ~9.1 ms/step (38% of the 24.0 ms step) ...", or "" without time
+/// savings (docs/savings.md).
+QString savingAllMarkdown(const analyzer::SavingsTotal& total);
+
 }  // namespace steplint::gui

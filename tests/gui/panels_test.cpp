@@ -71,3 +71,18 @@ TEST_CASE("advice panel: findings, not-checked rules and trace-health warnings")
   panel.setTrace(nullptr);  // no trace: no rows, no crash
   CHECK(panel.findingsView()->model()->rowCount() == 0);
 }
+
+TEST_CASE("advice panel: the overview text gives what fixing all findings saves (#13)") {
+  analyzer::SavingsTotal total;
+  total.per_step_ms = 9.06;
+  total.low_ms = 6.5;
+  total.fraction_of_step = 0.375;
+  total.step_ms = 24.2;
+  total.profiler_overhead_ms = 1.3;
+  const QString md = gui::savingAllMarkdown(total);
+  INFO(md.toStdString());
+  CHECK(md.startsWith(QStringLiteral("**Fixing all findings:** ~6.5–9.1 ms/step (")));
+  CHECK(md.contains(QStringLiteral("of the 24.2 ms step), after taking out the profiler's ~1.3 ms/step.")));
+  CHECK(md.contains(QStringLiteral("never count a millisecond twice")));
+  CHECK(gui::savingAllMarkdown(analyzer::SavingsTotal{}).isEmpty());  // no time savings: nothing said
+}

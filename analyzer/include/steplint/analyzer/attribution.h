@@ -58,6 +58,10 @@ struct StepAttribution {
 
 struct AttributionResult {
   std::vector<StepAttribution> per_step;  // same order as StepResult::steps
+  /// The mean over the steps, in ns (0 steps: all zero, no devices).
+  double average_total_ns = 0;
+  std::array<double, kHostCauseCount> average_host_ns{};
+  std::vector<std::pair<int32_t, std::array<double, kDeviceCauseCount>>> average_device_ns;
 };
 
 AttributionResult computeAttribution(const trace::TraceModel& model, const StepResult& steps);

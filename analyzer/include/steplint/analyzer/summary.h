@@ -7,6 +7,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "steplint/analyzer/attribution.h"
 #include "steplint/analyzer/breakdown.h"
 #include "steplint/analyzer/gpu_summary.h"
 #include "steplint/analyzer/hta_window.h"
@@ -29,6 +30,7 @@ struct TraceSummary {
   std::string source;  // path as given
   StepResult steps;
   BreakdownResult breakdown;
+  AttributionResult attribution;  // why each step's time went where it went (attribution.h)
   std::vector<GpuSummary> gpus;
   // Idle time per stream over three windows (docs/analyses.md §4): the same algorithm gives
   // numbers far apart on different windows, so each is reported with the window it covers.
