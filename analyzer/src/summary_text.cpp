@@ -47,7 +47,10 @@ void printHeader(Printer& p, const TraceSummary& s, const trace::TraceModel& mod
   p.line(format + formatCount(s.event_count) + " events on " + formatCount(s.track_count) + " tracks, " +
          formatMs(static_cast<double>(hi - lo)) + " ms from ts " + formatUsExact(lo) + " µs to " + formatUsExact(hi) +
          " µs (trace clock)");
-  for (const trace::DeviceProperties& d : model.metadata.devices) p.line("GPU " + std::to_string(d.id) + ": " + d.name);
+  const trace::Accelerator accelerator = model.metadata.accelerator;
+  if (accelerator != trace::Accelerator::kNone) p.line("accelerator: " + std::string(trace::acceleratorName(accelerator)));
+  const std::string noun(trace::deviceNoun(accelerator));
+  for (const trace::DeviceProperties& d : model.metadata.devices) p.line(noun + " " + std::to_string(d.id) + ": " + d.name);
 }
 
 void printSteps(Printer& p, const TraceSummary& s) {
@@ -94,10 +97,11 @@ std::string peakMemory(const GpuSummary& g) {
   return peak + " / " + formatFixed(static_cast<double>(g.memory_bytes) / kGiB, 1) + " GiB";
 }
 
-void printGpus(Printer& p, const TraceSummary& s) {
+// `noun`: what a device is called on this trace's accelerator ("GPU", "MTIA").
+void printGpus(Printer& p, const TraceSummary& s, const std::string& noun) {
   if (s.gpus.empty()) return;
-  p.heading("GPU summary (kernels over the kept steps; peak memory over the whole trace)");
-  TextTable t({{"GPU"},
+  p.heading(noun + " summary (kernels over the kept steps; peak memory over the whole trace)");
+  TextTable t({{noun},
                {"Window ms"},
                {"Kernels"},
                {"Utilization"},
@@ -114,11 +118,11 @@ void printGpus(Printer& p, const TraceSummary& s) {
   t.print(p.out());
 }
 
-void printIdle(Printer& p, const TraceSummary& s) {
+void printIdle(Printer& p, const TraceSummary& s, const std::string& noun) {
   if (s.idle.empty()) return;
-  p.heading("GPU idle time per stream (HTA definition; kernel wait = gap < " +
+  p.heading(noun + " idle time per stream (HTA definition; kernel wait = gap < " +
             formatFixed(static_cast<double>(s.idle_options.kernel_wait_threshold_ns) / 1e3, 0) + " µs)");
-  TextTable t({{"GPU"}, {"Stream"}, {"Span ms"}, {"Busy ms"}, {"Idle ms"}, {"Host wait"}, {"Kernel wait"}, {"Other"}});
+  TextTable t({{noun}, {"Stream"}, {"Span ms"}, {"Busy ms"}, {"Idle ms"}, {"Host wait"}, {"Kernel wait"}, {"Other"}});
   for (const StreamIdle& i : s.idle) {
     const double idle = static_cast<double>(i.idle_ns());
     auto share = [&](int64_t v) { return idle > 0 ? formatPercent(static_cast<double>(v) / idle) : std::string("-"); };
@@ -162,8 +166,9 @@ void printSummaryText(std::ostream& out, const TraceSummary& summary, const trac
   printHeader(p, summary, model);
   printSteps(p, summary);
   if (!summary.breakdown.per_step.empty()) printBreakdown(p, summary.breakdown);
-  printGpus(p, summary);
-  printIdle(p, summary);
+  const std::string noun(trace::deviceNoun(model.metadata.accelerator));
+  printGpus(p, summary, noun);
+  printIdle(p, summary, noun);
   printKernels(p, summary);
   if (!summary.notes.empty()) p.heading("Not computed");
   for (const std::string& n : summary.notes) p.note(n);
