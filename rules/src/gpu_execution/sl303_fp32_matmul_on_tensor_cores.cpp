@@ -56,6 +56,9 @@ std::vector<std::string> fixesFor(int major) {
 }  // namespace
 
 void Fp32MatmulOnTensorCoresRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+  if (!common::requireKnownDevice(context, sink, common::kCudaOnly,
+                                  "NVIDIA tensor-core kernel names and compute capabilities"))
+    return;
   const trace::TraceModel& model = context.model();
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
   if (model.metadata.devices.empty())
