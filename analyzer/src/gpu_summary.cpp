@@ -106,7 +106,7 @@ GpuSummary summarizeDevice(const TraceModel& model, int32_t device, const std::v
   s.utilization = s.window_ns > 0 ? static_cast<double>(s.kernel_busy_ns) / static_cast<double>(s.window_ns) : 0;
   s.sm_efficiency = smEfficiency(model, kernels, w);
   s.achieved_occupancy = achievedOccupancy(model, kernels, w);
-  s.tensor_core_share = tensorCoreShare(model, kernels, w);
+  s.tensor_core_share = knowsTensorCoreNames(model.metadata.accelerator) ? tensorCoreShare(model, kernels, w) : -1;
   return s;
 }
 

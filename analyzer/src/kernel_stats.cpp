@@ -12,6 +12,7 @@ namespace steplint::analyzer {
 std::vector<KernelStat> computeKernelStats(const trace::TraceModel& model, size_t limit) {
   // Interned names make the StringId a perfect grouping key.
   std::unordered_map<trace::StringId, KernelStat> by_name;
+  const bool tc_names = knowsTensorCoreNames(model.metadata.accelerator);
   for (const trace::Event& e : model.events) {
     if (e.kind != trace::EventKind::kKernel) continue;
     auto [it, inserted] = by_name.try_emplace(e.name);
@@ -19,7 +20,7 @@ std::vector<KernelStat> computeKernelStats(const trace::TraceModel& model, size_
     if (inserted) {
       s.name = std::string(model.name(e));
       s.min_ns = s.max_ns = e.dur_ns;
-      s.tensor_core = isTensorCoreKernelName(s.name);
+      s.tensor_core = tc_names && isTensorCoreKernelName(s.name);
     }
     ++s.count;
     s.total_ns += e.dur_ns;

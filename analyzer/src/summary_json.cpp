@@ -33,6 +33,11 @@ json computeCapability(const trace::DeviceProperties& d) {
   return std::to_string(d.compute_major) + "." + std::to_string(std::max(d.compute_minor, 0));
 }
 
+// null for a CPU-only trace, else "CUDA", "ROCm", "XPU", "MTIA" ...
+json acceleratorJson(trace::Accelerator accelerator) {
+  return accelerator == trace::Accelerator::kNone ? json(nullptr) : json(std::string(trace::acceleratorName(accelerator)));
+}
+
 json traceJson(const TraceSummary& s, const trace::TraceModel& model) {
   const auto [lo, hi] = model.timeRange();
   json devices = json::array();
@@ -50,6 +55,7 @@ json traceJson(const TraceSummary& s, const trace::TraceModel& model) {
             {"end_ns", hi},
             {"duration_ns", hi - lo},
             {"base_time_ns", model.metadata.has_base_time ? json(model.metadata.base_time_ns) : json(nullptr)},
+            {"accelerator", acceleratorJson(model.metadata.accelerator)},
             {"devices", devices}};
   const trace::DistributedInfo& dist = model.metadata.distributed;
   t["distributed"] = dist.present

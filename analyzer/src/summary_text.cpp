@@ -47,7 +47,10 @@ void printHeader(Printer& p, const TraceSummary& s, const trace::TraceModel& mod
   p.line(format + formatCount(s.event_count) + " events on " + formatCount(s.track_count) + " tracks, " +
          formatMs(static_cast<double>(hi - lo)) + " ms from ts " + formatUsExact(lo) + " µs to " + formatUsExact(hi) +
          " µs (trace clock)");
-  for (const trace::DeviceProperties& d : model.metadata.devices) p.line("GPU " + std::to_string(d.id) + ": " + d.name);
+  const trace::Accelerator accelerator = model.metadata.accelerator;
+  if (accelerator != trace::Accelerator::kNone) p.line("accelerator: " + std::string(trace::acceleratorName(accelerator)));
+  const std::string noun(trace::deviceNoun(accelerator));
+  for (const trace::DeviceProperties& d : model.metadata.devices) p.line(noun + " " + std::to_string(d.id) + ": " + d.name);
 }
 
 void printSteps(Printer& p, const TraceSummary& s) {
@@ -95,13 +98,13 @@ void printCauses(Printer& p, const std::string& title, const double* ns, int cou
   t.print(p.out());
 }
 
-void printAttribution(Printer& p, const AttributionResult& a) {
+void printAttribution(Printer& p, const AttributionResult& a, const std::string& noun) {
   p.heading("Step attribution (average over " + std::to_string(a.per_step.size()) +
             " step(s); every ns once; docs/analyses.md 2a)");
   printCauses(p, "Host", a.average_host_ns.data(), kHostCauseCount, a.average_total_ns,
               [](int c) { return hostCauseName(static_cast<HostCause>(c)); });
   for (const auto& [device, ns] : a.average_device_ns)
-    printCauses(p, "GPU " + std::to_string(device), ns.data(), kDeviceCauseCount, a.average_total_ns,
+    printCauses(p, noun + " " + std::to_string(device), ns.data(), kDeviceCauseCount, a.average_total_ns,
                 [](int c) { return deviceCauseName(static_cast<DeviceCause>(c)); });
 }
 
@@ -114,10 +117,11 @@ std::string peakMemory(int64_t peak_bytes, int64_t capacity_bytes) {
   return peak + " / " + formatFixed(static_cast<double>(capacity_bytes) / kGiB, 1) + " GiB";
 }
 
-void printGpus(Printer& p, const TraceSummary& s) {
+// `noun`: what a device is called on this trace's accelerator ("GPU", "MTIA").
+void printGpus(Printer& p, const TraceSummary& s, const std::string& noun) {
   if (s.gpus.empty()) return;
-  p.heading("GPU summary (kernels over the kept steps; peak allocated and reserved memory over the whole trace)");
-  TextTable t({{"GPU"},
+  p.heading(noun + " summary (kernels over the kept steps; peak allocated and reserved memory over the whole trace)");
+  TextTable t({{noun},
                {"Window ms"},
                {"Kernels"},
                {"Utilization"},
@@ -152,13 +156,13 @@ std::string htaWindowText(const HtaWindow& w) {
 }
 
 void printIdleTable(Printer& p, const std::string& title, const std::string& window,
-                    const std::vector<StreamIdle>& streams, const IdleOptions& options) {
+                    const std::vector<StreamIdle>& streams, const IdleOptions& options, const std::string& noun) {
   p.heading(title);
   p.line(window);
   p.line("kernel wait = gap < " + formatFixed(static_cast<double>(options.kernel_wait_threshold_ns) / 1e3, 0) +
          " µs; host wait, kernel wait and other as shares of the idle time");
   if (streams.empty()) return p.line("no device ops in this window");
-  TextTable t({{"GPU"}, {"Stream"}, {"Span ms"}, {"Busy ms"}, {"Idle ms"}, {"Host wait"}, {"Kernel wait"}, {"Other"}});
+  TextTable t({{noun}, {"Stream"}, {"Span ms"}, {"Busy ms"}, {"Idle ms"}, {"Host wait"}, {"Kernel wait"}, {"Other"}});
   for (const StreamIdle& i : streams) {
     const double idle = static_cast<double>(i.idle_ns());
     auto share = [&](int64_t v) { return idle > 0 ? formatPercent(static_cast<double>(v) / idle) : std::string("-"); };
@@ -169,11 +173,11 @@ void printIdleTable(Printer& p, const std::string& title, const std::string& win
   t.print(p.out());
 }
 
-void printTemporal(Printer& p, const TraceSummary& s) {
-  p.heading("GPU temporal breakdown over HTA's window (what HTA's get_temporal_breakdown reports)");
+void printTemporal(Printer& p, const TraceSummary& s, const std::string& noun) {
+  p.heading(noun + " temporal breakdown over HTA's window (what HTA's get_temporal_breakdown reports)");
   p.line(htaWindowText(s.hta));
   p.line("kernel time = first to last GPU event (device ops and stream syncs); compute = HTA's computation kernels");
-  TextTable t({{"GPU"},
+  TextTable t({{noun},
                {"Kernel time ms"},
                {"Idle ms"},
                {"Idle"},
@@ -189,13 +193,13 @@ void printTemporal(Printer& p, const TraceSummary& s) {
   t.print(p.out());
 }
 
-void printIdle(Printer& p, const TraceSummary& s) {
+void printIdle(Printer& p, const TraceSummary& s, const std::string& noun) {
   if (s.idle.empty()) return;
-  printIdleTable(p, "GPU idle time per stream over the analysed steps (HTA's definition)", stepsWindowText(s),
-                 s.idle_steps, s.idle_options);
-  printIdleTable(p, "GPU idle time per stream over HTA's window (what HTA's get_idle_time_breakdown reports)",
-                 htaWindowText(s.hta), s.idle_hta, s.idle_options);
-  if (!s.temporal.empty()) printTemporal(p, s);
+  printIdleTable(p, noun + " idle time per stream over the analysed steps (HTA's definition)", stepsWindowText(s),
+                 s.idle_steps, s.idle_options, noun);
+  printIdleTable(p, noun + " idle time per stream over HTA's window (what HTA's get_idle_time_breakdown reports)",
+                 htaWindowText(s.hta), s.idle_hta, s.idle_options, noun);
+  if (!s.temporal.empty()) printTemporal(p, s, noun);
 }
 
 void printKernels(Printer& p, const TraceSummary& s) {
@@ -233,9 +237,10 @@ void printSummaryText(std::ostream& out, const TraceSummary& summary, const trac
   printHeader(p, summary, model);
   printSteps(p, summary);
   if (!summary.breakdown.per_step.empty()) printBreakdown(p, summary.breakdown);
-  if (!summary.attribution.per_step.empty()) printAttribution(p, summary.attribution);
-  printGpus(p, summary);
-  printIdle(p, summary);
+  const std::string noun(trace::deviceNoun(model.metadata.accelerator));
+  if (!summary.attribution.per_step.empty()) printAttribution(p, summary.attribution, noun);
+  printGpus(p, summary, noun);
+  printIdle(p, summary, noun);
   printKernels(p, summary);
   if (!summary.notes.empty()) p.heading("Not computed");
   for (const std::string& n : summary.notes) p.note(n);

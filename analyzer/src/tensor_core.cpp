@@ -76,6 +76,11 @@ bool isCublasLtTensor(std::string_view name) {
 
 }  // namespace
 
+bool knowsTensorCoreNames(trace::Accelerator accelerator) {
+  return accelerator == trace::Accelerator::kNone || accelerator == trace::Accelerator::kCuda ||
+         accelerator == trace::Accelerator::kRocm;
+}
+
 bool isTensorCoreKernelName(std::string_view name) {
   if (containsAny(name, kFp32Markers)) return false;
   return containsAny(name, kTbAllowlist) || containsAny(name, kModernPatterns) || isFlashAttention(name) ||

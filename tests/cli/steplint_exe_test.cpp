@@ -14,6 +14,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "accelerator_traces.h"
 #include "fixtures.h"
 #include "run_steplint.h"
 
@@ -260,6 +261,25 @@ TEST_CASE("data-loss import warnings go to stderr and keep exit code 0", "[cli]"
     if (line.find("json_truncated") != std::string::npos) found = true;
   }
   CHECK(found);
+}
+
+// Issue 13: on an MTIA trace steplint said "CUDA activity was not captured" (SL002) and
+// "conv/matmul ops compute on the CPU ... (est. saving 4.4 ms/step, 49%)" (SL604).
+TEST_CASE("check on an MTIA trace: device work counted, no CUDA claim", "[cli][accelerator]") {
+  const std::string path = scratchPath("mtia.json");
+  std::ofstream(path) << mtiaTrace();
+  RunResult r = runSteplint({"check", path});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("No findings in 1 trace") != std::string::npos);
+  CHECK(r.out.find("SL604 gpu-idle-while-cpu-busy: device is MTIA: this rule reads") != std::string::npos);
+  CHECK(r.out.find("SL002 missing-gpu-activity: device is MTIA: this rule reads") != std::string::npos);
+  CHECK(r.out.find("est. saving") == std::string::npos);
+  RunResult summary = runSteplint({"summary", "--format", "json", path});
+  const nlohmann::json doc = nlohmann::json::parse(summary.out);
+  CHECK(doc["trace"]["accelerator"] == "MTIA");
+  CHECK(doc["breakdown"]["average_fraction"]["kernel"].get<double>() == Approx(6.8 / 9.0));
+  std::remove(path.c_str());
 }
 
 TEST_CASE("summary on a shared reference trace", "[cli][slow]") {

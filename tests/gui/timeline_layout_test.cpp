@@ -1,6 +1,8 @@
 #include "steplint/gui/timeline_layout.h"
 #include "steplint/gui/utilization_series.h"
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include "timeline_test_trace.h"
@@ -67,6 +69,18 @@ TEST_CASE("timeline layout: steps, CPU threads per process, GPU streams per devi
   CHECK(layout.rowAt(layout.total_height) == -1);
   const auto& cpu = layout.rows[2];
   CHECK(layout.laneAt(cpu, layout.laneTop(cpu, 2) + 1) == 2);
+}
+
+TEST_CASE("timeline layout: device rows are named after the trace's accelerator") {
+  // An MTIA trace's device rows say MTIA, not GPU (issue 13); CUDA, ROCm and XPU stay "GPU".
+  const auto trace = steplint::test::smallTrace();
+  trace->model.metadata.accelerator = steplint::trace::Accelerator::kMtia;
+  const std::vector<std::string> rows = labels(buildTimelineLayout(trace.get()));
+  for (const char* label : {"MTIA 0", "MTIA 0 · stream 7", "MTIA 1 · stream 7", "MTIA 0 utilization"}) {
+    INFO(label);
+    CHECK(std::find(rows.begin(), rows.end(), label) != rows.end());
+  }
+  CHECK(std::find(rows.begin(), rows.end(), "GPU 0 · stream 7") == rows.end());
 }
 
 TEST_CASE("timeline layout: empty and odd traces") {

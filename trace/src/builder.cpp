@@ -1,6 +1,7 @@
 #include "steplint/trace/builder.h"
 
 #include "memory_advice.h"
+#include "steplint/trace/accelerator.h"
 
 #include <algorithm>
 #include <cmath>
@@ -209,6 +210,8 @@ void TraceBuilder::finalize() {
   sortEvents();
   for (Track& t : model_.tracks) nestTrack(t);
   linkEvents();
+  // After the import: deviceProperties may follow traceEvents in the file.
+  model_.metadata.accelerator = detectAccelerator(model_);
   sortByTime(model_.memory_events);
   sortByTime(model_.instants);
   sortByTime(model_.counters);

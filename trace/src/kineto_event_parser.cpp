@@ -16,17 +16,6 @@ namespace {
 constexpr int64_t kMaxDurationNs = int64_t{604'800'000'000} * 1000;  // 7 days, as HTA
 constexpr int64_t kMaxMicros = INT64_MAX / 1000;
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if ((a[i] | 0x20) != (b[i] | 0x20)) return false;
-  return true;
-}
-
-bool endsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 bool parseInteger(std::string_view s, int64_t& out) {
   if (s.empty()) return false;
   bool neg = s[0] == '-';
@@ -78,26 +67,6 @@ bool readDouble(od::value& v, double& out) {
 }
 
 bool readString(od::value& v, std::string_view& out) { return !v.get_string().get(out); }
-
-// "Memcpy HtoD (Pageable -> Device)" / "Memset (Device)": the memory kinds are only in the name.
-MemoryKind memoryKindFromName(std::string_view s) {
-  static constexpr std::pair<std::string_view, MemoryKind> kKinds[] = {
-      {"Pageable", MemoryKind::kPageable}, {"Pinned", MemoryKind::kPinned},
-      {"Device Static", MemoryKind::kDeviceStatic}, {"Managed Static", MemoryKind::kManagedStatic},
-      {"Device", MemoryKind::kDevice},     {"Array", MemoryKind::kArray},
-      {"Managed", MemoryKind::kManaged}};
-  for (const auto& [name, kind] : kKinds)
-    if (s == name) return kind;
-  return MemoryKind::kUnknown;
-}
-
-CopyKind copyKindFromName(std::string_view s) {
-  static constexpr std::string_view kNames[] = {"Unknown", "HtoD", "DtoH", "HtoA", "AtoH", "AtoA",
-                                                "AtoD",    "DtoA", "DtoD", "HtoH", "PtoP"};
-  for (size_t i = 0; i < std::size(kNames); ++i)
-    if (s == kNames[i]) return static_cast<CopyKind>(i);
-  return CopyKind::kUnknown;
-}
 
 // A field's key as written (Kineto's keys never contain escapes; a key that does is simply
 // not one we know). Keys are short, so a plain loop beats memchr's call overhead.
@@ -198,23 +167,6 @@ bool parseMicrosToNanos(std::string_view t, int64_t& ns, bool& overflow) {
   const auto value = static_cast<int64_t>(whole * 1000 + frac);
   ns = neg ? -value : value;
   return true;
-}
-
-EventKind eventKindFromCategory(std::string_view c) {
-  if (iequals(c, "cpu_op") || iequals(c, "operator")) return EventKind::kCpuOp;
-  if (c == "user_annotation") return EventKind::kUserAnnotation;
-  if (c == "gpu_user_annotation") return EventKind::kGpuUserAnnotation;
-  if (iequals(c, "kernel")) return EventKind::kKernel;
-  if (iequals(c, "gpu_memcpy") || iequals(c, "memcpy")) return EventKind::kMemcpy;
-  if (iequals(c, "gpu_memset") || iequals(c, "memset")) return EventKind::kMemset;
-  if (iequals(c, "runtime") || endsWith(c, "_runtime")) return EventKind::kRuntime;
-  if (endsWith(c, "_driver")) return EventKind::kDriver;
-  if (c == "cuda_sync" || c == "xpu_sync") return EventKind::kCudaSync;
-  if (c == "cuda_event") return EventKind::kCudaEvent;
-  if (iequals(c, "python_function") || iequals(c, "python")) return EventKind::kPythonFunction;
-  if (c == "overhead") return EventKind::kOverhead;
-  if (iequals(c, "trace")) return EventKind::kSpan;
-  return EventKind::kOther;
 }
 
 struct KinetoEventParser::Raw {
@@ -481,32 +433,17 @@ error_code KinetoEventParser::parseObject(od::object obj, Raw& raw, EventBatch& 
   return simdjson::SUCCESS;
 }
 
-EventKind KinetoEventParser::kindOf(StringId category, EventBatch& out) {
+EventKind KinetoEventParser::kindOf(StringId category, StringId name, EventBatch& out) {
+  constexpr int8_t kByName = 0x40;  // the category's device work is told apart by name
   if (category >= kind_cache_.size()) kind_cache_.resize(category + 64, 0);
   int8_t& cached = kind_cache_[category];
-  if (cached == 0) cached = static_cast<int8_t>(eventKindFromCategory(out.strings.view(category))) + 1;
+  if (cached == 0) {
+    const std::string_view c = out.strings.view(category);
+    cached = static_cast<int8_t>(static_cast<int8_t>(eventKindFromCategory(c)) + 1);
+    if (isSplitByName(c)) cached = static_cast<int8_t>(cached | kByName);
+  }
+  if (cached & kByName) return deviceKindFromName(out.strings.view(name));
   return static_cast<EventKind>(cached - 1);
-}
-
-void KinetoEventParser::parseCopyName(StringId name, GpuDetail& d, EventBatch& out) {
-  // "Memcpy HtoD (Pageable -> Device)", "Memset (Device)"; kept tolerant of spacing.
-  const std::string_view s = out.strings.view(name);
-  const size_t open = s.find('('), close = s.rfind(')');
-  if (open == std::string_view::npos || close == std::string_view::npos || close < open) return;
-  const std::string_view inside = s.substr(open + 1, close - open - 1);
-  const size_t arrow = inside.find(" -> ");
-  if (arrow == std::string_view::npos) {
-    d.dst_kind = memoryKindFromName(inside);
-    return;
-  }
-  d.src_kind = memoryKindFromName(inside.substr(0, arrow));
-  d.dst_kind = memoryKindFromName(inside.substr(arrow + 4));
-  const size_t space = s.find(' ');
-  if (space != std::string_view::npos && space < open) {
-    std::string_view kind = s.substr(space + 1, open - space - 1);
-    while (!kind.empty() && kind.back() == ' ') kind.remove_suffix(1);
-    d.copy_kind = copyKindFromName(kind);
-  }
 }
 
 Event KinetoEventParser::baseEvent(const Raw& raw, EventBatch& out) {
@@ -515,7 +452,7 @@ Event KinetoEventParser::baseEvent(const Raw& raw, EventBatch& out) {
   e.name = raw.name;
   e.category = raw.cat;
   // A range without a category is a CPU range (the legacy autograd profiler's array form).
-  e.kind = raw.has_cat ? kindOf(raw.cat, out) : EventKind::kCpuOp;
+  e.kind = raw.has_cat ? kindOf(raw.cat, raw.name, out) : EventKind::kCpuOp;
   e.external_id = raw.external_id;
   e.correlation = raw.correlation;
   e.track = out.track(raw.pid, raw.tid);
@@ -548,7 +485,7 @@ void KinetoEventParser::commitComplete(Raw& raw, EventBatch& out) {
     if (d.device < 0 && raw.pid.label == 0) d.device = static_cast<int32_t>(raw.pid.number);
     if (d.stream < 0 && raw.tid.label == 0 && e.kind != EventKind::kCudaSync)
       d.stream = static_cast<int32_t>(raw.tid.number);
-    if (e.kind == EventKind::kMemcpy || e.kind == EventKind::kMemset) parseCopyName(raw.name, d, out);
+    if (e.kind == EventKind::kMemcpy || e.kind == EventKind::kMemset) parseCopyName(out.strings.view(raw.name), d);
     e.detail = static_cast<uint32_t>(out.gpu.size());
     out.gpu.push_back(d);
   }

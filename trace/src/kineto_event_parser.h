@@ -24,7 +24,21 @@ namespace steplint::trace {
 bool parseMicrosToNanos(std::string_view text, int64_t& ns, bool& overflow);
 
 /// Kind of an event from its `cat`, accepting legacy capitalised names (case-insensitive).
+/// (kineto_event_parser_kinds.cpp, with the three below.)
 EventKind eventKindFromCategory(std::string_view category);
+
+/// True for a category that mixes compute and copies (mtia_ccp_events): its events' kinds come
+/// from deviceKindFromName.
+bool isSplitByName(std::string_view category);
+
+/// Kind of a device event in such a category: `dma*` / `Memcpy*` are copies, `Memset*` fills,
+/// anything else a kernel.
+EventKind deviceKindFromName(std::string_view name);
+
+/// Copy direction and memory kinds of a memcpy/memset from its name, which is the only place
+/// Kineto writes them: "Memcpy HtoD (Pageable -> Device)", "Memset (Device)"; XPU's
+/// "Memcpy H2D (HOST -> DEVICE)".
+void parseCopyName(std::string_view name, GpuDetail& detail);
 
 class KinetoEventParser {
  public:
@@ -47,13 +61,12 @@ class KinetoEventParser {
   void commitComplete(Raw& raw, EventBatch& out);
   void commitInstant(Raw& raw, EventBatch& out);
   void commitMeta(Raw& raw, EventBatch& out);
-  EventKind kindOf(StringId category, EventBatch& out);
-  void parseCopyName(StringId name, GpuDetail& detail, EventBatch& out);
+  EventKind kindOf(StringId category, StringId name, EventBatch& out);
 
   simdjson::ondemand::parser parser_;
   std::string scratch_;
   std::string repaired_;
-  std::vector<int8_t> kind_cache_;  // per local string id of a category: EventKind + 1
+  std::vector<int8_t> kind_cache_;  // per local string id of a category: EventKind + 1, 0x40: by name
 };
 
 }  // namespace steplint::trace

@@ -36,6 +36,34 @@ std::string_view memoryKindName(MemoryKind kind) {
   return kNames[static_cast<size_t>(kind)];
 }
 
+std::string_view acceleratorName(Accelerator accelerator) {
+  switch (accelerator) {
+    case Accelerator::kNone: return "none";
+    case Accelerator::kCuda: return "CUDA";
+    case Accelerator::kRocm: return "ROCm";
+    case Accelerator::kXpu: return "XPU";
+    case Accelerator::kMtia: return "MTIA";
+    case Accelerator::kHpu: return "HPU";
+    case Accelerator::kPrivateUse1: return "PrivateUse1";
+    case Accelerator::kOther: return "other accelerator";
+  }
+  return "other accelerator";
+}
+
+std::string_view deviceNoun(Accelerator accelerator) {
+  switch (accelerator) {
+    case Accelerator::kMtia: return "MTIA";
+    case Accelerator::kHpu: return "HPU";
+    case Accelerator::kPrivateUse1:
+    case Accelerator::kOther: return "device";
+    case Accelerator::kNone:
+    case Accelerator::kCuda:
+    case Accelerator::kRocm:
+    case Accelerator::kXpu: break;
+  }
+  return "GPU";
+}
+
 std::pair<int64_t, int64_t> TraceModel::timeRange() const {
   if (events.empty()) return {0, 0};
   int64_t lo = events.front().start_ns, hi = events.front().end_ns();

@@ -10,7 +10,8 @@ namespace {
 std::string trackLabel(const trace::TraceModel& model, const trace::Track& track) {
   std::string label;
   if (track.kind == trace::TrackKind::kGpuStream) {
-    label = "GPU " + std::to_string(track.pid) + ", stream " + std::to_string(track.tid);
+    label = std::string(trace::deviceNoun(model.metadata.accelerator)) + " " + std::to_string(track.pid) + ", stream " +
+            std::to_string(track.tid);
   } else {
     const std::string_view pid = model.str(track.pid_label);
     const std::string_view tid = model.str(track.tid_label);

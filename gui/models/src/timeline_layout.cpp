@@ -104,8 +104,13 @@ class LayoutBuilder {
     }
   }
 
+  // "GPU 0", or "MTIA 0" ...: what the trace's accelerator calls a device.
+  std::string deviceName(int64_t device) const {
+    return std::string(trace::deviceNoun(model().metadata.accelerator)) + " " + std::to_string(device);
+  }
+
   std::string deviceLabel(int64_t device) const {
-    std::string label = "GPU " + std::to_string(device);
+    std::string label = deviceName(device);
     for (const trace::DeviceProperties& d : model().metadata.devices) {
       if (d.id == device && !d.name.empty()) return label + " (" + d.name + ")";
     }
@@ -126,7 +131,7 @@ class LayoutBuilder {
       for (uint32_t i : tracks) {
         const Track& t = model().tracks[i];
         std::string stream = t.tid_label != 0 ? std::string(model().str(t.tid_label)) : std::to_string(t.tid);
-        addTrackRow(i, RowKind::kGpuStream, "GPU " + std::to_string(device) + " · stream " + stream);
+        addTrackRow(i, RowKind::kGpuStream, deviceName(device) + " · stream " + stream);
       }
     }
   }
@@ -165,7 +170,7 @@ void LayoutBuilder::addCounters() {
   std::map<int32_t, CounterSeries> busy = kernelBusySeries(model());
   if (busy.empty() && memory.empty() && counters.empty()) return;
   addRow("Counters", RowKind::kGroupHeader, trace::kNoIndex, 1);
-  for (auto& [device, series] : busy) addSeries("GPU " + std::to_string(device) + " utilization", std::move(series));
+  for (auto& [device, series] : busy) addSeries(deviceName(device) + " utilization", std::move(series));
   for (auto& [key, series] : memory) {
     // c10::DeviceType: 0 = CPU, 1 = CUDA.
     std::string label = key.first == 1 ? "GPU " + std::to_string(key.second) + " memory allocated"

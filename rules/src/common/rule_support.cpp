@@ -99,6 +99,27 @@ int64_t idleLimit(const analyzer::AnalysisContext& context, int step) {
   return next < steps.size() ? steps[next].end_ns : steps[static_cast<size_t>(step)].end_ns;
 }
 
+bool requireKnownDevice(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink, DeviceSet known,
+                        std::string_view reads) {
+  const trace::Accelerator device = context.model().metadata.accelerator;
+  if (device == trace::Accelerator::kNone || (known & deviceBit(device)) != 0) return true;
+  std::vector<std::string_view> names;
+  for (int a = 0; a <= static_cast<int>(trace::Accelerator::kOther); ++a)
+    if (known & deviceBit(static_cast<trace::Accelerator>(a)))
+      names.push_back(trace::acceleratorName(static_cast<trace::Accelerator>(a)));
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i)
+    list += std::string(i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + std::string(names[i]);
+  sink.notChecked(strf("device is %s: this rule reads %.*s, which only %s traces have",
+                       std::string(trace::acceleratorName(device)).c_str(), static_cast<int>(reads.size()),
+                       reads.data(), list.c_str()));
+  return false;
+}
+
+std::string deviceNoun(const analyzer::AnalysisContext& context) {
+  return std::string(trace::deviceNoun(context.model().metadata.accelerator));
+}
+
 size_t stepsWithAny(const std::vector<int64_t>& per_step) {
   size_t n = 0;
   for (int64_t v : per_step) n += v > 0;

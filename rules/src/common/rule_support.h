@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "steplint/analyzer/fix_effect.h"
@@ -86,6 +87,26 @@ int64_t idleLimit(const analyzer::AnalysisContext& context, int step);
 /// The precondition of the GPU-side per-step rules: reports "not checked" with the reason
 /// (no GPU activity, or no training steps) and returns false when the trace cannot decide.
 bool requireGpuAndSteps(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink);
+
+/// A set of accelerators, one bit per trace::Accelerator.
+using DeviceSet = uint32_t;
+constexpr DeviceSet deviceBit(trace::Accelerator a) { return DeviceSet{1} << static_cast<unsigned>(a); }
+inline constexpr DeviceSet kCudaOnly = deviceBit(trace::Accelerator::kCuda);
+inline constexpr DeviceSet kCudaAndRocm = kCudaOnly | deviceBit(trace::Accelerator::kRocm);
+inline constexpr DeviceSet kCudaRocmXpu = kCudaAndRocm | deviceBit(trace::Accelerator::kXpu);
+
+/// The precondition of rules whose evidence exists on some accelerators only (CUDA kernel or
+/// API names, CUPTI's memory kinds, compute capabilities): on a trace from another device
+/// (trace::TraceMetadata::accelerator) it reports "device is MTIA: this rule reads <reads>,
+/// which only CUDA traces have" as not checked and returns false, instead of letting the rule
+/// find nothing in foreign names (a silent pass) or misread them (a false claim). CPU-only
+/// traces pass: the rule's own preconditions decide them. `reads` says what the rule depends
+/// on, e.g. "cudaFree/cudaMalloc calls". One helper, so every rule words it the same.
+bool requireKnownDevice(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink, DeviceSet known,
+                        std::string_view reads);
+
+/// What messages call one device of the trace's accelerator: "GPU", "MTIA", "HPU", "device".
+std::string deviceNoun(const analyzer::AnalysisContext& context);
 
 /// Number of kept steps in which `per_step[i] > 0`.
 size_t stepsWithAny(const std::vector<int64_t>& per_step);

@@ -32,6 +32,9 @@ void DdpWithoutNcclRule::configure(const analyzer::RuleOptions& options) {
 }
 
 void DdpWithoutNcclRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+  if (!common::requireKnownDevice(context, sink, common::kCudaAndRocm,
+                                  "NCCL/RCCL use and compute capabilities"))
+    return;
   const trace::TraceModel& model = context.model();
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
   if (model.metadata.devices.empty()) return sink.notChecked("no deviceProperties: NCCL support cannot be judged");

@@ -52,11 +52,12 @@ void LowGpuUtilizationRule::check(const AnalysisContext& context, DiagnosticSink
     const double step_ms = context.averageStepMs();
     const double busy_ms = static_cast<double>(gpu.kernel_busy_ns) / steps / 1e6;
     const double host_wait_ms = g ? static_cast<double>(g->host_wait_ns) / steps / 1e6 : 0.0;
+    const std::string noun = common::deviceNoun(context);  // "GPU", "MTIA" ...
     analyzer::Diagnostic d = makeDiagnostic();
     d.message = strf(
-        "GPU %d utilization is %.1f%% (below %.0f%%): kernels run %.1f ms of the %.1f ms average step; "
+        "%s %d utilization is %.1f%% (below %.0f%%): kernels run %.1f ms of the %.1f ms average step; "
         "%.1f ms per step idle waiting on the host",
-        gpu.device, 100 * gpu.utilization, 100 * min_utilization_, busy_ms, step_ms, host_wait_ms);
+        noun.c_str(), gpu.device, 100 * gpu.utilization, 100 * min_utilization_, busy_ms, step_ms, host_wait_ms);
     d.evidence.steps = keptStepNumbers(context);
     d.evidence.ranges.push_back({window.start_ns, window.end_ns});
     if (g) {

@@ -49,11 +49,12 @@ void LaunchBoundSmallKernelsRule::check(const AnalysisContext& context, Diagnost
     if (kernels_per_step < static_cast<double>(min_kernels_per_step_) || median_us >= max_median_kernel_us_ ||
         fraction < min_launch_idle_fraction_)
       continue;
+    const std::string noun = common::deviceNoun(context);  // "GPU", "MTIA" ...
     analyzer::Diagnostic d = makeDiagnostic();
     d.message = strf(
-        "GPU %d runs %.0f kernels per step with a median of %.1f µs and idles %.1f ms per step "
+        "%s %d runs %.0f kernels per step with a median of %.1f µs and idles %.1f ms per step "
         "(%.1f%%) in %lld short gaps waiting for the next launch",
-        g.device, kernels_per_step, median_us, launch_gap_per_step / 1e6, 100 * fraction,
+        noun.c_str(), g.device, kernels_per_step, median_us, launch_gap_per_step / 1e6, 100 * fraction,
         static_cast<long long>(static_cast<double>(g.launch_gap_count) / steps + 0.5));
     d.evidence.steps = keptStepNumbers(context);
     d.evidence.ranges.push_back({window.start_ns, window.end_ns});

@@ -60,6 +60,9 @@ bool isConvName(std::string_view n) {
 }  // namespace
 
 void CudnnBenchmarkOffRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+  if (!common::requireKnownDevice(context, sink, common::kCudaAndRocm,
+                                  "the cudnn.benchmark setting (cuDNN, MIOpen)"))
+    return;
   const trace::TraceModel& model = context.model();
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
   const StepWindow window = keptStepWindow(context);

@@ -146,6 +146,11 @@ const EligibleKernelTime& keptStepsEligibleKernelTime(const analyzer::AnalysisCo
 
 std::optional<EligibleWork> eligibleWork(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink,
                                          std::string_view hardware) {
+  // NVIDIA's kernel names and compute capabilities decide eligibility and precision: on
+  // another accelerator the rules that read them cannot decide (SL303, SL305).
+  if (!common::requireKnownDevice(context, sink, common::kCudaOnly,
+                                  "NVIDIA tensor-core kernel names and compute capabilities"))
+    return std::nullopt;
   const trace::TraceModel& model = context.model();
   EligibleWork work;
   work.window = keptStepWindow(context);

@@ -36,6 +36,7 @@ void DeviceMemoryNearCapacityRule::configure(const analyzer::RuleOptions& option
 }
 
 void DeviceMemoryNearCapacityRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+  if (!common::requireKnownDevice(context, sink, common::kCudaAndRocm, "CUDA caching-allocator memory events")) return;
   const trace::TraceModel& model = context.model();
   const std::vector<DevicePeak> peaks = cudaMemoryPeaks(model);
   if (peaks.empty() && !context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");

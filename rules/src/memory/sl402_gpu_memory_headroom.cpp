@@ -41,6 +41,7 @@ void GpuMemoryHeadroomRule::configure(const analyzer::RuleOptions& options) {
 }
 
 void GpuMemoryHeadroomRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+  if (!common::requireKnownDevice(context, sink, common::kCudaAndRocm, "CUDA caching-allocator memory events")) return;
   const trace::TraceModel& model = context.model();
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
   const StepWindow window = keptStepWindow(context);

@@ -68,6 +68,9 @@ void BatchSizeNotAlignedRule::configure(const analyzer::RuleOptions& options) {
 }
 
 void BatchSizeNotAlignedRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+  if (!common::requireKnownDevice(context, sink, common::kCudaAndRocm,
+                                  "tensor-core tile sizes and compute capabilities"))
+    return;
   const trace::TraceModel& model = context.model();
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
   if (context.steps().steps.empty()) return sink.notChecked("no training steps");

@@ -37,6 +37,10 @@ void GpuIdleWhileCpuBusyRule::configure(const analyzer::RuleOptions& options) {
 }
 
 void GpuIdleWhileCpuBusyRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+  // ROCm builds of PyTorch use the CUDA device names and calls (hip* under cuda_runtime).
+  if (!common::requireKnownDevice(context, sink, common::kCudaAndRocm,
+                                  "CUDA/HIP runtime calls and device properties to tell that a GPU sat unused"))
+    return;
   const trace::TraceModel& model = context.model();
   if (context.hasGpuActivity()) return;  // kernels ran: the GPU is used
   const bool runtime_calls = std::any_of(model.events.begin(), model.events.end(),

@@ -16,6 +16,7 @@ const analyzer::RuleInfo& MissingGpuActivityRule::info() const {
 }
 
 void MissingGpuActivityRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+  if (!requireKnownDevice(context, sink, kCudaOnly, "CUDA API calls and CUPTI's activity settings")) return;
   if (context.hasGpuActivity()) return;
   const trace::TraceModel& model = context.model();
   EvidenceBuilder evidence(context);

@@ -60,6 +60,9 @@ void PageableH2dCopyRule::configure(const analyzer::RuleOptions& options) {
 }
 
 void PageableH2dCopyRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+  if (!requireKnownDevice(context, sink, kCudaOnly,
+                          "CUPTI's pageable/pinned memory kinds and compute capabilities"))
+    return;
   if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
   const std::vector<Transfer>& transfers = findTransfers(context);

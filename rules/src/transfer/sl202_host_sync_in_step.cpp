@@ -35,6 +35,7 @@ void HostSyncInStepRule::configure(const analyzer::RuleOptions& options) {
 }
 
 void HostSyncInStepRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+  if (!requireKnownDevice(context, sink, kCudaAndRocm, "CUDA/HIP synchronizing API names")) return;
   if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
   const trace::TraceModel& model = context.model();

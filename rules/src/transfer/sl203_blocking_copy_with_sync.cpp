@@ -29,6 +29,7 @@ void BlockingCopyWithSyncRule::configure(const analyzer::RuleOptions& options) {
 }
 
 void BlockingCopyWithSyncRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+  if (!requireKnownDevice(context, sink, kCudaAndRocm, "CUDA/HIP synchronizing API names")) return;
   if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
   const trace::TraceModel& model = context.model();

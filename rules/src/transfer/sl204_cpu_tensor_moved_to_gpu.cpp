@@ -70,6 +70,7 @@ void CpuTensorMovedToGpuRule::configure(const analyzer::RuleOptions& options) {
 }
 
 void CpuTensorMovedToGpuRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+  if (!requireKnownDevice(context, sink, kCudaRocmXpu, "the copy direction in memcpy names (Memcpy HtoD)")) return;
   if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
   if (!context.steps().stepsAreIterations()) {

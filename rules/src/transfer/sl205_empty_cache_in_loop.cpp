@@ -47,6 +47,7 @@ void EmptyCacheInLoopRule::configure(const analyzer::RuleOptions& options) {
 }
 
 void EmptyCacheInLoopRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+  if (!requireKnownDevice(context, sink, kCudaOnly, "cudaFree/cudaMalloc calls")) return;
   if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
   if (!context.steps().stepsAreIterations()) {

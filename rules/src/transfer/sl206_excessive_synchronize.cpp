@@ -27,6 +27,7 @@ void ExcessiveSynchronizeRule::configure(const analyzer::RuleOptions& options) {
 }
 
 void ExcessiveSynchronizeRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+  if (!requireKnownDevice(context, sink, kCudaAndRocm, "CUDA/HIP synchronizing API names")) return;
   if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
   const trace::TraceModel& model = context.model();

@@ -9,4 +9,5 @@ list(APPEND STEPLINT_RULE_TESTS
   engine/rule_catalog_test.cpp
   engine/docs_examples_test.cpp
   engine/shared_data_test.cpp
+  engine/device_scope_test.cpp
 )

@@ -21,7 +21,8 @@ struct GpuSummary {
   double utilization = 0;           // kernel_busy_ns / window_ns
   double sm_efficiency = -1;        // -1 when no kernel has "blocks per SM"
   double achieved_occupancy = -1;   // percent (0..100), -1 when unknown
-  double tensor_core_share = -1;    // fraction of op-launched kernel time in TC kernels; -1 no kernels
+  double tensor_core_share = -1;    // fraction of op-launched kernel time in TC kernels; -1 no kernels or
+                                    // names of an accelerator knowsTensorCoreNames() does not know
   // Allocator memory over the whole trace (memory_peaks.h: "Total Allocated" / "Total
   // Reserved" of `[memory]` events); -1 when the trace has none with totals.
   int64_t peak_allocated_bytes = -1;
@@ -38,5 +39,9 @@ std::vector<GpuSummary> computeGpuSummary(const trace::TraceModel& model, const 
 /// True if the kernel name belongs to a tensor-core kernel family. Covers tb_plugin's PyProf
 /// allowlist (TB-Q3) plus modern families (sm80/sm90 cutlass tensorop, cublasLt, nvjet, flash).
 bool isTensorCoreKernelName(std::string_view name);
+
+/// True when isTensorCoreKernelName knows the accelerator's kernel names (NVIDIA and ROCm
+/// Tensile); on other devices the tensor-core share is unknown (-1), not 0.
+bool knowsTensorCoreNames(trace::Accelerator accelerator);
 
 }  // namespace steplint::analyzer

@@ -184,6 +184,27 @@ struct DeviceProperties {
   int64_t shared_mem_per_sm = -1;
 };
 
+/// The accelerator a trace's device work ran on. Kineto writes the same categories (kernel,
+/// gpu_memcpy, cuda_runtime) for CUDA and ROCm and its own ones for other back-ends, so the
+/// importer decides from categories, launch-API names and deviceProperties together
+/// (detectAccelerator in accelerator.h). Rules that read CUDA-only names or properties say
+/// "not checked" on the others instead of deciding.
+enum class Accelerator : uint8_t {
+  kNone,         // no device work, no launch calls, no deviceProperties: a CPU-only trace
+  kCuda,         // NVIDIA (CUPTI): also the default for device work with no other sign
+  kRocm,         // AMD ROCm/HIP: hip* calls under cuda_runtime, AMD deviceProperties
+  kXpu,          // Intel XPU (PTI): xpu_runtime / xpu_driver / xpu_sync
+  kMtia,         // Meta MTIA: mtia_runtime calls, mtia_ccp_events device work
+  kHpu,          // Intel Gaudi: hpu_op
+  kPrivateUse1,  // an out-of-tree back-end: privateuse1_runtime / privateuse1_driver
+  kOther,        // another vendor's own categories (mlu_*, gcu_*)
+};
+/// "CUDA", "ROCm", "XPU", "MTIA", "HPU", "PrivateUse1", "other accelerator"; "none".
+std::string_view acceleratorName(Accelerator accelerator);
+/// What the UI calls one device of this kind: "GPU" for CUDA, ROCm and XPU (and when unknown),
+/// "MTIA", "HPU", else "device".
+std::string_view deviceNoun(Accelerator accelerator);
+
 struct DistributedInfo {
   bool present = false;
   int64_t rank = -1;
@@ -201,6 +222,7 @@ struct TraceMetadata {
   std::string display_time_unit;
   std::string trace_name;
   std::vector<DeviceProperties> devices;
+  Accelerator accelerator = Accelerator::kNone;  // set by TraceBuilder::finalize()
   DistributedInfo distributed;
   /// Any other top-level key, with its value as raw JSON text (small values only).
   std::vector<std::pair<std::string, std::string>> extra;
