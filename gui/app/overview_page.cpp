@@ -4,6 +4,7 @@
 #include <QVBoxLayout>
 
 #include "breakdown_chart.h"
+#include "steplint/gui/attribution_models.h"
 #include "stats_table.h"
 #include "steplint/gui/format.h"
 #include "steplint/gui/stats_models.h"
@@ -49,6 +50,8 @@ OverviewPage::OverviewPage(QWidget* parent)
       step_model_(new StepBreakdownModel(this)),
       gpu_model_(new GpuSummaryModel(this)),
       idle_model_(new IdleModel(this)),
+      attribution_model_(new AttributionModel(this)),
+      temporal_model_(new TemporalModel(this)),
       op_model_(new OpStatsModel(this)),
       kernel_model_(new KernelStatsModel(this)) {
   setWidgetResizable(true);
@@ -88,6 +91,14 @@ QWidget* OverviewPage::buildContent() {
   idle_ = new StatsTable(tr("GPU idle time per stream (ms), over the analysed steps and over HTA's window"),
                          idle_model_, false, content);
   idle_->setEmptyText(tr("No GPU activity in this trace"));
+  attribution_ = new StatsTable(tr("Why the step takes its time: each timeline's average step split by cause (ms)"),
+                                attribution_model_, false, content);
+  attribution_->setEmptyText(tr("No steps found"));
+  attribution_->setSortingEnabled(false);  // host causes, then each device's, in priority order
+  attribution_->setStretchColumn(AttributionModel::kCauseColumn);
+  temporal_ = new StatsTable(tr("HTA temporal breakdown per GPU, over HTA's window (ms)"), temporal_model_, false,
+                             content);
+  temporal_->setEmptyText(tr("No GPU activity in this trace"));
   ops_ = new StatsTable(tr("Top CPU ops"), op_model_, true, content);
   ops_->setEmptyText(tr("No CPU ops in this trace"));
   kernels_ = new StatsTable(tr("Kernels"), kernel_model_, true, content);
@@ -97,11 +108,13 @@ QWidget* OverviewPage::buildContent() {
   steps_->setMaxVisibleRows(12);
   gpus_->setMaxVisibleRows(4);
   idle_->setMaxVisibleRows(8);
+  attribution_->setMaxVisibleRows(16);
+  temporal_->setMaxVisibleRows(4);
   for (StatsTable* big : {ops_, kernels_}) big->setMinimumHeight(280);
   // One column, every table at the page's full width: beside the advice dock a 1600-pixel
   // window leaves the page about 900 pixels, too narrow for two tables side by side without
   // cutting columns off; the page scrolls vertically instead.
-  for (QWidget* w : std::initializer_list<QWidget*>{header_, chart_, steps_, gpus_, idle_, ops_, kernels_})
+  for (QWidget* w : std::initializer_list<QWidget*>{header_, chart_, steps_, attribution_, gpus_, idle_, temporal_, ops_, kernels_})
     layout->addWidget(w);
   layout->addStretch(1);
   return content;
@@ -112,6 +125,8 @@ void OverviewPage::setTrace(std::shared_ptr<const LoadedTrace> trace) {
   step_model_->setTrace(trace);
   gpu_model_->setTrace(trace);
   idle_model_->setTrace(trace);
+  attribution_model_->setTrace(trace);
+  temporal_model_->setTrace(trace);
   op_model_->setTrace(trace);
   kernel_model_->setTrace(trace);
   chart_->setBreakdown(trace ? trace->summary.breakdown : analyzer::BreakdownResult{});

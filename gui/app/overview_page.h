@@ -1,5 +1,5 @@
-// The "Overview" tab: step-time breakdown (chart + table), GPU summary, idle time per stream,
-// and the top CPU ops and kernels, each table sortable and the big ones filterable.
+// The "Overview" tab: step-time breakdown (chart + table), the step attribution, GPU summary,
+// idle time per stream, HTA's temporal breakdown, and the top CPU ops and kernels, each table sortable and the big ones filterable.
 #pragma once
 
 #include <QScrollArea>
@@ -11,6 +11,7 @@ class QLabel;
 
 namespace steplint::gui {
 
+class AttributionModel;
 class BreakdownChart;
 class GpuSummaryModel;
 class IdleModel;
@@ -18,6 +19,7 @@ class KernelStatsModel;
 class OpStatsModel;
 class StatsTable;
 class StepBreakdownModel;
+class TemporalModel;
 
 class OverviewPage final : public QScrollArea {
   Q_OBJECT
@@ -30,6 +32,8 @@ class OverviewPage final : public QScrollArea {
   StatsTable* stepTable() const { return steps_; }
   StatsTable* gpuTable() const { return gpus_; }
   StatsTable* idleTable() const { return idle_; }
+  StatsTable* attributionTable() const { return attribution_; }
+  StatsTable* temporalTable() const { return temporal_; }
   StatsTable* opTable() const { return ops_; }
   StatsTable* kernelTable() const { return kernels_; }
 
@@ -46,6 +50,8 @@ class OverviewPage final : public QScrollArea {
   StepBreakdownModel* step_model_;
   GpuSummaryModel* gpu_model_;
   IdleModel* idle_model_;
+  AttributionModel* attribution_model_;
+  TemporalModel* temporal_model_;
   OpStatsModel* op_model_;
   KernelStatsModel* kernel_model_;
   std::shared_ptr<const LoadedTrace> trace_;
@@ -54,6 +60,8 @@ class OverviewPage final : public QScrollArea {
   StatsTable* steps_ = nullptr;
   StatsTable* gpus_ = nullptr;
   StatsTable* idle_ = nullptr;
+  StatsTable* attribution_ = nullptr;
+  StatsTable* temporal_ = nullptr;
   StatsTable* ops_ = nullptr;
   StatsTable* kernels_ = nullptr;
 };
