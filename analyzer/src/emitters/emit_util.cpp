@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <string_view>
 
 namespace steplint::analyzer::emit {
 
@@ -30,14 +31,14 @@ std::string percentText(double fraction) {
   return buffer.data();
 }
 
-/// "58.3 ms/step" or, with a low end, "41.0–58.3 ms/step".
+/// "58.3 ms/step" or, with a low end, "41.0-58.3 ms/step"; a range whose ends print alike
+/// ("0.1-0.1") is printed once.
 std::string msText(double ms, double low_ms) {
-  std::array<char, 64> buffer{};
-  if (low_ms >= 0 && low_ms < ms)
-    std::snprintf(buffer.data(), buffer.size(), "%.1f-%.1f ms/step", low_ms, ms);
-  else
-    std::snprintf(buffer.data(), buffer.size(), "%.1f ms/step", ms);
-  return buffer.data();
+  std::array<char, 32> high{}, low{};
+  std::snprintf(high.data(), high.size(), "%.1f", ms);
+  if (low_ms >= 0 && low_ms < ms) std::snprintf(low.data(), low.size(), "%.1f", low_ms);
+  if (low[0] == '\0' || std::string_view(low.data()) == high.data()) return std::string(high.data()) + " ms/step";
+  return std::string(low.data()) + "-" + high.data() + " ms/step";
 }
 
 }  // namespace

@@ -27,6 +27,15 @@ TEST_CASE("text emitter: a tiny saving is <1%, not 0%", "[emitters][text]") {
   CHECK(lines(f.render("text"))[0].find("(est. saving 12.0 ms/step, <1%)") != std::string::npos);
 }
 
+TEST_CASE("text emitter: a saving range gives both ends, once when they print alike", "[emitters][text]") {
+  EmitterFixture f;
+  analyzer::SavingEstimate& saving = f.report.traces[0].lint.diagnostics[0].saving;
+  saving.low_ms = 9.0;
+  CHECK(lines(f.render("text"))[0].find("(est. saving 9.0-12.0 ms/step, 7%)") != std::string::npos);
+  saving.low_ms = 11.98;  // rounds to 12.0 like the high end: "12.0-12.0" would say nothing
+  CHECK(lines(f.render("text"))[0].find("(est. saving 12.0 ms/step, 7%)") != std::string::npos);
+}
+
 TEST_CASE("text emitter: no findings", "[emitters][text]") {
   EmitterFixture f;
   f.report.traces = {EmitterFixture::secondTrace()};
