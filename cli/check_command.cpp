@@ -10,6 +10,7 @@
 #include "exit_codes.h"
 #include "messages.h"
 #include "rule_docs.h"
+#include "steplint/analyzer/compare_config.h"
 #include "steplint/analyzer/lint.h"
 #include "steplint/rules/builtin.h"
 #include "steplint/trace/importer.h"
@@ -81,19 +82,39 @@ void CheckCommand::addReportOptions(CLI::App& app, bool with_output) {
   app.add_option("--write-baseline", write_baseline_path_,
                  "Write every finding's fingerprint to FILE (accepting them) and exit 0")
       ->type_name("FILE");
+  app.add_option("--compare", compare_path_,
+                 "Gate on step time against this base run's trace (docs/cli.md \"Regression gate\")")
+      ->type_name("BASE");
+  app.add_option("--max-regression", max_regression_,
+                 "With --compare: the growth allowed, e.g. 5% (step time) or kernel=10% (a category); "
+                 "default 5%")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->type_name("LIMIT,...");
   step_flags_.add(app);
   app.add_option("--color", color_, "Colour the text output")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
 }
 
-bool CheckCommand::resolveConfig(analyzer::LintConfig& config) const {
+bool CheckCommand::resolveConfig(analyzer::LintConfig& config, analyzer::GateOptions& gate) const {
   const std::string cwd = currentDir();
   const std::string trace_dir = fs::path(traces_.front()).parent_path().string();
   std::vector<analyzer::ConfigError> errors;
   if (auto file =
-          chooseConfigFile(config_path_, no_config_, trace_dir.empty() ? "." : trace_dir, cwd))
+          chooseConfigFile(config_path_, no_config_, trace_dir.empty() ? "." : trace_dir, cwd)) {
     errors = analyzer::loadLintConfig(*file, rules_, config);
+    if (errors.empty()) errors = analyzer::loadCompareConfig(*file, gate);
+  }
+  if (!max_regression_.empty()) gate.limits.clear();  // flags replace the file's limits
+  for (const std::string& text : max_regression_) {
+    analyzer::RegressionLimit limit;
+    if (std::string problem = analyzer::parseRegressionLimit(text, limit); !problem.empty())
+      errors.push_back({"", "--max-regression", "'" + text + "': " + problem});
+    else
+      gate.limits.push_back(limit);
+  }
+  if (gate.limits.empty()) gate.limits.push_back({});  // the documented default: step time +5%
   CliLintOverrides flags;
   if (select_option_->count() > 0) flags.select = select_;
   flags.extend_select = extend_select_;
@@ -105,8 +126,30 @@ bool CheckCommand::resolveConfig(analyzer::LintConfig& config) const {
   return errors.empty();
 }
 
+bool CheckCommand::profileBase(analyzer::RunProfile& base) const {
+  trace::TraceModel model;  // released before the new traces are read
+  if (!importTraceReporting(compare_path_, model)) return false;
+  analyzer::SummaryOptions options;
+  options.steps = step_flags_.options();
+  analyzer::TraceSummary summary = analyzer::summarize(model, options);
+  summary.source = compare_path_;
+  base = analyzer::profileRun(model, summary, nullptr);
+  return true;
+}
+
+void CheckCommand::gateTrace(const trace::TraceModel& model, const analyzer::GateOptions& gate,
+                             const analyzer::RunProfile& base, analyzer::TraceReport& entry) const {
+  const analyzer::RunProfile next = analyzer::profileRun(model, entry.summary, nullptr);
+  const std::vector<analyzer::GateCheck> checks = analyzer::runGate(base, next, gate);
+  for (const analyzer::GateCheck& c : checks)
+    printNote("regression gate, " + entry.lint.source + ": " + std::string(analyzer::gateVerdictName(c.verdict)) +
+              ": " + c.reason);
+  analyzer::addGateResults(checks, compare_path_, entry.lint);
+}
+
 bool CheckCommand::lintTraces(const analyzer::LintConfig& config,
-                              const analyzer::Baseline& baseline, analyzer::LintReport& report,
+                              const analyzer::Baseline& baseline, const analyzer::GateOptions& gate,
+                              const analyzer::RunProfile* base, analyzer::LintReport& report,
                               std::vector<analyzer::LintResult>& unfiltered) const {
   analyzer::SummaryOptions options;
   options.steps = step_flags_.options();
@@ -123,6 +166,8 @@ bool CheckCommand::lintTraces(const analyzer::LintConfig& config,
     entry.lint = analyzer::runLint(model, entry.summary, rules_, config);
     entry.lint.source = path;
     if (!write_baseline_path_.empty()) unfiltered.push_back(entry.lint);
+    // After --write-baseline took its copy: accepting a regression would hide the next one.
+    if (base) gateTrace(model, gate, *base, entry);
     entry.suppressed = analyzer::applyBaseline(baseline, entry.lint);
     report.traces.push_back(std::move(entry));
   }
@@ -158,6 +203,7 @@ bool CheckCommand::checkOutputs() const {
   // writing the report over its own trace (`-o t.json t.json`) would destroy the input.
   std::vector<std::string> inputs = traces_;
   if (!config_path_.empty()) inputs.push_back(config_path_);
+  if (!compare_path_.empty()) inputs.push_back(compare_path_);
   // --write-baseline may name the --baseline file: that is how a baseline is updated.
   std::vector<std::string> report_inputs = inputs;
   if (!baseline_path_.empty()) report_inputs.push_back(baseline_path_);
@@ -180,7 +226,14 @@ int CheckCommand::runOn(std::vector<std::string> traces) {
 int CheckCommand::run() {
   if (!checkOutputs()) return kExitUsageError;
   analyzer::LintConfig config;
-  if (!resolveConfig(config)) return kExitUsageError;
+  analyzer::GateOptions gate;
+  if (!resolveConfig(config, gate)) return kExitUsageError;
+  if (!max_regression_.empty() && compare_path_.empty()) {
+    printError("--max-regression needs --compare BASE: the run to compare against");
+    return kExitUsageError;
+  }
+  analyzer::RunProfile base;
+  if (!compare_path_.empty() && !profileBase(base)) return kExitUsageError;
   analyzer::Baseline baseline;
   if (!baseline_path_.empty()) {
     if (std::string problem = analyzer::loadBaseline(baseline_path_, baseline); !problem.empty()) {
@@ -195,7 +248,8 @@ int CheckCommand::run() {
   report.rule_descriptions = ruleDescriptions(rules_);
 
   std::vector<analyzer::LintResult> unfiltered;
-  const bool all_ok = lintTraces(config, baseline, report, unfiltered);
+  const bool all_ok =
+      lintTraces(config, baseline, gate, compare_path_.empty() ? nullptr : &base, report, unfiltered);
   if (report.traces.empty()) return kExitUsageError;  // nothing to report; errors already printed
   if (!writeReport(report)) return kExitUsageError;
   if (format_ != "text" && report.suppressedCount() > 0)

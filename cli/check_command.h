@@ -10,6 +10,8 @@
 #include "step_flags.h"
 #include "steplint/analyzer/baseline.h"
 #include "steplint/analyzer/emitters.h"
+#include "steplint/analyzer/regression.h"
+#include "steplint/analyzer/run_diff.h"
 #include "steplint/analyzer/rule_registry.h"
 
 namespace CLI {
@@ -36,10 +38,19 @@ class CheckCommand final : public Command {
 
  private:
   /// Loads the config file and applies the flags; prints errors and returns false on any.
-  bool resolveConfig(analyzer::LintConfig& config) const;
+  /// `gate` gets the [compare] limits, replaced by --max-regression flags when given.
+  bool resolveConfig(analyzer::LintConfig& config, analyzer::GateOptions& gate) const;
+  /// --compare BASE: imports and analyses the base run once; false (after printing why) when
+  /// it cannot be read.
+  bool profileBase(analyzer::RunProfile& base) const;
+  /// Runs the gate of `gate` for one trace against `base` into its lint result, and says on
+  /// stderr what each limit decided.
+  void gateTrace(const trace::TraceModel& model, const analyzer::GateOptions& gate, const analyzer::RunProfile& base,
+                 analyzer::TraceReport& entry) const;
   /// Imports, analyses and lints each trace into `report`, hiding findings in `baseline`;
   /// `unfiltered` (for --write-baseline) gets every finding. False if any trace failed.
   bool lintTraces(const analyzer::LintConfig& config, const analyzer::Baseline& baseline,
+                  const analyzer::GateOptions& gate, const analyzer::RunProfile* base,
                   analyzer::LintReport& report,
                   std::vector<analyzer::LintResult>& unfiltered) const;
   /// False (after printing why) when -o or --write-baseline names a directory or an input
@@ -62,6 +73,8 @@ class CheckCommand final : public Command {
   std::string fail_on_;
   std::string baseline_path_;
   std::string write_baseline_path_;
+  std::string compare_path_;                // --compare BASE: the regression gate's base run
+  std::vector<std::string> max_regression_;  // --max-regression LIMIT...
   StepFlags step_flags_;
   std::string color_ = "auto";
 };

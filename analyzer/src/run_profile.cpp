@@ -160,7 +160,10 @@ RunProfile profileRun(const trace::TraceModel& model, const TraceSummary& summar
   RunProfile out;
   out.source = summary.source;
   out.step_source = summary.steps.source;
-  for (const StepBreakdown& s : summary.breakdown.per_step) out.step_ns.push_back(s.total_ns);
+  for (const StepBreakdown& s : summary.breakdown.per_step) {
+    out.step_ns.push_back(s.total_ns);
+    out.step_category_ns.push_back(s.ns);
+  }
   out.average_step_ns = summary.breakdown.average_total_ns;
   out.category_ns = summary.breakdown.average_ns;
   collectGroups(model, summary.steps, out);

@@ -60,6 +60,7 @@ struct RunProfile {
   std::string source;
   StepSource step_source = StepSource::kNone;
   std::vector<int64_t> step_ns;  // each analysed step's duration, in time order
+  std::vector<std::array<int64_t, kStepCategoryCount>> step_category_ns;  // each step's breakdown
   double average_step_ns = 0;
   std::array<double, kStepCategoryCount> category_ns{};  // average per step (breakdown.h)
   std::vector<WorkGroup> ops;         // cpu_op and user_annotation ranges (not ProfilerStep)
