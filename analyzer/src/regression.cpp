@@ -174,7 +174,8 @@ void addGateResults(const std::vector<GateCheck>& checks, const std::string& bas
                           {"p_value", c.p_value}};
     d.saving.method = "a regression against the base run, not a fix: it costs " + formatMs(c.new_mean_ns - c.base_mean_ns) +
                       " ms/step";
-    d.fix = {"steplint diff " + base_source + " NEW shows which ops and kernels changed"};
+    d.fix = {"steplint diff " + base_source + " " + (lint.source.empty() ? "NEW" : lint.source) +
+             " shows which ops and kernels changed"};
     regressions.push_back(std::move(d));
   }
   // Errors lead the list (LintResult's order: severity first).
