@@ -82,6 +82,13 @@ void CheckCommand::addReportOptions(CLI::App& app, bool with_output) {
   app.add_option("--write-baseline", write_baseline_path_,
                  "Write every finding's fingerprint to FILE (accepting them) and exit 0")
       ->type_name("FILE");
+  app.add_option("--baseline-scope", baseline_scope_,
+                 "What a baseline entry is tied to: the trace's file-name pattern and rank (file), "
+                 "its rank, or nothing (none); default file")
+      ->check(CLI::IsMember({"file", "rank", "none"}));
+  app.add_option("--worse-factor", worse_factor_,
+                 "Report an accepted finding again when it grew by more than this factor (default 2)")
+      ->check(CLI::Range(1.0, 1000.0));
   app.add_option("--compare", compare_path_,
                  "Gate on step time against this base run's trace (docs/cli.md \"Regression gate\")")
       ->type_name("BASE");
@@ -97,15 +104,18 @@ void CheckCommand::addReportOptions(CLI::App& app, bool with_output) {
       ->capture_default_str();
 }
 
-bool CheckCommand::resolveConfig(analyzer::LintConfig& config, analyzer::GateOptions& gate) const {
+bool CheckCommand::resolveConfig(analyzer::LintConfig& config, analyzer::GateOptions& gate,
+                                 analyzer::BaselineOptions& baseline) const {
   const std::string cwd = currentDir();
   const std::string trace_dir = fs::path(traces_.front()).parent_path().string();
   std::vector<analyzer::ConfigError> errors;
   if (auto file =
           chooseConfigFile(config_path_, no_config_, trace_dir.empty() ? "." : trace_dir, cwd)) {
     errors = analyzer::loadLintConfig(*file, rules_, config);
-    if (errors.empty()) errors = analyzer::loadCompareConfig(*file, gate);
+    if (errors.empty()) errors = analyzer::loadCompareConfig(*file, gate, baseline);
   }
+  if (!baseline_scope_.empty()) analyzer::parseBaselineScope(baseline_scope_, baseline.scope);  // CLI11 checked it
+  if (worse_factor_ > 0) baseline.worse_factor = worse_factor_;
   if (!max_regression_.empty()) gate.limits.clear();  // flags replace the file's limits
   for (const std::string& text : max_regression_) {
     analyzer::RegressionLimit limit;
@@ -147,10 +157,10 @@ void CheckCommand::gateTrace(const trace::TraceModel& model, const analyzer::Gat
   analyzer::addGateResults(checks, compare_path_, entry.lint);
 }
 
-bool CheckCommand::lintTraces(const analyzer::LintConfig& config,
-                              const analyzer::Baseline& baseline, const analyzer::GateOptions& gate,
+bool CheckCommand::lintTraces(const analyzer::LintConfig& config, const analyzer::Baseline& baseline,
+                              const analyzer::BaselineOptions& baseline_options, const analyzer::GateOptions& gate,
                               const analyzer::RunProfile* base, analyzer::LintReport& report,
-                              std::vector<analyzer::LintResult>& unfiltered) const {
+                              std::vector<Unfiltered>& unfiltered, size_t& worse) const {
   analyzer::SummaryOptions options;
   options.steps = step_flags_.options();
   bool all_ok = true;
@@ -165,10 +175,14 @@ bool CheckCommand::lintTraces(const analyzer::LintConfig& config,
     entry.summary.source = path;
     entry.lint = analyzer::runLint(model, entry.summary, rules_, config);
     entry.lint.source = path;
-    if (!write_baseline_path_.empty()) unfiltered.push_back(entry.lint);
+    const std::string scope = analyzer::traceScope(path, model.metadata, baseline_options.scope);
+    if (!write_baseline_path_.empty()) unfiltered.push_back({entry.lint, scope});
     // After --write-baseline took its copy: accepting a regression would hide the next one.
     if (base) gateTrace(model, gate, *base, entry);
-    entry.suppressed = analyzer::applyBaseline(baseline, entry.lint);
+    const analyzer::BaselineOutcome outcome =
+        analyzer::applyBaseline(baseline, entry.lint, scope, baseline_options.worse_factor);
+    entry.suppressed = outcome.suppressed;
+    worse += outcome.worse;
     report.traces.push_back(std::move(entry));
   }
   return all_ok;
@@ -227,7 +241,8 @@ int CheckCommand::run() {
   if (!checkOutputs()) return kExitUsageError;
   analyzer::LintConfig config;
   analyzer::GateOptions gate;
-  if (!resolveConfig(config, gate)) return kExitUsageError;
+  analyzer::BaselineOptions baseline_options;
+  if (!resolveConfig(config, gate, baseline_options)) return kExitUsageError;
   if (!max_regression_.empty() && compare_path_.empty()) {
     printError("--max-regression needs --compare BASE: the run to compare against");
     return kExitUsageError;
@@ -240,6 +255,10 @@ int CheckCommand::run() {
       printError(baseline_path_ + ": " + problem);
       return kExitUsageError;
     }
+    if (baseline.version != 2)
+      printNote(baseline_path_ + " is a " + (baseline.version == 1 ? "steplint.baseline/1" : "hand-written") +
+                " baseline: its entries apply to every trace and carry no sizes, so a finding that grew is not "
+                "reported again; rewrite it with --write-baseline to scope them");
   }
   analyzer::LintReport report;
   for (analyzer::Rule* rule : config.selectedRules(rules_)) report.selected.push_back(rule);
@@ -247,22 +266,28 @@ int CheckCommand::run() {
   report.tool_version = STEPLINT_VERSION;
   report.rule_descriptions = ruleDescriptions(rules_);
 
-  std::vector<analyzer::LintResult> unfiltered;
-  const bool all_ok =
-      lintTraces(config, baseline, gate, compare_path_.empty() ? nullptr : &base, report, unfiltered);
+  std::vector<Unfiltered> unfiltered;
+  size_t worse = 0;
+  const bool all_ok = lintTraces(config, baseline, baseline_options, gate, compare_path_.empty() ? nullptr : &base,
+                                 report, unfiltered, worse);
   if (report.traces.empty()) return kExitUsageError;  // nothing to report; errors already printed
   if (!writeReport(report)) return kExitUsageError;
   if (format_ != "text" && report.suppressedCount() > 0)
     printNote(std::to_string(report.suppressedCount()) + " finding(s) suppressed by the baseline " +
               baseline_path_);
+  if (worse > 0)
+    printNote(std::to_string(worse) + " accepted finding(s) reported again: grown beyond the baseline " +
+              baseline_path_ + "'s band");
   if (!write_baseline_path_.empty()) {
-    if (std::string problem = analyzer::writeBaseline(write_baseline_path_, unfiltered);
+    std::vector<analyzer::ScopedResult> scoped;
+    for (const Unfiltered& u : unfiltered) scoped.push_back({&u.lint, u.scope});
+    if (std::string problem = analyzer::writeBaseline(write_baseline_path_, scoped);
         !problem.empty()) {
       printError(write_baseline_path_ + ": " + problem);
       return kExitUsageError;
     }
     size_t count = 0;
-    for (const analyzer::LintResult& r : unfiltered) count += r.diagnostics.size();
+    for (const Unfiltered& u : unfiltered) count += u.lint.diagnostics.size();
     printNote("wrote " + std::to_string(count) + " finding(s) to the baseline " +
               write_baseline_path_);
     return all_ok ? kExitOk : kExitUsageError;

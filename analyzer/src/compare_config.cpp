@@ -62,9 +62,35 @@ class CompareReader {
   std::vector<ConfigError>& errors_;
 };
 
+void readBaseline(const std::string& file, const toml::table& table, const std::string& prefix,
+                  BaselineOptions& options, std::vector<ConfigError>& errors) {
+  for (const auto& [key, node] : table) {
+    const std::string full = prefix + "." + std::string(key.str());
+    if (key.str() == "scope") {
+      const std::optional<std::string> text = node.value<std::string>();
+      if (!text || !parseBaselineScope(*text, options.scope))
+        errors.push_back({file, full, "expected \"file\", \"rank\" or \"none\""});
+    } else if (key.str() == "worse-factor") {
+      const std::optional<double> value = node.value<double>();
+      if (!value || !(*value > 1 && *value <= 1000)) errors.push_back({file, full, "expected a number above 1, such as 2.0"});
+      else options.worse_factor = *value;
+    } else {
+      errors.push_back({file, full, "unknown key; expected one of: scope, worse-factor"});
+    }
+  }
+}
+
+/// `name` under the root or pyproject's [tool.steplint]; an error when it is not a table.
+const toml::table* section(const toml::table& root, bool pyproject, const std::string& name, const std::string& file,
+                           std::vector<ConfigError>& errors) {
+  const toml::node_view<const toml::node> node = pyproject ? root["tool"]["steplint"][name] : root[name];
+  if (node && !node.is_table()) errors.push_back({file, (pyproject ? "tool.steplint." : "") + name, "expected a table"});
+  return node.as_table();
+}
+
 }  // namespace
 
-std::vector<ConfigError> loadCompareConfig(const std::string& path, GateOptions& options) {
+std::vector<ConfigError> loadCompareConfig(const std::string& path, GateOptions& gate, BaselineOptions& baseline) {
   trace::InputOpenOptions input;
   input.what = "config file";
   std::string text, problem;
@@ -76,13 +102,12 @@ std::vector<ConfigError> loadCompareConfig(const std::string& path, GateOptions&
     return {};  // loadLintConfig reads the same file first and reports the syntax error
   }
   const bool pyproject = isPyproject(path);
-  const toml::node_view<toml::node> section = pyproject ? root["tool"]["steplint"]["compare"] : root["compare"];
+  const std::string prefix = pyproject ? "tool.steplint." : "";
   std::vector<ConfigError> errors;
-  if (section && !section.is_table()) {
-    errors.push_back({path, pyproject ? "tool.steplint.compare" : "compare", "expected a table"});
-  } else if (const toml::table* table = section.as_table()) {
-    CompareReader(path, options, errors).read(*table, pyproject ? "tool.steplint.compare" : "compare");
-  }
+  if (const toml::table* compare = section(root, pyproject, "compare", path, errors))
+    CompareReader(path, gate, errors).read(*compare, prefix + "compare");
+  if (const toml::table* table = section(root, pyproject, "baseline", path, errors))
+    readBaseline(path, *table, prefix + "baseline", baseline, errors);
   return errors;
 }
 

@@ -84,25 +84,10 @@ const std::pair<std::string, double>* sizeMetric(const Evidence& evidence) {
   return nullptr;
 }
 
-FindingSize sizeOf(const Diagnostic& d) {
-  FindingSize f{d.fingerprint(), d.code, d.name, d.message, -1, ""};
-  if (const auto* metric = sizeMetric(d.evidence)) {
-    f.magnitude = metric->second;
-    f.unit = metric->first;
-  } else if (d.saving.alone_ms >= 0) {  // alone: a share of "fix everything" moves with the others
-    f.magnitude = d.saving.alone_ms;
-    f.unit = "saving_ms_per_step";
-  } else if (d.saving.known()) {
-    f.magnitude = d.saving.per_step_ms;
-    f.unit = "saving_ms_per_step";
-  }
-  return f;
-}
-
 void collectFindings(const LintResult& lint, RunProfile& out) {
   std::map<std::string, FindingSize> by_fingerprint;  // a rule may report a key twice
   for (const Diagnostic& d : lint.diagnostics) {
-    FindingSize f = sizeOf(d);
+    FindingSize f = findingSize(d);
     auto [it, inserted] = by_fingerprint.try_emplace(f.fingerprint, f);
     if (!inserted && f.unit == it->second.unit && f.magnitude > it->second.magnitude) it->second = f;
   }
@@ -155,6 +140,21 @@ void collectMetadata(const trace::TraceModel& model, RunProfile& out) {
 }
 
 }  // namespace
+
+FindingSize findingSize(const Diagnostic& d) {
+  FindingSize f{d.fingerprint(), d.code, d.name, d.message, -1, ""};
+  if (const auto* metric = sizeMetric(d.evidence)) {
+    f.magnitude = metric->second;
+    f.unit = metric->first;
+  } else if (d.saving.alone_ms >= 0) {  // alone: a share of "fix everything" moves with the others
+    f.magnitude = d.saving.alone_ms;
+    f.unit = "saving_ms_per_step";
+  } else if (d.saving.known()) {
+    f.magnitude = d.saving.per_step_ms;
+    f.unit = "saving_ms_per_step";
+  }
+  return f;
+}
 
 RunProfile profileRun(const trace::TraceModel& model, const TraceSummary& summary, const LintResult* lint) {
   RunProfile out;

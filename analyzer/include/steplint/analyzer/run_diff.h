@@ -55,6 +55,9 @@ struct FindingSize {
   std::string unit;       // "ms/step" or the metric's key
 };
 
+/// The size of one finding (the fingerprint, message and magnitude above); baselines use it too.
+FindingSize findingSize(const Diagnostic& d);
+
 /// What diffRuns needs of one run.
 struct RunProfile {
   std::string source;
