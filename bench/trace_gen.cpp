@@ -61,6 +61,12 @@ int main(int argc, char** argv) {
   app.add_option("--kernels-per-step", synth.kernels_per_step, "Kernels launched per step (>= 15)")
       ->check(CLI::Range(1, 1000000));
   app.add_option("--seed", synth.seed, "Random seed");
+  app.add_option("--noise-seed", synth.noise_seed,
+                 "Per-event noise from this seed, the model from --seed: a re-recording of the same trainer");
+  app.add_option("--kernel-slowdown", synth.kernel_slowdown, "Every kernel's mean duration times this (e.g. 1.1)")
+      ->check(CLI::Range(0.01, 100.0));
+  app.add_option("--extra-dtod-copies", synth.extra_dtod_copies, "Device-to-device copies added per step")
+      ->check(CLI::Range(0, 10000));
   app.add_option("--trace-name", trace_name, "Value of the top-level traceName key");
   app.add_flag("-q,--quiet", quiet, "No summary line on stderr");
   CLI11_PARSE(app, argc, argv);

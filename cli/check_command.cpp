@@ -10,6 +10,7 @@
 #include "exit_codes.h"
 #include "messages.h"
 #include "rule_docs.h"
+#include "steplint/analyzer/compare_config.h"
 #include "steplint/analyzer/lint.h"
 #include "steplint/rules/builtin.h"
 #include "steplint/trace/importer.h"
@@ -81,19 +82,49 @@ void CheckCommand::addReportOptions(CLI::App& app, bool with_output) {
   app.add_option("--write-baseline", write_baseline_path_,
                  "Write every finding's fingerprint to FILE (accepting them) and exit 0")
       ->type_name("FILE");
+  app.add_option("--baseline-scope", baseline_scope_,
+                 "What a baseline entry is tied to: the trace's file-name pattern and rank (file), "
+                 "its rank, or nothing (none); default file")
+      ->check(CLI::IsMember({"file", "rank", "none"}));
+  app.add_option("--worse-factor", worse_factor_,
+                 "Report an accepted finding again when it grew by more than this factor (default 2)")
+      ->check(CLI::Range(1.0, 1000.0));
+  app.add_option("--compare", compare_path_,
+                 "Gate on step time against this base run's trace (docs/cli.md \"Regression gate\")")
+      ->type_name("BASE");
+  app.add_option("--max-regression", max_regression_,
+                 "With --compare: the growth allowed, e.g. 5% (step time) or kernel=10% (a category); "
+                 "default 5%")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->type_name("LIMIT,...");
   step_flags_.add(app);
   app.add_option("--color", color_, "Colour the text output")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
 }
 
-bool CheckCommand::resolveConfig(analyzer::LintConfig& config) const {
+bool CheckCommand::resolveConfig(analyzer::LintConfig& config, analyzer::GateOptions& gate,
+                                 analyzer::BaselineOptions& baseline) const {
   const std::string cwd = currentDir();
   const std::string trace_dir = fs::path(traces_.front()).parent_path().string();
   std::vector<analyzer::ConfigError> errors;
   if (auto file =
-          chooseConfigFile(config_path_, no_config_, trace_dir.empty() ? "." : trace_dir, cwd))
+          chooseConfigFile(config_path_, no_config_, trace_dir.empty() ? "." : trace_dir, cwd)) {
     errors = analyzer::loadLintConfig(*file, rules_, config);
+    if (errors.empty()) errors = analyzer::loadCompareConfig(*file, gate, baseline);
+  }
+  if (!baseline_scope_.empty()) analyzer::parseBaselineScope(baseline_scope_, baseline.scope);  // CLI11 checked it
+  if (worse_factor_ > 0) baseline.worse_factor = worse_factor_;
+  if (!max_regression_.empty()) gate.limits.clear();  // flags replace the file's limits
+  for (const std::string& text : max_regression_) {
+    analyzer::RegressionLimit limit;
+    if (std::string problem = analyzer::parseRegressionLimit(text, limit); !problem.empty())
+      errors.push_back({"", "--max-regression", "'" + text + "': " + problem});
+    else
+      gate.limits.push_back(limit);
+  }
+  if (gate.limits.empty()) gate.limits.push_back({});  // the documented default: step time +5%
   CliLintOverrides flags;
   if (select_option_->count() > 0) flags.select = select_;
   flags.extend_select = extend_select_;
@@ -105,9 +136,31 @@ bool CheckCommand::resolveConfig(analyzer::LintConfig& config) const {
   return errors.empty();
 }
 
-bool CheckCommand::lintTraces(const analyzer::LintConfig& config,
-                              const analyzer::Baseline& baseline, analyzer::LintReport& report,
-                              std::vector<analyzer::LintResult>& unfiltered) const {
+bool CheckCommand::profileBase(analyzer::RunProfile& base) const {
+  trace::TraceModel model;  // released before the new traces are read
+  if (!importTraceReporting(compare_path_, model)) return false;
+  analyzer::SummaryOptions options;
+  options.steps = step_flags_.options();
+  analyzer::TraceSummary summary = analyzer::summarize(model, options);
+  summary.source = compare_path_;
+  base = analyzer::profileRun(model, summary, nullptr);
+  return true;
+}
+
+void CheckCommand::gateTrace(const trace::TraceModel& model, const analyzer::GateOptions& gate,
+                             const analyzer::RunProfile& base, analyzer::TraceReport& entry) const {
+  const analyzer::RunProfile next = analyzer::profileRun(model, entry.summary, nullptr);
+  const std::vector<analyzer::GateCheck> checks = analyzer::runGate(base, next, gate);
+  for (const analyzer::GateCheck& c : checks)
+    printNote("regression gate, " + entry.lint.source + ": " + std::string(analyzer::gateVerdictName(c.verdict)) +
+              ": " + c.reason);
+  analyzer::addGateResults(checks, compare_path_, entry.lint);
+}
+
+bool CheckCommand::lintTraces(const analyzer::LintConfig& config, const analyzer::Baseline& baseline,
+                              const analyzer::BaselineOptions& baseline_options, const analyzer::GateOptions& gate,
+                              const analyzer::RunProfile* base, analyzer::LintReport& report,
+                              std::vector<Unfiltered>& unfiltered, size_t& worse) const {
   analyzer::SummaryOptions options;
   options.steps = step_flags_.options();
   bool all_ok = true;
@@ -122,8 +175,14 @@ bool CheckCommand::lintTraces(const analyzer::LintConfig& config,
     entry.summary.source = path;
     entry.lint = analyzer::runLint(model, entry.summary, rules_, config);
     entry.lint.source = path;
-    if (!write_baseline_path_.empty()) unfiltered.push_back(entry.lint);
-    entry.suppressed = analyzer::applyBaseline(baseline, entry.lint);
+    const std::string scope = analyzer::traceScope(path, model.metadata, baseline_options.scope);
+    if (!write_baseline_path_.empty()) unfiltered.push_back({entry.lint, scope});
+    // After --write-baseline took its copy: accepting a regression would hide the next one.
+    if (base) gateTrace(model, gate, *base, entry);
+    const analyzer::BaselineOutcome outcome =
+        analyzer::applyBaseline(baseline, entry.lint, scope, baseline_options.worse_factor);
+    entry.suppressed = outcome.suppressed;
+    worse += outcome.worse;
     report.traces.push_back(std::move(entry));
   }
   return all_ok;
@@ -158,6 +217,7 @@ bool CheckCommand::checkOutputs() const {
   // writing the report over its own trace (`-o t.json t.json`) would destroy the input.
   std::vector<std::string> inputs = traces_;
   if (!config_path_.empty()) inputs.push_back(config_path_);
+  if (!compare_path_.empty()) inputs.push_back(compare_path_);
   // --write-baseline may name the --baseline file: that is how a baseline is updated.
   std::vector<std::string> report_inputs = inputs;
   if (!baseline_path_.empty()) report_inputs.push_back(baseline_path_);
@@ -180,13 +240,25 @@ int CheckCommand::runOn(std::vector<std::string> traces) {
 int CheckCommand::run() {
   if (!checkOutputs()) return kExitUsageError;
   analyzer::LintConfig config;
-  if (!resolveConfig(config)) return kExitUsageError;
+  analyzer::GateOptions gate;
+  analyzer::BaselineOptions baseline_options;
+  if (!resolveConfig(config, gate, baseline_options)) return kExitUsageError;
+  if (!max_regression_.empty() && compare_path_.empty()) {
+    printError("--max-regression needs --compare BASE: the run to compare against");
+    return kExitUsageError;
+  }
+  analyzer::RunProfile base;
+  if (!compare_path_.empty() && !profileBase(base)) return kExitUsageError;
   analyzer::Baseline baseline;
   if (!baseline_path_.empty()) {
     if (std::string problem = analyzer::loadBaseline(baseline_path_, baseline); !problem.empty()) {
       printError(baseline_path_ + ": " + problem);
       return kExitUsageError;
     }
+    if (baseline.version != 2)
+      printNote(baseline_path_ + " is a " + (baseline.version == 1 ? "steplint.baseline/1" : "hand-written") +
+                " baseline: its entries apply to every trace and carry no sizes, so a finding that grew is not "
+                "reported again; rewrite it with --write-baseline to scope them");
   }
   analyzer::LintReport report;
   for (analyzer::Rule* rule : config.selectedRules(rules_)) report.selected.push_back(rule);
@@ -194,21 +266,28 @@ int CheckCommand::run() {
   report.tool_version = STEPLINT_VERSION;
   report.rule_descriptions = ruleDescriptions(rules_);
 
-  std::vector<analyzer::LintResult> unfiltered;
-  const bool all_ok = lintTraces(config, baseline, report, unfiltered);
+  std::vector<Unfiltered> unfiltered;
+  size_t worse = 0;
+  const bool all_ok = lintTraces(config, baseline, baseline_options, gate, compare_path_.empty() ? nullptr : &base,
+                                 report, unfiltered, worse);
   if (report.traces.empty()) return kExitUsageError;  // nothing to report; errors already printed
   if (!writeReport(report)) return kExitUsageError;
   if (format_ != "text" && report.suppressedCount() > 0)
     printNote(std::to_string(report.suppressedCount()) + " finding(s) suppressed by the baseline " +
               baseline_path_);
+  if (worse > 0)
+    printNote(std::to_string(worse) + " accepted finding(s) reported again: grown beyond the baseline " +
+              baseline_path_ + "'s band");
   if (!write_baseline_path_.empty()) {
-    if (std::string problem = analyzer::writeBaseline(write_baseline_path_, unfiltered);
+    std::vector<analyzer::ScopedResult> scoped;
+    for (const Unfiltered& u : unfiltered) scoped.push_back({&u.lint, u.scope});
+    if (std::string problem = analyzer::writeBaseline(write_baseline_path_, scoped);
         !problem.empty()) {
       printError(write_baseline_path_ + ": " + problem);
       return kExitUsageError;
     }
     size_t count = 0;
-    for (const analyzer::LintResult& r : unfiltered) count += r.diagnostics.size();
+    for (const Unfiltered& u : unfiltered) count += u.lint.diagnostics.size();
     printNote("wrote " + std::to_string(count) + " finding(s) to the baseline " +
               write_baseline_path_);
     return all_ok ? kExitOk : kExitUsageError;

@@ -9,7 +9,10 @@
 #include "command.h"
 #include "step_flags.h"
 #include "steplint/analyzer/baseline.h"
+#include "steplint/analyzer/compare_config.h"
 #include "steplint/analyzer/emitters.h"
+#include "steplint/analyzer/regression.h"
+#include "steplint/analyzer/run_diff.h"
 #include "steplint/analyzer/rule_registry.h"
 
 namespace CLI {
@@ -36,12 +39,27 @@ class CheckCommand final : public Command {
 
  private:
   /// Loads the config file and applies the flags; prints errors and returns false on any.
-  bool resolveConfig(analyzer::LintConfig& config) const;
+  /// `gate` gets the [compare] limits, replaced by --max-regression flags when given.
+  bool resolveConfig(analyzer::LintConfig& config, analyzer::GateOptions& gate,
+                     analyzer::BaselineOptions& baseline) const;
+  /// --compare BASE: imports and analyses the base run once; false (after printing why) when
+  /// it cannot be read.
+  bool profileBase(analyzer::RunProfile& base) const;
+  /// Runs the gate of `gate` for one trace against `base` into its lint result, and says on
+  /// stderr what each limit decided.
+  void gateTrace(const trace::TraceModel& model, const analyzer::GateOptions& gate, const analyzer::RunProfile& base,
+                 analyzer::TraceReport& entry) const;
+  /// One trace's findings before the baseline, with the trace's scope key (--write-baseline).
+  struct Unfiltered {
+    analyzer::LintResult lint;
+    std::string scope;
+  };
   /// Imports, analyses and lints each trace into `report`, hiding findings in `baseline`;
   /// `unfiltered` (for --write-baseline) gets every finding. False if any trace failed.
   bool lintTraces(const analyzer::LintConfig& config, const analyzer::Baseline& baseline,
-                  analyzer::LintReport& report,
-                  std::vector<analyzer::LintResult>& unfiltered) const;
+                  const analyzer::BaselineOptions& baseline_options, const analyzer::GateOptions& gate,
+                  const analyzer::RunProfile* base, analyzer::LintReport& report,
+                  std::vector<Unfiltered>& unfiltered, size_t& worse) const;
   /// False (after printing why) when -o or --write-baseline names a directory or an input
   /// (a trace or --config; for -o also --baseline).
   bool checkOutputs() const;
@@ -62,6 +80,10 @@ class CheckCommand final : public Command {
   std::string fail_on_;
   std::string baseline_path_;
   std::string write_baseline_path_;
+  std::string baseline_scope_;   // --baseline-scope (empty: config, else "file")
+  double worse_factor_ = 0;      // --worse-factor (0: config, else 2)
+  std::string compare_path_;                // --compare BASE: the regression gate's base run
+  std::vector<std::string> max_regression_;  // --max-regression LIMIT...
   StepFlags step_flags_;
   std::string color_ = "auto";
 };

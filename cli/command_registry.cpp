@@ -1,6 +1,7 @@
 #include "command.h"
 
 #include "check_command.h"
+#include "diff_command.h"
 #include "explain_command.h"
 #include "record_command.h"
 #include "rules_command.h"
@@ -14,9 +15,10 @@ Command* CommandRegistry::find(std::string_view name) const {
   return nullptr;
 }
 
-// Help order: analyse, then gate, then look up rules. Planned next: record.
+// Help order: analyse, compare, gate, then look up rules, then record.
 void registerBuiltinCommands(CommandRegistry& registry) {
   registry.add<SummaryCommand>();
+  registry.add<DiffCommand>();
   registry.add<CheckCommand>();
   registry.add<ExplainCommand>();
   registry.add<RulesCommand>();

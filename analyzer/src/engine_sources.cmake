@@ -5,6 +5,7 @@ target_sources(steplint_analyzer PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/lint_config_toml.cpp
   ${CMAKE_CURRENT_LIST_DIR}/suggest.cpp
   ${CMAKE_CURRENT_LIST_DIR}/baseline.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/compare_config.cpp
   ${CMAKE_CURRENT_LIST_DIR}/emitters/registry.cpp
   ${CMAKE_CURRENT_LIST_DIR}/emitters/emit_util.cpp
   ${CMAKE_CURRENT_LIST_DIR}/emitters/text_emitter.cpp

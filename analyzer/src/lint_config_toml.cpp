@@ -19,7 +19,8 @@ namespace fs = std::filesystem;
 // that never ends) from being read whole into memory before TOML parsing rejects it.
 constexpr size_t kMaxConfigBytes = size_t{4} << 20;
 
-const std::vector<std::string> kSectionKeys = {"lint"};
+// `compare` and `baseline` are read by loadCompareConfig (compare_config.cpp); this reader skips them.
+const std::vector<std::string> kSectionKeys = {"lint", "compare", "baseline"};
 const std::vector<std::string> kLintKeys = {"select", "extend-select", "ignore", "fail-on",
                                             "options"};
 
@@ -84,6 +85,8 @@ class ConfigReader {
   void readSection(const toml::table& section, const std::string& prefix) {
     for (const auto& [key, node] : section) {
       const std::string full = joinKey(prefix, key.str());
+      if (key.str() == "compare" || key.str() == "baseline")
+        continue;
       if (key.str() != "lint")
         unknownKey(full, key.str(), kSectionKeys);
       else if (const toml::table* lint = node.as_table())

@@ -19,6 +19,11 @@ void StepSynthesizer::step(int64_t number, std::string& out) {
   dataLoader(number);
   copyToDevice(kBatchBytes);
   copyToDevice(32 * 8);  // the int64 labels
+  for (int i = 0; i < options_.extra_dtod_copies; ++i) {  // e.g. a .contiguous() the change added
+    open(main_, "aten::copy_", CpuCategory::kCpuOp);
+    copyAsync(main_, "Memcpy DtoD (Device -> Device)", kBatchBytes, kDeviceCopyGbps);
+    close(main_);
+  }
   zeroGrad();
   forward();
   backward();

@@ -38,6 +38,8 @@ StepSynthesizer::StepSynthesizer(const SynthOptions& options, const TraceLayout&
     l.relu = shape(static_cast<int32_t>((6272 >> stage) + next() % 64), 1, 128, 18, 0, 16);
     layers_.push_back(l);
   }
+  // Same model, other noise: two recordings of one trainer.
+  if (options_.noise_seed != 0) rng_ = options_.noise_seed * 0x9E3779B97F4A7C15ull + 1;
   main_.tid = layout_.main_tid;
   autograd_.tid = layout_.autograd_tid;
   main_.now_ns = trace_start_ns_ = 5 * kMs;
@@ -126,6 +128,8 @@ void StepSynthesizer::launchKernel(Thread& t, std::string_view name, const Kerne
   k.name = name;
   k.kind = GpuKind::kKernel;
   k.start_ns = std::max(gpu_free_ns_, call.start_ns + 4 * kUs);
+  if (options_.kernel_slowdown != 1.0)
+    mean_ns = static_cast<int64_t>(static_cast<double>(mean_ns) * options_.kernel_slowdown);
   k.dur_ns = jitter(mean_ns, 0.08);
   k.correlation = call.correlation;
   k.external_id = call.external_id;

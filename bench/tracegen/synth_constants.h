@@ -72,5 +72,6 @@ inline constexpr int64_t kMs = 1000 * kUs;
 inline constexpr int64_t kBatchBytes = int64_t{32} * 3 * 224 * 224 * 4;  // one fp32 ImageNet batch
 inline constexpr int64_t kLogicalMainThread = 1;  // RecordFunction's id of the forward thread
 inline constexpr double kPageableGbps = 6.0;      // staged copies from pageable memory
+inline constexpr double kDeviceCopyGbps = 600.0;  // device-to-device within one V100's HBM2 (~900 GB/s peak)
 
 }  // namespace steplint::bench::names

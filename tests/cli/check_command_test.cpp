@@ -57,7 +57,7 @@ TEST_CASE("check: --write-baseline accepts findings, --baseline hides them", "[c
   CHECK(first.exit_code == 0);
   const int findings = parsed(first)["totals"]["findings"];
   const json written = json::parse(readFile(baseline));
-  CHECK(written["schema"] == "steplint.baseline/1");
+  CHECK(written["schema"] == "steplint.baseline/2");
 
   const RunResult second = runSteplint({"check", "--no-config", "--select", "ALL", "--fail-on",
                                         "note", "--format", "json", "--baseline", baseline, kTiny});

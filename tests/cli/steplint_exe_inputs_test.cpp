@@ -96,12 +96,12 @@ TEST_CASE("inputs: an oversized baseline is refused before it is read (#12)", "[
 
 TEST_CASE("inputs: a baseline of an unknown schema is refused (#12)", "[cli][input][baseline]") {
   const std::string baseline =
-      writeScratch("future-baseline.json", R"({"schema": "steplint.baseline/2", "fingerprints": []})");
+      writeScratch("future-baseline.json", R"({"schema": "steplint.baseline/3", "fingerprints": []})");
   const RunResult r = runSteplint({"check", "--no-config", "--baseline", baseline, kTiny});
   CHECK(r.exit_code == 2);
   CHECK(r.errLines() == std::vector<std::string>{"steplint: error: " + baseline +
-                                                 ": unsupported baseline schema \"steplint.baseline/2\" (this "
-                                                 "steplint reads \"steplint.baseline/1\")"});
+                                                 ": unsupported baseline schema \"steplint.baseline/3\" (this "
+                                                 "steplint reads \"steplint.baseline/2\" and \"steplint.baseline/1\")"});
 }
 
 TEST_CASE("inputs: a 100 KB selector is refused with a short message (#12)", "[cli][input][selector]") {
@@ -191,7 +191,8 @@ TEST_CASE("outputs: -o naming --baseline or --config is refused, --write-baselin
   const RunResult update =
       runSteplint({"check", "--no-config", "--select", "ALL", "--baseline", baseline, "--write-baseline", baseline, kTiny});
   CHECK(update.exit_code == 0);
-  CHECK(nlohmann::json::parse(readFile(baseline))["schema"] == "steplint.baseline/1");
+  CHECK(update.err.find("is a steplint.baseline/1 baseline: its entries apply to every trace") != std::string::npos);
+  CHECK(nlohmann::json::parse(readFile(baseline))["schema"] == "steplint.baseline/2");  // rewritten as version 2
 }
 
 TEST_CASE("outputs: a failed write keeps the old report (#12)", "[cli][output]") {

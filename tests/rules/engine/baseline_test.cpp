@@ -37,20 +37,22 @@ TEST_CASE("baseline: round trip suppresses exactly the accepted findings", "[eng
 
   std::ifstream in(path);
   const nlohmann::json doc = nlohmann::json::parse(in);
-  CHECK(doc["schema"] == "steplint.baseline/1");
+  CHECK(doc["schema"] == "steplint.baseline/2");
   REQUIRE(doc["fingerprints"].size() == 2);  // unique and sorted
+  CHECK(doc["fingerprints"][0]["scope"] == "");  // written unscoped
   CHECK(doc["fingerprints"][0]["fingerprint"] == "SL101:dataloader");
   CHECK(doc["fingerprints"][0]["trace"] == "a.json");
   CHECK(doc["fingerprints"][1]["fingerprint"] == "SL201:aten::copy_");
 
   analyzer::Baseline baseline;
   REQUIRE(analyzer::loadBaseline(path, baseline) == "");
-  CHECK(baseline.fingerprints.size() == 2);
+  CHECK(baseline.entries.size() == 2);
+  CHECK(baseline.version == 2);
 
   analyzer::LintResult later;
   later.diagnostics = {finding("SL101", "dataloader", 42), finding("SL201", "aten::to", 1),
                        finding("SL201", "aten::copy_", 7)};
-  CHECK(analyzer::applyBaseline(baseline, later) == 2);
+  CHECK(analyzer::applyBaseline(baseline, later).suppressed == 2);
   REQUIRE(later.diagnostics.size() == 1);
   CHECK(later.diagnostics[0].fingerprint() == "SL201:aten::to");
 }
@@ -74,18 +76,100 @@ TEST_CASE("baseline: unreadable or malformed files are errors", "[engine][baseli
         "fingerprints[0]: expected a string or an object with a \"fingerprint\" string");
 }
 
-TEST_CASE("baseline: another schema is refused, naming the one supported (#12)", "[engine][baseline]") {
+TEST_CASE("baseline: another schema is refused, naming the ones supported (#12)", "[engine][baseline]") {
   TempDir dir;
   analyzer::Baseline baseline;
-  CHECK(analyzer::loadBaseline(dir.write("v2.json", R"({"schema": "steplint.baseline/2", "fingerprints": ["SL101:x"]})"),
-                               baseline) ==
-        "unsupported baseline schema \"steplint.baseline/2\" (this steplint reads \"steplint.baseline/1\")");
+  const std::string supported = " (this steplint reads \"steplint.baseline/2\" and \"steplint.baseline/1\")";
+  CHECK(analyzer::loadBaseline(dir.write("v3.json", R"({"schema": "steplint.baseline/3", "fingerprints": ["SL101:x"]})"),
+                               baseline) == "unsupported baseline schema \"steplint.baseline/3\"" + supported);
   CHECK(analyzer::loadBaseline(dir.write("n.json", R"({"schema": 1, "fingerprints": []})"), baseline) ==
-        "unsupported baseline schema 1 (this steplint reads \"steplint.baseline/1\")");
+        "unsupported baseline schema 1" + supported);
   CHECK_FALSE(baseline.contains("SL101:x"));
-  CHECK(analyzer::loadBaseline(dir.write("v1.json", R"({"schema": "steplint.baseline/1", "fingerprints": ["SL101:x"]})"),
-                               baseline) == "");
-  CHECK(baseline.contains("SL101:x"));
+}
+
+TEST_CASE("baseline: version 1 files are still read, unscoped and without sizes (#15)", "[engine][baseline]") {
+  TempDir dir;
+  analyzer::Baseline baseline;
+  REQUIRE(analyzer::loadBaseline(
+              dir.write("v1.json", R"({"schema": "steplint.baseline/1", "fingerprints": [
+                {"fingerprint": "SL101:x", "scope": "rank=1", "magnitude": 1, "unit": "u"}]})"),
+              baseline) == "");
+  CHECK(baseline.version == 1);
+  const analyzer::BaselineEntry* e = baseline.find("SL101:x", "rank=3:any.json");
+  REQUIRE(e != nullptr);  // version 1 had no scope: whatever the file says, it matches every trace
+  CHECK(e->scope.empty());
+  CHECK(e->magnitude < 0);
+}
+
+analyzer::Diagnostic sized(const std::string& code, double syncs_per_step) {
+  analyzer::Diagnostic d = finding(code, "sync", 1);
+  d.evidence.metrics = {{"device", 0}, {"syncs_per_step", syncs_per_step}};
+  return d;
+}
+
+TEST_CASE("baseline: entries are scoped to the trace they came from (#15)", "[engine][baseline]") {
+  trace::TraceMetadata rank0, rank3, single;
+  rank0.distributed.present = rank3.distributed.present = true;
+  rank0.distributed.rank = 0;
+  rank3.distributed.rank = 3;
+  using analyzer::BaselineScope;
+  // Timestamps and pids (4+ digits) change per recording; "worker0" and the rank do not.
+  CHECK(analyzer::traceScope("run/worker0.1623143089861.pt.trace.json.gz", single, BaselineScope::kFile) ==
+        "worker0.*.pt.trace.json.gz");
+  CHECK(analyzer::traceScope("/tmp/host_48211.1700000000000.pt.trace.json", rank3, BaselineScope::kFile) ==
+        "rank=3:host_*.*.pt.trace.json");
+  CHECK(analyzer::traceScope("a.json", rank3, BaselineScope::kRank) == "rank=3");
+  CHECK(analyzer::traceScope("a.json", single, BaselineScope::kRank) == "");
+  CHECK(analyzer::traceScope("a.json", rank3, BaselineScope::kNone) == "");
+
+  TempDir dir;
+  const std::string path = dir.path("b.json");
+  analyzer::LintResult from_rank0;
+  from_rank0.source = "worker0.1.json";
+  from_rank0.diagnostics = {sized("SL206", 6)};
+  REQUIRE(analyzer::writeBaseline(path, {{&from_rank0, analyzer::traceScope("x.json", rank0, BaselineScope::kRank)}}) ==
+          "");
+  analyzer::Baseline baseline;
+  REQUIRE(analyzer::loadBaseline(path, baseline) == "");
+
+  analyzer::LintResult on_rank0, on_rank3, unscoped;
+  on_rank0.diagnostics = on_rank3.diagnostics = unscoped.diagnostics = {sized("SL206", 7)};
+  CHECK(analyzer::applyBaseline(baseline, on_rank0, "rank=0").suppressed == 1);
+  CHECK(analyzer::applyBaseline(baseline, on_rank3, "rank=3").suppressed == 0);  // another trace's finding
+  CHECK(on_rank3.diagnostics.size() == 1);
+  CHECK(analyzer::applyBaseline(baseline, unscoped, "").suppressed == 1);  // --baseline-scope none
+}
+
+TEST_CASE("baseline: an accepted finding that grew beyond the band is reported again (#15)", "[engine][baseline]") {
+  TempDir dir;
+  const std::string path = dir.path("b.json");
+  analyzer::LintResult accepted;
+  accepted.diagnostics = {sized("SL206", 6), finding("SL101", "dataloader", 1)};
+  REQUIRE(analyzer::writeBaseline(path, std::vector<analyzer::LintResult>{accepted}) == "");
+  const nlohmann::json doc = nlohmann::json::parse(std::ifstream(path));
+  CHECK(doc["fingerprints"][1]["magnitude"] == 6);
+  CHECK(doc["fingerprints"][1]["unit"] == "syncs_per_step");
+  CHECK_FALSE(doc["fingerprints"][0].contains("magnitude"));  // SL101 here has no size
+  analyzer::Baseline baseline;
+  REQUIRE(analyzer::loadBaseline(path, baseline) == "");
+
+  analyzer::LintResult later;
+  later.diagnostics = {sized("SL206", 60), finding("SL101", "dataloader", 1)};
+  const analyzer::BaselineOutcome outcome = analyzer::applyBaseline(baseline, later, "", 2.0);
+  CHECK(outcome.suppressed == 1);
+  CHECK(outcome.worse == 1);
+  REQUIRE(later.diagnostics.size() == 1);
+  CHECK(later.diagnostics[0].code == "SL206");
+  CHECK(later.diagnostics[0].message ==
+        "message of SL206; worse than baseline: 6.00 -> 60.00 syncs_per_step (band 2.00x)");
+  CHECK(later.diagnostics[0].evidence.metric("baseline_magnitude") == 6);
+
+  // Inside the band (6 -> 12 is exactly 2x, not beyond): still accepted.
+  later.diagnostics = {sized("SL206", 12)};
+  CHECK(analyzer::applyBaseline(baseline, later, "", 2.0).suppressed == 1);
+  // A tighter band reports it.
+  later.diagnostics = {sized("SL206", 12)};
+  CHECK(analyzer::applyBaseline(baseline, later, "", 1.5).worse == 1);
 }
 
 TEST_CASE("baseline: writing goes through the safe output layer (#12)", "[engine][baseline]") {

@@ -83,7 +83,7 @@ TEST_CASE("config errors: unknown keys, rules and options", "[engine][config]") 
   CHECK(onlyError("[lint]\nselct = []\n") ==
         "lint.selct: unknown key (did you mean 'select'?); expected one of: select, extend-select, "
         "ignore, fail-on, options");
-  CHECK(onlyError("[format]\nx = 1\n") == "format: unknown key; expected one of: lint");
+  CHECK(onlyError("[format]\nx = 1\n") == "format: unknown key; expected one of: lint, compare, baseline");
   CHECK(onlyError("[lint.options.SL555]\nx = 1\n") == "lint.options.SL555: unknown rule 'SL555'");
   CHECK(onlyError("[lint.options.dataloader-wiat]\nx = 1\n") ==
         "lint.options.dataloader-wiat: unknown rule 'dataloader-wiat' (did you mean "

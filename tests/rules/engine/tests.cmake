@@ -3,6 +3,7 @@
 list(APPEND STEPLINT_RULE_TESTS
   engine/config_file_test.cpp
   engine/config_errors_test.cpp
+  engine/compare_config_test.cpp
   engine/selection_test.cpp
   engine/baseline_test.cpp
   engine/suggest_test.cpp

@@ -1,0 +1,208 @@
+// `steplint diff` as text (terminal) and Markdown (a PR comment): the same sections, built
+// once as rows and printed by either renderer, so the two never disagree.
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "steplint/analyzer/run_diff.h"
+#include "text_table.h"
+
+namespace steplint::analyzer {
+namespace {
+
+using Align = TextTable::Align;
+
+struct Section {
+  std::string title;
+  std::vector<TextTable::Column> columns;
+  std::vector<std::vector<std::string>> rows;
+  std::string footer;  // "... 40 more rows (--top 0 shows all)"
+};
+
+// Deltas below this are rounding, not change (0.5 µs/step).
+constexpr double kNoiseNs = 500;
+
+std::string signedMs(double ns) {
+  if (std::fabs(ns) < kNoiseNs) return "0.000";
+  return (ns > 0 ? "+" : "-") + formatMs(std::fabs(ns));
+}
+
+std::string signedPercent(double delta, double base) {
+  if (base <= 0) return "";
+  return (delta >= 0 ? "+" : "-") + formatFixed(100.0 * std::fabs(delta) / base, 1) + "%";
+}
+
+std::string countText(double per_step) {
+  // Whole counts per step print as integers; averages over steps keep two decimals.
+  const double rounded = std::round(per_step);
+  return std::fabs(per_step - rounded) < 0.005 ? formatCount(static_cast<uint64_t>(rounded)) : formatFixed(per_step, 2);
+}
+
+std::string headline(const RunDiff& d) {
+  std::string line = "Step time: " + formatMs(d.base_steps.mean_ns) + " → " + formatMs(d.new_steps.mean_ns) +
+                     " ms/step (" + signedMs(d.step_delta_ns) + " ms";
+  if (std::string pct = signedPercent(d.step_delta_ns, d.base_steps.mean_ns); !pct.empty()) line += ", " + pct;
+  line += ")";
+  std::vector<CategoryDelta> moved = d.categories;
+  std::stable_sort(moved.begin(), moved.end(),
+                   [](const CategoryDelta& a, const CategoryDelta& b) { return std::fabs(a.delta_ns()) > std::fabs(b.delta_ns()); });
+  std::string parts;
+  for (const CategoryDelta& c : moved) {
+    if (std::fabs(c.delta_ns()) < 10 * kNoiseNs) continue;  // below 5 µs/step: not worth a word
+    parts += (parts.empty() ? "" : ", ") + std::string(stepCategoryName(c.category)) + " " + signedMs(c.delta_ns());
+  }
+  return parts.empty() ? line : line + ": " + parts;
+}
+
+Section distribution(const RunDiff& d) {
+  Section s{"Per-step time (ms)",
+            {{"run", Align::kLeft}, {"steps"}, {"mean"}, {"median"}, {"p10"}, {"p90"}, {"min"}, {"max"}, {"stddev"}},
+            {},
+            ""};
+  for (const auto& [label, st] : {std::pair{"base", &d.base_steps}, std::pair{"new", &d.new_steps}})
+    s.rows.push_back({label, std::to_string(st->count), formatMs(st->mean_ns), formatMs(st->median_ns), formatMs(st->p10_ns),
+                      formatMs(st->p90_ns), formatMs(st->min_ns), formatMs(st->max_ns), formatMs(st->stddev_ns)});
+  return s;
+}
+
+Section categories(const RunDiff& d) {
+  Section s{"Step-time breakdown (ms/step)", {{"category", Align::kLeft}, {"base"}, {"new"}, {"delta"}}, {}, ""};
+  for (const CategoryDelta& c : d.categories)
+    s.rows.push_back({std::string(stepCategoryName(c.category)), formatMs(c.base_ns), formatMs(c.new_ns), signedMs(c.delta_ns())});
+  s.rows.push_back({"Total", formatMs(d.base_steps.mean_ns), formatMs(d.new_steps.mean_ns), signedMs(d.step_delta_ns)});
+  return s;
+}
+
+std::string keyText(const GroupDelta& g, bool device) {
+  if (g.by_name_only) return device ? "(stream changed)" : "(shapes changed)";
+  if (device) return g.stream >= 0 ? std::to_string(g.stream) : "";
+  return truncateMiddle(g.shapes, 40);
+}
+
+Section groups(const std::vector<GroupDelta>& rows, bool device, size_t top) {
+  Section s{device ? "Device ops per step, largest change first" : "CPU ops per step, largest change first",
+            {{"change", Align::kLeft},
+             {"delta ms"},
+             {"calls"},
+             {"total ms"},
+             {"mean us"},
+             {device ? "stream" : "input shapes", Align::kLeft},
+             {"name", Align::kLeft}},
+            {},
+            ""};
+  size_t shown = 0, skipped = 0;
+  for (const GroupDelta& g : rows) {
+    if (std::fabs(g.delta_ns()) < kNoiseNs && g.change == GroupChange::kMatched && g.count_delta() == 0) continue;
+    if (top > 0 && shown == top) {
+      ++skipped;
+      continue;
+    }
+    ++shown;
+    s.rows.push_back({std::string(groupChangeName(g.change)), signedMs(g.delta_ns()),
+                      countText(g.base_count) + " → " + countText(g.new_count),
+                      formatMs(g.base_ns) + " → " + formatMs(g.new_ns),
+                      formatFixed(g.base_mean_ns / 1e3, 1) + " → " + formatFixed(g.new_mean_ns / 1e3, 1), keyText(g, device),
+                      truncateMiddle(g.name, 90)});
+  }
+  if (skipped > 0) s.footer = "... " + std::to_string(skipped) + " more changed rows (--top 0 shows all)";
+  return s;
+}
+
+std::string magnitudeText(const FindingSize& f) {
+  if (f.fingerprint.empty()) return "-";
+  if (f.magnitude < 0) return "?";
+  return formatFixed(f.magnitude, 2) + " " + f.unit;  // the unit is the metric's key
+}
+
+Section findings(const RunDiff& d) {
+  Section s{"Findings", {{"change", Align::kLeft}, {"code", Align::kLeft}, {"base"}, {"new"}, {"message", Align::kLeft}}, {}, ""};
+  if (!d.findings_compared) {
+    s.footer = "not compared: the rules were not run on both traces";
+    return s;
+  }
+  for (const FindingDelta& f : d.findings) {
+    const FindingSize& shown = f.next.fingerprint.empty() ? f.base : f.next;
+    s.rows.push_back({std::string(findingChangeName(f.change)), shown.code + " " + shown.name, magnitudeText(f.base),
+                      magnitudeText(f.next), shown.message});
+  }
+  if (s.rows.empty()) s.footer = "no findings in either run";
+  return s;
+}
+
+Section metadata(const RunDiff& d) {
+  Section s{"Run metadata that differs", {{"key", Align::kLeft}, {"base", Align::kLeft}, {"new", Align::kLeft}}, {}, ""};
+  for (const MetadataDelta& m : d.metadata)
+    if (m.differs()) s.rows.push_back({m.key, m.base.empty() ? "(absent)" : m.base, m.next.empty() ? "(absent)" : m.next});
+  if (s.rows.empty()) s.footer = "none of the recorded run facts differ";
+  return s;
+}
+
+std::vector<Section> sections(const RunDiff& d, size_t top) {
+  return {distribution(d), categories(d), groups(d.device_ops, true, top), groups(d.ops, false, top), findings(d),
+          metadata(d)};
+}
+
+/// Text safe inside a Markdown table cell: no line breaks, column separators or raw HTML.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += "\\|";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '\n' || c == '\r') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+std::string codeSpan(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '`' ? '\'' : c;
+  return "`" + out + "`";
+}
+
+}  // namespace
+
+void printRunDiffText(std::ostream& out, const RunDiff& diff, size_t top) {
+  out << "base: " << diff.base_source << '\n' << "new:  " << diff.new_source << "\n\n" << headline(diff) << '\n';
+  for (const Section& s : sections(diff, top)) {
+    out << '\n' << s.title << '\n';
+    if (!s.rows.empty()) {
+      TextTable table(s.columns);
+      for (const auto& row : s.rows) table.addRow(row);
+      table.print(out);
+    }
+    if (!s.footer.empty()) out << "  " << s.footer << '\n';
+  }
+  if (!diff.notes.empty()) {
+    out << "\nNotes\n";
+    for (const std::string& n : diff.notes) out << "  - " << n << '\n';
+  }
+}
+
+void printRunDiffMarkdown(std::ostream& out, const RunDiff& diff, size_t top) {
+  out << "## steplint diff\n\n"
+      << "Base " << codeSpan(diff.base_source) << ", new " << codeSpan(diff.new_source) << ".\n\n**" << cell(headline(diff))
+      << "**\n";
+  for (const std::string& n : diff.notes) out << "\n> **Note:** " << cell(n) << '\n';
+  for (const Section& s : sections(diff, top)) {
+    out << "\n### " << s.title << "\n\n";
+    if (!s.rows.empty()) {
+      out << '|';
+      for (const auto& c : s.columns) out << ' ' << cell(c.title) << " |";
+      out << "\n|";
+      for (const auto& c : s.columns) out << (c.align == Align::kRight ? "---:|" : "---|");
+      out << '\n';
+      for (const auto& row : s.rows) {
+        out << '|';
+        for (const std::string& v : row) out << ' ' << cell(v) << " |";
+        out << '\n';
+      }
+    }
+    if (!s.footer.empty()) out << (s.rows.empty() ? "" : "\n") << s.footer << '\n';
+  }
+}
+
+}  // namespace steplint::analyzer

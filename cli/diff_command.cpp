@@ -1,0 +1,121 @@
+#include "diff_command.h"
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "check_config.h"
+#include "exit_codes.h"
+#include "messages.h"
+#include "steplint/analyzer/lint.h"
+#include "steplint/analyzer/summary.h"
+#include "steplint/rules/builtin.h"
+#include "steplint/trace/model.h"
+#include "steplint/trace/output_file.h"
+
+namespace steplint::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string currentDir() {
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  return ec ? std::string(".") : cwd.string();
+}
+
+}  // namespace
+
+DiffCommand::DiffCommand() { rules::registerBuiltinRules(rules_); }
+
+void DiffCommand::addOptions(CLI::App& app) {
+  app.add_option("BASE", base_path_, "The run to compare against (the baseline): a trace file")
+      ->required()
+      ->type_name("FILE");
+  app.add_option("NEW", new_path_, "The run to compare: a trace file")->required()->type_name("FILE");
+  app.add_option("--format", format_, "Output format; json: schema steplint.diff/1 (docs/diff-json.md)")
+      ->check(CLI::IsMember({"text", "json", "markdown"}))
+      ->capture_default_str();
+  app.add_option("-o,--output", output_path_, "Write the comparison to FILE instead of standard output")
+      ->type_name("FILE");
+  app.add_option("--top", top_, "Rows per op table in text and Markdown (0 = all; JSON has all)")
+      ->capture_default_str();
+  app.add_option("--finding-factor", finding_factor_,
+                 "A finding is worse (better) when its size grew (shrank) by this factor")
+      ->check(CLI::Range(1.0, 1000.0))
+      ->capture_default_str();
+  app.add_flag("--no-findings", no_findings_, "Do not run the rules (faster; no findings comparison)");
+  CLI::Option* config =
+      app.add_option("--config", config_path_, "Use this steplint.toml or pyproject.toml for the rules")
+          ->type_name("FILE");
+  app.add_flag("--no-config", no_config_, "Ignore steplint.toml / pyproject.toml files")->excludes(config);
+  step_flags_.add(app);
+}
+
+bool DiffCommand::loadConfig(analyzer::LintConfig& config) const {
+  const std::string cwd = currentDir();
+  const std::string dir = fs::path(new_path_).parent_path().string();
+  std::vector<analyzer::ConfigError> errors;
+  if (auto file = chooseConfigFile(config_path_, no_config_, dir.empty() ? "." : dir, cwd))
+    errors = analyzer::loadLintConfig(*file, rules_, config);
+  for (const analyzer::ConfigError& e : errors) printError(describeConfigError(e, cwd));
+  return errors.empty();
+}
+
+std::optional<analyzer::RunProfile> DiffCommand::profile(const std::string& path,
+                                                         const analyzer::LintConfig* config) const {
+  trace::TraceModel model;
+  if (!importTraceReporting(path, model)) return std::nullopt;
+  analyzer::SummaryOptions options;
+  options.steps = step_flags_.options();
+  analyzer::TraceSummary summary = analyzer::summarize(model, options);
+  summary.source = path;
+  if (!config) return analyzer::profileRun(model, summary, nullptr);
+  analyzer::LintResult lint = analyzer::runLint(model, summary, rules_, *config);
+  return analyzer::profileRun(model, summary, &lint);
+}
+
+bool DiffCommand::write(const analyzer::RunDiff& diff) const {
+  const bool to_file = !output_path_.empty();
+  std::ostringstream buffer;
+  std::ostream& out = to_file ? static_cast<std::ostream&>(buffer) : std::cout;
+  if (format_ == "json") out << analyzer::runDiffToJson(diff).dump(2) << '\n';
+  else if (format_ == "markdown") analyzer::printRunDiffMarkdown(out, diff, top_);
+  else analyzer::printRunDiffText(out, diff, top_);
+  if (!to_file) {
+    std::cout.flush();
+    if (std::cout) return true;
+    printError("writing to standard output failed");
+    return false;
+  }
+  if (std::string problem = trace::writeOutputFile(output_path_, buffer.str()); !problem.empty()) {
+    printError(output_path_ + ": " + problem);
+    return false;
+  }
+  return true;
+}
+
+int DiffCommand::run() {
+  // Before any import: `-o new.json base.json new.json` would replace a trace with the diff.
+  if (!output_path_.empty()) {
+    std::vector<std::string> inputs{base_path_, new_path_};
+    if (!config_path_.empty()) inputs.push_back(config_path_);
+    if (std::string problem = trace::checkOutputPath(output_path_, inputs); !problem.empty()) {
+      printError(output_path_ + ": " + problem);
+      return kExitUsageError;
+    }
+  }
+  analyzer::LintConfig config;
+  if (!no_findings_ && !loadConfig(config)) return kExitUsageError;
+  const analyzer::LintConfig* lint = no_findings_ ? nullptr : &config;
+  std::optional<analyzer::RunProfile> base = profile(base_path_, lint);
+  std::optional<analyzer::RunProfile> next = profile(new_path_, lint);
+  if (!base || !next) return kExitUsageError;  // the import error is printed already
+  analyzer::DiffOptions options;
+  options.finding_factor = finding_factor_;
+  return write(analyzer::diffRuns(*base, *next, options)) ? kExitOk : kExitUsageError;
+}
+
+}  // namespace steplint::cli

@@ -1,0 +1,100 @@
+#include "steplint/analyzer/regression.h"
+
+#include <catch2/catch.hpp>
+
+using namespace steplint;
+using analyzer::GateVerdict;
+using analyzer::StepCategory;
+
+namespace {
+
+analyzer::RunProfile run(std::vector<int64_t> steps, int64_t kernel_per_step = 0) {
+  analyzer::RunProfile p;
+  p.step_ns = std::move(steps);
+  for (size_t i = 0; i < p.step_ns.size(); ++i) {
+    std::array<int64_t, analyzer::kStepCategoryCount> ns{};
+    ns[static_cast<size_t>(StepCategory::kKernel)] = kernel_per_step + static_cast<int64_t>(i);
+    p.step_category_ns.push_back(ns);
+  }
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("Mann-Whitney U: the normal approximation scipy's asymptotic test gives", "[regression]") {
+  // scipy.stats.mannwhitneyu(new, base, alternative="greater", method="asymptotic") = 0.00609
+  auto r = analyzer::mannWhitneyGreater({1, 2, 3, 4, 5}, {6, 7, 8, 9, 10});
+  CHECK(r.u == 25);
+  CHECK(r.z == Approx(2.50672).epsilon(1e-4));
+  CHECK(r.p_greater == Approx(0.0060929).epsilon(1e-4));
+  // Ties take average ranks and shrink the variance.
+  r = analyzer::mannWhitneyGreater({1, 1, 2, 2, 3}, {2, 3, 3, 3, 5});
+  CHECK(r.u == 21.5);
+  CHECK(r.p_greater == Approx(0.0312835).epsilon(1e-4));
+  // The same samples: no evidence of growth; faster: none either.
+  CHECK(analyzer::mannWhitneyGreater({1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}).p_greater == Approx(0.54224).epsilon(1e-4));
+  CHECK(analyzer::mannWhitneyGreater({6, 7, 8, 9, 10}, {1, 2, 3, 4, 5}).p_greater > 0.99);
+  CHECK(analyzer::mannWhitneyGreater({4, 4, 4}, {4, 4, 4}).p_greater == 1);
+  CHECK(analyzer::mannWhitneyGreater({}, {1, 2}).p_greater == 1);
+}
+
+TEST_CASE("regression limits parse from the command line and config syntax", "[regression]") {
+  analyzer::RegressionLimit l;
+  CHECK(analyzer::parseRegressionLimit("5%", l).empty());
+  CHECK_FALSE(l.category);
+  CHECK(l.max_fraction == Approx(0.05));
+  CHECK(analyzer::parseRegressionLimit("kernel=12.5%", l).empty());
+  CHECK(l.category == StepCategory::kKernel);
+  CHECK(l.max_fraction == Approx(0.125));
+  CHECK(analyzer::parseRegressionLimit("cpu_exec=3", l).empty());
+  CHECK(l.category == StepCategory::kCpuExec);
+  CHECK(analyzer::parseRegressionLimit("step=1%", l).empty());
+  CHECK_FALSE(l.category);
+  CHECK(analyzer::parseRegressionLimit("five", l).find("expected a percentage") == 0);
+  CHECK(analyzer::parseRegressionLimit("", l).find("expected a percentage") == 0);
+  CHECK(analyzer::parseRegressionLimit("-5%", l).find("expected a percentage") == 0);
+  CHECK(analyzer::parseRegressionLimit("gpu=5%", l).find("unknown category 'gpu'") == 0);
+}
+
+TEST_CASE("the gate fails only beyond the limit and significant", "[regression]") {
+  const auto base = run({100, 102, 98, 101, 99, 100, 103, 97}, 50);
+  analyzer::GateOptions options;
+  options.limits = {{std::nullopt, 0.05}, {StepCategory::kKernel, 0.10}};
+
+  SECTION("a shift of every step by 10% regresses the step, not the kernels") {
+    const auto checks = analyzer::runGate(base, run({110, 112, 108, 111, 109, 110, 113, 107}, 50), options);
+    REQUIRE(checks.size() == 2);
+    CHECK(checks[0].verdict == GateVerdict::kRegressed);
+    CHECK(checks[0].change() == Approx(0.10));
+    CHECK(checks[0].p_value < 0.01);
+    CHECK(checks[0].key == "step");
+    CHECK(checks[1].verdict == GateVerdict::kPass);
+    CHECK(checks[1].key == "kernel");
+    CHECK(checks[1].p_value < 0);  // within the limit: not tested
+    analyzer::LintResult lint;
+    lint.source = "new.json";
+    analyzer::addGateResults(checks, "base.json", lint);
+    REQUIRE(lint.diagnostics.size() == 1);
+    CHECK(lint.diagnostics[0].fingerprint() == "SL701:step");
+    CHECK(lint.diagnostics[0].severity == analyzer::Severity::kError);
+    CHECK(lint.diagnostics[0].message.find("+10.0%, limit +5.0%") != std::string::npos);
+    CHECK(lint.diagnostics[0].evidence.metric("regression_fraction") == Approx(0.10));
+  }
+  SECTION("one slow outlier lifts the mean beyond the limit but is not significant") {
+    const auto checks = analyzer::runGate(base, run({100, 102, 98, 101, 99, 100, 103, 160}, 50), options);
+    CHECK(checks[0].change() > 0.05);
+    CHECK(checks[0].verdict == GateVerdict::kPass);
+    CHECK(checks[0].p_value > 0.05);
+    CHECK(checks[0].reason.find("not significant") != std::string::npos);
+  }
+  SECTION("too few steps: undecided, a not-checked entry, never a finding") {
+    const auto checks = analyzer::runGate(base, run({150, 150, 150, 150}, 50), options);
+    CHECK(checks[0].verdict == GateVerdict::kUndecided);
+    analyzer::LintResult lint;
+    analyzer::addGateResults(checks, "base.json", lint);
+    CHECK(lint.diagnostics.empty());
+    REQUIRE(lint.not_checked.size() == 2);
+    CHECK(lint.not_checked[0].code == "SL701");
+    CHECK(lint.not_checked[0].reason.find("4 in the new one are too few") != std::string::npos);
+  }
+}

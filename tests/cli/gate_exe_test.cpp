@@ -1,0 +1,153 @@
+// The regression gate (`check NEW --compare BASE`) and `diff` on run pairs with a known truth,
+// made by steplint-tracegen: the same trainer re-recorded (other noise), a planted 10% kernel
+// slowdown, a planted device-to-device copy per step, and a run too short to decide.
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "run_steplint.h"
+
+namespace steplint::test {
+namespace {
+
+/// A 20-step GPU-bound trainer (2 ms DataLoader) with the model of seed 3; `extra` adds
+/// tracegen flags. Ends the test as skipped (77) when tracegen is not built.
+std::string makeRun(const std::string& name, const std::string& extra, int steps = 20) {
+#ifndef STEPLINT_TRACEGEN
+  (void)name, (void)extra, (void)steps;
+  std::fprintf(stderr, "SKIPPED: steplint-tracegen is not built (STEPLINT_BUILD_BENCH=OFF)\n");
+  std::_Exit(77);
+#else
+  const std::string path = scratchPath(name + ".pt.trace.json.gz");
+  const std::string command = shellQuote(STEPLINT_TRACEGEN) + " -q --seed 3 --dataloader-ms 2 --steps " +
+                              std::to_string(steps) + " " + extra + " -o " + shellQuote(path);
+  REQUIRE(std::system(command.c_str()) == 0);
+  return path;
+#endif
+}
+
+nlohmann::json firstTrace(const RunResult& r) {
+  const nlohmann::json doc = nlohmann::json::parse(r.out);
+  REQUIRE(doc["traces"].size() == 1);
+  return doc["traces"][0];
+}
+
+}  // namespace
+
+TEST_CASE("gate: a re-recording of the same trainer passes", "[cli][gate]") {
+  const std::string base = makeRun("base", "--noise-seed 1");
+  const std::string same = makeRun("same", "--noise-seed 2");
+  RunResult r = runSteplint({"check", "--select", "SL001", "--format", "json", same, "--compare", base,
+                             "--max-regression", "2%,kernel=2%"});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  const nlohmann::json t = firstTrace(r);
+  CHECK(t["findings"].empty());
+  CHECK(t["not_checked"].empty());
+  CHECK(r.err.find("regression gate, " + same + ": pass: step time") != std::string::npos);
+}
+
+TEST_CASE("gate: a planted 10% kernel slowdown fails, in every format", "[cli][gate]") {
+  const std::string base = makeRun("base", "--noise-seed 1");
+  const std::string slow = makeRun("slow", "--noise-seed 2 --kernel-slowdown 1.1");
+  RunResult r = runSteplint({"check", "--select", "SL001", "--format", "json", slow, "--compare", base});
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  const nlohmann::json t = firstTrace(r);
+  REQUIRE(t["findings"].size() == 1);
+  const nlohmann::json& f = t["findings"][0];
+  CHECK(f["code"] == "SL701");
+  CHECK(f["severity"] == "error");
+  CHECK(f["fingerprint"] == "SL701:step");
+  // The kernels are ~92% of this step: +10% kernel time is about +9% step time.
+  CHECK(f["evidence"]["metrics"]["regression_fraction"].get<double>() == Approx(0.092).margin(0.01));
+  CHECK(f["evidence"]["metrics"]["p_value"].get<double>() < 0.001);
+
+  for (const char* format : {"sarif", "junit", "github", "markdown", "text"}) {
+    RunResult other = runSteplint({"check", "--select", "SL001", "--format", format, slow, "--compare", base});
+    INFO(format);
+    CHECK(other.exit_code == 1);
+    CHECK(other.out.find("SL701") != std::string::npos);
+    CHECK(other.out.find("step time 8") != std::string::npos);  // the message with its figures
+  }
+  // A looser limit, in steplint.toml, passes the same pair.
+  const std::string config = scratchPath("steplint.toml");
+  std::ofstream(config) << "[compare]\nmax-regression = [\"15%\", \"kernel=15%\"]\n";
+  RunResult loose = runSteplint({"check", "--config", config, "--select", "SL001", slow, "--compare", base});
+  CHECK(loose.exit_code == 0);
+  std::ofstream(config) << "[compare]\nmax-regression = \"fast=1%\"\n";
+  RunResult bad = runSteplint({"check", "--config", config, slow, "--compare", base});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("compare.max-regression: unknown category 'fast'") != std::string::npos);
+  std::remove(config.c_str());
+}
+
+TEST_CASE("gate: a category limit catches what the step limit lets through", "[cli][gate]") {
+  const std::string base = makeRun("base", "--noise-seed 1");
+  const std::string copy = makeRun("copy", "--noise-seed 2 --extra-dtod-copies 4");
+  RunResult step_only = runSteplint({"check", "--select", "SL001", copy, "--compare", base});
+  CHECK(step_only.exit_code == 0);  // 4 x 32 µs of copies: far inside 5% of an 82 ms step
+  RunResult memcpy = runSteplint(
+      {"check", "--select", "SL001", "--format", "json", copy, "--compare", base, "--max-regression", "memcpy=2%"});
+  INFO(memcpy.err);
+  CHECK(memcpy.exit_code == 1);
+  const nlohmann::json t = firstTrace(memcpy);
+  REQUIRE(t["findings"].size() == 1);
+  CHECK(t["findings"][0]["fingerprint"] == "SL701:memcpy");
+}
+
+TEST_CASE("gate: with too few steps it says it cannot decide and does not fail", "[cli][gate]") {
+  const std::string base = makeRun("base", "--noise-seed 1");
+  const std::string few = makeRun("few", "--noise-seed 2 --kernel-slowdown 1.1", 4);
+  RunResult r = runSteplint({"check", "--select", "SL001", "--format", "json", few, "--compare", base});
+  CHECK(r.exit_code == 0);
+  const nlohmann::json t = firstTrace(r);
+  CHECK(t["findings"].empty());
+  REQUIRE(t["not_checked"].size() == 1);
+  CHECK(t["not_checked"][0]["code"] == "SL701");
+  CHECK(t["not_checked"][0]["reason"].get<std::string>().find("cannot decide") != std::string::npos);
+  CHECK(t["not_checked"][0]["reason"].get<std::string>().find("needs 5 in each") != std::string::npos);
+}
+
+TEST_CASE("gate: bad use is a usage error", "[cli][gate]") {
+  const std::string base = makeRun("base", "--noise-seed 1", 5);
+  RunResult no_base = runSteplint({"check", base, "--max-regression", "5%"});
+  CHECK(no_base.exit_code == 2);
+  CHECK(no_base.err.find("--max-regression needs --compare BASE") != std::string::npos);
+  RunResult bad_limit = runSteplint({"check", base, "--compare", base, "--max-regression", "five"});
+  CHECK(bad_limit.exit_code == 2);
+  CHECK(bad_limit.err.find("expected a percentage") != std::string::npos);
+  RunResult missing = runSteplint({"check", base, "--compare", "no-such-base.json"});
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("no-such-base.json") != std::string::npos);
+}
+
+TEST_CASE("diff on planted pairs: the kernel slowdown and the extra copy are where they were planted",
+          "[cli][diff][gate]") {
+  const std::string base = makeRun("base", "--noise-seed 1");
+  const std::string slow = makeRun("slow", "--noise-seed 2 --kernel-slowdown 1.1");
+  const std::string copy = makeRun("copy", "--noise-seed 2 --extra-dtod-copies 1");
+  RunResult r = runSteplint({"diff", "--no-findings", "--format", "json", base, slow});
+  REQUIRE(r.exit_code == 0);
+  nlohmann::json d = nlohmann::json::parse(r.out);
+  const double kernel_base = d["categories"]["kernel"]["base_ms"].get<double>();
+  CHECK(d["categories"]["kernel"]["delta_ms"].get<double>() == Approx(0.1 * kernel_base).epsilon(0.1));
+  CHECK(std::abs(d["categories"]["dataloader"]["delta_ms"].get<double>()) < 0.5);
+  for (const nlohmann::json& row : d["device_ops"])  // every kernel is 10% slower, none new
+    CHECK(row["change"] == "matched");
+
+  r = runSteplint({"diff", "--no-findings", "--format", "json", base, copy});
+  REQUIRE(r.exit_code == 0);
+  d = nlohmann::json::parse(r.out);
+  const nlohmann::json& first_new = *std::find_if(d["device_ops"].begin(), d["device_ops"].end(),
+                                                  [](const nlohmann::json& row) { return row["change"] != "matched"; });
+  CHECK(first_new["name"] == "Memcpy DtoD (Device -> Device)");
+  CHECK(first_new["change"] == "appeared");
+  CHECK(first_new["new"]["count_per_step"].get<double>() == Approx(1));
+  for (const nlohmann::json& row : d["device_ops"])
+    if (row["name"] != "Memcpy DtoD (Device -> Device)") CHECK(row["change"] == "matched");
+}
+
+}  // namespace steplint::test
