@@ -75,7 +75,7 @@ TEST_CASE("the gate fails only beyond the limit and significant", "[regression]"
     lint.source = "new.json";
     analyzer::addGateResults(checks, "base.json", lint);
     REQUIRE(lint.diagnostics.size() == 1);
-    CHECK(lint.diagnostics[0].fingerprint() == "SL701:step");
+    CHECK(lint.diagnostics[0].fingerprint() == "SL801:step");
     CHECK(lint.diagnostics[0].severity == analyzer::Severity::kError);
     CHECK(lint.diagnostics[0].message.find("+10.0%, limit +5.0%") != std::string::npos);
     CHECK(lint.diagnostics[0].evidence.metric("regression_fraction") == Approx(0.10));
@@ -94,7 +94,7 @@ TEST_CASE("the gate fails only beyond the limit and significant", "[regression]"
     analyzer::addGateResults(checks, "base.json", lint);
     CHECK(lint.diagnostics.empty());
     REQUIRE(lint.not_checked.size() == 2);
-    CHECK(lint.not_checked[0].code == "SL701");
+    CHECK(lint.not_checked[0].code == "SL801");
     CHECK(lint.not_checked[0].reason.find("4 in the new one are too few") != std::string::npos);
   }
 }

@@ -58,9 +58,9 @@ TEST_CASE("gate: a planted 10% kernel slowdown fails, in every format", "[cli][g
   const nlohmann::json t = firstTrace(r);
   REQUIRE(t["findings"].size() == 1);
   const nlohmann::json& f = t["findings"][0];
-  CHECK(f["code"] == "SL701");
+  CHECK(f["code"] == "SL801");
   CHECK(f["severity"] == "error");
-  CHECK(f["fingerprint"] == "SL701:step");
+  CHECK(f["fingerprint"] == "SL801:step");
   // The kernels are ~92% of this step: +10% kernel time is about +9% step time.
   CHECK(f["evidence"]["metrics"]["regression_fraction"].get<double>() == Approx(0.092).margin(0.01));
   CHECK(f["evidence"]["metrics"]["p_value"].get<double>() < 0.001);
@@ -69,7 +69,7 @@ TEST_CASE("gate: a planted 10% kernel slowdown fails, in every format", "[cli][g
     RunResult other = runSteplint({"check", "--select", "SL001", "--format", format, slow, "--compare", base});
     INFO(format);
     CHECK(other.exit_code == 1);
-    CHECK(other.out.find("SL701") != std::string::npos);
+    CHECK(other.out.find("SL801") != std::string::npos);
     CHECK(other.out.find("step time 8") != std::string::npos);  // the message with its figures
   }
   // A looser limit, in steplint.toml, passes the same pair.
@@ -95,7 +95,7 @@ TEST_CASE("gate: a category limit catches what the step limit lets through", "[c
   CHECK(memcpy.exit_code == 1);
   const nlohmann::json t = firstTrace(memcpy);
   REQUIRE(t["findings"].size() == 1);
-  CHECK(t["findings"][0]["fingerprint"] == "SL701:memcpy");
+  CHECK(t["findings"][0]["fingerprint"] == "SL801:memcpy");
 }
 
 TEST_CASE("gate: with too few steps it says it cannot decide and does not fail", "[cli][gate]") {
@@ -106,7 +106,7 @@ TEST_CASE("gate: with too few steps it says it cannot decide and does not fail",
   const nlohmann::json t = firstTrace(r);
   CHECK(t["findings"].empty());
   REQUIRE(t["not_checked"].size() == 1);
-  CHECK(t["not_checked"][0]["code"] == "SL701");
+  CHECK(t["not_checked"][0]["code"] == "SL801");
   CHECK(t["not_checked"][0]["reason"].get<std::string>().find("cannot decide") != std::string::npos);
   CHECK(t["not_checked"][0]["reason"].get<std::string>().find("needs 5 in each") != std::string::npos);
 }

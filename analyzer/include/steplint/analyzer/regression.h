@@ -18,8 +18,8 @@
 
 namespace steplint::analyzer {
 
-/// The code and name the gate's findings carry (docs/rules/SL701-step-time-regression.md).
-inline constexpr std::string_view kRegressionCode = "SL701";
+/// The code and name the gate's findings carry (docs/rules/SL801-step-time-regression.md).
+inline constexpr std::string_view kRegressionCode = "SL801";
 inline constexpr std::string_view kRegressionName = "step-time-regression";
 
 /// "kernel", "memcpy", ..., "cpu_exec", "other": the snake_case keys of JSON and steplint.toml.
@@ -71,7 +71,7 @@ struct GateCheck {
 std::vector<GateCheck> runGate(const RunProfile& base, const RunProfile& next, const GateOptions& options);
 
 /// Puts the gate's outcome into the new run's lint result, so every emitter shows it: a
-/// regressed check becomes an error-severity SL701 finding (first in the list), an undecided
+/// regressed check becomes an error-severity SL801 finding (first in the list), an undecided
 /// one a "not checked" entry with its reason.
 void addGateResults(const std::vector<GateCheck>& checks, const std::string& base_source, LintResult& lint);
 
