@@ -25,6 +25,7 @@ class DataparallelOnMultiGpuRule final : public analyzer::RuleWith<Options> {
   void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
 
  private:
+  // DataParallel over one GPU is not the pattern: at least 2.
   int64_t min_devices() const { return std::max<int64_t>(2, options().min_devices); }
 };
 

@@ -23,6 +23,7 @@ class LowGpuUtilizationRule final : public analyzer::RuleWith<Options> {
   void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
 
  private:
+  // Users write µs; the model keeps ns.
   int64_t launch_gap_ns() const { return static_cast<int64_t>(options().launch_gap_us * 1000); }
 };
 
@@ -39,7 +40,6 @@ void registerSl301(analyzer::RuleRegistry& registry) {
                            "host-wait gaps shorter than this are reported as launch overhead"),
       });
 }
-
 
 namespace {
 

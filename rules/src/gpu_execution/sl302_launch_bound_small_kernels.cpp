@@ -26,6 +26,7 @@ class LaunchBoundSmallKernelsRule final : public analyzer::RuleWith<Options> {
   void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
 
  private:
+  // Users write µs; the model keeps ns.
   int64_t launch_gap_ns() const { return static_cast<int64_t>(options().launch_gap_us * 1000); }
 };
 

@@ -25,6 +25,7 @@ class Fp32MatmulOnTensorCoresRule final : public analyzer::RuleWith<Options> {
   void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
 
  private:
+  // Below 1 a "speedup" would predict a loss: read as 1 (no saving).
   double assumed_speedup() const { return std::max(1.0, options().assumed_speedup); }
 };
 
@@ -45,7 +46,6 @@ void registerSl303(analyzer::RuleRegistry& registry) {
                            "speedup assumed for the eligible kernels under mixed precision / TF32"),
       });
 }
-
 
 namespace {
 

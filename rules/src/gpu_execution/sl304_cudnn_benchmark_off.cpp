@@ -30,6 +30,7 @@ class CudnnBenchmarkOffRule final : public analyzer::RuleWith<Options> {
   void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
 
  private:
+  // A share of the convolution time: 0 to 1.
   double assumed_gain() const { return std::clamp(options().assumed_gain, 0.0, 1.0); }
 };
 
@@ -44,7 +45,6 @@ void registerSl304(analyzer::RuleRegistry& registry) {
                            "share of convolution kernel time assumed saved by autotuned algorithms"),
       });
 }
-
 
 namespace {
 

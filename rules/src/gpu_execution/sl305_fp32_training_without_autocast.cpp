@@ -36,6 +36,7 @@ class Fp32TrainingWithoutAutocastRule final : public analyzer::RuleWith<Options>
   void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
 
  private:
+  // Below 1 a "speedup" would predict a loss: read as 1 (no saving).
   double assumed_speedup() const { return std::max(1.0, options().assumed_speedup); }
 };
 
@@ -55,7 +56,6 @@ void registerSl305(analyzer::RuleRegistry& registry) {
                            "speedup assumed for the FP32/TF32 kernels in bfloat16"),
       });
 }
-
 
 namespace {
 

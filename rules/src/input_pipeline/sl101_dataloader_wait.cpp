@@ -30,6 +30,7 @@ class DataLoaderWaitRule final : public analyzer::RuleWith<Options> {
   void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
 
  private:
+  // The recommendation needs at least one worker per GPU.
   int64_t workers_per_gpu() const { return std::max<int64_t>(1, options().workers_per_gpu); }
 };
 

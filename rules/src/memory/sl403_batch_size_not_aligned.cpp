@@ -44,6 +44,7 @@ class BatchSizeNotAlignedRule final : public analyzer::RuleWith<Options> {
   void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
 
  private:
+  // A multiple below 1 means nothing (and 0 would divide by zero).
   int64_t multiple() const { return std::max<int64_t>(1, options().multiple); }
 };
 

@@ -127,6 +127,7 @@ class MemoryGrowsAcrossStepsRule final : public analyzer::RuleWith<Options> {
   void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
 
  private:
+  // A trend needs at least two steps.
   int64_t min_steps() const { return std::max<int64_t>(2, options().min_steps); }
 };
 

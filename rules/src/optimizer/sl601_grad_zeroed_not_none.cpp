@@ -28,6 +28,7 @@ class GradZeroedNotNoneRule final : public analyzer::RuleWith<Options> {
   void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
 
  private:
+  // 0 would flag every step: at least one zero-filled gradient.
   int64_t min_zero_ops_per_step() const { return std::max<int64_t>(1, options().min_zero_ops_per_step); }
 };
 
@@ -42,7 +43,6 @@ void registerSl601(analyzer::RuleRegistry& registry) {
                            "flag when at least this many gradients are zero-filled per step"),
       });
 }
-
 
 namespace {
 

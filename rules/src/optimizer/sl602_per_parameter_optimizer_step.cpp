@@ -31,6 +31,7 @@ class PerParameterOptimizerStepRule final : public analyzer::RuleWith<Options> {
   void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
 
  private:
+  // Below 1 a "speedup" would predict a loss: read as 1 (no saving).
   double assumed_speedup() const { return std::max(1.0, options().assumed_speedup); }
 };
 
@@ -49,7 +50,6 @@ void registerSl602(analyzer::RuleRegistry& registry) {
                            "speedup of the optimizer step assumed for foreach/fused implementations"),
       });
 }
-
 
 namespace {
 

@@ -28,6 +28,7 @@ class GpuIdleWhileCpuBusyRule final : public analyzer::RuleWith<Options> {
   void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
 
  private:
+  // Below 1 a "speedup" would predict a loss: read as 1 (no saving).
   double assumed_speedup() const { return std::max(1.0, options().assumed_speedup); }
 };
 

@@ -37,7 +37,6 @@ void registerSl605(analyzer::RuleRegistry& registry) {
        "Adam applies weight_decay as L2 on the gradients; AdamW decouples it"});
 }
 
-
 namespace {
 
 // The record_function torch.optim.Adam's step runs in. The name is the instance's class, so

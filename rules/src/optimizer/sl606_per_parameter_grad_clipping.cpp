@@ -33,7 +33,9 @@ class PerParameterGradClippingRule final : public analyzer::RuleWith<Options> {
   void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
 
  private:
+  // One norm op is not a loop: at least 2.
   int64_t min_norm_run() const { return std::max<int64_t>(2, options().min_norm_run); }
+  // Below 1 a "speedup" would predict a loss: read as 1 (no saving).
   double assumed_speedup() const { return std::max(1.0, options().assumed_speedup); }
 };
 
@@ -55,7 +57,6 @@ void registerSl606(analyzer::RuleRegistry& registry) {
                            "speedup of the clipping's host and GPU time assumed for the foreach form"),
       });
 }
-
 
 namespace {
 

@@ -51,7 +51,6 @@ void registerSl207(analyzer::RuleRegistry& registry) {
       });
 }
 
-
 namespace {
 
 // Ops whose only device work is a copy: removing the op removes the copy.
