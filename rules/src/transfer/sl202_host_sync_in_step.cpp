@@ -34,7 +34,7 @@ class HostSyncInStepRule final : public analyzer::RuleWith<Options> {
 void registerSl202(analyzer::RuleRegistry& registry) {
   registry.add<HostSyncInStepRule>(
       {"SL202", "host-sync-in-step", Category::kTransfer, Severity::kWarning, true,
-       "the CPU waits for the GPU inside the step (.item("},
+       "the CPU waits for the GPU inside the step (.item(), .cpu(), synchronize)"},
       {
           analyzer::option("min-syncs-per-step", &Options::min_syncs_per_step,
                            "flag when the average number of host syncs per step reaches this"),

@@ -40,7 +40,7 @@ class DeviceToDeviceCopyChurnRule final : public analyzer::RuleWith<Options> {
 void registerSl207(analyzer::RuleRegistry& registry) {
   registry.add<DeviceToDeviceCopyChurnRule>(
       {"SL207", "device-to-device-copy-churn", Category::kTransfer, Severity::kWarning, true,
-       "many small device-to-device copies per step (copy"},
+       "many small device-to-device copies per step (copy_, clone, Memcpy DtoD)"},
       {
           analyzer::option("min-copies-per-step", &Options::min_copies_per_step,
                            "flag when the small device-to-device copies per step reach this on average"),
