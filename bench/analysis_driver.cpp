@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -75,10 +76,8 @@ void timeRules(const steplint::trace::TraceModel& model, const an::TraceSummary&
   auto t = Clock::now();
   const an::AnalysisContext context(model, summary);
   row("lint.context", secondsSince(t));
-  for (const auto& rule : registry.rules()) {
-    an::RuleOptions options;
-    for (const an::OptionSpec& spec : rule->options()) options.set(spec.name, spec.default_value);
-    rule->configure(options);
+  for (const auto& definition : registry.rules()) {
+    const std::unique_ptr<an::Rule> rule = definition->create();
     CountingSink sink;
     t = Clock::now();
     rule->check(context, sink);

@@ -261,7 +261,7 @@ int CheckCommand::run() {
                 "reported again; rewrite it with --write-baseline to scope them");
   }
   analyzer::LintReport report;
-  for (analyzer::Rule* rule : config.selectedRules(rules_)) report.selected.push_back(rule);
+  for (const analyzer::RuleDefinition* rule : config.selectedRules(rules_)) report.selected.push_back(rule);
   report.fail_on = config.fail_on;
   report.tool_version = STEPLINT_VERSION;
   report.rule_descriptions = ruleDescriptions(rules_);

@@ -39,7 +39,7 @@ std::string optionDefault(const analyzer::OptionValue& value) {
 }
 
 /// For a registered rule whose page is missing: what the registry knows.
-std::string metadataPage(const analyzer::Rule& rule) {
+std::string metadataPage(const analyzer::RuleDefinition& rule) {
   const analyzer::RuleInfo& info = rule.info();
   std::ostringstream out;
   out << "# " << info.code << ' ' << info.name
@@ -57,7 +57,7 @@ std::string metadataPage(const analyzer::Rule& rule) {
 }  // namespace
 
 std::string explainText(const analyzer::RuleRegistry& registry, const std::string& rule) {
-  if (const analyzer::Rule* found = registry.find(rule)) {
+  if (const analyzer::RuleDefinition* found = registry.find(rule)) {
     if (const RuleDoc* doc = findRuleDoc(found->info().code)) return std::string(doc->text);
     return metadataPage(*found);
   }

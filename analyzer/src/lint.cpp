@@ -7,14 +7,14 @@ namespace {
 
 class CollectingSink final : public DiagnosticSink {
  public:
-  CollectingSink(const Rule& rule, LintResult& out) : rule_(rule), out_(out) {}
+  CollectingSink(const RuleInfo& rule, LintResult& out) : rule_(rule), out_(out) {}
   void report(Diagnostic d) override { out_.diagnostics.push_back(std::move(d)); }
   void notChecked(std::string reason) override {
-    out_.not_checked.push_back({std::string(rule_.info().code), std::string(rule_.info().name), std::move(reason)});
+    out_.not_checked.push_back({std::string(rule_.code), std::string(rule_.name), std::move(reason)});
   }
 
  private:
-  const Rule& rule_;
+  const RuleInfo& rule_;
   LintResult& out_;
 };
 
@@ -28,14 +28,13 @@ LintResult runLint(const trace::TraceModel& model, const TraceSummary& summary, 
   result.source = summary.source;
   result.average_step_ms = summary.breakdown.average_total_ns / 1e6;
   const AnalysisContext context(model, summary);
-  for (Rule* rule : config.selectedRules(registry)) {
-    RuleOptions options;
-    for (const OptionSpec& spec : rule->options()) options.set(spec.name, spec.default_value);
-    if (auto it = config.options.find(std::string(rule->info().code)); it != config.options.end())
-      for (const OptionSpec& spec : rule->options())
-        if (const OptionValue* value = it->second.get(spec.name)) options.set(spec.name, *value);
-    rule->configure(options);
-    CollectingSink sink(*rule, result);
+  const RuleOptions no_values;
+  for (const RuleDefinition* definition : config.selectedRules(registry)) {
+    // A fresh rule per run, configured here: nothing this run sets is seen by another.
+    const auto configured = config.options.find(std::string(definition->info().code));
+    const std::unique_ptr<Rule> rule =
+        definition->create(configured != config.options.end() ? configured->second : no_values);
+    CollectingSink sink(definition->info(), result);
     rule->check(context, sink);
   }
   result.saving_all = attributeSavings(context, result.diagnostics);

@@ -45,22 +45,22 @@ void validateSelectorList(const std::vector<std::string>& selectors, const std::
 
 }  // namespace detail
 
-std::vector<Rule*> LintConfig::selectedRules(const RuleRegistry& registry) const {
-  std::set<const Rule*> chosen;
+std::vector<const RuleDefinition*> LintConfig::selectedRules(const RuleRegistry& registry) const {
+  std::set<const RuleDefinition*> chosen;
   if (select.empty()) {
     for (const auto& rule : registry.rules())
       if (rule->info().enabled_by_default) chosen.insert(rule.get());
   }
   for (const std::string& selector : select)
-    for (Rule* rule : registry.match(selector)) chosen.insert(rule);
+    for (const RuleDefinition* rule : registry.match(selector)) chosen.insert(rule);
   for (const std::string& selector : extend_select)
-    for (Rule* rule : registry.match(selector)) chosen.insert(rule);
+    for (const RuleDefinition* rule : registry.match(selector)) chosen.insert(rule);
   // ignore is applied last, so it wins over select within one configuration (documented in
   // docs/configuration.md); the CLI's --select starts a new selection instead.
   for (const std::string& selector : ignore)
-    for (Rule* rule : registry.match(selector)) chosen.erase(rule);
+    for (const RuleDefinition* rule : registry.match(selector)) chosen.erase(rule);
 
-  std::vector<Rule*> out;
+  std::vector<const RuleDefinition*> out;
   for (const auto& rule : registry.rules())
     if (chosen.count(rule.get()) > 0) out.push_back(rule.get());
   return out;

@@ -145,7 +145,7 @@ class ConfigReader {
     if (table == nullptr) return error(key, "expected a table, got " + typeName(node));
     for (const auto& [rule_key, rule_node] : *table) {
       const std::string full = joinKey(key, rule_key.str());
-      const Rule* rule = registry_.find(rule_key.str());
+      const RuleDefinition* rule = registry_.find(rule_key.str());
       if (rule == nullptr) {
         error(full, "unknown rule '" + abbreviate(rule_key.str()) + "'" +
                         didYouMean(rule_key.str(), ruleCodesAndNames(registry_)));
@@ -157,8 +157,8 @@ class ConfigReader {
     }
   }
 
-  void readRuleOptions(const Rule& rule, const toml::table& values, const std::string& prefix) {
-    const std::vector<OptionSpec> specs = rule.options();
+  void readRuleOptions(const RuleDefinition& rule, const toml::table& values, const std::string& prefix) {
+    const std::vector<OptionSpec>& specs = rule.options();
     RuleOptions& target = config_.options[std::string(rule.info().code)];
     for (const auto& [key, node] : values) {
       const std::string full = joinKey(prefix, key.str());
@@ -192,7 +192,7 @@ class ConfigReader {
     return std::nullopt;
   }
 
-  void unknownOption(const Rule& rule, const std::vector<OptionSpec>& specs, const std::string& key,
+  void unknownOption(const RuleDefinition& rule, const std::vector<OptionSpec>& specs, const std::string& key,
                      std::string_view name) {
     const std::string label = std::string(rule.info().code) + " " + std::string(rule.info().name);
     if (specs.empty()) return error(key, "unknown option: " + label + " has no options");

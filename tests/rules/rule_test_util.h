@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,12 +29,15 @@ inline RuleRun runRule(std::string_view code, const trace::TraceModel& model,
                        const std::map<std::string, analyzer::OptionValue>& overrides = {}) {
   analyzer::RuleRegistry registry;
   rules::registerBuiltinRules(registry);
-  analyzer::Rule* rule = registry.find(code);
-  REQUIRE(rule != nullptr);
+  const analyzer::RuleDefinition* definition = registry.find(code);
+  REQUIRE(definition != nullptr);
   analyzer::RuleOptions options;
-  for (const auto& spec : rule->options()) options.set(spec.name, spec.default_value);
-  for (const auto& [name, value] : overrides) options.set(name, value);
-  rule->configure(options);
+  for (const auto& [name, value] : overrides) {
+    INFO("option " << name);
+    REQUIRE(definition->findOption(name) != nullptr);  // a misspelt override would be ignored
+    options.set(name, value);
+  }
+  const std::unique_ptr<analyzer::Rule> rule = definition->create(options);
   const analyzer::TraceSummary summary = analyzer::summarize(model);
   const analyzer::AnalysisContext context(model, summary);
   struct Sink final : analyzer::DiagnosticSink {

@@ -88,8 +88,8 @@ std::string severityBreakdown(const LintReport& report) {
   return text;
 }
 
-const Rule* selectedRule(const LintReport& report, std::string_view code) {
-  for (const Rule* rule : report.selected)
+const RuleDefinition* selectedRule(const LintReport& report, std::string_view code) {
+  for (const RuleDefinition* rule : report.selected)
     if (rule->info().code == code) return rule;
   return nullptr;
 }

@@ -29,7 +29,7 @@ std::string counted(size_t n, std::string_view noun);
 std::string severityBreakdown(const LintReport& report);
 
 /// The selected rule with this code, or nullptr.
-const Rule* selectedRule(const LintReport& report, std::string_view code);
+const RuleDefinition* selectedRule(const LintReport& report, std::string_view code);
 
 /// XML text/attribute escaping; characters XML 1.0 forbids (most C0 controls) become U+FFFD.
 std::string xmlEscape(std::string_view text);

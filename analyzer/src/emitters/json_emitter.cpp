@@ -72,7 +72,7 @@ json traceToJson(const TraceReport& t, const EmitOptions& options) {
 
 json rulesToJson(const LintReport& report) {
   json rules = json::array();
-  for (const Rule* rule : report.selected) {
+  for (const RuleDefinition* rule : report.selected) {
     const RuleInfo& info = rule->info();
     rules.push_back({{"code", info.code},
                      {"name", info.name},

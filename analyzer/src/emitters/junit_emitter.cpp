@@ -27,7 +27,7 @@ std::vector<RuleOutcome> outcomes(const LintReport& report, const LintResult& li
     out.push_back({code, name, "steplint", {}, nullptr});
     return out.back();
   };
-  for (const Rule* rule : report.selected) {
+  for (const RuleDefinition* rule : report.selected) {
     RuleOutcome& o = slot(std::string(rule->info().code), std::string(rule->info().name));
     o.category = "steplint." + std::string(categoryName(rule->info().category));
   }

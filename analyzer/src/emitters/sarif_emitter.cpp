@@ -33,7 +33,7 @@ std::string uriEncode(const std::string& path) {
 }
 
 json ruleDescriptor(const LintReport& report, std::string_view code, std::string_view name,
-                    const Rule* rule) {
+                    const RuleDefinition* rule) {
   const std::string summary =
       rule != nullptr ? std::string(rule->info().summary) : std::string(name);
   auto full = report.rule_descriptions.find(std::string(code));
@@ -55,12 +55,12 @@ json ruleDescriptor(const LintReport& report, std::string_view code, std::string
 /// every result's ruleId must resolve). `index` maps code -> position.
 json buildRules(const LintReport& report, std::map<std::string, size_t>& index) {
   json rules = json::array();
-  auto add = [&](std::string_view code, std::string_view name, const Rule* rule) {
+  auto add = [&](std::string_view code, std::string_view name, const RuleDefinition* rule) {
     if (index.count(std::string(code)) > 0) return;
     index[std::string(code)] = rules.size();
     rules.push_back(ruleDescriptor(report, code, name, rule));
   };
-  for (const Rule* rule : report.selected) add(rule->info().code, rule->info().name, rule);
+  for (const RuleDefinition* rule : report.selected) add(rule->info().code, rule->info().name, rule);
   for (const TraceReport& t : report.traces) {
     for (const Diagnostic& d : t.lint.diagnostics) add(d.code, d.name, nullptr);
     for (const NotChecked& n : t.lint.not_checked) add(n.code, n.name, nullptr);

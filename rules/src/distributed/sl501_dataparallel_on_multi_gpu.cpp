@@ -1,40 +1,50 @@
 // SL501 dataparallel-on-multi-gpu: tb_plugin R2 (`DataParallel.forward` present and more than
 // one device ran device ops). DataParallel replicates the module every step and funnels
 // outputs, loss and gradient reduction through GPU 0, all driven by one Python thread.
-#include "distributed/sl501_dataparallel_on_multi_gpu.h"
-
 #include <algorithm>
 
 #include "common/kernel_util.h"
 #include "distributed/comm_util.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
 using analyzer::AnalysisContext;
 using analyzer::DiagnosticSink;
 
-const analyzer::RuleInfo& DataparallelOnMultiGpuRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL501",
-                                        "dataparallel-on-multi-gpu",
-                                        analyzer::Category::kDistributed,
-                                        analyzer::Severity::kWarning,
-                                        true,
-                                        "nn.DataParallel drives several GPUs from one process"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> DataparallelOnMultiGpuRule::options() const {
-  return {{"min-devices", int64_t{2}, "flag when DataParallel.forward runs and at least this many GPUs are used"}};
-}
+struct Options {
+  int64_t min_devices = 2;
+};
 
-void DataparallelOnMultiGpuRule::configure(const analyzer::RuleOptions& options) {
-  min_devices_ = std::max<int64_t>(2, options.integer("min-devices", 2));
+/// SL501: nn.DataParallel drives more than one GPU (tb_plugin R2).
+class DataparallelOnMultiGpuRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+
+ private:
+  // DataParallel over one GPU is not the pattern: at least 2.
+  int64_t min_devices() const { return std::max<int64_t>(2, options().min_devices); }
+};
+
+}  // namespace
+
+void registerSl501(analyzer::RuleRegistry& registry) {
+  registry.add<DataparallelOnMultiGpuRule>(
+      {"SL501", "dataparallel-on-multi-gpu", analyzer::Category::kDistributed, analyzer::Severity::kWarning, true,
+       "nn.DataParallel drives several GPUs from one process"},
+      {
+          analyzer::option("min-devices", &Options::min_devices,
+                           "flag when DataParallel.forward runs and at least this many GPUs are used"),
+      });
 }
 
 void DataparallelOnMultiGpuRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
   const DistributedFacts& facts = distributedFacts(context);
-  if (facts.dp_forward.empty() || static_cast<int64_t>(facts.devices.size()) < min_devices_) return;
+  if (facts.dp_forward.empty() || static_cast<int64_t>(facts.devices.size()) < min_devices()) return;
   // DDP balances the work DataParallel concentrates on the first GPU: measure that imbalance.
   const auto& gpus = context.summary().gpus;
   const size_t steps = std::max<size_t>(1, context.steps().steps.size());

@@ -1,34 +1,44 @@
 // SL502 ddp-without-nccl: tb_plugin R3 (DDP used, no NCCL communication, a GPU of compute
 // capability >= 3.5). NCCL is also recognised from its kernels and from distributedInfo.backend,
 // which tb_plugin ignores.
-#include "distributed/sl502_ddp_without_nccl.h"
-
 #include <algorithm>
 
 #include "common/kernel_util.h"
 #include "distributed/comm_util.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
 using analyzer::AnalysisContext;
 using analyzer::DiagnosticSink;
 
-const analyzer::RuleInfo& DdpWithoutNcclRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL502",
-                                        "ddp-without-nccl",
-                                        analyzer::Category::kDistributed,
-                                        analyzer::Severity::kWarning,
-                                        true,
-                                        "DistributedDataParallel on GPUs communicates without NCCL"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> DdpWithoutNcclRule::options() const {
-  return {{"assumed-speedup", 2.0, "speedup assumed for the exposed communication when moved to NCCL"}};
-}
+struct Options {
+  double assumed_speedup = 2.0;
+};
 
-void DdpWithoutNcclRule::configure(const analyzer::RuleOptions& options) {
-  assumed_speedup_ = std::max(1.0, options.number("assumed-speedup", 2.0));
+/// SL502: DistributedDataParallel on GPUs without the NCCL backend (tb_plugin R3).
+class DdpWithoutNcclRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+
+ private:
+  // Below 1 a "speedup" would predict a loss: read as 1 (no saving).
+  double assumed_speedup() const { return std::max(1.0, options().assumed_speedup); }
+};
+
+}  // namespace
+
+void registerSl502(analyzer::RuleRegistry& registry) {
+  registry.add<DdpWithoutNcclRule>(
+      {"SL502", "ddp-without-nccl", analyzer::Category::kDistributed, analyzer::Severity::kWarning, true,
+       "DistributedDataParallel on GPUs communicates without NCCL"},
+      {
+          analyzer::option("assumed-speedup", &Options::assumed_speedup,
+                           "speedup assumed for the exposed communication when moved to NCCL"),
+      });
 }
 
 void DdpWithoutNcclRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
@@ -63,8 +73,8 @@ void DdpWithoutNcclRule::check(const AnalysisContext& context, DiagnosticSink& s
   for (uint32_t i : facts.gloo_ops) effect.hostEvent(model, i);
   d.saving.method = strf("the gloo collectives %.1fx faster with NCCL (assumed: NCCL avoids the device-host copies "
                          "gloo needs; often much more on NVLink)",
-                         assumed_speedup_);
-  d.effect = effect.take(1 / assumed_speedup_);
+                         assumed_speedup());
+  d.effect = effect.take(1 / assumed_speedup());
   d.fix = {"Python: torch.distributed.init_process_group(backend=\"nccl\") (or \"cpu:gloo,cuda:nccl\")",
            "LibTorch: create a c10d::ProcessGroupNCCL instead of c10d::ProcessGroupGloo for CUDA tensors"};
   d.fingerprint_key = "ddp-backend";

@@ -2,12 +2,11 @@
 // Communication category is already what no kernel, copy or memset covers (priority
 // subtraction, reference-analyses.md §1.4), i.e. the exposed part; HTA's comm/comp overlap
 // (§2.6) is reported next to it.
-#include "distributed/sl503_exposed_communication.h"
-
 #include "common/kernel_util.h"
 #include "distributed/comm_util.h"
 #include "steplint/analyzer/intervals.h"
 #include "steplint/analyzer/name_memo.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
@@ -16,22 +15,29 @@ using analyzer::DiagnosticSink;
 using analyzer::Interval;
 using analyzer::IntervalSet;
 
-const analyzer::RuleInfo& ExposedCommunicationRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL503",
-                                        "exposed-communication",
-                                        analyzer::Category::kDistributed,
-                                        analyzer::Severity::kWarning,
-                                        true,
-                                        "communication not hidden by computation takes a large share of the step"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> ExposedCommunicationRule::options() const {
-  return {{"max-share", 0.1, "flag when exposed communication exceeds this share of the step (tb_plugin R4)"}};
-}
+struct Options {
+  double max_share = 0.1;
+};
 
-void ExposedCommunicationRule::configure(const analyzer::RuleOptions& options) {
-  max_share_ = options.number("max-share", 0.1);
+/// SL503: communication not hidden by computation takes a large share of the step (tb_plugin R4).
+class ExposedCommunicationRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+};
+
+}  // namespace
+
+void registerSl503(analyzer::RuleRegistry& registry) {
+  registry.add<ExposedCommunicationRule>(
+      {"SL503", "exposed-communication", analyzer::Category::kDistributed, analyzer::Severity::kWarning, true,
+       "communication not hidden by computation takes a large share of the step"},
+      {
+          analyzer::option("max-share", &Options::max_share,
+                           "flag when exposed communication exceeds this share of the step (tb_plugin R4)"),
+      });
 }
 
 void ExposedCommunicationRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
@@ -39,7 +45,7 @@ void ExposedCommunicationRule::check(const AnalysisContext& context, DiagnosticS
   const StepWindow window = keptStepWindow(context);
   if (window.empty()) return sink.notChecked("no training steps");
   const double share = context.breakdown().averageFraction(analyzer::StepCategory::kCommunication);
-  if (share <= max_share_) return;
+  if (share <= options().max_share) return;
   // HTA overlap: |comm kernels ∩ compute kernels| / |comm kernels|, inside the kept steps.
   std::vector<Interval> comm, compute;
   std::vector<uint32_t> comm_kernels;

@@ -1,18 +1,21 @@
+// One registration function per rule, defined in the rule's own .cpp (no per-rule headers).
+// Sorted by code; scripts/add_rule.py inserts new rules here.
 #include "category_registries.h"
-#include "gpu_execution/sl301_low_gpu_utilization.h"
-#include "gpu_execution/sl302_launch_bound_small_kernels.h"
-#include "gpu_execution/sl303_fp32_matmul_on_tensor_cores.h"
-#include "gpu_execution/sl304_cudnn_benchmark_off.h"
-#include "gpu_execution/sl305_fp32_training_without_autocast.h"
 
 namespace steplint::rules {
 
+void registerSl301(analyzer::RuleRegistry& registry);  // low-gpu-utilization
+void registerSl302(analyzer::RuleRegistry& registry);  // launch-bound-small-kernels
+void registerSl303(analyzer::RuleRegistry& registry);  // fp32-matmul-on-tensor-cores
+void registerSl304(analyzer::RuleRegistry& registry);  // cudnn-benchmark-off
+void registerSl305(analyzer::RuleRegistry& registry);  // fp32-training-without-autocast
+
 void registerGpuExecutionRules(analyzer::RuleRegistry& registry) {
-  registry.add<LowGpuUtilizationRule>();
-  registry.add<LaunchBoundSmallKernelsRule>();
-  registry.add<Fp32MatmulOnTensorCoresRule>();
-  registry.add<CudnnBenchmarkOffRule>();
-  registry.add<Fp32TrainingWithoutAutocastRule>();
+  registerSl301(registry);
+  registerSl302(registry);
+  registerSl303(registry);
+  registerSl304(registry);
+  registerSl305(registry);
 }
 
 }  // namespace steplint::rules

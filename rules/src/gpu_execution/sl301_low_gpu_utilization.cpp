@@ -1,33 +1,44 @@
 // SL301 low-gpu-utilization: tb_plugin's R5 (GPU utilization < 50 % over the kept steps), with
 // the idle time split by cause so the saving only claims what the GPU spent waiting on the host.
-#include "gpu_execution/sl301_low_gpu_utilization.h"
-
 #include "common/kernel_gaps.h"
 #include "common/kernel_util.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
 using analyzer::AnalysisContext;
 using analyzer::DiagnosticSink;
 
-const analyzer::RuleInfo& LowGpuUtilizationRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL301",
-                                        "low-gpu-utilization",
-                                        analyzer::Category::kGpuExecution,
-                                        analyzer::Severity::kWarning,
-                                        true,
-                                        "a GPU runs kernels for less than half of the step time"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> LowGpuUtilizationRule::options() const {
-  return {{"min-utilization", 0.5, "flag a GPU whose kernel-busy share of the kept steps is below this (tb_plugin R5)"},
-          {"launch-gap-us", 100.0, "host-wait gaps shorter than this are reported as launch overhead"}};
-}
+struct Options {
+  double min_utilization = 0.5;
+  double launch_gap_us = 100.0;
+};
 
-void LowGpuUtilizationRule::configure(const analyzer::RuleOptions& options) {
-  min_utilization_ = options.number("min-utilization", 0.5);
-  launch_gap_ns_ = static_cast<int64_t>(options.number("launch-gap-us", 100.0) * 1000);
+/// SL301: a GPU runs kernels less than half of the step time (tb_plugin R5).
+class LowGpuUtilizationRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+
+ private:
+  // Users write µs; the model keeps ns.
+  int64_t launch_gap_ns() const { return static_cast<int64_t>(options().launch_gap_us * 1000); }
+};
+
+}  // namespace
+
+void registerSl301(analyzer::RuleRegistry& registry) {
+  registry.add<LowGpuUtilizationRule>(
+      {"SL301", "low-gpu-utilization", analyzer::Category::kGpuExecution, analyzer::Severity::kWarning, true,
+       "a GPU runs kernels for less than half of the step time"},
+      {
+          analyzer::option("min-utilization", &Options::min_utilization,
+                           "flag a GPU whose kernel-busy share of the kept steps is below this (tb_plugin R5)"),
+          analyzer::option("launch-gap-us", &Options::launch_gap_us,
+                           "host-wait gaps shorter than this are reported as launch overhead"),
+      });
 }
 
 namespace {
@@ -44,10 +55,10 @@ void LowGpuUtilizationRule::check(const AnalysisContext& context, DiagnosticSink
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
   const StepWindow window = keptStepWindow(context);
   if (window.empty()) return sink.notChecked("no training steps: no window to measure utilization over");
-  const std::vector<DeviceGaps>& gaps = computeDeviceGaps(context, launch_gap_ns_);
+  const std::vector<DeviceGaps>& gaps = computeDeviceGaps(context, launch_gap_ns());
   const double steps = static_cast<double>(window.count);
   for (const analyzer::GpuSummary& gpu : context.summary().gpus) {
-    if (gpu.window_ns <= 0 || gpu.kernel_count == 0 || gpu.utilization >= min_utilization_) continue;
+    if (gpu.window_ns <= 0 || gpu.kernel_count == 0 || gpu.utilization >= options().min_utilization) continue;
     const DeviceGaps* g = gapsOf(gaps, gpu.device);
     const double step_ms = context.averageStepMs();
     const double busy_ms = static_cast<double>(gpu.kernel_busy_ns) / steps / 1e6;
@@ -57,7 +68,7 @@ void LowGpuUtilizationRule::check(const AnalysisContext& context, DiagnosticSink
     d.message = strf(
         "%s %d utilization is %.1f%% (below %.0f%%): kernels run %.1f ms of the %.1f ms average step; "
         "%.1f ms per step idle waiting on the host",
-        noun.c_str(), gpu.device, 100 * gpu.utilization, 100 * min_utilization_, busy_ms, step_ms, host_wait_ms);
+        noun.c_str(), gpu.device, 100 * gpu.utilization, 100 * options().min_utilization, busy_ms, step_ms, host_wait_ms);
     d.evidence.steps = keptStepNumbers(context);
     d.evidence.ranges.push_back({window.start_ns, window.end_ns});
     if (g) {

@@ -1,38 +1,51 @@
 // SL302 launch-bound-small-kernels: the median kernel is shorter than a launch (~5-20 µs of
 // CPU per cudaLaunchKernel, HTA launch stats §2.7) and the GPU spends a sizeable share of the
 // step in short host-wait gaps between kernels, i.e. it drains faster than the host refills it.
-#include "gpu_execution/sl302_launch_bound_small_kernels.h"
-
 #include "common/kernel_gaps.h"
 #include "common/kernel_util.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
 using analyzer::AnalysisContext;
 using analyzer::DiagnosticSink;
 
-const analyzer::RuleInfo& LaunchBoundSmallKernelsRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL302",
-                                        "launch-bound-small-kernels",
-                                        analyzer::Category::kGpuExecution,
-                                        analyzer::Severity::kWarning,
-                                        true,
-                                        "many tiny kernels; the GPU idles between launches"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> LaunchBoundSmallKernelsRule::options() const {
-  return {{"max-median-kernel-us", 10.0, "flag only when the median kernel duration is below this (µs)"},
-          {"launch-gap-us", 100.0, "host-wait gaps shorter than this count as launch overhead (µs)"},
-          {"min-launch-idle-fraction", 0.1, "flag only when launch gaps take at least this share of the step"},
-          {"min-kernels-per-step", int64_t{100}, "flag only with at least this many kernels per step"}};
-}
+struct Options {
+  double max_median_kernel_us = 10.0;
+  double launch_gap_us = 100.0;
+  double min_launch_idle_fraction = 0.1;
+  int64_t min_kernels_per_step = 100;
+};
 
-void LaunchBoundSmallKernelsRule::configure(const analyzer::RuleOptions& options) {
-  max_median_kernel_us_ = options.number("max-median-kernel-us", 10.0);
-  launch_gap_ns_ = static_cast<int64_t>(options.number("launch-gap-us", 100.0) * 1000);
-  min_launch_idle_fraction_ = options.number("min-launch-idle-fraction", 0.1);
-  min_kernels_per_step_ = options.integer("min-kernels-per-step", 100);
+/// SL302: many tiny kernels and a GPU that idles between them waiting for the next launch.
+class LaunchBoundSmallKernelsRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+
+ private:
+  // Users write µs; the model keeps ns.
+  int64_t launch_gap_ns() const { return static_cast<int64_t>(options().launch_gap_us * 1000); }
+};
+
+}  // namespace
+
+void registerSl302(analyzer::RuleRegistry& registry) {
+  registry.add<LaunchBoundSmallKernelsRule>(
+      {"SL302", "launch-bound-small-kernels", analyzer::Category::kGpuExecution, analyzer::Severity::kWarning, true,
+       "many tiny kernels; the GPU idles between launches"},
+      {
+          analyzer::option("max-median-kernel-us", &Options::max_median_kernel_us,
+                           "flag only when the median kernel duration is below this (µs)"),
+          analyzer::option("launch-gap-us", &Options::launch_gap_us,
+                           "host-wait gaps shorter than this count as launch overhead (µs)"),
+          analyzer::option("min-launch-idle-fraction", &Options::min_launch_idle_fraction,
+                           "flag only when launch gaps take at least this share of the step"),
+          analyzer::option("min-kernels-per-step", &Options::min_kernels_per_step,
+                           "flag only with at least this many kernels per step"),
+      });
 }
 
 void LaunchBoundSmallKernelsRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
@@ -41,13 +54,13 @@ void LaunchBoundSmallKernelsRule::check(const AnalysisContext& context, Diagnost
   if (window.empty()) return sink.notChecked("no training steps: kernels per step cannot be counted");
   const double steps = static_cast<double>(window.count);
   const double step_ns = context.averageStepMs() * 1e6;
-  for (const DeviceGaps& g : computeDeviceGaps(context, launch_gap_ns_)) {
+  for (const DeviceGaps& g : computeDeviceGaps(context, launch_gap_ns())) {
     const double kernels_per_step = static_cast<double>(g.kernel_durations.size()) / steps;
     const double median_us = medianOf(g.kernel_durations) / 1e3;
     const double launch_gap_per_step = static_cast<double>(g.launch_gap_ns) / steps;
     const double fraction = step_ns > 0 ? launch_gap_per_step / step_ns : 0;
-    if (kernels_per_step < static_cast<double>(min_kernels_per_step_) || median_us >= max_median_kernel_us_ ||
-        fraction < min_launch_idle_fraction_)
+    if (kernels_per_step < static_cast<double>(options().min_kernels_per_step) || median_us >= options().max_median_kernel_us ||
+        fraction < options().min_launch_idle_fraction)
       continue;
     const std::string noun = common::deviceNoun(context);  // "GPU", "MTIA" ...
     analyzer::Diagnostic d = makeDiagnostic();
@@ -75,7 +88,7 @@ void LaunchBoundSmallKernelsRule::check(const AnalysisContext& context, Diagnost
     }
     d.saving.method = strf("the host work of the late launches (those ending a GPU gap under %.0f µs) 10x shorter, as "
                            "replaying a CUDA graph does (2x at the low end)",
-                           static_cast<double>(launch_gap_ns_) / 1e3);
+                           static_cast<double>(launch_gap_ns()) / 1e3);
     d.effect = effect.take(/*host_factor=*/0.1, /*device_factor=*/1, /*host_factor_worst=*/0.5);
     d.fix = {
         "LibTorch: capture the step with at::cuda::CUDAGraph (capture_begin/capture_end, then replay()) on "

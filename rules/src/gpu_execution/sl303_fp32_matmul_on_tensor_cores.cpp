@@ -1,38 +1,50 @@
 // SL303 fp32-matmul-on-tensor-cores: tb_plugin R6. On a GPU with tensor cores (compute
 // capability >= 7.0), a large share of kernel time is launched by tensor-core-eligible ops
 // (conv, GEMM) whose kernels are not tensor-core kernels.
-#include "gpu_execution/sl303_fp32_matmul_on_tensor_cores.h"
-
 #include "common/kernel_util.h"
 #include "gpu_execution/tensor_core_eligible.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
 using analyzer::AnalysisContext;
 using analyzer::DiagnosticSink;
 
-const analyzer::RuleInfo& Fp32MatmulOnTensorCoresRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL303",
-                                        "fp32-matmul-on-tensor-cores",
-                                        analyzer::Category::kGpuExecution,
-                                        analyzer::Severity::kWarning,
-                                        true,
-                                        "conv/matmul kernels run in FP32 on a GPU with tensor cores"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> Fp32MatmulOnTensorCoresRule::options() const {
-  return {{"min-eligible-share", 0.1,
-           "flag when eligible ops' non-tensor-core kernels take at least this share of op-launched kernel time"},
-          {"max-tensor-core-share", 0.5,
-           "do not flag when more than this share of the eligible ops' kernel time already runs on tensor cores"},
-          {"assumed-speedup", 2.0, "speedup assumed for the eligible kernels under mixed precision / TF32"}};
-}
+struct Options {
+  double min_eligible_share = 0.1;
+  double max_tensor_core_share = 0.5;
+  double assumed_speedup = 2.0;
+};
 
-void Fp32MatmulOnTensorCoresRule::configure(const analyzer::RuleOptions& options) {
-  min_eligible_share_ = options.number("min-eligible-share", 0.1);
-  max_tensor_core_share_ = options.number("max-tensor-core-share", 0.5);
-  assumed_speedup_ = std::max(1.0, options.number("assumed-speedup", 2.0));
+/// SL303: conv/matmul work runs FP32 kernels on a GPU with tensor cores (tb_plugin R6, AMP).
+class Fp32MatmulOnTensorCoresRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+
+ private:
+  // Below 1 a "speedup" would predict a loss: read as 1 (no saving).
+  double assumed_speedup() const { return std::max(1.0, options().assumed_speedup); }
+};
+
+}  // namespace
+
+void registerSl303(analyzer::RuleRegistry& registry) {
+  registry.add<Fp32MatmulOnTensorCoresRule>(
+      {"SL303", "fp32-matmul-on-tensor-cores", analyzer::Category::kGpuExecution, analyzer::Severity::kWarning, true,
+       "conv/matmul kernels run in FP32 on a GPU with tensor cores"},
+      {
+          analyzer::option("min-eligible-share", &Options::min_eligible_share,
+                           "flag when eligible ops' non-tensor-core kernels take at least this share of op-launched "
+                           "kernel time"),
+          analyzer::option("max-tensor-core-share", &Options::max_tensor_core_share,
+                           "do not flag when more than this share of the eligible ops' kernel time already runs on "
+                           "tensor cores"),
+          analyzer::option("assumed-speedup", &Options::assumed_speedup,
+                           "speedup assumed for the eligible kernels under mixed precision / TF32"),
+      });
 }
 
 namespace {
@@ -65,7 +77,7 @@ void Fp32MatmulOnTensorCoresRule::check(const AnalysisContext& context, Diagnost
   const double share = static_cast<double>(t.eligibleNonTcNs()) / static_cast<double>(t.op_kernel_ns);
   const double eligible_share = static_cast<double>(t.eligible_ns) / static_cast<double>(t.op_kernel_ns);
   const double tc_of_eligible = t.eligible_ns > 0 ? static_cast<double>(t.eligible_tc_ns) / t.eligible_ns : 0.0;
-  if (share < min_eligible_share_ || tc_of_eligible > max_tensor_core_share_) return;
+  if (share < options().min_eligible_share || tc_of_eligible > options().max_tensor_core_share) return;
   const double steps = static_cast<double>(window.count);
   const double fp32_ms = static_cast<double>(t.eligibleNonTcNs()) / steps / 1e6;
   analyzer::Diagnostic d = makeDiagnostic();
@@ -86,10 +98,10 @@ void Fp32MatmulOnTensorCoresRule::check(const AnalysisContext& context, Diagnost
       {"compute_capability", dev->compute_major + 0.1 * std::max(0, dev->compute_minor)}};
   common::EffectBuilder effect;
   for (uint32_t k : t.eligible_fp32_kernels) effect.deviceOp(k);
-  const double low_speedup = 1 + (assumed_speedup_ - 1) / 2;
+  const double low_speedup = 1 + (assumed_speedup() - 1) / 2;
   d.saving.method = strf("the eligible FP32 kernels %.1fx faster on tensor cores (%.1fx at the low end)",
-                         assumed_speedup_, low_speedup);
-  d.effect = effect.take(/*host_factor=*/1, 1 / assumed_speedup_, /*host_factor_worst=*/-1, 1 / low_speedup);
+                         assumed_speedup(), low_speedup);
+  d.effect = effect.take(/*host_factor=*/1, 1 / assumed_speedup(), /*host_factor_worst=*/-1, 1 / low_speedup);
   d.fix = fixesFor(dev->compute_major);
   d.fingerprint_key = strf("gpu%d", t.main_device);
   sink.report(std::move(d));

@@ -3,8 +3,6 @@
 // usually before the profiled steps), so the rule decides only from recorded configuration:
 // a top-level trace metadata key `cudnn_benchmark` (also `torch.backends.cudnn.benchmark`,
 // `steplint_cudnn_benchmark`). Without it the rule reports "not checked".
-#include "gpu_execution/sl304_cudnn_benchmark_off.h"
-
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -12,28 +10,40 @@
 #include "common/kernel_util.h"
 #include "common/shared_data.h"
 #include "steplint/analyzer/name_memo.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
 using analyzer::AnalysisContext;
 using analyzer::DiagnosticSink;
 
-const analyzer::RuleInfo& CudnnBenchmarkOffRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL304",
-                                        "cudnn-benchmark-off",
-                                        analyzer::Category::kGpuExecution,
-                                        analyzer::Severity::kWarning,
-                                        true,
-                                        "fixed-shape convolutions run with cuDNN autotuning off"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> CudnnBenchmarkOffRule::options() const {
-  return {{"assumed-gain", 0.1, "share of convolution kernel time assumed saved by autotuned algorithms"}};
-}
+struct Options {
+  double assumed_gain = 0.1;
+};
 
-void CudnnBenchmarkOffRule::configure(const analyzer::RuleOptions& options) {
-  assumed_gain_ = std::clamp(options.number("assumed-gain", 0.1), 0.0, 1.0);
+/// SL304: convolutions with fixed shapes every step while cudnn.benchmark is recorded as off.
+class CudnnBenchmarkOffRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+
+ private:
+  // A share of the convolution time: 0 to 1.
+  double assumed_gain() const { return std::clamp(options().assumed_gain, 0.0, 1.0); }
+};
+
+}  // namespace
+
+void registerSl304(analyzer::RuleRegistry& registry) {
+  registry.add<CudnnBenchmarkOffRule>(
+      {"SL304", "cudnn-benchmark-off", analyzer::Category::kGpuExecution, analyzer::Severity::kWarning, true,
+       "fixed-shape convolutions run with cuDNN autotuning off"},
+      {
+          analyzer::option("assumed-gain", &Options::assumed_gain,
+                           "share of convolution kernel time assumed saved by autotuned algorithms"),
+      });
 }
 
 namespace {
@@ -124,8 +134,8 @@ void CudnnBenchmarkOffRule::check(const AnalysisContext& context, DiagnosticSink
                         {"conv_kernel_ms_per_step", conv_ms}};
   d.saving.method = strf("the convolution kernels %.0f%% shorter (assumed; autotuned algorithms typically gain 0-30%% "
                          "for fixed shapes, so the low end is no gain)",
-                         100 * assumed_gain_);
-  d.effect = effect.take(/*host_factor=*/1, 1 - assumed_gain_, /*host_factor_worst=*/-1, /*device_factor_worst=*/1);
+                         100 * assumed_gain());
+  d.effect = effect.take(/*host_factor=*/1, 1 - assumed_gain(), /*host_factor_worst=*/-1, /*device_factor_worst=*/1);
   d.fix = {
       "LibTorch: at::globalContext().setBenchmarkCuDNN(true) once before training; "
       "Python: torch.backends.cudnn.benchmark = True",

@@ -3,8 +3,6 @@
 // convolutions — and nothing in the trace shows autocast. SL303 only sees kernels that miss the
 // tensor cores; TF32 ones still run at half the bfloat16 rate (issue 13: autocast saved 10 %
 // of a step whose convolutions were all TF32).
-#include "gpu_execution/sl305_fp32_training_without_autocast.h"
-
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -15,35 +13,48 @@
 #include "gpu_execution/kernel_precision.h"
 #include "gpu_execution/tensor_core_eligible.h"
 #include "steplint/analyzer/name_memo.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
 using analyzer::AnalysisContext;
 using analyzer::DiagnosticSink;
 
-const analyzer::RuleInfo& Fp32TrainingWithoutAutocastRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL305",
-                                        "fp32-training-without-autocast",
-                                        analyzer::Category::kGpuExecution,
-                                        analyzer::Severity::kWarning,
-                                        true,
-                                        "conv/matmul kernels run in FP32/TF32 without autocast on a GPU with bf16 "
-                                        "tensor cores"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> Fp32TrainingWithoutAutocastRule::options() const {
-  return {{"min-share", 0.1, "flag when FP32/TF32 conv/matmul kernels take at least this share of op-launched kernel time"},
-          {"max-reduced-share", 0.2,
-           "do not flag when more than this share of the conv/matmul kernel time of known precision is already "
-           "16-bit (autocast or a half model)"},
-          {"assumed-speedup", 2.0, "speedup assumed for the FP32/TF32 kernels in bfloat16"}};
-}
+struct Options {
+  double min_share = 0.1;
+  double max_reduced_share = 0.2;
+  double assumed_speedup = 2.0;
+};
 
-void Fp32TrainingWithoutAutocastRule::configure(const analyzer::RuleOptions& options) {
-  min_share_ = options.number("min-share", 0.1);
-  max_reduced_share_ = options.number("max-reduced-share", 0.2);
-  assumed_speedup_ = std::max(1.0, options.number("assumed-speedup", 2.0));
+/// SL305: conv/matmul work runs in 32-bit precision (FP32, or TF32 on tensor cores) with no
+/// autocast on a GPU with bfloat16 tensor cores (issue 13).
+class Fp32TrainingWithoutAutocastRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+
+ private:
+  // Below 1 a "speedup" would predict a loss: read as 1 (no saving).
+  double assumed_speedup() const { return std::max(1.0, options().assumed_speedup); }
+};
+
+}  // namespace
+
+void registerSl305(analyzer::RuleRegistry& registry) {
+  registry.add<Fp32TrainingWithoutAutocastRule>(
+      {"SL305", "fp32-training-without-autocast", analyzer::Category::kGpuExecution, analyzer::Severity::kWarning, true,
+       "conv/matmul kernels run in FP32/TF32 without autocast on a GPU with bf16 " "tensor cores"},
+      {
+          analyzer::option("min-share", &Options::min_share,
+                           "flag when FP32/TF32 conv/matmul kernels take at least this share of op-launched kernel "
+                           "time"),
+          analyzer::option("max-reduced-share", &Options::max_reduced_share,
+                       "do not flag when more than this share of the conv/matmul kernel time of known precision is already " "16-bit (autocast or a half model)"),
+          analyzer::option("assumed-speedup", &Options::assumed_speedup,
+                           "speedup assumed for the FP32/TF32 kernels in bfloat16"),
+      });
 }
 
 namespace {
@@ -117,7 +128,7 @@ void Fp32TrainingWithoutAutocastRule::check(const AnalysisContext& context, Diag
   const int64_t known_ns = wide_ns + split.at(KernelPrecision::kReduced);
   const double share = static_cast<double>(wide_ns) / static_cast<double>(t.op_kernel_ns);
   const double reduced_share = known_ns > 0 ? static_cast<double>(split.at(KernelPrecision::kReduced)) / known_ns : 0;
-  if (share < min_share_ || reduced_share > max_reduced_share_ || autocastInSteps(context, window)) return;
+  if (share < options().min_share || reduced_share > options().max_reduced_share || autocastInSteps(context, window)) return;
 
   const double steps = static_cast<double>(window.count);
   auto perStepMs = [&](int64_t ns) { return static_cast<double>(ns) / steps / 1e6; };
@@ -140,12 +151,12 @@ void Fp32TrainingWithoutAutocastRule::check(const AnalysisContext& context, Diag
                         {"compute_capability", dev->compute_major + 0.1 * std::max(0, dev->compute_minor)}};
   common::EffectBuilder effect;
   for (uint32_t k : split.wide_kernels) effect.deviceOp(k);
-  const double low_speedup = 1 + (assumed_speedup_ - 1) / 2;
+  const double low_speedup = 1 + (assumed_speedup() - 1) / 2;
   d.saving.method = strf(
       "the FP32/TF32 conv/matmul kernels %.1fx faster in bfloat16 (%.1fx at the low end); for FP32 kernels without "
       "tensor cores this comes on top of reaching them, SL303's share",
-      assumed_speedup_, low_speedup);
-  d.effect = effect.take(/*host_factor=*/1, 1 / assumed_speedup_, /*host_factor_worst=*/-1, 1 / low_speedup);
+      assumed_speedup(), low_speedup);
+  d.effect = effect.take(/*host_factor=*/1, 1 / assumed_speedup(), /*host_factor_worst=*/-1, 1 / low_speedup);
   d.fix = autocastFixes();
   d.fingerprint_key = strf("gpu%d", t.main_device);
   sink.report(std::move(d));

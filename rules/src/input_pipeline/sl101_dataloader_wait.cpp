@@ -1,5 +1,3 @@
-#include "input_pipeline/sl101_dataloader_wait.h"
-
 #include <algorithm>
 #include <set>
 
@@ -7,6 +5,7 @@
 #include "common/run_metadata.h"
 #include "steplint/analyzer/breakdown.h"
 #include "steplint/analyzer/name_memo.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
@@ -16,24 +15,39 @@ using analyzer::Category;
 using analyzer::Severity;
 using analyzer::StepCategory;
 
-const analyzer::RuleInfo& DataLoaderWaitRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL101", "dataloader-wait", Category::kInputPipeline, Severity::kWarning,
-                                        true, "a large share of each step waits for the DataLoader"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> DataLoaderWaitRule::options() const {
-  return {
-      {"min-wait-fraction", 0.05, "flag when the DataLoader share of the average step exceeds this (tb_plugin R1)"},
-      {"cpu-cores", int64_t{0}, "CPU cores available to this process, caps the recommended worker count (0 = unknown)"},
-      {"workers-per-gpu", int64_t{4}, "rule-of-thumb DataLoader workers per GPU used by this process"},
-  };
-}
+struct Options {
+  double min_wait_fraction = 0.05;
+  int64_t cpu_cores = 0;
+  int64_t workers_per_gpu = 4;
+};
 
-void DataLoaderWaitRule::configure(const analyzer::RuleOptions& options) {
-  min_wait_fraction_ = options.number("min-wait-fraction", 0.05);
-  cpu_cores_ = static_cast<int64_t>(options.number("cpu-cores", 0));
-  workers_per_gpu_ = std::max<int64_t>(1, static_cast<int64_t>(options.number("workers-per-gpu", 4)));
+/// SL101: the training loop waits for the DataLoader for a large share of each step.
+class DataLoaderWaitRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+
+ private:
+  // The recommendation needs at least one worker per GPU.
+  int64_t workers_per_gpu() const { return std::max<int64_t>(1, options().workers_per_gpu); }
+};
+
+}  // namespace
+
+void registerSl101(analyzer::RuleRegistry& registry) {
+  registry.add<DataLoaderWaitRule>(
+      {"SL101", "dataloader-wait", Category::kInputPipeline, Severity::kWarning, true,
+       "a large share of each step waits for the DataLoader"},
+      {
+          analyzer::option("min-wait-fraction", &Options::min_wait_fraction,
+                           "flag when the DataLoader share of the average step exceeds this (tb_plugin R1)"),
+          analyzer::option("cpu-cores", &Options::cpu_cores,
+                           "CPU cores available to this process, caps the recommended worker count (0 = unknown)"),
+          analyzer::option("workers-per-gpu", &Options::workers_per_gpu,
+                           "rule-of-thumb DataLoader workers per GPU used by this process"),
+      });
 }
 
 void DataLoaderWaitRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
@@ -67,7 +81,7 @@ void DataLoaderWaitRule::check(const analyzer::AnalysisContext& context, analyze
   const auto& bd = context.breakdown();
   const double fraction = bd.averageFraction(StepCategory::kDataLoader);
   const double wait_ms = bd.average_ns[static_cast<size_t>(StepCategory::kDataLoader)] / 1e6;
-  if (fraction <= min_wait_fraction_) return;
+  if (fraction <= options().min_wait_fraction) return;
 
   for (size_t s = 0; s < bd.per_step.size(); ++s)
     if (bd.per_step[s].ns[static_cast<size_t>(StepCategory::kDataLoader)] > 0) evidence.step(static_cast<int>(s));
@@ -75,16 +89,16 @@ void DataLoaderWaitRule::check(const analyzer::AnalysisContext& context, analyze
   for (const trace::Event& e : model.events)
     if (trace::isDeviceOp(e.kind)) gpus.insert(model.deviceOf(e));
   const int64_t gpu_count = std::max<int64_t>(1, static_cast<int64_t>(gpus.size()));
-  int64_t workers = workers_per_gpu_ * gpu_count;
-  const int64_t cores = hostCpuCores(model.metadata, cpu_cores_);
+  int64_t workers = workers_per_gpu() * gpu_count;
+  const int64_t cores = hostCpuCores(model.metadata, options().cpu_cores);
   if (cores > 0) workers = std::min(workers, std::max<int64_t>(1, cores - 1));
   const std::string cap = cores > 0 ? strf("at most cpu-cores - 1 = %lld", static_cast<long long>(cores - 1))
                                     : std::string("up to the number of CPU cores");
-  const std::string why = strf("%lld per GPU x %lld GPU%s used, %s", static_cast<long long>(workers_per_gpu_),
+  const std::string why = strf("%lld per GPU x %lld GPU%s used, %s", static_cast<long long>(workers_per_gpu()),
                                static_cast<long long>(gpu_count), gpu_count == 1 ? "" : "s", cap.c_str());
   evidence.metric("dataloader_fraction", fraction);
   evidence.metric("dataloader_ms_per_step", wait_ms);
-  evidence.metric("threshold_fraction", min_wait_fraction_);
+  evidence.metric("threshold_fraction", options().min_wait_fraction);
   evidence.metric("gpus_used", static_cast<double>(gpus.size()));
   evidence.metric("recommended_workers", static_cast<double>(workers));
 

@@ -3,36 +3,42 @@
 // time-slice against each other and against the thread that launches GPU work. Neither count
 // is in a torch.profiler trace by itself: the worker count comes from metadata the trainer
 // adds, the core count from `steplint record` (cpu_cores) or the rule's option.
-#include "input_pipeline/sl102_dataloader_workers_exceed_cores.h"
-
 #include <algorithm>
 
 #include "common/rule_support.h"
 #include "common/run_metadata.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
 using namespace common;  // NOLINT(google-build-using-namespace): rules/src/common helpers
 
-const analyzer::RuleInfo& DataLoaderWorkersExceedCoresRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL102",
-                                        "dataloader-workers-exceed-cores",
-                                        analyzer::Category::kInputPipeline,
-                                        analyzer::Severity::kWarning,
-                                        true,
-                                        "more DataLoader workers than CPU cores to run them"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> DataLoaderWorkersExceedCoresRule::options() const {
-  return {{"cpu-cores", int64_t{0}, "CPU cores of the host (0 = the trace's cpu_cores, written by steplint record)"},
-          {"processes-per-host", int64_t{0},
-           "training processes sharing the host (0 = the trace's local_world_size, else 1)"}};
-}
+struct Options {
+  int64_t cpu_cores = 0;
+  int64_t processes_per_host = 0;
+};
 
-void DataLoaderWorkersExceedCoresRule::configure(const analyzer::RuleOptions& options) {
-  cpu_cores_ = static_cast<int64_t>(options.number("cpu-cores", 0));
-  processes_per_host_ = static_cast<int64_t>(options.number("processes-per-host", 0));
+/// SL102: more DataLoader workers than the host has CPU cores for them.
+class DataLoaderWorkersExceedCoresRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+};
+
+}  // namespace
+
+void registerSl102(analyzer::RuleRegistry& registry) {
+  registry.add<DataLoaderWorkersExceedCoresRule>(
+      {"SL102", "dataloader-workers-exceed-cores", analyzer::Category::kInputPipeline, analyzer::Severity::kWarning, true,
+       "more DataLoader workers than CPU cores to run them"},
+      {
+          analyzer::option("cpu-cores", &Options::cpu_cores,
+                           "CPU cores of the host (0 = the trace's cpu_cores, written by steplint record)"),
+          analyzer::option("processes-per-host", &Options::processes_per_host,
+                           "training processes sharing the host (0 = the trace's local_world_size, else 1)"),
+      });
 }
 
 void DataLoaderWorkersExceedCoresRule::check(const analyzer::AnalysisContext& context,
@@ -43,12 +49,12 @@ void DataLoaderWorkersExceedCoresRule::check(const analyzer::AnalysisContext& co
     return sink.notChecked("the DataLoader worker count is not in the trace; record it as metadata: "
                            "steplint::annotate(\"dataloader_workers\", N) or, in Python, "
                            "prof.add_metadata_json(\"dataloader_workers\", str(N))");
-  const int64_t cores = hostCpuCores(meta, cpu_cores_);
+  const int64_t cores = hostCpuCores(meta, options().cpu_cores);
   if (cores <= 0)
     return sink.notChecked("the host's CPU core count is unknown: record with steplint record (it writes "
                            "cpu_cores) or set cpu-cores in [lint.options.SL102]");
   const int64_t processes =
-      processes_per_host_ > 0 ? processes_per_host_
+      options().processes_per_host > 0 ? options().processes_per_host
                               : std::max<int64_t>(1, metadataInteger(meta, {"local_world_size"}).value_or(1));
   const int64_t wanted = (*workers + 1) * processes;  // each worker and each training process
   if (wanted <= cores) return;

@@ -1,16 +1,19 @@
+// One registration function per rule, defined in the rule's own .cpp (no per-rule headers).
+// Sorted by code; scripts/add_rule.py inserts new rules here.
 #include "category_registries.h"
-#include "memory/sl401_device_memory_near_capacity.h"
-#include "memory/sl402_gpu_memory_headroom.h"
-#include "memory/sl403_batch_size_not_aligned.h"
-#include "memory/sl404_memory_grows_across_steps.h"
 
 namespace steplint::rules {
 
+void registerSl401(analyzer::RuleRegistry& registry);  // device-memory-near-capacity
+void registerSl402(analyzer::RuleRegistry& registry);  // gpu-memory-headroom
+void registerSl403(analyzer::RuleRegistry& registry);  // batch-size-not-aligned
+void registerSl404(analyzer::RuleRegistry& registry);  // memory-grows-across-steps
+
 void registerMemoryRules(analyzer::RuleRegistry& registry) {
-  registry.add<DeviceMemoryNearCapacityRule>();
-  registry.add<GpuMemoryHeadroomRule>();
-  registry.add<BatchSizeNotAlignedRule>();
-  registry.add<MemoryGrowsAcrossStepsRule>();
+  registerSl401(registry);
+  registerSl402(registry);
+  registerSl403(registry);
+  registerSl404(registry);
 }
 
 }  // namespace steplint::rules

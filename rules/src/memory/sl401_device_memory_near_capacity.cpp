@@ -1,10 +1,9 @@
 // SL401 device-memory-near-capacity: tb_plugin R7 (peak "Total Allocated" > 90 % of
 // deviceProperties[id].totalGlobalMem), per CUDA device only: CPU records (device type 0,
 // id -1) are never compared with a GPU (TB-Q5).
-#include "memory/sl401_device_memory_near_capacity.h"
-
 #include "common/kernel_util.h"
 #include "steplint/analyzer/memory_peaks.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
@@ -17,22 +16,29 @@ namespace {
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 }
 
-const analyzer::RuleInfo& DeviceMemoryNearCapacityRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL401",
-                                        "device-memory-near-capacity",
-                                        analyzer::Category::kMemory,
-                                        analyzer::Severity::kWarning,
-                                        true,
-                                        "peak allocated GPU memory is close to the device's capacity"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> DeviceMemoryNearCapacityRule::options() const {
-  return {{"max-fraction", 0.9, "flag when the peak allocated memory exceeds this share of totalGlobalMem"}};
-}
+struct Options {
+  double max_fraction = 0.9;
+};
 
-void DeviceMemoryNearCapacityRule::configure(const analyzer::RuleOptions& options) {
-  max_fraction_ = options.number("max-fraction", 0.9);
+/// SL401: peak allocated GPU memory above 90% of the device's capacity (tb_plugin R7, TB-Q5 fixed).
+class DeviceMemoryNearCapacityRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+};
+
+}  // namespace
+
+void registerSl401(analyzer::RuleRegistry& registry) {
+  registry.add<DeviceMemoryNearCapacityRule>(
+      {"SL401", "device-memory-near-capacity", analyzer::Category::kMemory, analyzer::Severity::kWarning, true,
+       "peak allocated GPU memory is close to the device's capacity"},
+      {
+          analyzer::option("max-fraction", &Options::max_fraction,
+                           "flag when the peak allocated memory exceeds this share of totalGlobalMem"),
+      });
 }
 
 void DeviceMemoryNearCapacityRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
@@ -52,7 +58,7 @@ void DeviceMemoryNearCapacityRule::check(const AnalysisContext& context, Diagnos
     const double capacity = static_cast<double>(dev->total_global_mem);
     const int64_t peak = p.hasTotals() ? p.peak_allocated : p.lower_bound;
     const double fraction = static_cast<double>(peak) / capacity;
-    if (fraction <= max_fraction_) {
+    if (fraction <= options().max_fraction) {
       if (!p.hasTotals())
         sink.notChecked(
             strf("GPU %d memory events carry no Total Allocated (legacy trace); the allocations seen "

@@ -1,13 +1,12 @@
 // SL402 gpu-memory-headroom: DLProf's "GPU memory underutilized" problem, made evidence-based:
 // the peak reserved memory is below half of the device and the GPU is idle for part of the
 // step, so a larger batch would fill both.
-#include "memory/sl402_gpu_memory_headroom.h"
-
 #include <algorithm>
 #include <cmath>
 
 #include "common/kernel_util.h"
 #include "steplint/analyzer/memory_peaks.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
@@ -20,24 +19,32 @@ namespace {
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 }
 
-const analyzer::RuleInfo& GpuMemoryHeadroomRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL402",
-                                        "gpu-memory-headroom",
-                                        analyzer::Category::kMemory,
-                                        analyzer::Severity::kWarning,
-                                        true,
-                                        "an under-utilized GPU uses little of its memory: room for a larger batch"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> GpuMemoryHeadroomRule::options() const {
-  return {{"max-memory-fraction", 0.5, "flag when the peak reserved memory (else allocated) is below this share"},
-          {"max-utilization", 0.8, "flag only when the GPU's kernel utilization is below this"}};
-}
+struct Options {
+  double max_memory_fraction = 0.5;
+  double max_utilization = 0.8;
+};
 
-void GpuMemoryHeadroomRule::configure(const analyzer::RuleOptions& options) {
-  max_memory_fraction_ = options.number("max-memory-fraction", 0.5);
-  max_utilization_ = options.number("max-utilization", 0.8);
+/// SL402: a GPU that is both under-utilized and uses little of its memory: room for a larger batch.
+class GpuMemoryHeadroomRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+};
+
+}  // namespace
+
+void registerSl402(analyzer::RuleRegistry& registry) {
+  registry.add<GpuMemoryHeadroomRule>(
+      {"SL402", "gpu-memory-headroom", analyzer::Category::kMemory, analyzer::Severity::kWarning, true,
+       "an under-utilized GPU uses little of its memory: room for a larger batch"},
+      {
+          analyzer::option("max-memory-fraction", &Options::max_memory_fraction,
+                           "flag when the peak reserved memory (else allocated) is below this share"),
+          analyzer::option("max-utilization", &Options::max_utilization,
+                           "flag only when the GPU's kernel utilization is below this"),
+      });
 }
 
 void GpuMemoryHeadroomRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
@@ -65,7 +72,7 @@ void GpuMemoryHeadroomRule::check(const AnalysisContext& context, DiagnosticSink
     const int64_t peak = reserved ? it->peak_reserved : it->peak_allocated;
     const double capacity = static_cast<double>(dev->total_global_mem);
     const double fraction = static_cast<double>(peak) / capacity;
-    if (fraction >= max_memory_fraction_ || gpu.utilization >= max_utilization_ || peak <= 0) continue;
+    if (fraction >= options().max_memory_fraction || gpu.utilization >= options().max_utilization || peak <= 0) continue;
     const double room = std::floor(0.9 * capacity / static_cast<double>(peak));
     const double idle_ms = static_cast<double>(gpu.window_ns - gpu.kernel_busy_ns) / window.count / 1e6;
     analyzer::Diagnostic d = makeDiagnostic();

@@ -2,40 +2,22 @@
 // of 8 (fp16) or 16 (int8). The batch size is read from the recorded input shapes of the first
 // conv/linear/matmul of each step; the most common value across steps is judged, so one short
 // last batch does not fire.
-#include "memory/sl403_batch_size_not_aligned.h"
-
 #include <cctype>
 #include <charconv>
+#include <cstdint>
 #include <map>
 #include <set>
+#include <string_view>
 
+#include "common/input_dims.h"
 #include "common/kernel_util.h"
 #include "steplint/analyzer/name_memo.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
 using analyzer::AnalysisContext;
 using analyzer::DiagnosticSink;
-
-bool firstDimOfInput(std::string_view s, size_t input, int64_t& out) {
-  size_t depth = 0, index = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (c == '[') {
-      ++depth;
-    } else if (c == ']') {
-      if (depth == 0) return false;
-      --depth;
-    } else if (c == ',' && depth == 1) {
-      ++index;
-    } else if (depth == 2 && index == input && (std::isdigit(static_cast<unsigned char>(c)) || c == '-')) {
-      auto [ptr, ec] = std::from_chars(s.data() + i, s.data() + s.size(), out);
-      return ec == std::errc() && out > 0;
-    }
-    if (depth == 1 && index > input) return false;
-  }
-  return false;
-}
 
 namespace {
 
@@ -49,22 +31,33 @@ int batchInput(std::string_view name) {
 
 }  // namespace
 
-const analyzer::RuleInfo& BatchSizeNotAlignedRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL403",
-                                        "batch-size-not-aligned",
-                                        analyzer::Category::kMemory,
-                                        analyzer::Severity::kNote,
-                                        true,
-                                        "the batch size is not a multiple of 8 (tensor-core tile alignment)"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> BatchSizeNotAlignedRule::options() const {
-  return {{"multiple", int64_t{8}, "the alignment the batch size should have (8 for fp16/bf16/tf32, 16 for int8)"}};
-}
+struct Options {
+  int64_t multiple = 8;
+};
 
-void BatchSizeNotAlignedRule::configure(const analyzer::RuleOptions& options) {
-  multiple_ = std::max<int64_t>(1, options.integer("multiple", 8));
+/// SL403: the batch dimension of the step's first conv/linear/matmul is not a multiple of 8.
+class BatchSizeNotAlignedRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+
+ private:
+  // A multiple below 1 means nothing (and 0 would divide by zero).
+  int64_t multiple() const { return std::max<int64_t>(1, options().multiple); }
+};
+
+}  // namespace
+
+void registerSl403(analyzer::RuleRegistry& registry) {
+  registry.add<BatchSizeNotAlignedRule>(
+      {"SL403", "batch-size-not-aligned", analyzer::Category::kMemory, analyzer::Severity::kNote, true,
+       "the batch size is not a multiple of 8 (tensor-core tile alignment)"},
+      {
+          analyzer::option("multiple", &Options::multiple,
+                           "the alignment the batch size should have (8 for fp16/bf16/tf32, 16 for int8)"),
+      });
 }
 
 void BatchSizeNotAlignedRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
@@ -102,17 +95,17 @@ void BatchSizeNotAlignedRule::check(const AnalysisContext& context, DiagnosticSi
   int best = 0;
   for (const auto& [b, n] : votes)
     if (n > best) best = n, batch = b;
-  if (batch % multiple_ == 0) return;
-  const int64_t up = (batch / multiple_ + 1) * multiple_, down = batch / multiple_ * multiple_;
+  if (batch % multiple() == 0) return;
+  const int64_t up = (batch / multiple() + 1) * multiple(), down = batch / multiple() * multiple();
   analyzer::Diagnostic d = makeDiagnostic();
   const trace::Event& first = model.events[first_by_step.begin()->second.first];
   d.message = strf("batch size %lld (first input of %s) is not a multiple of %lld", static_cast<long long>(batch),
-                   std::string(model.name(first)).c_str(), static_cast<long long>(multiple_));
+                   std::string(model.name(first)).c_str(), static_cast<long long>(multiple()));
   for (const auto& [step, v] : first_by_step) {
     d.evidence.steps.push_back(context.steps().steps[static_cast<size_t>(step)].number);
     if (d.evidence.events.size() < 20) d.evidence.events.push_back(v.first);
   }
-  d.evidence.metrics = {{"batch_size", static_cast<double>(batch)}, {"multiple", static_cast<double>(multiple_)}};
+  d.evidence.metrics = {{"batch_size", static_cast<double>(batch)}, {"multiple", static_cast<double>(multiple())}};
   d.saving.method =
       "not measurable from one trace: unaligned GEMM/conv dimensions can make cuBLAS/cuDNN pick "
       "slower non-tensor-core or padded kernels";

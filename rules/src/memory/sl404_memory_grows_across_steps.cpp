@@ -10,8 +10,6 @@
 //     profile_memory events, or steplint record's per-step CUDA allocator peaks;
 //   * the "Host memory (steplint)" counter that steplint record writes at step boundaries (the
 //     process's resident set, which includes LibTorch's DataLoader worker threads).
-#include "memory/sl404_memory_grows_across_steps.h"
-
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -20,6 +18,7 @@
 
 #include "common/kernel_util.h"
 #include "common/rule_support.h"
+#include "steplint/analyzer/rule_registry.h"
 #include "steplint/trace/recorded_names.h"
 
 namespace steplint::rules {
@@ -112,28 +111,42 @@ Growth growthOf(const std::vector<int64_t>& values) {
 
 }  // namespace
 
-const analyzer::RuleInfo& MemoryGrowsAcrossStepsRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL404",
-                                        "memory-grows-across-steps",
-                                        analyzer::Category::kMemory,
-                                        analyzer::Severity::kWarning,
-                                        true,
-                                        "memory in use rises step after step: tensors are kept across iterations"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> MemoryGrowsAcrossStepsRule::options() const {
-  return {{"min-steps", int64_t{5}, "steps with a memory sample needed to judge a trend"},
-          {"min-growth-mib", 16.0, "flag when memory grows by at least this much (MiB) from the first to the last step"},
-          {"min-growth-fraction", 0.05, "... and by at least this share of the first step's value"},
-          {"min-rising-fraction", 0.8, "... and rises in at least this share of the step-to-step changes"}};
-}
+struct Options {
+  int64_t min_steps = 5;
+  double min_growth_mib = 16.0;
+  double min_growth_fraction = 0.05;
+  double min_rising_fraction = 0.8;
+};
 
-void MemoryGrowsAcrossStepsRule::configure(const analyzer::RuleOptions& options) {
-  min_steps_ = std::max<int64_t>(2, static_cast<int64_t>(options.number("min-steps", 5)));
-  min_growth_mib_ = options.number("min-growth-mib", 16.0);
-  min_growth_fraction_ = options.number("min-growth-fraction", 0.05);
-  min_rising_fraction_ = options.number("min-rising-fraction", 0.8);
+/// SL404: device or host memory grows step after step (tensors kept alive across iterations).
+class MemoryGrowsAcrossStepsRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+
+ private:
+  // A trend needs at least two steps.
+  int64_t min_steps() const { return std::max<int64_t>(2, options().min_steps); }
+};
+
+}  // namespace
+
+void registerSl404(analyzer::RuleRegistry& registry) {
+  registry.add<MemoryGrowsAcrossStepsRule>(
+      {"SL404", "memory-grows-across-steps", analyzer::Category::kMemory, analyzer::Severity::kWarning, true,
+       "memory in use rises step after step: tensors are kept across iterations"},
+      {
+          analyzer::option("min-steps", &Options::min_steps,
+                           "steps with a memory sample needed to judge a trend"),
+          analyzer::option("min-growth-mib", &Options::min_growth_mib,
+                           "flag when memory grows by at least this much (MiB) from the first to the last step"),
+          analyzer::option("min-growth-fraction", &Options::min_growth_fraction,
+                           "... and by at least this share of the first step's value"),
+          analyzer::option("min-rising-fraction", &Options::min_rising_fraction,
+                           "... and rises in at least this share of the step-to-step changes"),
+      });
 }
 
 void MemoryGrowsAcrossStepsRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
@@ -144,12 +157,12 @@ void MemoryGrowsAcrossStepsRule::check(const AnalysisContext& context, Diagnosti
   bool enough = false;
   for (const auto& [key, values] : series) {
     const Growth g = growthOf(values);
-    if (static_cast<int64_t>(g.points) < min_steps_) continue;
+    if (static_cast<int64_t>(g.points) < min_steps()) continue;
     enough = true;
     const int64_t growth = g.last - g.first;
-    const bool rises = static_cast<double>(g.rising) >= min_rising_fraction_ * static_cast<double>(g.points - 1);
-    if (!rises || static_cast<double>(growth) < min_growth_mib_ * 1048576.0 ||
-        static_cast<double>(growth) < min_growth_fraction_ * static_cast<double>(g.first) || g.slope <= 0)
+    const bool rises = static_cast<double>(g.rising) >= options().min_rising_fraction * static_cast<double>(g.points - 1);
+    if (!rises || static_cast<double>(growth) < options().min_growth_mib * 1048576.0 ||
+        static_cast<double>(growth) < options().min_growth_fraction * static_cast<double>(g.first) || g.slope <= 0)
       continue;
     analyzer::Diagnostic d = makeDiagnostic();
     std::string runway;
@@ -194,7 +207,7 @@ void MemoryGrowsAcrossStepsRule::check(const AnalysisContext& context, Diagnosti
     sink.notChecked(common::strf(
         "fewer than %lld steps with memory samples: record with torch.profiler(profile_memory=True), or with "
         "steplint record (host memory every step; GPU allocator peaks with CUDA)",
-        static_cast<long long>(min_steps_)));
+        static_cast<long long>(min_steps())));
 }
 
 }  // namespace steplint::rules

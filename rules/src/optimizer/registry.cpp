@@ -1,20 +1,23 @@
+// One registration function per rule, defined in the rule's own .cpp (no per-rule headers).
+// Sorted by code; scripts/add_rule.py inserts new rules here.
 #include "category_registries.h"
-#include "optimizer/sl601_grad_zeroed_not_none.h"
-#include "optimizer/sl602_per_parameter_optimizer_step.h"
-#include "optimizer/sl603_torch_tensor_copy.h"
-#include "optimizer/sl604_gpu_idle_while_cpu_busy.h"
-#include "optimizer/sl605_adam_l2_weight_decay.h"
-#include "optimizer/sl606_per_parameter_grad_clipping.h"
 
 namespace steplint::rules {
 
+void registerSl601(analyzer::RuleRegistry& registry);  // grad-zeroed-not-none
+void registerSl602(analyzer::RuleRegistry& registry);  // per-parameter-optimizer-step
+void registerSl603(analyzer::RuleRegistry& registry);  // torch-tensor-copy
+void registerSl604(analyzer::RuleRegistry& registry);  // gpu-idle-while-cpu-busy
+void registerSl605(analyzer::RuleRegistry& registry);  // adam-l2-weight-decay
+void registerSl606(analyzer::RuleRegistry& registry);  // per-parameter-grad-clipping
+
 void registerOptimizerRules(analyzer::RuleRegistry& registry) {
-  registry.add<GradZeroedNotNoneRule>();
-  registry.add<PerParameterOptimizerStepRule>();
-  registry.add<TorchTensorCopyRule>();
-  registry.add<GpuIdleWhileCpuBusyRule>();
-  registry.add<AdamL2WeightDecayRule>();
-  registry.add<PerParameterGradClippingRule>();
+  registerSl601(registry);
+  registerSl602(registry);
+  registerSl603(registry);
+  registerSl604(registry);
+  registerSl605(registry);
+  registerSl606(registry);
 }
 
 }  // namespace steplint::rules

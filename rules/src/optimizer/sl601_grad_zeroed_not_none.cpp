@@ -3,35 +3,45 @@
 // C++ `...::zero_grad` scope), `aten::zero_` calls whose parent is not `aten::zeros` fill each
 // gradient with zeros. Releasing the gradients instead (set_to_none) skips one fill kernel per
 // parameter and lets the next backward write instead of accumulate.
-#include "optimizer/sl601_grad_zeroed_not_none.h"
-
 #include <algorithm>
 
 #include "common/kernel_util.h"
 #include "common/shared_data.h"
 #include "steplint/analyzer/name_memo.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
 using analyzer::AnalysisContext;
 using analyzer::DiagnosticSink;
 
-const analyzer::RuleInfo& GradZeroedNotNoneRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL601",
-                                        "grad-zeroed-not-none",
-                                        analyzer::Category::kOptimizer,
-                                        analyzer::Severity::kWarning,
-                                        true,
-                                        "zero_grad fills every gradient with zeros instead of releasing it"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> GradZeroedNotNoneRule::options() const {
-  return {{"min-zero-ops-per-step", int64_t{1}, "flag when at least this many gradients are zero-filled per step"}};
-}
+struct Options {
+  int64_t min_zero_ops_per_step = 1;
+};
 
-void GradZeroedNotNoneRule::configure(const analyzer::RuleOptions& options) {
-  min_zero_ops_per_step_ = std::max<int64_t>(1, options.integer("min-zero-ops-per-step", 1));
+/// SL601: zero_grad fills gradients with zeros instead of releasing them (TorchTidy GradNotSetToNonePattern).
+class GradZeroedNotNoneRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+
+ private:
+  // 0 would flag every step: at least one zero-filled gradient.
+  int64_t min_zero_ops_per_step() const { return std::max<int64_t>(1, options().min_zero_ops_per_step); }
+};
+
+}  // namespace
+
+void registerSl601(analyzer::RuleRegistry& registry) {
+  registry.add<GradZeroedNotNoneRule>(
+      {"SL601", "grad-zeroed-not-none", analyzer::Category::kOptimizer, analyzer::Severity::kWarning, true,
+       "zero_grad fills every gradient with zeros instead of releasing it"},
+      {
+          analyzer::option("min-zero-ops-per-step", &Options::min_zero_ops_per_step,
+                           "flag when at least this many gradients are zero-filled per step"),
+      });
 }
 
 namespace {
@@ -70,7 +80,7 @@ void GradZeroedNotNoneRule::check(const AnalysisContext& context, DiagnosticSink
   if (!any_zero_grad)
     return sink.notChecked("no zero_grad range in the trace (Optimizer.zero_grad#... annotation or zero_grad frame)");
   const double steps = static_cast<double>(window.count);
-  if (static_cast<double>(zero_ops.size()) / steps < static_cast<double>(min_zero_ops_per_step_)) return;
+  if (static_cast<double>(zero_ops.size()) / steps < static_cast<double>(min_zero_ops_per_step())) return;
   int64_t gpu_ns = 0;
   common::EffectBuilder effect;
   for (uint32_t i : zero_ops) effect.hostEvent(model, i);

@@ -2,41 +2,53 @@
 // trace-based. Inside the optimizer step (`Optimizer.step#...` annotation or a
 // `_single_tensor_adam/adamw/sgd` frame) the kernels are many and tiny, and no foreach/fused
 // implementation (`aten::_foreach_*`, `aten::_fused_*`, `multi_tensor_apply` kernels) is used.
-#include "optimizer/sl602_per_parameter_optimizer_step.h"
-
 #include <algorithm>
 
 #include "common/kernel_util.h"
 #include "common/optimizer_ranges.h"
 #include "common/shared_data.h"
-#include "steplint/analyzer/name_memo.h"
 #include "steplint/analyzer/intervals.h"
+#include "steplint/analyzer/name_memo.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
 using analyzer::AnalysisContext;
 using analyzer::DiagnosticSink;
 
-const analyzer::RuleInfo& PerParameterOptimizerStepRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL602",
-                                        "per-parameter-optimizer-step",
-                                        analyzer::Category::kOptimizer,
-                                        analyzer::Severity::kWarning,
-                                        true,
-                                        "the optimizer launches small kernels parameter by parameter"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> PerParameterOptimizerStepRule::options() const {
-  return {{"min-kernels-per-step", int64_t{100}, "flag when the optimizer step launches at least this many kernels"},
-          {"max-median-kernel-us", 20.0, "... and its median kernel is shorter than this (µs)"},
-          {"assumed-speedup", 2.0, "speedup of the optimizer step assumed for foreach/fused implementations"}};
-}
+struct Options {
+  int64_t min_kernels_per_step = 100;
+  double max_median_kernel_us = 20.0;
+  double assumed_speedup = 2.0;
+};
 
-void PerParameterOptimizerStepRule::configure(const analyzer::RuleOptions& options) {
-  min_kernels_per_step_ = options.integer("min-kernels-per-step", 100);
-  max_median_kernel_us_ = options.number("max-median-kernel-us", 20.0);
-  assumed_speedup_ = std::max(1.0, options.number("assumed-speedup", 2.0));
+/// SL602: the optimizer step launches small kernels parameter by parameter (TorchTidy OptimizerSingleTensorPattern).
+class PerParameterOptimizerStepRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+
+ private:
+  // Below 1 a "speedup" would predict a loss: read as 1 (no saving).
+  double assumed_speedup() const { return std::max(1.0, options().assumed_speedup); }
+};
+
+}  // namespace
+
+void registerSl602(analyzer::RuleRegistry& registry) {
+  registry.add<PerParameterOptimizerStepRule>(
+      {"SL602", "per-parameter-optimizer-step", analyzer::Category::kOptimizer, analyzer::Severity::kWarning, true,
+       "the optimizer launches small kernels parameter by parameter"},
+      {
+          analyzer::option("min-kernels-per-step", &Options::min_kernels_per_step,
+                           "flag when the optimizer step launches at least this many kernels"),
+          analyzer::option("max-median-kernel-us", &Options::max_median_kernel_us,
+                           "... and its median kernel is shorter than this (µs)"),
+          analyzer::option("assumed-speedup", &Options::assumed_speedup,
+                           "speedup of the optimizer step assumed for foreach/fused implementations"),
+      });
 }
 
 namespace {
@@ -80,7 +92,7 @@ void PerParameterOptimizerStepRule::check(const AnalysisContext& context, Diagno
   const double steps = static_cast<double>(window.count);
   const double per_step = static_cast<double>(durations.size()) / steps;
   const double median_us = medianOf(durations) / 1e3;
-  if (per_step < static_cast<double>(min_kernels_per_step_) || median_us >= max_median_kernel_us_ ||
+  if (per_step < static_cast<double>(options().min_kernels_per_step) || median_us >= options().max_median_kernel_us ||
       multi_tensor * 2 > static_cast<int64_t>(durations.size()))
     return;
   const double host_ms = static_cast<double>(range_ns) / steps / 1e6;
@@ -104,8 +116,8 @@ void PerParameterOptimizerStepRule::check(const AnalysisContext& context, Diagno
   for (uint32_t i : kernels) effect.deviceOp(i);
   d.saving.method = strf("the optimizer step's host time and its kernels' GPU time %.1fx shorter (the assumed "
                          "speed-up of a foreach/fused step)",
-                         assumed_speedup_);
-  d.effect = effect.take(1 / assumed_speedup_, 1 / assumed_speedup_);
+                         assumed_speedup());
+  d.effect = effect.take(1 / assumed_speedup(), 1 / assumed_speedup());
   d.fix = {
       "Python: torch.optim.Adam/AdamW/SGD(..., foreach=True) or fused=True (CUDA, float params); foreach is the "
       "default on CUDA since 2.0 unless a parameter configuration disables it",

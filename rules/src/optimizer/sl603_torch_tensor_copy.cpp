@@ -11,8 +11,6 @@
 // too, and a copy to another device (a memcpy launched inside aten::to) happens with as_tensor as
 // well: neither is flagged. Python frames are not needed; with_stack traces wrap both ops in the
 // `<built-in method tensor ...>` frame, which keeps them siblings.
-#include "optimizer/sl603_torch_tensor_copy.h"
-
 #include <algorithm>
 #include <cmath>
 
@@ -20,6 +18,7 @@
 #include "common/shared_data.h"
 #include "common/trace_tree.h"
 #include "steplint/analyzer/name_memo.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
@@ -54,24 +53,33 @@ uint32_t hostCopyBefore(const trace::TraceModel& model, uint32_t detach) {
 
 }  // namespace
 
-const analyzer::RuleInfo& TorchTensorCopyRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL603",
-                                        "torch-tensor-copy",
-                                        analyzer::Category::kOptimizer,
-                                        analyzer::Severity::kWarning,
-                                        true,
-                                        "torch.tensor() copies an existing array or tensor every step"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> TorchTensorCopyRule::options() const {
-  return {{"min-step-fraction", 0.5, "flag when the copies occur in at least this share of the kept steps"},
-          {"min-share", 0.01, "... and take at least this share of the average step on the host"}};
-}
+struct Options {
+  double min_step_fraction = 0.5;
+  double min_share = 0.01;
+};
 
-void TorchTensorCopyRule::configure(const analyzer::RuleOptions& options) {
-  min_step_fraction_ = options.number("min-step-fraction", 0.5);
-  min_share_ = options.number("min-share", 0.01);
+/// SL603: torch.tensor() copies an existing array or tensor every step, where torch.as_tensor /
+/// torch.from_numpy would share its memory (PyTorch tuning guide).
+class TorchTensorCopyRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+};
+
+}  // namespace
+
+void registerSl603(analyzer::RuleRegistry& registry) {
+  registry.add<TorchTensorCopyRule>(
+      {"SL603", "torch-tensor-copy", analyzer::Category::kOptimizer, analyzer::Severity::kWarning, true,
+       "torch.tensor() copies an existing array or tensor every step"},
+      {
+          analyzer::option("min-step-fraction", &Options::min_step_fraction,
+                           "flag when the copies occur in at least this share of the kept steps"),
+          analyzer::option("min-share", &Options::min_share,
+                           "... and take at least this share of the average step on the host"),
+      });
 }
 
 void TorchTensorCopyRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
@@ -100,11 +108,11 @@ void TorchTensorCopyRule::check(const analyzer::AnalysisContext& context, analyz
     evidence.event(detach);
   }
   const size_t hit_steps = stepsWithAny(count);
-  const size_t needed = std::max<size_t>(1, static_cast<size_t>(std::ceil(min_step_fraction_ * steps.size())));
+  const size_t needed = std::max<size_t>(1, static_cast<size_t>(std::ceil(options().min_step_fraction * steps.size())));
   const double copy_ms = perStepAverage(copy_ns) / 1e6;
   const double step_ms = context.averageStepMs();
   const double share = step_ms > 0 ? copy_ms / step_ms : 0;
-  if (hit_steps == 0 || hit_steps < needed || share < min_share_) return;
+  if (hit_steps == 0 || hit_steps < needed || share < options().min_share) return;
   const double per_step = perStepAverage(count);
   evidence.metric("copies_per_step", per_step);
   evidence.metric("copy_ms_per_step", copy_ms);

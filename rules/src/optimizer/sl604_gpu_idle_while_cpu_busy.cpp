@@ -2,38 +2,50 @@
 // runtime calls) but no kernel ran, while conv/matmul ops take long on the CPU: the model or
 // the batch was never moved to the GPU. Op durations separate the cases: an op that only
 // launches a kernel takes ~5-50 µs of host time; one that computes takes far longer.
-#include "optimizer/sl604_gpu_idle_while_cpu_busy.h"
-
 #include <algorithm>
 
 #include "common/kernel_util.h"
 #include "gpu_execution/tensor_core_eligible.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
 using analyzer::AnalysisContext;
 using analyzer::DiagnosticSink;
 
-const analyzer::RuleInfo& GpuIdleWhileCpuBusyRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL604",
-                                        "gpu-idle-while-cpu-busy",
-                                        analyzer::Category::kOptimizer,
-                                        analyzer::Severity::kWarning,
-                                        true,
-                                        "a GPU is present but conv/matmul work runs on the CPU"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> GpuIdleWhileCpuBusyRule::options() const {
-  return {{"min-share", 0.2, "flag when conv/matmul ops take at least this share of the step on the CPU"},
-          {"min-median-op-us", 100.0, "... and their median duration is at least this (µs): they compute, not launch"},
-          {"assumed-speedup", 5.0, "speedup assumed for those ops on the GPU"}};
-}
+struct Options {
+  double min_share = 0.2;
+  double min_median_op_us = 100.0;
+  double assumed_speedup = 5.0;
+};
 
-void GpuIdleWhileCpuBusyRule::configure(const analyzer::RuleOptions& options) {
-  min_share_ = options.number("min-share", 0.2);
-  min_median_op_us_ = options.number("min-median-op-us", 100.0);
-  assumed_speedup_ = std::max(1.0, options.number("assumed-speedup", 5.0));
+/// SL604: a GPU is present but the heavy ops run on the CPU.
+class GpuIdleWhileCpuBusyRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+
+ private:
+  // Below 1 a "speedup" would predict a loss: read as 1 (no saving).
+  double assumed_speedup() const { return std::max(1.0, options().assumed_speedup); }
+};
+
+}  // namespace
+
+void registerSl604(analyzer::RuleRegistry& registry) {
+  registry.add<GpuIdleWhileCpuBusyRule>(
+      {"SL604", "gpu-idle-while-cpu-busy", analyzer::Category::kOptimizer, analyzer::Severity::kWarning, true,
+       "a GPU is present but conv/matmul work runs on the CPU"},
+      {
+          analyzer::option("min-share", &Options::min_share,
+                           "flag when conv/matmul ops take at least this share of the step on the CPU"),
+          analyzer::option("min-median-op-us", &Options::min_median_op_us,
+                           "... and their median duration is at least this (µs): they compute, not launch"),
+          analyzer::option("assumed-speedup", &Options::assumed_speedup,
+                           "speedup assumed for those ops on the GPU"),
+      });
 }
 
 void GpuIdleWhileCpuBusyRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
@@ -70,7 +82,7 @@ void GpuIdleWhileCpuBusyRule::check(const AnalysisContext& context, DiagnosticSi
   const double step_ms = context.averageStepMs();
   const double share = step_ms > 0 ? per_step_ms / step_ms : 0;
   const double median_us = medianOf(durations) / 1e3;
-  if (ops.empty() || share < min_share_ || median_us < min_median_op_us_) return;
+  if (ops.empty() || share < options().min_share || median_us < options().min_median_op_us) return;
   const std::string gpu = model.metadata.devices.empty() ? std::string("a GPU") : model.metadata.devices.front().name;
   analyzer::Diagnostic d = makeDiagnostic();
   d.message = strf(
@@ -89,8 +101,8 @@ void GpuIdleWhileCpuBusyRule::check(const AnalysisContext& context, DiagnosticSi
   for (uint32_t i : ops) effect.hostEvent(model, i);
   d.saving.method = strf("the conv/matmul ops %.0fx faster on the GPU (assumed); the rest of the step would move too, "
                          "so the real change is larger",
-                         assumed_speedup_);
-  d.effect = effect.take(1 / assumed_speedup_);
+                         assumed_speedup());
+  d.effect = effect.take(1 / assumed_speedup());
   d.fix = {
       "LibTorch: torch::Device device(torch::kCUDA); model->to(device); and move every batch with "
       ".to(device, /*non_blocking=*/true)",

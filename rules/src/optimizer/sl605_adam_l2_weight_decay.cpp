@@ -4,8 +4,6 @@
 // Regularization", ICLR 2019), which most recipes intend. A note about the recipe, not the
 // speed: it fires only when an Adam step in the kept window proves the coupled add
 // (sl605_adam_step_scan.cpp) and says "not checked" when no Adam step can be decided.
-#include "optimizer/sl605_adam_l2_weight_decay.h"
-
 #include <algorithm>
 
 #include "common/kernel_util.h"
@@ -13,20 +11,30 @@
 #include "common/shared_data.h"
 #include "optimizer/sl605_adam_step_scan.h"
 #include "steplint/analyzer/name_memo.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
 using analyzer::AnalysisContext;
 using analyzer::DiagnosticSink;
 
-const analyzer::RuleInfo& AdamL2WeightDecayRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL605",
-                                        "adam-l2-weight-decay",
-                                        analyzer::Category::kOptimizer,
-                                        analyzer::Severity::kNote,
-                                        true,
-                                        "Adam applies weight_decay as L2 on the gradients; AdamW decouples it"};
-  return kInfo;
+namespace {
+
+struct Options {};
+
+/// SL605: torch.optim.Adam applies weight_decay as coupled L2 on the gradients; AdamW decouples it.
+class AdamL2WeightDecayRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+};
+
+}  // namespace
+
+void registerSl605(analyzer::RuleRegistry& registry) {
+  registry.add<AdamL2WeightDecayRule>(
+      {"SL605", "adam-l2-weight-decay", analyzer::Category::kOptimizer, analyzer::Severity::kNote, true,
+       "Adam applies weight_decay as L2 on the gradients; AdamW decouples it"});
 }
 
 namespace {

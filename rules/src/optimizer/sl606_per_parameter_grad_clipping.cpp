@@ -3,43 +3,59 @@
 // loop; torch.nn.utils.clip_grad_norm_(foreach=True) — the default for CUDA tensors since
 // PyTorch 2.0 — does the same work with a few _foreach_norm / _foreach_mul_ launches.
 // Regions come from sl606_clip_regions; this file judges and reports them.
-#include "optimizer/sl606_per_parameter_grad_clipping.h"
-
 #include <algorithm>
 
 #include "common/optimizer_ranges.h"
 #include "common/shared_data.h"
 #include "optimizer/sl606_clip_regions.h"
 #include "steplint/analyzer/name_memo.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
 using analyzer::AnalysisContext;
 using analyzer::DiagnosticSink;
 
-const analyzer::RuleInfo& PerParameterGradClippingRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL606",
-                                        "per-parameter-grad-clipping",
-                                        analyzer::Category::kOptimizer,
-                                        analyzer::Severity::kWarning,
-                                        true,
-                                        "gradient clipping launches small kernels parameter by parameter"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> PerParameterGradClippingRule::options() const {
-  return {{"min-kernels-per-step", int64_t{50}, "flag when gradient clipping launches at least this many kernels per step"},
-          {"min-norm-run", int64_t{16},
-           "without a clip_grad_* range: per-parameter norm ops in a row that count as LibTorch's clipping loop"},
-          {"max-median-kernel-us", 20.0, "... and its median kernel is shorter than this (µs)"},
-          {"assumed-speedup", 2.0, "speedup of the clipping's host and GPU time assumed for the foreach form"}};
-}
+struct Options {
+  int64_t min_kernels_per_step = 50;
+  int64_t min_norm_run = 16;
+  double max_median_kernel_us = 20.0;
+  double assumed_speedup = 2.0;
+};
 
-void PerParameterGradClippingRule::configure(const analyzer::RuleOptions& options) {
-  min_kernels_per_step_ = options.integer("min-kernels-per-step", 50);
-  min_norm_run_ = std::max<int64_t>(2, options.integer("min-norm-run", 16));
-  max_median_kernel_us_ = options.number("max-median-kernel-us", 20.0);
-  assumed_speedup_ = std::max(1.0, options.number("assumed-speedup", 2.0));
+/// SL606: gradient clipping computes a norm and scales one gradient at a time (clip_grad_norm_
+/// with foreach=False, PyTorch < 2.0, or LibTorch's loop) where the foreach form batches them.
+class PerParameterGradClippingRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+
+ private:
+  // One norm op is not a loop: at least 2.
+  int64_t min_norm_run() const { return std::max<int64_t>(2, options().min_norm_run); }
+  // Below 1 a "speedup" would predict a loss: read as 1 (no saving).
+  double assumed_speedup() const { return std::max(1.0, options().assumed_speedup); }
+};
+
+}  // namespace
+
+void registerSl606(analyzer::RuleRegistry& registry) {
+  registry.add<PerParameterGradClippingRule>(
+      {"SL606", "per-parameter-grad-clipping", analyzer::Category::kOptimizer, analyzer::Severity::kWarning, true,
+       "gradient clipping launches small kernels parameter by parameter"},
+      {
+          analyzer::option("min-kernels-per-step", &Options::min_kernels_per_step,
+                           "flag when gradient clipping launches at least this many kernels per step"),
+          analyzer::option("min-norm-run", &Options::min_norm_run,
+                           "without a clip_grad_* range: per-parameter norm ops in a row that count as LibTorch's "
+                           "clipping loop"),
+          analyzer::option("max-median-kernel-us", &Options::max_median_kernel_us,
+                           "... and its median kernel is shorter than this (µs)"),
+          analyzer::option("assumed-speedup", &Options::assumed_speedup,
+                           "speedup of the clipping's host and GPU time assumed for the foreach form"),
+      });
 }
 
 namespace {
@@ -98,13 +114,13 @@ void PerParameterGradClippingRule::check(const AnalysisContext& context, Diagnos
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
   const StepWindow window = keptStepWindow(context);
   if (window.empty()) return sink.notChecked("no training steps");
-  const std::vector<ClipRegion> regions = findClipRegions(model, window, min_norm_run_);
+  const std::vector<ClipRegion> regions = findClipRegions(model, window, min_norm_run());
   if (regions.empty()) return;  // no clipping, or a foreach clipping LibTorch does not label
   const ClipKernels k = collectKernels(context, regions);
   const double steps = static_cast<double>(window.count);
   const double per_step = static_cast<double>(k.kernels.size()) / steps;
   const double median_us = medianOf(k.durations) / 1e3;
-  if (per_step < static_cast<double>(min_kernels_per_step_) || median_us >= max_median_kernel_us_ ||
+  if (per_step < static_cast<double>(options().min_kernels_per_step) || median_us >= options().max_median_kernel_us ||
       k.multi_tensor * 2 > static_cast<int64_t>(k.kernels.size()))
     return;
   const double host_ms = static_cast<double>(k.host.length()) / steps / 1e6;
@@ -127,11 +143,11 @@ void PerParameterGradClippingRule::check(const AnalysisContext& context, Diagnos
   common::EffectBuilder effect;
   for (const analyzer::Interval& iv : k.host.intervals()) effect.hostRange(iv.start, iv.end);
   for (uint32_t i : k.kernels) effect.deviceOp(i);
-  const double low_speedup = 1 + (assumed_speedup_ - 1) / 2;
+  const double low_speedup = 1 + (assumed_speedup() - 1) / 2;
   d.saving.method = strf("the clipping's host time and its kernels' GPU time %.1fx shorter with foreach (%.1fx at the "
                          "low end)",
-                         assumed_speedup_, low_speedup);
-  d.effect = effect.take(1 / assumed_speedup_, 1 / assumed_speedup_, 1 / low_speedup, 1 / low_speedup);
+                         assumed_speedup(), low_speedup);
+  d.effect = effect.take(1 / assumed_speedup(), 1 / assumed_speedup(), 1 / low_speedup, 1 / low_speedup);
   d.fix = clippingFixes();
   d.fingerprint_key = "grad-clipping";
   sink.report(std::move(d));

@@ -1,6 +1,5 @@
-#include "trace_health/sl001_dropped_trace_data.h"
-
 #include "common/rule_support.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
@@ -78,10 +77,23 @@ std::string whenLost(const LossReport& report) {
 
 }  // namespace
 
-const analyzer::RuleInfo& DroppedTraceDataRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL001", "dropped-trace-data", Category::kTraceHealth, Severity::kError,
-                                        true, "part of the run is missing from the trace; every figure is incomplete"};
-  return kInfo;
+namespace {
+
+struct Options {};
+
+/// SL001: the importer lost data (truncated JSON or gzip), so every figure is incomplete.
+class DroppedTraceDataRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+};
+
+}  // namespace
+
+void registerSl001(analyzer::RuleRegistry& registry) {
+  registry.add<DroppedTraceDataRule>(
+      {"SL001", "dropped-trace-data", Category::kTraceHealth, Severity::kError, true,
+       "part of the run is missing from the trace; every figure is incomplete"});
 }
 
 void DroppedTraceDataRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {

@@ -1,6 +1,5 @@
-#include "trace_health/sl002_missing_gpu_activity.h"
-
 #include "common/rule_support.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
@@ -9,10 +8,24 @@ using namespace common;  // NOLINT(google-build-using-namespace): rules/src/comm
 using analyzer::Category;
 using analyzer::Severity;
 
-const analyzer::RuleInfo& MissingGpuActivityRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL002", "missing-gpu-activity", Category::kTraceHealth, Severity::kWarning,
-                                        true, "GPUs were present but no GPU activity was recorded"};
-  return kInfo;
+namespace {
+
+struct Options {};
+
+/// SL002: the process used CUDA (device properties or CUDA API calls) but the trace holds no
+/// kernels, memcpys or memsets: CUDA activity was not captured.
+class MissingGpuActivityRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+};
+
+}  // namespace
+
+void registerSl002(analyzer::RuleRegistry& registry) {
+  registry.add<MissingGpuActivityRule>(
+      {"SL002", "missing-gpu-activity", Category::kTraceHealth, Severity::kWarning, true,
+       "GPUs were present but no GPU activity was recorded"});
 }
 
 void MissingGpuActivityRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {

@@ -1,22 +1,25 @@
+// One registration function per rule, defined in the rule's own .cpp (no per-rule headers).
+// Sorted by code; scripts/add_rule.py inserts new rules here.
 #include "category_registries.h"
-#include "transfer/sl201_pageable_h2d_copy.h"
-#include "transfer/sl202_host_sync_in_step.h"
-#include "transfer/sl203_blocking_copy_with_sync.h"
-#include "transfer/sl204_cpu_tensor_moved_to_gpu.h"
-#include "transfer/sl205_empty_cache_in_loop.h"
-#include "transfer/sl206_excessive_synchronize.h"
-#include "transfer/sl207_device_to_device_copy_churn.h"
 
 namespace steplint::rules {
 
+void registerSl201(analyzer::RuleRegistry& registry);  // pageable-h2d-copy
+void registerSl202(analyzer::RuleRegistry& registry);  // host-sync-in-step
+void registerSl203(analyzer::RuleRegistry& registry);  // blocking-copy-with-sync
+void registerSl204(analyzer::RuleRegistry& registry);  // cpu-tensor-moved-to-gpu
+void registerSl205(analyzer::RuleRegistry& registry);  // empty-cache-in-loop
+void registerSl206(analyzer::RuleRegistry& registry);  // excessive-synchronize
+void registerSl207(analyzer::RuleRegistry& registry);  // device-to-device-copy-churn
+
 void registerTransferRules(analyzer::RuleRegistry& registry) {
-  registry.add<PageableH2dCopyRule>();
-  registry.add<HostSyncInStepRule>();
-  registry.add<BlockingCopyWithSyncRule>();
-  registry.add<CpuTensorMovedToGpuRule>();
-  registry.add<EmptyCacheInLoopRule>();
-  registry.add<ExcessiveSynchronizeRule>();
-  registry.add<DeviceToDeviceCopyChurnRule>();
+  registerSl201(registry);
+  registerSl202(registry);
+  registerSl203(registry);
+  registerSl204(registry);
+  registerSl205(registry);
+  registerSl206(registry);
+  registerSl207(registry);
 }
 
 }  // namespace steplint::rules

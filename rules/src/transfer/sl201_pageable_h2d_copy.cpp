@@ -1,10 +1,9 @@
-#include "transfer/sl201_pageable_h2d_copy.h"
-
 #include <algorithm>
 #include <numeric>
 
 #include "common/rule_support.h"
 #include "common/transfers.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
@@ -40,23 +39,33 @@ std::pair<double, std::string> pinnedBandwidth(const analyzer::AnalysisContext& 
 
 }  // namespace
 
-const analyzer::RuleInfo& PageableH2dCopyRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL201", "pageable-h2d-copy", Category::kTransfer, Severity::kWarning, true,
-                                        "host-to-device copies read from pageable (unpinned) memory"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> PageableH2dCopyRule::options() const {
-  return {
-      {"min-bytes-per-step", int64_t{1} << 20, "flag when pageable host-to-device bytes per step reach this"},
-      {"pinned-h2d-gbps", 0.0,
-       "pinned host-to-device bandwidth (GB/s) used for the saving; 0 = measured pinned copies, else by GPU generation"},
-  };
-}
+struct Options {
+  int64_t min_bytes_per_step = int64_t{1} << 20;
+  double pinned_h2d_gbps = 0.0;
+};
 
-void PageableH2dCopyRule::configure(const analyzer::RuleOptions& options) {
-  min_bytes_per_step_ = options.number("min-bytes-per-step", 1 << 20);
-  pinned_gbps_ = options.number("pinned-h2d-gbps", 0);
+/// SL201: host-to-device copies read from pageable (not pinned) host memory.
+class PageableH2dCopyRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+};
+
+}  // namespace
+
+void registerSl201(analyzer::RuleRegistry& registry) {
+  registry.add<PageableH2dCopyRule>(
+      {"SL201", "pageable-h2d-copy", Category::kTransfer, Severity::kWarning, true,
+       "host-to-device copies read from pageable (unpinned) memory"},
+      {
+          analyzer::option("min-bytes-per-step", &Options::min_bytes_per_step,
+                           "flag when pageable host-to-device bytes per step reach this"),
+          analyzer::option("pinned-h2d-gbps", &Options::pinned_h2d_gbps,
+                           "pinned host-to-device bandwidth (GB/s) used for the saving; 0 = measured pinned copies, "
+                           "else by GPU generation"),
+      });
 }
 
 void PageableH2dCopyRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
@@ -66,7 +75,7 @@ void PageableH2dCopyRule::check(const analyzer::AnalysisContext& context, analyz
   if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
   const std::vector<Transfer>& transfers = findTransfers(context);
-  const auto [pinned_gbps, pinned_source] = pinnedBandwidth(context, transfers, pinned_gbps_);
+  const auto [pinned_gbps, pinned_source] = pinnedBandwidth(context, transfers, options().pinned_h2d_gbps);
   std::vector<int64_t> count(steps.size()), bytes(steps.size()), copy_ns(steps.size()), saved_ns(steps.size());
   EvidenceBuilder evidence(context);
   EffectBuilder effect;
@@ -83,7 +92,7 @@ void PageableH2dCopyRule::check(const analyzer::AnalysisContext& context, analyz
     evidence.event(t.issuer);
   }
   const double avg_bytes = perStepAverage(bytes);
-  if (stepsWithAny(count) == 0 || avg_bytes < min_bytes_per_step_) return;
+  if (stepsWithAny(count) == 0 || avg_bytes < options().min_bytes_per_step) return;
   const double avg_count = perStepAverage(count);
   const double avg_copy_ms = perStepAverage(copy_ns) / 1e6;
   const double measured_gbps = avg_copy_ms > 0 ? avg_bytes / (avg_copy_ms * 1e6) : 0;

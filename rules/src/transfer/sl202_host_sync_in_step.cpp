@@ -1,11 +1,10 @@
-#include "transfer/sl202_host_sync_in_step.h"
-
 #include <algorithm>
 #include <array>
 #include <map>
 
 #include "common/host_sync.h"
 #include "common/rule_support.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
@@ -14,24 +13,36 @@ using namespace common;  // NOLINT(google-build-using-namespace): rules/src/comm
 using analyzer::Category;
 using analyzer::Severity;
 
-const analyzer::RuleInfo& HostSyncInStepRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL202", "host-sync-in-step", Category::kTransfer, Severity::kWarning, true,
-                                        "the CPU waits for the GPU inside the step (.item(), .cpu(), synchronize)"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> HostSyncInStepRule::options() const {
-  return {
-      {"min-syncs-per-step", 1.0, "flag when the average number of host syncs per step reaches this"},
-      {"warning-syncs-per-step", 2.0, "from this many syncs per step the finding is a warning; below it, a note"},
-      {"min-gpu-idle-ms-per-step", 0.05, "flag only when the syncs leave the GPU idle at least this long per step"},
-  };
-}
+struct Options {
+  double min_syncs_per_step = 1.0;
+  double warning_syncs_per_step = 2.0;
+  double min_gpu_idle_ms_per_step = 0.05;
+};
 
-void HostSyncInStepRule::configure(const analyzer::RuleOptions& options) {
-  min_syncs_per_step_ = options.number("min-syncs-per-step", 1);
-  warning_syncs_per_step_ = options.number("warning-syncs-per-step", 2);
-  min_gpu_idle_ms_ = options.number("min-gpu-idle-ms-per-step", 0.05);
+/// SL202: the CPU thread waits for the GPU inside the step (.item(), .cpu(), synchronize ...),
+/// draining the GPU queue.
+class HostSyncInStepRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+};
+
+}  // namespace
+
+void registerSl202(analyzer::RuleRegistry& registry) {
+  registry.add<HostSyncInStepRule>(
+      {"SL202", "host-sync-in-step", Category::kTransfer, Severity::kWarning, true,
+       "the CPU waits for the GPU inside the step (.item(), .cpu(), synchronize)"},
+      {
+          analyzer::option("min-syncs-per-step", &Options::min_syncs_per_step,
+                           "flag when the average number of host syncs per step reaches this"),
+          analyzer::option("warning-syncs-per-step", &Options::warning_syncs_per_step,
+                           "from this many syncs per step the finding is a warning; below it, a note"),
+          analyzer::option("min-gpu-idle-ms-per-step", &Options::min_gpu_idle_ms_per_step,
+                           "flag only when the syncs leave the GPU idle at least this long per step"),
+      });
 }
 
 void HostSyncInStepRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
@@ -59,9 +70,9 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context, analyze
     evidence.event(s.op);
   }
   const double per_step = perStepAverage(count);
-  if (stepsWithAny(count) == 0 || per_step < min_syncs_per_step_) return;
+  if (stepsWithAny(count) == 0 || per_step < options().min_syncs_per_step) return;
   const double idle_ms = perStepAverage(idle) / 1e6;
-  if (idle_ms < min_gpu_idle_ms_) return;  // the syncs found the GPU idle or nothing waiting: no measured cost
+  if (idle_ms < options().min_gpu_idle_ms_per_step) return;  // the syncs found the GPU idle or nothing waiting: no measured cost
 
   std::string causes;
   for (size_t c = 0; c < by_cause.size(); ++c) {
@@ -77,7 +88,7 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context, analyze
   evidence.metric("gpu_idle_ms_per_step", idle_ms);
 
   analyzer::Diagnostic d = makeDiagnostic();
-  d.severity = per_step >= warning_syncs_per_step_ ? Severity::kWarning : Severity::kNote;
+  d.severity = per_step >= options().warning_syncs_per_step ? Severity::kWarning : Severity::kNote;
   const bool one = formatCount(per_step) == "1";
   d.message = strf("%s host %s per step (%s; most from %.*s) %s the GPU idle %.2f ms/step",
                    formatCount(per_step).c_str(), one ? "sync" : "syncs", causes.c_str(),

@@ -1,9 +1,8 @@
-#include "transfer/sl203_blocking_copy_with_sync.h"
-
 #include "common/gpu_timeline.h"
 #include "common/rule_support.h"
 #include "common/shared_data.h"
 #include "common/transfers.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
@@ -14,18 +13,30 @@ using analyzer::Severity;
 using trace::CopyKind;
 using trace::MemoryKind;
 
-const analyzer::RuleInfo& BlockingCopyWithSyncRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL203", "blocking-copy-with-sync", Category::kTransfer, Severity::kWarning,
-                                        true, "copies to the device block the host until they finish"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> BlockingCopyWithSyncRule::options() const {
-  return {{"min-blocked-ms-per-step", 0.1, "flag when blocking copies hold the host this many ms per step"}};
-}
+struct Options {
+  double min_blocked_ms_per_step = 0.1;
+};
 
-void BlockingCopyWithSyncRule::configure(const analyzer::RuleOptions& options) {
-  min_blocked_ms_per_step_ = options.number("min-blocked-ms-per-step", 0.1);
+/// SL203: a copy to the device that blocks the host (pageable source, a synchronize right
+/// after the copy call, or a synchronous copy API), so the CPU cannot queue further work.
+class BlockingCopyWithSyncRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+};
+
+}  // namespace
+
+void registerSl203(analyzer::RuleRegistry& registry) {
+  registry.add<BlockingCopyWithSyncRule>(
+      {"SL203", "blocking-copy-with-sync", Category::kTransfer, Severity::kWarning, true,
+       "copies to the device block the host until they finish"},
+      {
+          analyzer::option("min-blocked-ms-per-step", &Options::min_blocked_ms_per_step,
+                           "flag when blocking copies hold the host this many ms per step"),
+      });
 }
 
 void BlockingCopyWithSyncRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
@@ -60,7 +71,7 @@ void BlockingCopyWithSyncRule::check(const analyzer::AnalysisContext& context, a
     evidence.event(t.issuer);
   }
   const double blocked_ms = perStepAverage(blocked) / 1e6;
-  if (stepsWithAny(count) == 0 || blocked_ms < min_blocked_ms_per_step_) return;
+  if (stepsWithAny(count) == 0 || blocked_ms < options().min_blocked_ms_per_step) return;
   const double per_step = perStepAverage(count);
   const double n_steps = static_cast<double>(steps.size());
   std::string how;

@@ -1,5 +1,3 @@
-#include "transfer/sl204_cpu_tensor_moved_to_gpu.h"
-
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -8,6 +6,7 @@
 #include "common/trace_tree.h"
 #include "common/transfers.h"
 #include "steplint/analyzer/breakdown.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
@@ -55,18 +54,30 @@ uint32_t cpuFactoryIn(const trace::TraceModel& model, uint32_t sibling, bool all
 
 }  // namespace
 
-const analyzer::RuleInfo& CpuTensorMovedToGpuRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL204", "cpu-tensor-moved-to-gpu", Category::kTransfer, Severity::kWarning,
-                                        true, "a tensor is created on the CPU and copied to the GPU every step"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> CpuTensorMovedToGpuRule::options() const {
-  return {{"min-step-fraction", 0.5, "flag when the pattern occurs in at least this share of the steps"}};
-}
+struct Options {
+  double min_step_fraction = 0.5;
+};
 
-void CpuTensorMovedToGpuRule::configure(const analyzer::RuleOptions& options) {
-  min_step_fraction_ = options.number("min-step-fraction", 0.5);
+/// SL204: a tensor is created on the CPU by a factory op and copied to the GPU right after,
+/// every step, instead of being created on the GPU.
+class CpuTensorMovedToGpuRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+};
+
+}  // namespace
+
+void registerSl204(analyzer::RuleRegistry& registry) {
+  registry.add<CpuTensorMovedToGpuRule>(
+      {"SL204", "cpu-tensor-moved-to-gpu", Category::kTransfer, Severity::kWarning, true,
+       "a tensor is created on the CPU and copied to the GPU every step"},
+      {
+          analyzer::option("min-step-fraction", &Options::min_step_fraction,
+                           "flag when the pattern occurs in at least this share of the steps"),
+      });
 }
 
 void CpuTensorMovedToGpuRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
@@ -114,7 +125,7 @@ void CpuTensorMovedToGpuRule::check(const analyzer::AnalysisContext& context, an
     evidence.event(t.op);
   }
   const size_t hit_steps = stepsWithAny(count);
-  const size_t needed = std::max<size_t>(1, static_cast<size_t>(std::ceil(min_step_fraction_ * steps.size())));
+  const size_t needed = std::max<size_t>(1, static_cast<size_t>(std::ceil(options().min_step_fraction * steps.size())));
   if (hit_steps == 0 || hit_steps < needed) return;
   const double per_step = perStepAverage(count);
   const double cost_ms = perStepAverage(cost) / 1e6;

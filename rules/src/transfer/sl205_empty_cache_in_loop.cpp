@@ -1,11 +1,10 @@
-#include "transfer/sl205_empty_cache_in_loop.h"
-
 #include <algorithm>
 #include <cmath>
 
 #include "common/rule_support.h"
 #include "common/trace_tree.h"
 #include "steplint/analyzer/name_memo.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
@@ -28,22 +27,34 @@ bool isMallocCall(std::string_view name) {
 
 }  // namespace
 
-const analyzer::RuleInfo& EmptyCacheInLoopRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL205", "empty-cache-in-loop", Category::kTransfer, Severity::kWarning, true,
-                                        "the CUDA allocator cache is emptied every step (cudaFree/cudaMalloc churn)"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> EmptyCacheInLoopRule::options() const {
-  return {
-      {"min-step-fraction", 0.5, "flag when empty_cache or cudaFree occurs in at least this share of the steps"},
-      {"min-frees-per-step", 1.0, "without an empty_cache range: cudaFree calls per step that count as a storm"},
-  };
-}
+struct Options {
+  double min_step_fraction = 0.5;
+  double min_frees_per_step = 1.0;
+};
 
-void EmptyCacheInLoopRule::configure(const analyzer::RuleOptions& options) {
-  min_step_fraction_ = options.number("min-step-fraction", 0.5);
-  min_frees_per_step_ = options.number("min-frees-per-step", 1);
+/// SL205: the CUDA caching allocator's cache is emptied inside the training loop
+/// (torch.cuda.empty_cache()), so memory is freed and re-allocated with cudaFree/cudaMalloc
+/// every step.
+class EmptyCacheInLoopRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+};
+
+}  // namespace
+
+void registerSl205(analyzer::RuleRegistry& registry) {
+  registry.add<EmptyCacheInLoopRule>(
+      {"SL205", "empty-cache-in-loop", Category::kTransfer, Severity::kWarning, true,
+       "the CUDA allocator cache is emptied every step (cudaFree/cudaMalloc churn)"},
+      {
+          analyzer::option("min-step-fraction", &Options::min_step_fraction,
+                           "flag when empty_cache or cudaFree occurs in at least this share of the steps"),
+          analyzer::option("min-frees-per-step", &Options::min_frees_per_step,
+                           "without an empty_cache range: cudaFree calls per step that count as a storm"),
+      });
 }
 
 void EmptyCacheInLoopRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
@@ -86,9 +97,9 @@ void EmptyCacheInLoopRule::check(const analyzer::AnalysisContext& context, analy
       evidence.eventWithRange(i);
     }
   }
-  const size_t needed = std::max<size_t>(1, static_cast<size_t>(std::ceil(min_step_fraction_ * steps.size())));
+  const size_t needed = std::max<size_t>(1, static_cast<size_t>(std::ceil(options().min_step_fraction * steps.size())));
   const bool explicit_calls = stepsWithAny(ranges) >= needed;
-  const bool free_storm = stepsWithAny(frees) >= needed && perStepAverage(frees) >= min_frees_per_step_;
+  const bool free_storm = stepsWithAny(frees) >= needed && perStepAverage(frees) >= options().min_frees_per_step;
   if (!explicit_calls && !free_storm) return;
   const double cost_ms = perStepAverage(cost) / 1e6;
   evidence.metric("empty_cache_steps", static_cast<double>(stepsWithAny(ranges)));

@@ -1,9 +1,8 @@
-#include "transfer/sl206_excessive_synchronize.h"
-
 #include <map>
 
 #include "common/host_sync.h"
 #include "common/rule_support.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
@@ -12,18 +11,30 @@ using namespace common;  // NOLINT(google-build-using-namespace): rules/src/comm
 using analyzer::Category;
 using analyzer::Severity;
 
-const analyzer::RuleInfo& ExcessiveSynchronizeRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL206", "excessive-synchronize", Category::kTransfer, Severity::kWarning,
-                                        true, "many stream/device/event synchronize calls per step"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> ExcessiveSynchronizeRule::options() const {
-  return {{"max-syncs-per-step", 2.0, "flag when synchronize calls per step exceed this on average"}};
-}
+struct Options {
+  double max_syncs_per_step = 2.0;
+};
 
-void ExcessiveSynchronizeRule::configure(const analyzer::RuleOptions& options) {
-  max_syncs_per_step_ = options.number("max-syncs-per-step", 2);
+/// SL206: many synchronize API calls per step (cudaStreamSynchronize, cudaDeviceSynchronize,
+/// cudaEventSynchronize), whatever issued them: the nsys `cuda_api_sync` view per step.
+class ExcessiveSynchronizeRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+};
+
+}  // namespace
+
+void registerSl206(analyzer::RuleRegistry& registry) {
+  registry.add<ExcessiveSynchronizeRule>(
+      {"SL206", "excessive-synchronize", Category::kTransfer, Severity::kWarning, true,
+       "many stream/device/event synchronize calls per step"},
+      {
+          analyzer::option("max-syncs-per-step", &Options::max_syncs_per_step,
+                           "flag when synchronize calls per step exceed this on average"),
+      });
 }
 
 void ExcessiveSynchronizeRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
@@ -47,7 +58,7 @@ void ExcessiveSynchronizeRule::check(const analyzer::AnalysisContext& context, a
     evidence.eventWithRange(s.event);
   }
   const double per_step = perStepAverage(count);
-  if (per_step <= max_syncs_per_step_) return;
+  if (per_step <= options().max_syncs_per_step) return;
   const double n_steps = static_cast<double>(steps.size());
   std::string apis;
   for (const auto& [name, n] : by_api)
@@ -57,7 +68,7 @@ void ExcessiveSynchronizeRule::check(const analyzer::AnalysisContext& context, a
   evidence.metric("explicit_syncs_per_step", perStepAverage(explicit_calls));
   evidence.metric("host_blocked_ms_per_step", blocked_ms);
   evidence.metric("gpu_idle_ms_per_step", idle_ms);
-  evidence.metric("threshold", max_syncs_per_step_);
+  evidence.metric("threshold", options().max_syncs_per_step);
 
   analyzer::Diagnostic d = makeDiagnostic();
   // Syncs that cost no measurable GPU time (under 1% of the step) are reported as a note.

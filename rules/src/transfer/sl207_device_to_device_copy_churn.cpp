@@ -2,8 +2,6 @@
 // launch on the host (and an op dispatch: aten::clone allocates, then copies) and a kernel or
 // DtoD memcpy too short to use the GPU; together they can take a tenth of a step (issue 13:
 // 13.75 % of a step went to a compiled graph's copy_/clone).
-#include "transfer/sl207_device_to_device_copy_churn.h"
-
 #include <algorithm>
 #include <map>
 
@@ -12,6 +10,7 @@
 #include "common/shared_data.h"
 #include "common/trace_tree.h"
 #include "steplint/analyzer/name_memo.h"
+#include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
 
@@ -20,24 +19,36 @@ using namespace common;  // NOLINT(google-build-using-namespace): rules/src/comm
 using analyzer::Category;
 using analyzer::Severity;
 
-const analyzer::RuleInfo& DeviceToDeviceCopyChurnRule::info() const {
-  static const analyzer::RuleInfo kInfo{"SL207", "device-to-device-copy-churn", Category::kTransfer,
-                                        Severity::kWarning, true,
-                                        "many small device-to-device copies per step (copy_, clone, Memcpy DtoD)"};
-  return kInfo;
-}
+namespace {
 
-std::vector<analyzer::OptionSpec> DeviceToDeviceCopyChurnRule::options() const {
-  return {{"min-copies-per-step", 50.0, "flag when the small device-to-device copies per step reach this on average"},
-          {"max-copy-us", 20.0, "a copy counts as small when its GPU time is below this (µs)"},
-          {"min-step-share", 0.01,
-           "... and their GPU time or their ops' host time is at least this share of the average step"}};
-}
+struct Options {
+  double min_copies_per_step = 50.0;
+  double max_copy_us = 20.0;
+  double min_step_share = 0.01;
+};
 
-void DeviceToDeviceCopyChurnRule::configure(const analyzer::RuleOptions& options) {
-  min_copies_per_step_ = options.number("min-copies-per-step", 50);
-  max_copy_us_ = options.number("max-copy-us", 20);
-  min_step_share_ = options.number("min-step-share", 0.01);
+/// SL207: hundreds of small device-to-device copies per step (Memcpy DtoD, copy kernels of
+/// aten::copy_ / clone / contiguous), as eager code and torch.compile graphs produce (issue 13).
+class DeviceToDeviceCopyChurnRule final : public analyzer::RuleWith<Options> {
+ public:
+  using RuleWith::RuleWith;
+  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+};
+
+}  // namespace
+
+void registerSl207(analyzer::RuleRegistry& registry) {
+  registry.add<DeviceToDeviceCopyChurnRule>(
+      {"SL207", "device-to-device-copy-churn", Category::kTransfer, Severity::kWarning, true,
+       "many small device-to-device copies per step (copy_, clone, Memcpy DtoD)"},
+      {
+          analyzer::option("min-copies-per-step", &Options::min_copies_per_step,
+                           "flag when the small device-to-device copies per step reach this on average"),
+          analyzer::option("max-copy-us", &Options::max_copy_us,
+                           "a copy counts as small when its GPU time is below this (µs)"),
+          analyzer::option("min-step-share", &Options::min_step_share,
+                           "... and their GPU time or their ops' host time is at least this share of the average step"),
+      });
 }
 
 namespace {
@@ -130,7 +141,7 @@ void DeviceToDeviceCopyChurnRule::check(const analyzer::AnalysisContext& context
   t.count.assign(n_steps, 0);
   t.memcpys.assign(n_steps, 0);
   CopyFinder finder(context);
-  const int64_t max_copy_ns = static_cast<int64_t>(max_copy_us_ * 1e3);
+  const int64_t max_copy_ns = static_cast<int64_t>(options().max_copy_us * 1e3);
   for (const uint32_t i : kindIndex(context).device_ops) {
     const trace::Event& e = model.events[i];
     if (e.kind == trace::EventKind::kMemset || e.dur_ns >= max_copy_ns) continue;
@@ -150,13 +161,13 @@ void DeviceToDeviceCopyChurnRule::check(const analyzer::AnalysisContext& context
     }
   }
   const double per_step = perStepAverage(t.count);
-  if (per_step < min_copies_per_step_) return;
+  if (per_step < options().min_copies_per_step) return;
   const double steps = static_cast<double>(n_steps);
   const double gpu_ms = static_cast<double>(t.gpu_ns) / steps / 1e6;
   const analyzer::IntervalSet host = t.host.build();
   const double host_ms = static_cast<double>(host.length()) / steps / 1e6;
   const double step_ms = context.averageStepMs();
-  if (step_ms <= 0 || std::max(gpu_ms, host_ms) < min_step_share_ * step_ms) return;
+  if (step_ms <= 0 || std::max(gpu_ms, host_ms) < options().min_step_share * step_ms) return;
 
   const double memcpy_per_step = perStepAverage(t.memcpys);
   const double median_us = medianOf(t.durations) / 1e3;
@@ -176,7 +187,7 @@ void DeviceToDeviceCopyChurnRule::check(const analyzer::AnalysisContext& context
     d.evidence.ranges.push_back({model.events[i].start_ns, model.events[i].end_ns()});
   d.evidence.metrics = {{"copies_per_step", per_step},        {"memcpy_dtod_per_step", memcpy_per_step},
                         {"median_copy_us", median_us},         {"gpu_ms_per_step", gpu_ms},
-                        {"host_ms_per_step", host_ms},         {"threshold", min_copies_per_step_}};
+                        {"host_ms_per_step", host_ms},         {"threshold", options().min_copies_per_step}};
   EffectBuilder effect;
   for (const analyzer::Interval& iv : host.intervals()) effect.hostRange(iv.start, iv.end);
   for (uint32_t i : t.ops) effect.deviceOp(i);

@@ -21,7 +21,7 @@ struct EmitterFixture {
   EmitterFixture() {
     addFakeRules(registry);
     analyzer::LintConfig defaults;
-    for (analyzer::Rule* r : defaults.selectedRules(registry)) report.selected.push_back(r);
+    for (const analyzer::RuleDefinition* r : defaults.selectedRules(registry)) report.selected.push_back(r);
     report.tool_version = "0.1.0";
     report.traces.push_back(firstTrace());
     report.traces.push_back(secondTrace());
@@ -29,7 +29,7 @@ struct EmitterFixture {
 
   analyzer::Diagnostic make(const std::string& code, analyzer::Severity severity,
                             std::string message) const {
-    analyzer::Diagnostic d = fakeRule(registry, code).diagnostic();
+    analyzer::Diagnostic d = fakeDiagnostic(registry, code);
     d.severity = severity;
     d.message = std::move(message);
     return d;

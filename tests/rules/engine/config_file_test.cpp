@@ -112,7 +112,7 @@ mode = "max"
 
 TEST_CASE("config: options reach the rule through runLint", "[engine][config]") {
   RuleRegistry registry;
-  addFakeRules(registry);
+  const auto runs = addFakeRules(registry);
   TempDir dir;
   LintConfig config;
   REQUIRE(
@@ -122,9 +122,9 @@ TEST_CASE("config: options reach the rule through runLint", "[engine][config]") 
   const trace::TraceModel model;
   const analyzer::TraceSummary summary;
   analyzer::runLint(model, summary, registry, config);
-  const FakeRule& rule = fakeRule(registry, "SL101");
-  CHECK(rule.configured.integer("max-findings", 0) == 9);
-  CHECK(rule.configured.number("min-wait-fraction", -1) == Approx(0.05));  // default filled in
+  const analyzer::RuleOptions& configured = runs->configured.at("SL101");
+  CHECK(configured.integer("max-findings", 0) == 9);
+  CHECK(configured.number("min-wait-fraction", -1) == Approx(0.05));  // default filled in
 }
 
 TEST_CASE("findLintConfig: closest directory wins, upward search", "[engine][config]") {

@@ -119,6 +119,14 @@ TEST_CASE("catalog: docs/rules/README.md lists every rule", "[engine][catalog]")
         std::string(rule->info().code) + "-" + std::string(rule->info().name) + ".md";
     INFO("regenerate the table with: steplint rules --format markdown");
     CHECK(index.find("(" + link + ")") != std::string::npos);
+    // The whole row, so a summary changed in the code (or cut short) shows up here.
+    const analyzer::RuleInfo& info = rule->info();
+    const std::string row = "| [" + std::string(info.code) + "](" + link + ") | `" + std::string(info.name) +
+                            "` | " + std::string(analyzer::categoryName(info.category)) + " | " +
+                            (info.enabled_by_default ? "on" : "off") + " | " +
+                            std::string(analyzer::severityName(info.default_severity)) + " | " +
+                            std::string(info.summary) + " |\n";
+    CHECK(index.find(row) != std::string::npos);
   }
 }
 

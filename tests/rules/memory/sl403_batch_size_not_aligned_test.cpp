@@ -1,4 +1,4 @@
-#include "../../../rules/src/memory/sl403_batch_size_not_aligned.h"
+#include "common/input_dims.h"
 
 #include <catch2/catch.hpp>
 

@@ -37,7 +37,7 @@ struct TraceReport {
 
 struct LintReport {
   std::vector<TraceReport> traces;
-  std::vector<const Rule*> selected;  // registry order: SARIF rules[], JUnit test cases
+  std::vector<const RuleDefinition*> selected;  // registry order: SARIF rules[], JUnit test cases
   Severity fail_on = Severity::kWarning;
   std::string tool_version;  // "0.1.0"
   /// Rule code -> the doc page's "What it does" paragraph (SARIF fullDescription); optional.

@@ -39,8 +39,8 @@ struct LintResult {
 /// single rule call it too, so they see the numbers users see.
 SavingsTotal attributeSavings(const AnalysisContext& context, std::vector<Diagnostic>& diagnostics);
 
-/// Configures the selected rules from `config` and runs them. Rules are configured on a
-/// private copy of their options, so the registry can be reused.
+/// Builds the selected rules with their options from `config` and runs them. The rules are
+/// this run's own (RuleDefinition::create), so runs may share the registry and overlap.
 LintResult runLint(const trace::TraceModel& model, const TraceSummary& summary, const RuleRegistry& registry,
                    const LintConfig& config);
 

@@ -29,7 +29,7 @@ struct LintConfig {
   std::string source_file;                     // the config file used, if any
 
   /// The rules this configuration selects, in registry order.
-  std::vector<Rule*> selectedRules(const RuleRegistry& registry) const;
+  std::vector<const RuleDefinition*> selectedRules(const RuleRegistry& registry) const;
 };
 
 /// Loads `path` (steplint.toml, or pyproject.toml's [tool.steplint]) into `config`,

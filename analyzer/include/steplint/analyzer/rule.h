@@ -1,5 +1,7 @@
-// The rule interface. One rule = one source file in rules/<category>/, one doc page
-// docs/rules/SLnnn-<name>.md, and its tests; registered in rules/src/registry.cpp.
+// The rule interface. One rule = one source file rules/src/<category>/slNNN_<name>.cpp (its
+// Options, its class, its registration function), one doc page docs/rules/SLnnn-<name>.md, and
+// its tests; scripts/add_rule.py creates all three. How a rule is declared and built per run:
+// rule_definition.h.
 #pragma once
 
 #include <limits>
@@ -120,18 +122,39 @@ class DiagnosticSink {
   virtual void notChecked(std::string reason) = 0;
 };
 
+/// One rule as built for one analysis run: its options are fixed at construction (see
+/// RuleDefinition::create), so check() reads nothing mutable and runs may overlap.
 class Rule {
  public:
+  explicit Rule(const RuleInfo& info) : info_(info) {}
   virtual ~Rule() = default;
-  virtual const RuleInfo& info() const = 0;
-  virtual std::vector<OptionSpec> options() const { return {}; }
-  /// Called once before check() with the configured values (defaults filled in).
-  virtual void configure(const RuleOptions& options) { (void)options; }
+  Rule(const Rule&) = delete;
+  Rule& operator=(const Rule&) = delete;
+
+  const RuleInfo& info() const { return info_; }
   virtual void check(const AnalysisContext& context, DiagnosticSink& sink) const = 0;
 
  protected:
   /// A diagnostic pre-filled with this rule's code, name and default severity.
   Diagnostic makeDiagnostic() const;
+
+ private:
+  RuleInfo info_;
+};
+
+/// A rule with a plain `Options` struct (member defaults are the option defaults, declared
+/// once; the names users write are bound to the members in the rule's registration).
+template <typename O>
+class RuleWith : public Rule {
+ public:
+  using Options = O;
+  RuleWith(const RuleInfo& info, const O& options) : Rule(info), options_(options) {}
+
+ protected:
+  const O& options() const { return options_; }
+
+ private:
+  O options_;
 };
 
 }  // namespace steplint::analyzer

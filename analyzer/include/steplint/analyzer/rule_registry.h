@@ -1,29 +1,34 @@
 // The one registry of rules. Filled explicitly by rules::registerBuiltinRules (no static
 // self-registration); looked up by code ("SL101"), name ("dataloader-wait") or prefix ("SL1").
+// It holds immutable definitions (rule_definition.h): runs build their own rules from them.
 #pragma once
 
 #include <memory>
 #include <string_view>
 #include <vector>
 
-#include "steplint/analyzer/rule.h"
+#include "steplint/analyzer/rule_definition.h"
 
 namespace steplint::analyzer {
 
 class RuleRegistry {
  public:
-  template <typename R, typename... Args>
-  void add(Args&&... args) {
-    rules_.push_back(std::make_unique<R>(std::forward<Args>(args)...));
+  void add(RuleDefinition definition) {
+    rules_.push_back(std::make_unique<const RuleDefinition>(std::move(definition)));
   }
-  const std::vector<std::unique_ptr<Rule>>& rules() const { return rules_; }
+  /// Rule class R with its option table: registry.add<R>(info, {option(...), ...}).
+  template <typename R>
+  void add(const RuleInfo& info, std::vector<OptionBinding<typename R::Options>> table = {}) {
+    add(defineRule<R>(info, std::move(table)));
+  }
+  const std::vector<std::unique_ptr<const RuleDefinition>>& rules() const { return rules_; }
   /// By exact code or name; nullptr if none.
-  Rule* find(std::string_view code_or_name) const;
+  const RuleDefinition* find(std::string_view code_or_name) const;
   /// Rules matched by a selector: "ALL", a code, a name, or a code prefix ("SL1", "SL10").
-  std::vector<Rule*> match(std::string_view selector) const;
+  std::vector<const RuleDefinition*> match(std::string_view selector) const;
 
  private:
-  std::vector<std::unique_ptr<Rule>> rules_;
+  std::vector<std::unique_ptr<const RuleDefinition>> rules_;
 };
 
 }  // namespace steplint::analyzer

@@ -1,0 +1,28 @@
+#include "common/input_dims.h"
+
+#include <cctype>
+#include <charconv>
+
+namespace steplint::rules {
+
+bool firstDimOfInput(std::string_view s, size_t input, int64_t& out) {
+  size_t depth = 0, index = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '[') {
+      ++depth;
+    } else if (c == ']') {
+      if (depth == 0) return false;
+      --depth;
+    } else if (c == ',' && depth == 1) {
+      ++index;
+    } else if (depth == 2 && index == input && (std::isdigit(static_cast<unsigned char>(c)) || c == '-')) {
+      auto [ptr, ec] = std::from_chars(s.data() + i, s.data() + s.size(), out);
+      return ec == std::errc() && out > 0;
+    }
+    if (depth == 1 && index > input) return false;
+  }
+  return false;
+}
+
+}  // namespace steplint::rules
