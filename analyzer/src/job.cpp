@@ -2,6 +2,7 @@
 #include "steplint/analyzer/job.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 
@@ -73,15 +74,6 @@ StepComm matchCollectives(const std::vector<const RankStep*>& rows, const std::v
   return out;
 }
 
-/// The median over all ranks but `skip` of field(row).
-template <typename Field>
-int64_t othersMedian(const std::vector<const RankStep*>& rows, size_t skip, Field field) {
-  std::vector<int64_t> v;
-  for (size_t r = 0; r < rows.size(); ++r)
-    if (r != skip) v.push_back(field(*rows[r]));
-  return median(std::move(v));
-}
-
 std::vector<NamedTime> grownKernels(const std::vector<const RankStep*>& rows, size_t late) {
   std::vector<NamedTime> grown;
   for (const NamedTime& k : rows[late]->top_kernels) {
@@ -100,25 +92,40 @@ std::vector<NamedTime> grownKernels(const std::vector<const RankStep*>& rows, si
   return grown;
 }
 
-/// Which part of the late rank's step grew most against the others; a cause only when that
-/// growth explains at least half of the lateness.
-void judgeCause(const std::vector<const RankStep*>& rows, size_t late, JobStep& step) {
-  struct Part {
-    LateCause cause;
-    int64_t RankStep::*field;
-  };
-  static constexpr Part kParts[] = {{LateCause::kInputPipeline, &RankStep::dataloader_ns},
-                                    {LateCause::kHostSync, &RankStep::sync_ns},
-                                    {LateCause::kHostWork, &RankStep::host_work_ns},
-                                    {LateCause::kGpuCompute, &RankStep::compute_ns}};
+/// The parts of one rank's step that can make it late, in the order causes are listed.
+struct Parts {
+  std::array<int64_t, 4> ns{};  // DataLoader, syncs, host work, compute
+};
+constexpr LateCause kPartCause[4] = {LateCause::kInputPipeline, LateCause::kHostSync, LateCause::kHostWork,
+                                     LateCause::kGpuCompute};
+
+/// A rank's parts with its waiting at collectives taken out. A collective on the host (gloo)
+/// leaves the device idle while the rank waits, and the attribution calls that idle time "after
+/// a sync" or "host work"; counting it there would make every waiting rank look as slow in
+/// those parts as the straggler. NCCL waits inside its kernel, which is not in any part.
+Parts partsOf(const RankStep& s, int64_t wait_ns, bool host_collectives) {
+  Parts p;
+  p.ns = {s.dataloader_ns, s.sync_ns, s.host_work_ns, s.compute_ns};
+  if (!host_collectives) return p;
+  for (size_t i : {size_t{1}, size_t{2}}) {
+    const int64_t taken = std::min(p.ns[i], wait_ns);
+    p.ns[i] -= taken;
+    wait_ns -= taken;
+  }
+  return p;
+}
+
+/// Which part of the late rank's step grew most against the others' median; a cause only when
+/// that growth explains at least half of the lateness.
+void judgeCause(const std::vector<const RankStep*>& rows, const std::vector<Parts>& parts, size_t late, JobStep& step) {
   int64_t best = 0;
   LateCause cause = LateCause::kUnexplained;
-  for (const Part& p : kParts) {
-    const int64_t excess = rows[late]->*p.field - othersMedian(rows, late, [&](const RankStep& s) { return s.*p.field; });
-    if (excess > best) {
-      best = excess;
-      cause = p.cause;
-    }
+  for (size_t i = 0; i < 4; ++i) {
+    std::vector<int64_t> others;
+    for (size_t r = 0; r < parts.size(); ++r)
+      if (r != late) others.push_back(parts[r].ns[i]);
+    const int64_t excess = parts[late].ns[i] - median(std::move(others));
+    if (excess > best) best = excess, cause = kPartCause[i];
   }
   if (2 * best < step.late_ns) cause = LateCause::kUnexplained;
   step.cause = cause;
@@ -230,7 +237,11 @@ JobAnalysis analyzeJob(const Job& job, const JobOptions& options) {
   }
   const std::vector<int64_t> common = commonSteps(job, out.warnings);
   std::vector<int64_t> rank_ids;
-  for (const RankSummary& r : job.ranks) rank_ids.push_back(r.rank);
+  std::vector<bool> host_collectives;
+  for (const RankSummary& r : job.ranks) {
+    rank_ids.push_back(r.rank);
+    host_collectives.push_back(r.comm_source == "host ranges");
+  }
   std::vector<int64_t> step_medians;
   double wait_sum = 0;
   for (int64_t number : common) {
@@ -269,7 +280,9 @@ JobAnalysis analyzeJob(const Job& job, const JobOptions& options) {
       if (step.late_ns >= noise) {
         step.straggler = rank_ids[late];
         ++out.ranks[late].straggler_steps;
-        judgeCause(rows, late, step);
+        std::vector<Parts> parts;
+        for (size_t r = 0; r < n; ++r) parts.push_back(partsOf(*rows[r], comm.wait_ns[r], host_collectives[r]));
+        judgeCause(rows, parts, late, step);
       }
     }
     out.steps.push_back(std::move(step));
