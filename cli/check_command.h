@@ -10,6 +10,8 @@
 #include "step_flags.h"
 #include "steplint/analyzer/baseline.h"
 #include "steplint/analyzer/emitters.h"
+#include "steplint/analyzer/job_rule.h"
+#include "steplint/analyzer/rank_summary.h"
 #include "steplint/analyzer/rule_registry.h"
 
 namespace CLI {
@@ -42,6 +44,11 @@ class CheckCommand final : public Command {
   bool lintTraces(const analyzer::LintConfig& config, const analyzer::Baseline& baseline,
                   analyzer::LintReport& report,
                   std::vector<analyzer::LintResult>& unfiltered) const;
+  /// When the traces are a distributed job's: runs the job rules on each job and adds one
+  /// report entry per job (replacing the per-trace entries unless --per-rank). A folder or
+  /// glob is imported here, several traces at once. False if any trace failed to import.
+  bool lintJobs(const analyzer::Baseline& baseline, analyzer::LintReport& report,
+                std::vector<analyzer::LintResult>& unfiltered);
   /// False (after printing why) when -o or --write-baseline names a directory or an input
   /// (a trace or --config; for -o also --baseline).
   bool checkOutputs() const;
@@ -49,7 +56,13 @@ class CheckCommand final : public Command {
   bool writeReport(const analyzer::LintReport& report) const;
 
   analyzer::RuleRegistry rules_;
+  analyzer::JobRuleRegistry job_rules_;
   analyzer::EmitterRegistry emitters_;
+  bool per_rank_ = false;
+  unsigned workers_ = 0;
+  bool from_folder_or_glob_ = false;
+  // Filled by lintTraces (several traces) or lintJobs: each rank's compact summary.
+  mutable std::vector<analyzer::RankSummary> ranks_;
 
   std::vector<std::string> traces_;
   std::string format_ = "text";
