@@ -64,7 +64,7 @@ void printJobText(std::ostream& out, const JobAnalysis& job) {
     out << "Straggler: rank " << job.straggler << ", late in " << job.straggler_steps << " of " << job.steps.size()
         << " steps by " << formatMs(job.mean_late_ns) << " ms on average; cause: " << lateCauseName(job.straggler_cause)
         << "\n";
-  } else if (job.has_collectives) {
+  } else if (job.has_collectives && job.ranks.size() >= 2) {
     out << "No straggler: no rank keeps the others waiting in most steps beyond the noise threshold.\n";
   }
   for (const std::string& n : job.not_checked) out << "not checked: " << n << "\n";
