@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <set>
 #include <thread>
 
 #include "messages.h"
@@ -81,12 +82,12 @@ std::string jobSource(const analyzer::JobAnalysis& job) {
 }
 
 bool looksLikeJob(const std::vector<analyzer::RankSummary>& ranks) {
-  size_t with_rank = 0;
+  std::set<int64_t> distinct;
   for (const analyzer::RankSummary& r : ranks) {
     if (r.world_size > 1) return true;
-    with_rank += r.rank >= 0;
+    if (r.rank >= 0) distinct.insert(r.rank);
   }
-  return with_rank >= 2;
+  return distinct.size() >= 2;
 }
 
 }  // namespace steplint::cli

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <set>
 
 namespace steplint::cli {
 namespace {
@@ -51,10 +50,8 @@ bool looksLikeTraceName(const std::string& file_name) {
 
 TraceInputs expandTraceInputs(const std::vector<std::string>& arguments) {
   TraceInputs inputs;
-  std::set<std::string> seen;
-  auto add = [&](const std::string& path) {
-    if (seen.insert(path).second) inputs.files.push_back(path);
-  };
+  // Repeated paths are kept: the job report warns about a rank given twice.
+  auto add = [&](const std::string& path) { inputs.files.push_back(path); };
   for (const std::string& arg : arguments) {
     std::error_code ec;
     std::string problem;

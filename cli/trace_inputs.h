@@ -17,7 +17,7 @@ struct TraceInputs {
 bool looksLikeTraceName(const std::string& file_name);
 
 /// Expands folders and glob patterns (glob(3)); other arguments are kept as given, so a missing
-/// file still gets the importer's error. Duplicates (the same path twice) are dropped.
+/// file still gets the importer's error.
 TraceInputs expandTraceInputs(const std::vector<std::string>& arguments);
 
 }  // namespace steplint::cli
