@@ -121,8 +121,14 @@ bool CheckCommand::lintTraces(const analyzer::LintConfig& config,
   bool all_ok = true;
   for (const std::string& path : traces_) {
     trace::TraceModel model;  // one trace in memory at a time
-    if (!importTraceReporting(path, model)) {
+    analyzer::RankSummary from_file;
+    const InputRead read = importTraceOrRankSummary(path, model, from_file);
+    if (read == InputRead::kFailed) {
       all_ok = false;
+      continue;
+    }
+    if (read == InputRead::kRankSummary) {  // a rank reduced elsewhere: only the job rules use it
+      ranks_.push_back(std::move(from_file));
       continue;
     }
     analyzer::TraceReport entry;

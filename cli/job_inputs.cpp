@@ -5,6 +5,12 @@
 #include <set>
 #include <thread>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
 #include "messages.h"
 #include "steplint/analyzer/rank_summary.h"
 #include "steplint/trace/importer.h"
@@ -20,11 +26,40 @@ struct Slot {
   analyzer::RankSummary rank;
 };
 
+// A summary file is small (KBs per step); anything larger is not one.
+constexpr uintmax_t kMaxRankSummaryBytes = uintmax_t{64} << 20;
+
+/// True when `path` is a `steplint summary --format json` document with a rank summary.
+bool readRankSummaryFile(const std::string& path, analyzer::RankSummary& rank, std::string& problem) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec) || std::filesystem::file_size(path, ec) > kMaxRankSummaryBytes)
+    return false;
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  const nlohmann::json doc = nlohmann::json::parse(text.str(), nullptr, false);
+  if (!doc.is_object() || doc.value("schema", "") != "steplint.summary/1") return false;
+  const auto it = doc.find("rank_summary");
+  if (it == doc.end()) {
+    problem = path + ": a steplint summary without \"rank_summary\" (written by an older steplint?)";
+    return false;
+  }
+  problem = analyzer::rankSummaryFromJson(*it, rank);
+  if (!problem.empty()) problem = path + ": " + problem;
+  return problem.empty();
+}
+
 void importOne(const std::string& path, const JobInputOptions& options, int parse_threads, Slot& slot) {
   trace::TraceModel model;  // freed when this returns: only the summary outlives it
   trace::ImportOptions import;
   import.threads = parse_threads;
   slot.status = trace::importTraceFile(path, model, import);
+  if (slot.status.error == trace::ImportError::kNotATrace) {
+    std::string problem;
+    if (readRankSummaryFile(path, slot.rank, problem)) slot.status = {};
+    else if (!problem.empty()) slot.status.message = problem;
+    return;
+  }
   if (!slot.status.ok()) return;
   slot.warnings = importWarningLines(path, model.stats);
   if (model.events.empty()) slot.warnings.push_back(path + ": no complete events imported; the results are empty");
@@ -34,6 +69,23 @@ void importOne(const std::string& path, const JobInputOptions& options, int pars
 }
 
 }  // namespace
+
+InputRead importTraceOrRankSummary(const std::string& path, trace::TraceModel& model, analyzer::RankSummary& rank) {
+  const trace::ImportStatus status = trace::importTraceFile(path, model);
+  if (status.error == trace::ImportError::kNotATrace) {
+    std::string problem;
+    if (readRankSummaryFile(path, rank, problem)) return InputRead::kRankSummary;
+    printError(problem.empty() ? describeImportError(path, status) : problem);
+    return InputRead::kFailed;
+  }
+  if (!status.ok()) {
+    printError(describeImportError(path, status));
+    return InputRead::kFailed;
+  }
+  for (const std::string& line : importWarningLines(path, model.stats)) printWarning(line);
+  if (model.events.empty()) printWarning(path + ": no complete events imported; the results are empty");
+  return InputRead::kTrace;
+}
 
 JobInputResult summarizeRanks(const std::vector<std::string>& paths, const JobInputOptions& options) {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());

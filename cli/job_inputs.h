@@ -8,6 +8,7 @@
 
 #include "steplint/analyzer/job.h"
 #include "steplint/analyzer/summary.h"
+#include "steplint/trace/importer.h"
 
 namespace steplint::cli {
 
@@ -23,7 +24,15 @@ struct JobInputResult {
   bool all_imported = true;                  // false after printing an error for a trace
 };
 
-/// Imports and reduces `paths`; prints import errors and warnings in argument order.
+/// What a TRACE argument turned out to be.
+enum class InputRead { kTrace, kRankSummary, kFailed };
+
+/// Imports `path` as a trace into `model`; a file that is no trace but a `steplint summary
+/// --format json` document carrying a "rank_summary" fills `rank` instead (a job's rank reduced
+/// where it was recorded). Errors and import warnings are printed as importTraceReporting does.
+InputRead importTraceOrRankSummary(const std::string& path, trace::TraceModel& model, analyzer::RankSummary& rank);
+
+/// Imports and reduces `paths` (traces or rank-summary files); prints import errors and warnings in argument order.
 JobInputResult summarizeRanks(const std::vector<std::string>& paths, const JobInputOptions& options);
 
 /// Groups the ranks into jobs and analyses each; grouping warnings go to `warnings`.

@@ -114,19 +114,29 @@ int SummaryCommand::run() {
     ranks.clear();
     for (const std::string& path : inputs.files) {
       trace::TraceModel model;  // one trace in memory at a time
-      if (!importTraceReporting(path, model)) {
+      analyzer::RankSummary from_file;
+      const InputRead read = importTraceOrRankSummary(path, model, from_file);
+      if (read == InputRead::kFailed) {
         any_failed = true;
+        continue;
+      }
+      if (read == InputRead::kRankSummary) {  // a rank reduced elsewhere: only the job uses it
+        ranks.push_back(std::move(from_file));
         continue;
       }
       analyzer::TraceSummary summary = analyzer::summarize(model, options);
       if (summary.source.empty()) summary.source = path;
+      const analyzer::RankSummary rank = analyzer::summarizeRank(model, summary);
       if (json) {
-        documents.push_back(analyzer::summaryToJson(summary, model));
+        // The rank summary rides along, so a job report can later be built from these files.
+        nlohmann::json doc = analyzer::summaryToJson(summary, model);
+        doc["rank_summary"] = analyzer::rankSummaryToJson(rank);
+        documents.push_back(std::move(doc));
       } else {
         if (rendered > 0) per_trace << '\n';
         analyzer::printSummaryText(per_trace, summary, model, color);
       }
-      if (inputs.files.size() > 1 || inputs.from_folder_or_glob) ranks.push_back(analyzer::summarizeRank(model, summary));
+      if (inputs.files.size() > 1 || inputs.from_folder_or_glob) ranks.push_back(rank);
       ++rendered;
     }
   }

@@ -2,6 +2,8 @@
 // the cross-rank comparison on hand-built summaries with a known straggler.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include "steplint/analyzer/job.h"
 #include "steplint/analyzer/rank_summary.h"
 #include "steplint/analyzer/summary.h"
@@ -217,4 +219,31 @@ TEST_CASE("job: a rank summary from a trace, collectives and kernels per step") 
   CHECK(s.top_kernels[0].name == "gemm_fwd");
   CHECK(s.top_kernels[0].ns == 6'000'000);
   CHECK(rank.steps[0].collectives.size() == 1);
+}
+
+TEST_CASE("job: a rank summary survives JSON, and a corrupt one is an error") {
+  RankSummary rank = makeRank(2, 4);
+  rank.steps.push_back(makeStep(7, 45, 5, 2, 1));
+  rank.comm_source = "device kernels";
+  const nlohmann::json j = rankSummaryToJson(rank);
+  RankSummary back;
+  REQUIRE(rankSummaryFromJson(j, back).empty());
+  CHECK(back.rank == 2);
+  CHECK(back.world_size == 4);
+  CHECK(back.comm_source == "device kernels");
+  REQUIRE(back.steps.size() == 1);
+  CHECK(back.steps[0].compute_ns == 45 * kMsNs);
+  REQUIRE(back.steps[0].collectives.size() == 2);
+  CHECK(back.steps[0].collectives[1].name == "allreduce");
+  CHECK(back.steps[0].collectives[1].dur_ns == 4 * kMsNs);
+  CHECK(back.steps[0].top_kernels[1].name == "gemm_bwd");
+  CHECK(rankSummaryToJson(back) == j);
+
+  nlohmann::json bad = j;
+  bad["steps"][0]["collectives"][0]["dur_ns"] = "long";
+  RankSummary untouched;
+  const std::string problem = rankSummaryFromJson(bad, untouched);
+  CHECK(problem.find("dur_ns is not an integer") != std::string::npos);
+  CHECK(untouched.steps.empty());
+  CHECK_FALSE(rankSummaryFromJson(nlohmann::json::array(), untouched).empty());
 }

@@ -81,3 +81,25 @@ TEST_CASE("job cli: missing ranks, file-name ranks and empty folders are said, n
   const auto glob = runSteplint({"check", empty + "/*.json"});
   CHECK(glob.err.find("matches no file") != std::string::npos);
 }
+
+TEST_CASE("job cli: the job report from per-rank summary files alone") {
+  const std::string dir = writeJob("job_files", "--ranks 3 --straggler sync --straggler-rank 1");
+  const std::string summaries = scratchPath("job_files_summaries");
+  REQUIRE(runShell("mkdir -p " + shellQuote(summaries)).exit_code == 0);
+  for (int r = 0; r < 3; ++r) {
+    const std::string name = "/rank" + std::to_string(r);
+    const auto one = runSteplint({"summary", "--format", "json", dir + name + ".pt.trace.json", "-o",
+                                  summaries + name + ".summary.json"});
+    REQUIRE(one.exit_code == 0);
+  }
+  const auto job = runSteplint({"summary", summaries});
+  INFO(job.err);
+  CHECK(job.exit_code == 0);
+  CHECK(job.out.find("3 rank(s) of 3") != std::string::npos);
+  CHECK(job.out.find("Straggler: rank 1") != std::string::npos);
+  CHECK(job.out.find("cause: host syncs") != std::string::npos);
+  const auto check = runSteplint({"check", summaries + "/rank0.summary.json", summaries + "/rank1.summary.json",
+                                  summaries + "/rank2.summary.json"});
+  CHECK(check.exit_code == 1);
+  CHECK(check.out.find("SL701") != std::string::npos);
+}

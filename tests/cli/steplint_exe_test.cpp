@@ -157,7 +157,7 @@ TEST_CASE("a missing file exits 2 with one error line naming it", "[cli]") {
   CHECK(r.errLines()[0] == "steplint: error: " + missing + ": no such file");
 }
 
-TEST_CASE("a directory is read as a folder of traces; one without traces exits 2 with one error line", "[cli]") {
+TEST_CASE("a directory is read as a folder of traces, one without traces exits 2 with one error line", "[cli]") {
   const std::string empty = scratchPath("no_traces");
   REQUIRE(runShell("mkdir -p " + shellQuote(empty)).exit_code == 0);
   RunResult r = runSteplint({"summary", empty});

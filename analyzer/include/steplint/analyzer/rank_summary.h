@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "steplint/analyzer/summary.h"
 #include "steplint/trace/model.h"
 
@@ -66,6 +68,12 @@ std::string collectiveKind(std::string_view name);
 /// Reduces one imported trace (and its summary) to a RankSummary.
 RankSummary summarizeRank(const trace::TraceModel& model, const TraceSummary& summary,
                           const RankSummaryOptions& options = {});
+
+/// The summary as JSON: `steplint summary --format json` writes it as "rank_summary".
+nlohmann::json rankSummaryToJson(const RankSummary& rank);
+/// Reads rankSummaryToJson's output; "" on success, else what is wrong (`out` untouched).
+/// Sizes are bounded, so a corrupt file is an error, not a huge allocation.
+std::string rankSummaryFromJson(const nlohmann::json& j, RankSummary& out);
 
 /// The rank in a file name written by torch's tensorboard_trace_handler or a launcher
 /// ("rank3", "rank_3", "rank-3", "worker3"); -1 when none is found.
