@@ -31,9 +31,18 @@ void printRanks(std::ostream& out, const JobAnalysis& job) {
   table.print(out);
 }
 
+// Rows of the steps table: a job of thousands of steps prints its first late steps only (the
+// JSON form has every step).
+constexpr size_t kMaxStepRows = 20;
+
 void printSteps(std::ostream& out, const JobAnalysis& job) {
   TextTable table({{"step"}, {"median ms"}, {"collectives"}, {"late rank"}, {"others waited ms"}, {"cause", TextTable::Align::kLeft}});
+  const bool all = job.steps.size() <= kMaxStepRows;
+  size_t shown = 0, late = 0;
+  for (const JobStep& s : job.steps) late += s.straggler >= 0;
   for (const JobStep& s : job.steps) {
+    if (!all && (s.straggler < 0 || shown == kMaxStepRows)) continue;
+    ++shown;
     std::string cause = s.straggler < 0 ? "-" : std::string(lateCauseName(s.cause));
     if (s.straggler >= 0 && s.cause != LateCause::kUnexplained)
       cause += " (+" + formatMs(static_cast<double>(s.cause_excess_ns)) + " ms)";
@@ -41,8 +50,13 @@ void printSteps(std::ostream& out, const JobAnalysis& job) {
     table.addRow({std::to_string(s.number), formatMs(static_cast<double>(s.median_step_ns)), std::to_string(s.collectives),
                   rankLabel(s.straggler), s.straggler < 0 ? "-" : formatMs(static_cast<double>(s.late_ns)), cause});
   }
-  out << "Steps:\n";
-  table.print(out);
+  if (all) {
+    out << "Steps:\n";
+  } else {
+    out << "Steps (" << job.steps.size() << " compared, " << late << " with a late rank; the first " << shown
+        << " of those shown, all in --format json):\n";
+  }
+  if (!table.empty()) table.print(out);
 }
 
 nlohmann::json namedTimes(const std::vector<NamedTime>& v) {
