@@ -5,13 +5,17 @@
 //
 //   steplint-tracegen --steps 20 -o demo.pt.trace.json.gz
 //   steplint-tracegen --target-bytes 1G -o bench/results/gen_1G.pt.trace.json
+//   steplint-tracegen --ranks 4 --straggler backward --straggler-rank 2 -o job/   (one file per rank)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "tracegen/job_synth.h"
 #include "tracegen/output_sink.h"
 #include "tracegen/step_synth.h"
 
@@ -35,6 +39,48 @@ bool parseBytes(const std::string& text, uint64_t& out) {
 
 bool endsWith(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// --ranks: a whole job, rank<r>.pt.trace.json[.gz] in the directory `dir`, one step at a time.
+int writeJob(const steplint::bench::JobSynthOptions& options, const std::string& dir, int64_t steps, int gzip_level,
+             bool quiet) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    std::fprintf(stderr, "steplint-tracegen: %s: %s\n", dir.c_str(), ec.message().c_str());
+    return 1;
+  }
+  steplint::bench::JobSynthesizer job(options);
+  std::vector<steplint::bench::OutputSink> sinks(static_cast<size_t>(job.ranks()));
+  std::string error;
+  for (int r = 0; r < job.ranks(); ++r) {
+    const std::string path = (std::filesystem::path(dir) / ("rank" + std::to_string(r) + ".pt.trace.json" +
+                                                            (gzip_level >= 0 ? ".gz" : ""))).string();
+    if (!sinks[static_cast<size_t>(r)].open(path, gzip_level, error)) {
+      std::fprintf(stderr, "steplint-tracegen: %s\n", error.c_str());
+      return 1;
+    }
+  }
+  std::vector<std::string> chunks;
+  auto flush = [&] {
+    for (size_t r = 0; r < sinks.size(); ++r) sinks[r].write(chunks[r]), chunks[r].clear();
+  };
+  job.begin(chunks);
+  for (int64_t n = 1; n <= steps; ++n) {
+    job.step(n, chunks);
+    flush();
+  }
+  job.end(chunks);
+  flush();
+  for (auto& sink : sinks)
+    if (!sink.close(error)) {
+      std::fprintf(stderr, "steplint-tracegen: %s\n", error.c_str());
+      return 1;
+    }
+  if (!quiet)
+    std::fprintf(stderr, "steplint-tracegen: %d ranks x %lld steps in %s (straggler: %s)\n", job.ranks(),
+                 static_cast<long long>(steps), dir.c_str(), steplint::bench::plantedStragglerName(options.straggler));
+  return 0;
 }
 
 }  // namespace
@@ -69,7 +115,30 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 10000));
   app.add_option("--trace-name", trace_name, "Value of the top-level traceName key");
   app.add_flag("-q,--quiet", quiet, "No summary line on stderr");
+  steplint::bench::JobSynthOptions job;
+  job.ranks = 0;
+  std::string straggler = "none", collectives = "nccl";
+  bool no_distributed_info = false;
+  app.add_option("--ranks", job.ranks, "Write a whole job: one trace per rank into the directory -o")
+      ->check(CLI::Range(1, 4096));
+  app.add_option("--straggler", straggler, "Planted straggler: none, backward, dataloader or sync")
+      ->check(CLI::IsMember({"none", "backward", "dataloader", "sync"}));
+  app.add_option("--straggler-rank", job.straggler_rank, "The straggling rank")->check(CLI::NonNegativeNumber);
+  app.add_option("--collectives", collectives, "nccl (device kernels) or gloo (host ranges)")
+      ->check(CLI::IsMember({"nccl", "gloo"}));
+  app.add_flag("--no-distributed-info", no_distributed_info, "Leave distributedInfo out (ranks from file names)");
   CLI11_PARSE(app, argc, argv);
+  if (job.ranks > 0) {
+    if (output == "-") {
+      std::fprintf(stderr, "steplint-tracegen: --ranks needs -o DIRECTORY\n");
+      return 2;
+    }
+    steplint::bench::parsePlantedStraggler(straggler, job.straggler);
+    job.style = collectives == "gloo" ? steplint::bench::CollectiveStyle::kGloo : steplint::bench::CollectiveStyle::kNccl;
+    job.distributed_info = !no_distributed_info;
+    job.seed = synth.seed;
+    return writeJob(job, output, steps, gzip ? gzip_level : -1, quiet);
+  }
 
   uint64_t target_bytes = 0;
   if (!target_text.empty() && !parseBytes(target_text, target_bytes)) {

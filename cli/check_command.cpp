@@ -8,14 +8,17 @@
 
 #include "check_config.h"
 #include "exit_codes.h"
+#include "job_inputs.h"
 #include "messages.h"
 #include "rule_docs.h"
 #include "steplint/analyzer/compare_config.h"
 #include "steplint/analyzer/lint.h"
 #include "steplint/rules/builtin.h"
+#include "steplint/rules/job_rules.h"
 #include "steplint/trace/importer.h"
 #include "steplint/trace/output_file.h"
 #include "terminal.h"
+#include "trace_inputs.h"
 
 namespace steplint::cli {
 namespace {
@@ -35,14 +38,19 @@ void printNote(const std::string& message) { std::cerr << "steplint: note: " << 
 
 CheckCommand::CheckCommand() {
   rules::registerBuiltinRules(rules_);
+  rules::registerJobRules(job_rules_);
   analyzer::registerBuiltinEmitters(emitters_);
 }
 
 void CheckCommand::addOptions(CLI::App& app) {
-  app.add_option("TRACE", traces_, "Trace files: torch.profiler / Kineto JSON, plain or .gz")
+  app.add_option("TRACE", traces_,
+                 "Trace files, folders of traces or quoted globs: torch.profiler / Kineto JSON, plain or .gz")
       ->required()
-      ->type_name("FILE");
+      ->type_name("PATH");
   addReportOptions(app, true);
+  app.add_flag("--per-rank", per_rank_, "For a job's traces: each trace's findings too, besides the job's");
+  app.add_option("--jobs", workers_, "Traces imported at once for a job (default: cores, at most 4)")
+      ->check(CLI::Range(1u, 64u));
 }
 
 void CheckCommand::addReportOptions(CLI::App& app, bool with_output) {
@@ -166,8 +174,14 @@ bool CheckCommand::lintTraces(const analyzer::LintConfig& config, const analyzer
   bool all_ok = true;
   for (const std::string& path : traces_) {
     trace::TraceModel model;  // one trace in memory at a time
-    if (!importTraceReporting(path, model)) {
+    analyzer::RankSummary from_file;
+    const InputRead read = importTraceOrRankSummary(path, model, from_file);
+    if (read == InputRead::kFailed) {
       all_ok = false;
+      continue;
+    }
+    if (read == InputRead::kRankSummary) {  // a rank reduced elsewhere: only the job rules use it
+      ranks_.push_back(std::move(from_file));
       continue;
     }
     analyzer::TraceReport entry;
@@ -175,6 +189,7 @@ bool CheckCommand::lintTraces(const analyzer::LintConfig& config, const analyzer
     entry.summary.source = path;
     entry.lint = analyzer::runLint(model, entry.summary, rules_, config);
     entry.lint.source = path;
+    if (traces_.size() > 1) ranks_.push_back(analyzer::summarizeRank(model, entry.summary));
     const std::string scope = analyzer::traceScope(path, model.metadata, baseline_options.scope);
     if (!write_baseline_path_.empty()) unfiltered.push_back({entry.lint, scope});
     // After --write-baseline took its copy: accepting a regression would hide the next one.
@@ -232,6 +247,43 @@ bool CheckCommand::checkOutputs() const {
   return true;
 }
 
+bool CheckCommand::lintJobs(const analyzer::Baseline& baseline, const analyzer::BaselineOptions& baseline_options,
+                            analyzer::LintReport& report, std::vector<Unfiltered>& unfiltered, size_t& worse) {
+  bool all_ok = true;
+  if (from_folder_or_glob_ && !per_rank_) {
+    // The job alone: import several ranks at once, keep only their summaries.
+    JobInputOptions options;
+    options.summary.steps = step_flags_.options();
+    options.workers = workers_;
+    JobInputResult result = summarizeRanks(traces_, options);
+    all_ok = result.all_imported;
+    ranks_ = std::move(result.ranks);
+  }
+  if (!looksLikeJob(ranks_)) return all_ok;
+  if (!per_rank_) report.traces.clear();  // the job's findings replace the ranks' own
+  std::vector<std::string> warnings;
+  for (const analyzer::JobAnalysis& job : analyzeJobs(std::move(ranks_), warnings)) {
+    for (const std::string& w : job.warnings) printWarning(w);
+    analyzer::TraceReport entry;
+    entry.summary.source = jobSource(job);
+    const analyzer::JobLintResult lint = analyzer::lintJob(job, job_rules_);
+    entry.lint.source = entry.summary.source;
+    entry.lint.diagnostics = lint.diagnostics;
+    entry.lint.not_checked = lint.not_checked;
+    entry.lint.average_step_ms = job.median_step_ns / 1e6;
+    // A job's findings are scoped by the job's name (its folder), like a trace's by its file.
+    const std::string scope = analyzer::traceScope(entry.lint.source, trace::TraceMetadata{}, baseline_options.scope);
+    if (!write_baseline_path_.empty()) unfiltered.push_back({entry.lint, scope});
+    const analyzer::BaselineOutcome outcome =
+        analyzer::applyBaseline(baseline, entry.lint, scope, baseline_options.worse_factor);
+    entry.suppressed = outcome.suppressed;
+    worse += outcome.worse;
+    report.traces.push_back(std::move(entry));
+  }
+  for (const std::string& w : warnings) printWarning(w);
+  return all_ok;
+}
+
 int CheckCommand::runOn(std::vector<std::string> traces) {
   traces_ = std::move(traces);
   return run();
@@ -268,8 +320,21 @@ int CheckCommand::run() {
 
   std::vector<Unfiltered> unfiltered;
   size_t worse = 0;
-  const bool all_ok = lintTraces(config, baseline, baseline_options, gate, compare_path_.empty() ? nullptr : &base,
-                                 report, unfiltered, worse);
+  const analyzer::RunProfile* base_run = compare_path_.empty() ? nullptr : &base;
+  const auto lint_each = [&] {
+    return lintTraces(config, baseline, baseline_options, gate, base_run, report, unfiltered, worse);
+  };
+  const TraceInputs inputs = expandTraceInputs(traces_);
+  for (const std::string& problem : inputs.problems) printError(problem);
+  traces_ = inputs.files;
+  from_folder_or_glob_ = inputs.from_folder_or_glob;
+  ranks_.clear();
+  // A folder or glob is a job: its traces are not linted one by one unless --per-rank asks.
+  bool all_ok = inputs.problems.empty();
+  if (!from_folder_or_glob_ || per_rank_) all_ok = lint_each() && all_ok;
+  all_ok = lintJobs(baseline, baseline_options, report, unfiltered, worse) && all_ok;
+  if (from_folder_or_glob_ && !per_rank_ && report.traces.empty() && !traces_.empty())
+    all_ok = lint_each() && all_ok;  // not a job after all
   if (report.traces.empty()) return kExitUsageError;  // nothing to report; errors already printed
   if (!writeReport(report)) return kExitUsageError;
   if (format_ != "text" && report.suppressedCount() > 0)

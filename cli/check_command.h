@@ -11,6 +11,8 @@
 #include "steplint/analyzer/baseline.h"
 #include "steplint/analyzer/compare_config.h"
 #include "steplint/analyzer/emitters.h"
+#include "steplint/analyzer/job_rule.h"
+#include "steplint/analyzer/rank_summary.h"
 #include "steplint/analyzer/regression.h"
 #include "steplint/analyzer/run_diff.h"
 #include "steplint/analyzer/rule_registry.h"
@@ -60,6 +62,11 @@ class CheckCommand final : public Command {
                   const analyzer::BaselineOptions& baseline_options, const analyzer::GateOptions& gate,
                   const analyzer::RunProfile* base, analyzer::LintReport& report,
                   std::vector<Unfiltered>& unfiltered, size_t& worse) const;
+  /// When the traces are a distributed job's: runs the job rules on each job and adds one
+  /// report entry per job (replacing the per-trace entries unless --per-rank). A folder or
+  /// glob is imported here, several traces at once. False if any trace failed to import.
+  bool lintJobs(const analyzer::Baseline& baseline, const analyzer::BaselineOptions& baseline_options,
+                analyzer::LintReport& report, std::vector<Unfiltered>& unfiltered, size_t& worse);
   /// False (after printing why) when -o or --write-baseline names a directory or an input
   /// (a trace or --config; for -o also --baseline).
   bool checkOutputs() const;
@@ -67,7 +74,13 @@ class CheckCommand final : public Command {
   bool writeReport(const analyzer::LintReport& report) const;
 
   analyzer::RuleRegistry rules_;
+  analyzer::JobRuleRegistry job_rules_;
   analyzer::EmitterRegistry emitters_;
+  bool per_rank_ = false;
+  unsigned workers_ = 0;
+  bool from_folder_or_glob_ = false;
+  // Filled by lintTraces (several traces) or lintJobs: each rank's compact summary.
+  mutable std::vector<analyzer::RankSummary> ranks_;
 
   std::vector<std::string> traces_;
   std::string format_ = "text";

@@ -8,6 +8,7 @@
 #include "exit_codes.h"
 #include "steplint/analyzer/emitters.h"
 #include "steplint/rules/builtin.h"
+#include "steplint/rules/job_rules.h"
 #include "steplint/rules/unchecked_tips.h"
 
 namespace steplint::cli {
@@ -24,10 +25,11 @@ std::vector<std::string> row(const RuleInfo& info) {
           std::string(info.summary)};
 }
 
-void printText(const analyzer::RuleRegistry& registry) {
+void printText(const analyzer::RuleRegistry& registry, const analyzer::JobRuleRegistry& job_rules) {
   std::vector<std::vector<std::string>> rows = {
       {"Code", "Name", "Category", "Default", "Severity", "Summary"}};
   for (const auto& rule : registry.rules()) rows.push_back(row(rule->info()));
+  for (const auto& rule : job_rules.rules()) rows.push_back(row(rule->info()));
   std::vector<size_t> width(rows.front().size(), 0);
   for (const auto& r : rows)
     for (size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
@@ -51,7 +53,7 @@ void printText(const analyzer::RuleRegistry& registry) {
   }
 }
 
-void printJson(const analyzer::RuleRegistry& registry) {
+void printJson(const analyzer::RuleRegistry& registry, const analyzer::JobRuleRegistry& job_rules) {
   nlohmann::json rules = nlohmann::json::array();
   for (const auto& rule : registry.rules()) {
     const RuleInfo& info = rule->info();
@@ -71,6 +73,19 @@ void printJson(const analyzer::RuleRegistry& registry) {
                      {"options", options},
                      {"doc_url", analyzer::ruleDocUrl(info.code, info.name)}});
   }
+  // Job rules read a job's cross-rank analysis (steplint check DIR), not one trace.
+  for (const auto& rule : job_rules.rules()) {
+    const RuleInfo& info = rule->info();
+    rules.push_back({{"code", info.code},
+                     {"name", info.name},
+                     {"category", analyzer::categoryName(info.category)},
+                     {"enabled_by_default", info.enabled_by_default},
+                     {"severity", analyzer::severityName(info.default_severity)},
+                     {"summary", info.summary},
+                     {"options", nlohmann::json::array()},
+                     {"doc_url", analyzer::ruleDocUrl(info.code, info.name)},
+                     {"scope", "job"}});
+  }
   std::cout << rules.dump(2) << '\n';
 }
 
@@ -81,11 +96,14 @@ std::string tableCell(std::string_view text) {
 }
 
 /// The table of docs/rules/README.md: links are relative, so they work on GitHub and locally.
-void printMarkdown(const analyzer::RuleRegistry& registry) {
+void printMarkdown(const analyzer::RuleRegistry& registry, const analyzer::JobRuleRegistry& job_rules) {
   std::cout
       << "| Code | Name | Category | Default | Severity | Summary |\n|---|---|---|---|---|---|\n";
-  for (const auto& rule : registry.rules()) {
-    const RuleInfo& info = rule->info();
+  std::vector<const RuleInfo*> infos;
+  for (const auto& rule : registry.rules()) infos.push_back(&rule->info());
+  for (const auto& rule : job_rules.rules()) infos.push_back(&rule->info());
+  for (const RuleInfo* listed : infos) {
+    const RuleInfo& info = *listed;
     std::cout << "| [" << info.code << "](" << info.code << "-" << info.name << ".md) | `"
               << info.name << "` | " << analyzer::categoryName(info.category) << " | "
               << (info.enabled_by_default ? "on" : "off") << " | "
@@ -111,12 +129,14 @@ void RulesCommand::addOptions(CLI::App& app) {
 int RulesCommand::run() {
   analyzer::RuleRegistry registry;
   rules::registerBuiltinRules(registry);
+  analyzer::JobRuleRegistry job_rules;
+  rules::registerJobRules(job_rules);
   if (format_ == "json")
-    printJson(registry);
+    printJson(registry, job_rules);
   else if (format_ == "markdown")
-    printMarkdown(registry);
+    printMarkdown(registry, job_rules);
   else
-    printText(registry);
+    printText(registry, job_rules);
   std::cout.flush();
   return std::cout ? kExitOk : kExitUsageError;
 }

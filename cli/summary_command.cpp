@@ -8,12 +8,16 @@
 #include <nlohmann/json.hpp>
 
 #include "exit_codes.h"
+#include "job_inputs.h"
 #include "messages.h"
+#include "steplint/analyzer/job.h"
+#include "steplint/analyzer/rank_summary.h"
 #include "steplint/analyzer/summary.h"
 #include "steplint/trace/importer.h"
 #include "steplint/trace/model.h"
 #include "steplint/trace/output_file.h"
 #include "terminal.h"
+#include "trace_inputs.h"
 
 namespace steplint::cli {
 namespace {
@@ -24,15 +28,33 @@ ColorMode parseColorMode(const std::string& text) {
   return ColorMode::kAuto;
 }
 
+/// The job report: one per job, text or one JSON document for all ("steplint.jobs/1").
+void printJobs(std::ostream& out, const std::vector<analyzer::JobAnalysis>& jobs,
+               const std::vector<std::string>& warnings, bool json, nlohmann::json* per_rank) {
+  if (json) {
+    nlohmann::json doc = {{"schema", "steplint.jobs/1"}, {"warnings", warnings}};
+    doc["jobs"] = nlohmann::json::array();
+    for (const analyzer::JobAnalysis& job : jobs) doc["jobs"].push_back(analyzer::jobToJson(job));
+    if (per_rank) doc["traces"] = std::move(*per_rank);
+    out << doc.dump(2) << '\n';
+    return;
+  }
+  for (const std::string& w : warnings) out << "warning: " << w << '\n';
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    if (i > 0) out << '\n';
+    analyzer::printJobText(out, jobs[i]);
+  }
+}
 
 }  // namespace
 
 void SummaryCommand::addOptions(CLI::App& app) {
-  app.add_option("TRACE", traces_, "Trace files: torch.profiler / Kineto JSON, plain or .gz")
+  app.add_option("TRACE", traces_,
+                 "Trace files, folders of traces or quoted globs: torch.profiler / Kineto JSON, plain or .gz")
       ->required()
-      ->type_name("FILE");
+      ->type_name("PATH");
   app.add_option("--format", format_,
-                 "Output format; json: schema steplint.summary/1 (docs/cli.md)")
+                 "Output format; json: schema steplint.summary/1, or steplint.jobs/1 for a job (docs/cli.md)")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
   step_flags_.add(app);
@@ -42,6 +64,9 @@ void SummaryCommand::addOptions(CLI::App& app) {
   app.add_option("-o,--output", output_path_,
                  "Write the summary to FILE instead of standard output")
       ->type_name("FILE");
+  app.add_flag("--per-rank", per_rank_, "For a job's traces: each trace's summary too, before the job report");
+  app.add_option("--jobs", workers_, "Traces imported at once for a job (default: cores, at most 4)")
+      ->check(CLI::Range(1u, 64u));
 }
 
 int SummaryCommand::run() {
@@ -49,10 +74,12 @@ int SummaryCommand::run() {
   const bool to_file = !output_path_.empty();
   const bool color = !json && shouldUseColor(parseColorMode(color_), !to_file && stdoutIsTerminal(),
                                              std::getenv("NO_COLOR"), std::getenv("TERM"));
+  const TraceInputs inputs = expandTraceInputs(traces_);
+  for (const std::string& problem : inputs.problems) printError(problem);
 
   // Before any import: `-o t.json t.json` would replace the trace with its own summary.
   if (to_file) {
-    if (std::string problem = trace::checkOutputPath(output_path_, traces_); !problem.empty()) {
+    if (std::string problem = trace::checkOutputPath(output_path_, inputs.files); !problem.empty()) {
       printError(output_path_ + ": " + problem);
       return kExitUsageError;
     }
@@ -61,37 +88,76 @@ int SummaryCommand::run() {
   // -o output is collected first so that a run whose inputs all fail leaves no file behind.
   std::ostringstream buffer;
   std::ostream& out = to_file ? static_cast<std::ostream&>(buffer) : std::cout;
+  // Each trace's own report is rendered here, and printed unless the traces turn out to be a
+  // job's (then only with --per-rank).
+  std::ostringstream per_trace;
 
   analyzer::SummaryOptions options;
   options.steps = step_flags_.options();
 
-  bool any_failed = false;
+  bool any_failed = !inputs.problems.empty();
   size_t rendered = 0;
   nlohmann::json documents = nlohmann::json::array();
-  for (const std::string& path : traces_) {
-    trace::TraceModel model;  // one trace in memory at a time
-    if (!importTraceReporting(path, model)) {
-      any_failed = true;
-      continue;
+  std::vector<analyzer::RankSummary> ranks;
+  // A folder or glob without --per-rank is a job: import several ranks at once and keep only
+  // their summaries. Explicit files keep the one-by-one reports.
+  const bool job_first = inputs.from_folder_or_glob && !per_rank_;
+  if (job_first) {
+    JobInputOptions job_options;
+    job_options.summary = options;
+    job_options.workers = workers_;
+    JobInputResult result = summarizeRanks(inputs.files, job_options);
+    any_failed = any_failed || !result.all_imported;
+    ranks = std::move(result.ranks);
+  }
+  if (!job_first || !looksLikeJob(ranks)) {
+    ranks.clear();
+    for (const std::string& path : inputs.files) {
+      trace::TraceModel model;  // one trace in memory at a time
+      analyzer::RankSummary from_file;
+      const InputRead read = importTraceOrRankSummary(path, model, from_file);
+      if (read == InputRead::kFailed) {
+        any_failed = true;
+        continue;
+      }
+      if (read == InputRead::kRankSummary) {  // a rank reduced elsewhere: only the job uses it
+        ranks.push_back(std::move(from_file));
+        continue;
+      }
+      analyzer::TraceSummary summary = analyzer::summarize(model, options);
+      if (summary.source.empty()) summary.source = path;
+      const analyzer::RankSummary rank = analyzer::summarizeRank(model, summary);
+      if (json) {
+        // The rank summary rides along, so a job report can later be built from these files.
+        nlohmann::json doc = analyzer::summaryToJson(summary, model);
+        doc["rank_summary"] = analyzer::rankSummaryToJson(rank);
+        documents.push_back(std::move(doc));
+      } else {
+        if (rendered > 0) per_trace << '\n';
+        analyzer::printSummaryText(per_trace, summary, model, color);
+      }
+      if (inputs.files.size() > 1 || inputs.from_folder_or_glob) ranks.push_back(rank);
+      ++rendered;
     }
-    analyzer::TraceSummary summary = analyzer::summarize(model, options);
-    if (summary.source.empty()) summary.source = path;
-    if (json) {
-      documents.push_back(analyzer::summaryToJson(summary, model));
-    } else {
-      if (rendered > 0) out << '\n';
-      analyzer::printSummaryText(out, summary, model, color);
-      out.flush();
-    }
-    ++rendered;
   }
 
-  // JSON: one TRACE argument gives one summary object; several give an array of the
-  // summaries that could be imported, in argument order (docs/cli.md).
-  if (json && traces_.size() == 1 && !documents.empty()) out << documents.front().dump(2) << '\n';
-  if (json && traces_.size() > 1) out << documents.dump(2) << '\n';
+  if (looksLikeJob(ranks)) {
+    std::vector<std::string> warnings;
+    const std::vector<analyzer::JobAnalysis> jobs = analyzeJobs(std::move(ranks), warnings);
+    if (per_rank_ && !json) out << per_trace.str() << '\n';
+    printJobs(out, jobs, warnings, json, per_rank_ ? &documents : nullptr);
+    ++rendered;
+  } else {
+    out << per_trace.str();
+    // JSON: one TRACE argument gives one summary object; several give an array of the
+    // summaries that could be imported, in argument order (docs/cli.md).
+    const bool several = inputs.files.size() > 1 || inputs.from_folder_or_glob;
+    if (json && !several && !documents.empty()) out << documents.front().dump(2) << '\n';
+    if (json && several) out << documents.dump(2) << '\n';
+  }
+  out.flush();
 
-  if (to_file && (rendered > 0 || (json && traces_.size() > 1))) {
+  if (to_file && (rendered > 0 || (json && inputs.files.size() > 1))) {
     if (std::string problem = trace::writeOutputFile(output_path_, buffer.str()); !problem.empty()) {
       printError(output_path_ + ": " + problem);
       return kExitUsageError;

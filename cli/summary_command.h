@@ -1,5 +1,6 @@
 // `steplint summary TRACE...`: import each trace and print its steps, step-time breakdown,
-// GPU summary, idle time and top kernels (analyzer/summary.h) as text or JSON.
+// GPU summary, idle time and top kernels (analyzer/summary.h) as text or JSON. Traces of a
+// distributed job (a folder, a glob, or several ranks' files) get the job report (job.h).
 #pragma once
 
 #include <string>
@@ -25,6 +26,8 @@ class SummaryCommand final : public Command {
   std::string color_ = "auto";
   std::string output_path_;
   StepFlags step_flags_;
+  bool per_rank_ = false;
+  unsigned workers_ = 0;
 };
 
 }  // namespace steplint::cli

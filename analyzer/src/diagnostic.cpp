@@ -28,6 +28,7 @@ std::string_view categoryName(Category c) {
     case Category::kMemory: return "memory";
     case Category::kDistributed: return "distributed";
     case Category::kOptimizer: return "optimizer";
+    case Category::kJob: return "job";
     case Category::kPreview: return "preview";
   }
   return "?";

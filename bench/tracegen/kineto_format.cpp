@@ -91,7 +91,13 @@ void KinetoFormatter::header(std::string& out) const {
   out += ",\n      \"regsPerMultiprocessor\": 65536, \"sharedMemPerBlockOptin\": 166912,"
          " \"sharedMemPerMultiprocessor\": 167936\n    }\n  ],\n";
   // "rank": 0 with a space: HTA finds the rank with the regex "rank":\s+(\d+).
-  out += "  \"distributedInfo\": {\"rank\": 0},\n";
+  if (layout_.distributed_info.empty()) {
+    out += "  \"distributedInfo\": {\"rank\": 0},\n";
+  } else if (layout_.distributed_info != "-") {
+    out += "  \"distributedInfo\": ";
+    out += layout_.distributed_info;
+    out += ",\n";
+  }
   out += "  \"profile_memory\": 1,\n  \"cupti_version\": 18,\n  \"cuda_runtime_version\": 12040,\n";
   out += "  \"cuda_driver_version\": 12040,\n";
   out += "  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": ";

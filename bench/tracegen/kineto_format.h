@@ -19,6 +19,9 @@ struct TraceLayout {
   int32_t num_sms = 108;            // A100: blocks-per-SM and occupancy derive from this
   int32_t max_threads_per_sm = 2048;
   int64_t base_time_ns = 1763800000000000000;  // 2025-11-22, epoch of the relative `ts`
+  /// The distributedInfo object's JSON text; empty writes {"rank": 0} (a single-process run),
+  /// "-" leaves the key out (a trace from a job whose profiler wrote none).
+  std::string distributed_info;
 };
 
 enum class CpuCategory : uint8_t { kCpuOp, kUserAnnotation, kRuntime };

@@ -157,11 +157,13 @@ TEST_CASE("a missing file exits 2 with one error line naming it", "[cli]") {
   CHECK(r.errLines()[0] == "steplint: error: " + missing + ": no such file");
 }
 
-TEST_CASE("a directory exits 2 with one error line", "[cli]") {
-  RunResult r = runSteplint({"summary", testDataPath("cli")});
+TEST_CASE("a directory is read as a folder of traces, one without traces exits 2 with one error line", "[cli]") {
+  const std::string empty = scratchPath("no_traces");
+  REQUIRE(runShell("mkdir -p " + shellQuote(empty)).exit_code == 0);
+  RunResult r = runSteplint({"summary", empty});
   CHECK(r.exit_code == 2);
   REQUIRE(r.errLines().size() == 1);
-  CHECK(startsWith(r.err, "steplint: error: " + testDataPath("cli") + ": "));
+  CHECK(r.errLines()[0] == "steplint: error: " + empty + ": no trace files in it (*.json, *.json.gz)");
 }
 
 TEST_CASE("a file that is not a trace exits 2 with one error line", "[cli]") {

@@ -9,6 +9,7 @@
 
 #include "steplint/analyzer/rule_registry.h"
 #include "steplint/rules/builtin.h"
+#include "steplint/rules/job_rules.h"
 #include "steplint/rules/unchecked_tips.h"
 
 namespace steplint::test {
@@ -43,6 +44,8 @@ char blockOf(Category c) {
       return '5';
     case Category::kOptimizer:
       return '6';
+    case Category::kJob:
+      return '7';
     case Category::kPreview:
       return '9';
   }
@@ -106,6 +109,38 @@ TEST_CASE("catalog: every rule has docs/rules/SLnnn-name.md with the fixed secti
       CHECK(found != std::string::npos);  // present, and after the previous one
       if (found != std::string::npos) at = found + 1;
     }
+  }
+}
+
+TEST_CASE("catalog: job rules are SL7xx with their doc pages, after the trace rules", "[engine][catalog]") {
+  analyzer::RuleRegistry registry;
+  rules::registerBuiltinRules(registry);
+  analyzer::JobRuleRegistry job_rules;
+  rules::registerJobRules(job_rules);
+  REQUIRE(job_rules.rules().size() == 3);
+  const std::string index = readText(std::string(STEPLINT_DOCS_DIR) + "/rules/README.md");
+  std::string_view previous = registry.rules().back()->info().code;
+  for (const auto& rule : job_rules.rules()) {
+    const analyzer::RuleInfo& info = rule->info();
+    INFO(info.code << " " << info.name);
+    CHECK(info.category == Category::kJob);
+    CHECK(info.code[2] == blockOf(info.category));
+    CHECK(info.code > previous);
+    previous = info.code;
+    CHECK(isKebab(info.name));
+    CHECK(registry.find(info.name) == nullptr);  // one namespace of names for both kinds
+    CHECK(job_rules.find(info.code) == rule.get());
+    const std::string page = readText(docPath(info));
+    REQUIRE_FALSE(page.empty());
+    CHECK(page.substr(0, page.find('\n')) == "# " + std::string(info.code) + " " + std::string(info.name));
+    size_t at = 0;
+    for (const std::string& section : kDocSections) {
+      INFO("section " << section);
+      const size_t found = page.find("\n" + section + "\n", at);
+      CHECK(found != std::string::npos);
+      if (found != std::string::npos) at = found + 1;
+    }
+    CHECK(index.find("(" + std::string(info.code) + "-" + std::string(info.name) + ".md)") != std::string::npos);
   }
 }
 

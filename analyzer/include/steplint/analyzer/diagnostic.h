@@ -24,6 +24,7 @@ enum class Category : uint8_t {
   kMemory,        // SL4xx
   kDistributed,   // SL5xx
   kOptimizer,     // SL6xx: optimizer, gradients, tensor creation
+  kJob,           // SL7xx: the whole job across its ranks (job_rule.h)
   kPreview,       // SL9xx: noisy or experimental, off by default
 };
 std::string_view categoryName(Category c);

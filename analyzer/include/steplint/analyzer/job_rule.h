@@ -1,0 +1,48 @@
+// Job rules (SL7xx): rules over the whole job's cross-rank analysis (job.h) instead of one
+// trace. They have their own small interface and registry, kept apart from the per-trace Rule
+// so that either can change without the other, and report the same Diagnostic type, so every
+// emitter renders job findings as it renders trace findings.
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "steplint/analyzer/diagnostic.h"
+#include "steplint/analyzer/job.h"
+#include "steplint/analyzer/rule.h"
+
+namespace steplint::analyzer {
+
+class JobRule {
+ public:
+  virtual ~JobRule() = default;
+  virtual const RuleInfo& info() const = 0;
+  virtual void check(const JobAnalysis& job, DiagnosticSink& sink) const = 0;
+
+ protected:
+  /// A diagnostic pre-filled with this rule's code, name and default severity.
+  Diagnostic makeDiagnostic() const;
+};
+
+/// The job rules, filled explicitly by rules::registerJobRules.
+class JobRuleRegistry {
+ public:
+  void add(std::unique_ptr<JobRule> rule) { rules_.push_back(std::move(rule)); }
+  const std::vector<std::unique_ptr<JobRule>>& rules() const { return rules_; }
+  /// By exact code or name; nullptr if none.
+  const JobRule* find(std::string_view code_or_name) const;
+
+ private:
+  std::vector<std::unique_ptr<JobRule>> rules_;
+};
+
+struct JobLintResult {
+  std::vector<Diagnostic> diagnostics;  // in rule order
+  std::vector<NotChecked> not_checked;
+};
+
+/// Runs every job rule on one job's analysis.
+JobLintResult lintJob(const JobAnalysis& job, const JobRuleRegistry& registry);
+
+}  // namespace steplint::analyzer

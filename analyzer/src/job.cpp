@@ -1,0 +1,308 @@
+// groupJobs and analyzeJob (job.h): everything here reads RankSummaries only.
+#include "steplint/analyzer/job.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
+
+namespace steplint::analyzer {
+namespace {
+
+int64_t median(std::vector<int64_t> v) {
+  if (v.empty()) return 0;
+  const size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  if (v.size() % 2) return v[mid];
+  const int64_t upper = v[mid];
+  const int64_t lower = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
+  return lower + (upper - lower) / 2;
+}
+
+std::string jobIdentity(const RankSummary& r) {
+  if (r.rank_from_file_name || r.world_size < 0) return "ranks from file names";
+  return "world_size=" + std::to_string(r.world_size) + (r.backend.empty() ? "" : " backend=" + r.backend);
+}
+
+/// The matched collectives of one step: each rank's wait (duration minus the shortest) and the
+/// transfer (the shortest), summed over the step.
+struct StepComm {
+  int64_t matched = 0;
+  int64_t transfer_ns = 0;
+  std::vector<int64_t> wait_ns;  // per rank
+};
+
+StepComm matchCollectives(const std::vector<const RankStep*>& rows, const std::vector<int64_t>& rank_ids,
+                          std::vector<std::string>& warnings) {
+  StepComm out;
+  out.wait_ns.assign(rows.size(), 0);
+  // Per process group, the collectives in each rank's order.
+  std::map<std::string, std::vector<std::vector<const RankCollective*>>> groups;
+  for (size_t r = 0; r < rows.size(); ++r)
+    for (const RankCollective& c : rows[r]->collectives) {
+      auto& per_rank = groups[c.group];
+      per_rank.resize(rows.size());
+      per_rank[r].push_back(&c);
+    }
+  for (auto& [group, per_rank] : groups) {
+    per_rank.resize(rows.size());
+    size_t n = per_rank[0].size();
+    for (size_t r = 1; r < rows.size(); ++r) {
+      if (per_rank[r].size() != per_rank[0].size())
+        warnings.push_back("step " + std::to_string(rows[0]->number) + ": rank " + std::to_string(rank_ids[r]) +
+                           " has " + std::to_string(per_rank[r].size()) + " collectives in group " + group +
+                           ", rank " + std::to_string(rank_ids[0]) + " has " + std::to_string(per_rank[0].size()) +
+                           "; compared the first ones only");
+      n = std::min(n, per_rank[r].size());
+    }
+    for (size_t i = 0; i < n; ++i) {
+      bool same = true;
+      for (size_t r = 1; r < rows.size(); ++r) same = same && per_rank[r][i]->name == per_rank[0][i]->name;
+      if (!same) {
+        warnings.push_back("step " + std::to_string(rows[0]->number) + ": collective " + std::to_string(i) +
+                           " of group " + group + " differs between ranks (" + per_rank[0][i]->name +
+                           " on rank " + std::to_string(rank_ids[0]) + "); the rest of the step is not compared");
+        break;
+      }
+      int64_t shortest = per_rank[0][i]->dur_ns;
+      for (size_t r = 1; r < rows.size(); ++r) shortest = std::min(shortest, per_rank[r][i]->dur_ns);
+      for (size_t r = 0; r < rows.size(); ++r) out.wait_ns[r] += per_rank[r][i]->dur_ns - shortest;
+      out.transfer_ns += shortest;
+      ++out.matched;
+    }
+  }
+  return out;
+}
+
+std::vector<NamedTime> grownKernels(const std::vector<const RankStep*>& rows, size_t late) {
+  std::vector<NamedTime> grown;
+  for (const NamedTime& k : rows[late]->top_kernels) {
+    std::vector<int64_t> others;
+    for (size_t r = 0; r < rows.size(); ++r) {
+      if (r == late) continue;
+      const auto& top = rows[r]->top_kernels;
+      auto it = std::find_if(top.begin(), top.end(), [&](const NamedTime& o) { return o.name == k.name; });
+      others.push_back(it == top.end() ? 0 : it->ns);
+    }
+    const int64_t excess = k.ns - median(std::move(others));
+    if (excess > 0) grown.push_back({k.name, excess});
+  }
+  std::sort(grown.begin(), grown.end(), [](const NamedTime& a, const NamedTime& b) { return a.ns > b.ns; });
+  if (grown.size() > 5) grown.resize(5);
+  return grown;
+}
+
+/// The parts of one rank's step that can make it late, in the order causes are listed.
+struct Parts {
+  std::array<int64_t, 4> ns{};  // DataLoader, syncs, host work, compute
+};
+constexpr LateCause kPartCause[4] = {LateCause::kInputPipeline, LateCause::kHostSync, LateCause::kHostWork,
+                                     LateCause::kGpuCompute};
+
+/// A rank's parts with its waiting at collectives taken out. A collective on the host (gloo)
+/// leaves the device idle while the rank waits, and the attribution calls that idle time "after
+/// a sync" or "host work"; counting it there would make every waiting rank look as slow in
+/// those parts as the straggler. NCCL waits inside its kernel, which is not in any part.
+Parts partsOf(const RankStep& s, int64_t wait_ns, bool host_collectives) {
+  Parts p;
+  p.ns = {s.dataloader_ns, s.sync_ns, s.host_work_ns, s.compute_ns};
+  if (!host_collectives) return p;
+  for (size_t i : {size_t{1}, size_t{2}}) {
+    const int64_t taken = std::min(p.ns[i], wait_ns);
+    p.ns[i] -= taken;
+    wait_ns -= taken;
+  }
+  return p;
+}
+
+/// Which part of the late rank's step grew most against the others' median; a cause only when
+/// that growth explains at least half of the lateness.
+void judgeCause(const std::vector<const RankStep*>& rows, const std::vector<Parts>& parts, size_t late, JobStep& step) {
+  int64_t best = 0;
+  LateCause cause = LateCause::kUnexplained;
+  for (size_t i = 0; i < 4; ++i) {
+    std::vector<int64_t> others;
+    for (size_t r = 0; r < parts.size(); ++r)
+      if (r != late) others.push_back(parts[r].ns[i]);
+    const int64_t excess = parts[late].ns[i] - median(std::move(others));
+    if (excess > best) best = excess, cause = kPartCause[i];
+  }
+  if (2 * best < step.late_ns) cause = LateCause::kUnexplained;
+  step.cause = cause;
+  step.cause_excess_ns = best;
+  if (cause == LateCause::kGpuCompute) step.grown_kernels = grownKernels(rows, late);
+}
+
+std::vector<int64_t> commonSteps(const Job& job, std::vector<std::string>& warnings) {
+  std::map<int64_t, size_t> count;
+  for (const RankSummary& r : job.ranks)
+    for (const RankStep& s : r.steps) ++count[s.number];
+  std::vector<int64_t> common;
+  std::vector<int64_t> partial;
+  for (const auto& [number, n] : count) (n == job.ranks.size() ? common : partial).push_back(number);
+  if (!partial.empty()) {
+    std::string list;
+    for (size_t i = 0; i < partial.size() && i < 8; ++i) list += (i ? ", " : "") + std::to_string(partial[i]);
+    warnings.push_back(std::to_string(partial.size()) + " step number(s) not recorded on every rank (" + list +
+                       (partial.size() > 8 ? ", ..." : "") + "): left out of the comparison");
+  }
+  return common;
+}
+
+void verdict(JobAnalysis& out) {
+  std::map<int64_t, int64_t> late_count;
+  for (const JobStep& s : out.steps)
+    if (s.straggler >= 0) ++late_count[s.straggler];
+  for (const auto& [rank, n] : late_count)
+    if (n > out.straggler_steps) out.straggler = rank, out.straggler_steps = n;
+  // A rank late in only a few steps is noise or a one-off (a checkpoint, a GC pause), not a straggler.
+  if (out.straggler < 0 || 2 * out.straggler_steps < static_cast<int64_t>(out.steps.size())) {
+    out.straggler = -1;
+    out.straggler_steps = 0;
+    return;
+  }
+  std::map<LateCause, int64_t> causes;
+  double late = 0;
+  for (const JobStep& s : out.steps)
+    if (s.straggler == out.straggler) ++causes[s.cause], late += static_cast<double>(s.late_ns);
+  out.mean_late_ns = late / static_cast<double>(out.straggler_steps);
+  out.straggler_cause = std::max_element(causes.begin(), causes.end(), [](const auto& a, const auto& b) {
+                          return a.second < b.second;
+                        })->first;
+}
+
+}  // namespace
+
+std::string_view lateCauseName(LateCause c) {
+  switch (c) {
+    case LateCause::kNone: return "none";
+    case LateCause::kInputPipeline: return "input pipeline";
+    case LateCause::kHostSync: return "host syncs";
+    case LateCause::kHostWork: return "host work";
+    case LateCause::kGpuCompute: return "GPU compute";
+    case LateCause::kUnexplained: return "unexplained";
+  }
+  return "unknown";
+}
+
+std::vector<Job> groupJobs(std::vector<RankSummary> ranks, std::vector<std::string>& warnings) {
+  std::map<std::string, Job> by_identity;
+  for (RankSummary& r : ranks) {
+    if (r.rank < 0) {
+      warnings.push_back(r.source + ": no distributedInfo and no rank in the file name: left out of the job report");
+      continue;
+    }
+    const std::string identity = jobIdentity(r);
+    Job& job = by_identity[identity];
+    job.identity = identity;
+    if (r.rank_from_file_name)
+      job.warnings.push_back(r.source + ": no distributedInfo; rank " + std::to_string(r.rank) + " taken from the file name");
+    const auto dup = std::find_if(job.ranks.begin(), job.ranks.end(), [&](const RankSummary& o) { return o.rank == r.rank; });
+    if (dup != job.ranks.end()) {
+      job.warnings.push_back("rank " + std::to_string(r.rank) + " appears twice (" + dup->source + ", " + r.source +
+                             "): kept the first");
+      continue;
+    }
+    job.world_size = std::max(job.world_size, r.world_size);
+    job.ranks.push_back(std::move(r));
+  }
+  std::vector<Job> jobs;
+  for (auto& [identity, job] : by_identity) {
+    std::sort(job.ranks.begin(), job.ranks.end(), [](const RankSummary& a, const RankSummary& b) { return a.rank < b.rank; });
+    jobs.push_back(std::move(job));
+  }
+  if (jobs.size() > 1)
+    warnings.push_back("the traces belong to " + std::to_string(jobs.size()) + " different jobs; each gets its own report");
+  return jobs;
+}
+
+JobAnalysis analyzeJob(const Job& job, const JobOptions& options) {
+  JobAnalysis out;
+  out.identity = job.identity;
+  out.world_size = job.world_size;
+  out.warnings = job.warnings;
+  const size_t n = job.ranks.size();
+  if (job.world_size > 0 && static_cast<int64_t>(n) < job.world_size) {
+    std::string missing;
+    for (int64_t r = 0, shown = 0; r < job.world_size && shown < 16; ++r)
+      if (std::none_of(job.ranks.begin(), job.ranks.end(), [&](const RankSummary& s) { return s.rank == r; }))
+        missing += (shown++ ? ", " : "") + std::to_string(r);
+    out.warnings.push_back("only " + std::to_string(n) + " of " + std::to_string(job.world_size) +
+                           " ranks have a trace (missing: " + missing + "): the comparison covers those present");
+  }
+  out.ranks.resize(n);
+  for (size_t r = 0; r < n; ++r) out.ranks[r].rank = job.ranks[r].rank, out.ranks[r].source = job.ranks[r].source;
+  if (n < 2) {
+    out.not_checked.push_back("one rank: there is no other rank to compare it with");
+  }
+  const std::vector<int64_t> common = commonSteps(job, out.warnings);
+  std::vector<int64_t> rank_ids;
+  std::vector<bool> host_collectives;
+  for (const RankSummary& r : job.ranks) {
+    rank_ids.push_back(r.rank);
+    host_collectives.push_back(r.comm_source == "host ranges");
+  }
+  std::vector<int64_t> step_medians;
+  double wait_sum = 0;
+  for (int64_t number : common) {
+    std::vector<const RankStep*> rows;
+    for (const RankSummary& r : job.ranks)
+      rows.push_back(&*std::find_if(r.steps.begin(), r.steps.end(), [&](const RankStep& s) { return s.number == number; }));
+    JobStep step;
+    step.number = number;
+    std::vector<int64_t> times;
+    for (const RankStep* row : rows) times.push_back(row->step_ns);
+    step.median_step_ns = median(times);
+    step_medians.push_back(step.median_step_ns);
+    const StepComm comm = matchCollectives(rows, rank_ids, out.warnings);
+    step.collectives = comm.matched;
+    out.matched_collectives += comm.matched;
+    for (size_t r = 0; r < n; ++r) {
+      JobRank& row = out.ranks[r];
+      row.step_ns += static_cast<double>(rows[r]->step_ns);
+      row.compute_ns += static_cast<double>(rows[r]->compute_ns);
+      row.transfer_ns += static_cast<double>(comm.transfer_ns);
+      row.wait_ns += static_cast<double>(comm.wait_ns[r]);
+      row.sync_ns += static_cast<double>(rows[r]->sync_ns);
+      row.host_work_ns += static_cast<double>(rows[r]->host_work_ns);
+      row.dataloader_ns += static_cast<double>(rows[r]->dataloader_ns);
+      row.idle_ns += static_cast<double>(rows[r]->idle_ns);
+      wait_sum += static_cast<double>(comm.wait_ns[r]);
+    }
+    if (n >= 2 && comm.matched > 0) {
+      const size_t late = static_cast<size_t>(std::min_element(comm.wait_ns.begin(), comm.wait_ns.end()) - comm.wait_ns.begin());
+      std::vector<int64_t> others;
+      for (size_t r = 0; r < n; ++r)
+        if (r != late) others.push_back(comm.wait_ns[r]);
+      step.late_ns = median(others) - comm.wait_ns[late];
+      const auto noise = std::max<int64_t>(options.min_late_ns,
+                                           static_cast<int64_t>(options.noise_fraction * static_cast<double>(step.median_step_ns)));
+      if (step.late_ns >= noise) {
+        step.straggler = rank_ids[late];
+        ++out.ranks[late].straggler_steps;
+        std::vector<Parts> parts;
+        for (size_t r = 0; r < n; ++r) parts.push_back(partsOf(*rows[r], comm.wait_ns[r], host_collectives[r]));
+        judgeCause(rows, parts, late, step);
+      }
+    }
+    out.steps.push_back(std::move(step));
+  }
+  out.has_collectives = out.matched_collectives > 0;
+  if (n >= 2 && common.empty()) out.not_checked.push_back("no step number is recorded on every rank");
+  else if (n >= 2 && !out.has_collectives)
+    out.not_checked.push_back("no collectives matched across the ranks (no NCCL kernels, no nccl:/gloo: ranges): "
+                              "without them the ranks' waiting cannot be measured");
+  if (!common.empty()) {
+    const double steps = static_cast<double>(common.size());
+    for (JobRank& r : out.ranks)
+      for (double* v : {&r.step_ns, &r.compute_ns, &r.transfer_ns, &r.wait_ns, &r.sync_ns, &r.host_work_ns,
+                        &r.dataloader_ns, &r.idle_ns})
+        *v /= steps;
+    out.mean_wait_ns = wait_sum / (steps * static_cast<double>(n));
+    out.median_step_ns = static_cast<double>(median(step_medians));
+  }
+  verdict(out);
+  return out;
+}
+
+}  // namespace steplint::analyzer

@@ -1,0 +1,72 @@
+#include "trace_inputs.h"
+
+#include <glob.h>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace steplint::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool hasGlobCharacters(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
+
+std::vector<std::string> folderTraces(const std::string& dir, std::string& problem) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code type_ec;
+    if (it->is_regular_file(type_ec) && looksLikeTraceName(it->path().filename().string()))
+      out.push_back(it->path().string());
+  }
+  if (ec) problem = dir + ": cannot list the folder (" + ec.message() + ")";
+  else if (out.empty()) problem = dir + ": no trace files in it (*.json, *.json.gz)";
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::string> globTraces(const std::string& pattern, std::string& problem) {
+  std::vector<std::string> out;
+  glob_t matches{};
+  const int rc = ::glob(pattern.c_str(), 0, nullptr, &matches);
+  if (rc == 0)
+    for (size_t i = 0; i < matches.gl_pathc; ++i) out.emplace_back(matches.gl_pathv[i]);  // glob sorts
+  ::globfree(&matches);
+  if (rc == GLOB_NOMATCH) problem = pattern + ": matches no file";
+  else if (rc != 0) problem = pattern + ": cannot expand the pattern";
+  return out;
+}
+
+}  // namespace
+
+bool looksLikeTraceName(const std::string& file_name) {
+  return endsWith(file_name, ".json") || endsWith(file_name, ".json.gz");
+}
+
+TraceInputs expandTraceInputs(const std::vector<std::string>& arguments) {
+  TraceInputs inputs;
+  // Repeated paths are kept: the job report warns about a rank given twice.
+  auto add = [&](const std::string& path) { inputs.files.push_back(path); };
+  for (const std::string& arg : arguments) {
+    std::error_code ec;
+    std::string problem;
+    if (fs::is_directory(arg, ec)) {
+      inputs.from_folder_or_glob = true;
+      for (const std::string& f : folderTraces(arg, problem)) add(f);
+    } else if (!fs::exists(arg, ec) && hasGlobCharacters(arg)) {
+      inputs.from_folder_or_glob = true;
+      for (const std::string& f : globTraces(arg, problem)) add(f);
+    } else {
+      add(arg);
+    }
+    if (!problem.empty()) inputs.problems.push_back(problem);
+  }
+  return inputs;
+}
+
+}  // namespace steplint::cli

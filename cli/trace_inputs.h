@@ -1,0 +1,23 @@
+// The TRACE arguments of `summary` and `check`: files, folders (the traces directly inside,
+// as torch.profiler's tensorboard_trace_handler writes one per rank) and quoted globs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace steplint::cli {
+
+struct TraceInputs {
+  std::vector<std::string> files;     // in argument order; a folder's and a glob's sorted by name
+  std::vector<std::string> problems;  // "DIR: no trace files in it", "PATTERN: matches nothing"
+  bool from_folder_or_glob = false;   // a folder or pattern was given: the user means a job
+};
+
+/// True for the names torch.profiler and steplint give traces: *.json, *.json.gz.
+bool looksLikeTraceName(const std::string& file_name);
+
+/// Expands folders and glob patterns (glob(3)); other arguments are kept as given, so a missing
+/// file still gets the importer's error.
+TraceInputs expandTraceInputs(const std::vector<std::string>& arguments);
+
+}  // namespace steplint::cli

@@ -1,0 +1,249 @@
+// The whole-job analysis (rank_summary.h, job.h): rank summaries from hand-built traces, and
+// the cross-rank comparison on hand-built summaries with a known straggler.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "steplint/analyzer/job.h"
+#include "steplint/analyzer/rank_summary.h"
+#include "steplint/analyzer/summary.h"
+#include "test_model.h"
+
+using namespace steplint::analyzer;
+using steplint::test::TestTrace;
+
+namespace {
+
+constexpr int64_t kMsNs = 1'000'000;
+
+// One step of one rank: `extra` ms more of one part, and the allreduce that waited `wait` ms.
+RankStep makeStep(int64_t number, int64_t compute_ms, int64_t loader_ms, int64_t sync_ms, int64_t wait_ms) {
+  RankStep s;
+  s.number = number;
+  s.compute_ns = compute_ms * kMsNs;
+  s.dataloader_ns = loader_ms * kMsNs;
+  s.sync_ns = sync_ms * kMsNs;
+  s.host_work_ns = 1 * kMsNs;
+  s.step_ns = 60 * kMsNs;
+  s.collectives.push_back({"default", 0, "broadcast", 100'000});
+  s.collectives.push_back({"default", 1, "allreduce", (3 + wait_ms) * kMsNs});
+  s.top_kernels = {{"gemm_fwd", 20 * kMsNs}, {"gemm_bwd", (compute_ms - 20) * kMsNs}};
+  return s;
+}
+
+RankSummary makeRank(int64_t rank, int64_t world) {
+  RankSummary r;
+  r.rank = rank;
+  r.world_size = world;
+  r.backend = "nccl";
+  r.source = "rank" + std::to_string(rank) + ".json";
+  return r;
+}
+
+// Four ranks; rank `slow` does `extra` ms more of the part `which` (0 compute, 1 DataLoader,
+// 2 syncs) and so the three others wait `extra` ms in the allreduce.
+Job plantedJob(int64_t slow, int which, int64_t extra, int steps = 5) {
+  Job job;
+  job.identity = "world_size=4 backend=nccl";
+  job.world_size = 4;
+  for (int64_t r = 0; r < 4; ++r) {
+    RankSummary rank = makeRank(r, 4);
+    for (int n = 0; n < steps; ++n) {
+      const bool late = r == slow;
+      rank.steps.push_back(makeStep(10 + n, 40 + (late && which == 0 ? extra : 0), 5 + (late && which == 1 ? extra : 0),
+                                    2 + (late && which == 2 ? extra : 0), late ? 0 : extra));
+    }
+    job.ranks.push_back(std::move(rank));
+  }
+  return job;
+}
+
+}  // namespace
+
+TEST_CASE("job: collective kinds from NCCL kernels and c10d ranges") {
+  CHECK(collectiveKind("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)") == "allreduce");
+  CHECK(collectiveKind("ncclDevKernel_AllGather_RING_LL") == "allgather");
+  CHECK(collectiveKind("nccl:all_reduce") == "allreduce");
+  CHECK(collectiveKind("gloo:all_reduce") == "allreduce");
+  CHECK(collectiveKind("nccl:_all_gather_base") == "allgather");
+  CHECK(collectiveKind("aten::mm") == "");
+  CHECK(collectiveKind("record_param_comms") == "");
+}
+
+TEST_CASE("job: rank from file names") {
+  CHECK(rankFromFileName("/runs/job/rank3.1700000000.pt.trace.json.gz") == 3);
+  CHECK(rankFromFileName("trace_rank_12.json") == 12);
+  CHECK(rankFromFileName("host-a_worker7.pt.trace.json") == 7);
+  CHECK(rankFromFileName("/rank9/trace.json") == -1);  // only the file name counts
+  CHECK(rankFromFileName("trace.json") == -1);
+}
+
+TEST_CASE("job: a backward-compute straggler is named with the kernels that grew") {
+  const JobAnalysis job = analyzeJob(plantedJob(2, 0, 8));
+  REQUIRE(job.steps.size() == 5);
+  CHECK(job.matched_collectives == 10);
+  CHECK(job.straggler == 2);
+  CHECK(job.straggler_cause == LateCause::kGpuCompute);
+  CHECK(job.straggler_steps == 5);
+  CHECK(job.mean_late_ns == Approx(8e6));
+  for (const JobStep& s : job.steps) {
+    CHECK(s.straggler == 2);
+    CHECK(s.late_ns == 8 * kMsNs);
+    CHECK(s.cause_excess_ns == 8 * kMsNs);
+    REQUIRE(!s.grown_kernels.empty());
+    CHECK(s.grown_kernels.front().name == "gemm_bwd");
+    CHECK(s.grown_kernels.front().ns == 8 * kMsNs);
+  }
+  // The per-rank table: transfer is the shortest duration, wait the rest.
+  REQUIRE(job.ranks.size() == 4);
+  CHECK(job.ranks[0].transfer_ns == Approx(3.1e6));
+  CHECK(job.ranks[0].wait_ns == Approx(8e6));
+  CHECK(job.ranks[2].wait_ns == Approx(0));
+  CHECK(job.ranks[2].straggler_steps == 5);
+  CHECK(job.mean_wait_ns == Approx(6e6));  // three ranks wait 8 ms, one 0
+  CHECK(job.not_checked.empty());
+}
+
+TEST_CASE("job: DataLoader and host-sync stragglers get their own cause") {
+  const JobAnalysis loader = analyzeJob(plantedJob(1, 1, 15));
+  CHECK(loader.straggler == 1);
+  CHECK(loader.straggler_cause == LateCause::kInputPipeline);
+  CHECK(loader.steps.front().grown_kernels.empty());
+  const JobAnalysis sync = analyzeJob(plantedJob(3, 2, 4));
+  CHECK(sync.straggler == 3);
+  CHECK(sync.straggler_cause == LateCause::kHostSync);
+}
+
+TEST_CASE("job: a few percent of noise between ranks is no straggler") {
+  // 1 ms of extra compute and wait on a 60 ms step: under the 5 % threshold (3 ms).
+  const JobAnalysis job = analyzeJob(plantedJob(0, 0, 1));
+  CHECK(job.straggler == -1);
+  for (const JobStep& s : job.steps) CHECK(s.straggler == -1);
+  CHECK(job.has_collectives);
+}
+
+TEST_CASE("job: a rank late once is not the job's straggler") {
+  Job job = plantedJob(0, 0, 0);
+  job.ranks[1].steps[2] = makeStep(12, 50, 5, 2, 0);
+  for (size_t r : {0u, 2u, 3u}) job.ranks[r].steps[2].collectives[1].dur_ns += 10 * kMsNs;
+  const JobAnalysis result = analyzeJob(job);
+  CHECK(result.steps[2].straggler == 1);
+  CHECK(result.straggler == -1);
+}
+
+TEST_CASE("job: missing ranks, different steps and different collectives are warnings") {
+  Job job = plantedJob(2, 0, 8);
+  job.ranks.erase(job.ranks.begin() + 3);      // rank 3 missing
+  job.ranks[0].steps.pop_back();               // step 14 only on ranks 1 and 2
+  job.ranks[1].steps[0].collectives[1].name = "allgather";
+  const JobAnalysis result = analyzeJob(job);
+  CHECK(result.steps.size() == 4);
+  CHECK(result.matched_collectives == 7);  // step 10 stops at the differing collective
+  REQUIRE(result.warnings.size() == 3);
+  CHECK(result.warnings[0].find("missing: 3") != std::string::npos);
+  CHECK(result.warnings[1].find("not recorded on every rank (14)") != std::string::npos);
+  CHECK(result.warnings[2].find("differs between ranks") != std::string::npos);
+  CHECK(result.straggler == 2);
+}
+
+TEST_CASE("job: one rank or no collectives is not checked") {
+  Job one = plantedJob(0, 0, 0);
+  one.ranks.resize(1);
+  CHECK(analyzeJob(one).not_checked.at(0).find("one rank") != std::string::npos);
+  Job silent = plantedJob(0, 0, 0);
+  for (RankSummary& r : silent.ranks)
+    for (RankStep& s : r.steps) s.collectives.clear();
+  const JobAnalysis result = analyzeJob(silent);
+  CHECK(result.not_checked.at(0).find("no collectives") != std::string::npos);
+  CHECK(result.straggler == -1);
+}
+
+TEST_CASE("job: grouping by distributedInfo, file names and duplicates") {
+  std::vector<RankSummary> ranks;
+  ranks.push_back(makeRank(1, 2));
+  ranks.push_back(makeRank(0, 2));
+  ranks.push_back(makeRank(0, 2));  // duplicate
+  RankSummary named = makeRank(5, -1);
+  named.rank_from_file_name = true;
+  ranks.push_back(named);
+  RankSummary nameless = makeRank(-1, -1);
+  ranks.push_back(nameless);
+  std::vector<std::string> warnings;
+  const std::vector<Job> jobs = groupJobs(std::move(ranks), warnings);
+  REQUIRE(jobs.size() == 2);
+  const Job& job = jobs[1].identity == "world_size=2 backend=nccl" ? jobs[1] : jobs[0];
+  REQUIRE(job.ranks.size() == 2);
+  CHECK(job.ranks[0].rank == 0);
+  CHECK(job.ranks[1].rank == 1);
+  CHECK(job.warnings.at(0).find("appears twice") != std::string::npos);
+  REQUIRE(warnings.size() == 2);
+  CHECK(warnings[0].find("no distributedInfo and no rank") != std::string::npos);
+  CHECK(warnings[1].find("2 different jobs") != std::string::npos);
+}
+
+// Two steps, each: 10 ms of compute kernels, an NCCL allreduce kernel, a broadcast in step 1.
+TEST_CASE("job: a rank summary from a trace, collectives and kernels per step") {
+  TestTrace t;
+  double at = 0;
+  for (int n = 1; n <= 3; ++n) {
+    t.step(n, at, 20000);
+    t.launch(at + 100, 10, at + 200, 6000, "gemm_fwd");
+    t.launch(at + 200, 10, at + 6300, 4000, "gemm_bwd");
+    t.launch(at + 300, 10, at + 10400, 3000, "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
+    if (n == 2) t.launch(at + 400, 10, at + 13500, 500, "ncclKernel_Broadcast_RING_LL_Sum_int8_t(x)");
+    t.annotation("nccl:all_reduce", at + 300, 20);
+    at += 20000;
+  }
+  t.finalize();
+  t.model.metadata.distributed.present = true;
+  t.model.metadata.distributed.rank = 3;
+  t.model.metadata.distributed.world_size = 8;
+  SummaryOptions options;
+  options.steps.drop_incomplete_tail = false;
+  const TraceSummary summary = summarize(t.model, options);
+  const RankSummary rank = summarizeRank(t.model, summary);
+  CHECK(rank.rank == 3);
+  CHECK(rank.world_size == 8);
+  CHECK(rank.comm_source == "device kernels");
+  REQUIRE(rank.steps.size() == 3);
+  const RankStep& s = rank.steps[1];
+  CHECK(s.number == 2);
+  CHECK(s.compute_ns == 10'000'000);
+  REQUIRE(s.collectives.size() == 2);
+  CHECK(s.collectives[0].name == "allreduce");
+  CHECK(s.collectives[0].dur_ns == 3'000'000);
+  CHECK(s.collectives[1].name == "broadcast");
+  CHECK(s.collectives[1].index == 1);
+  CHECK(s.comm_ns == 3'500'000);
+  REQUIRE(s.top_kernels.size() == 2);
+  CHECK(s.top_kernels[0].name == "gemm_fwd");
+  CHECK(s.top_kernels[0].ns == 6'000'000);
+  CHECK(rank.steps[0].collectives.size() == 1);
+}
+
+TEST_CASE("job: a rank summary survives JSON, and a corrupt one is an error") {
+  RankSummary rank = makeRank(2, 4);
+  rank.steps.push_back(makeStep(7, 45, 5, 2, 1));
+  rank.comm_source = "device kernels";
+  const nlohmann::json j = rankSummaryToJson(rank);
+  RankSummary back;
+  REQUIRE(rankSummaryFromJson(j, back).empty());
+  CHECK(back.rank == 2);
+  CHECK(back.world_size == 4);
+  CHECK(back.comm_source == "device kernels");
+  REQUIRE(back.steps.size() == 1);
+  CHECK(back.steps[0].compute_ns == 45 * kMsNs);
+  REQUIRE(back.steps[0].collectives.size() == 2);
+  CHECK(back.steps[0].collectives[1].name == "allreduce");
+  CHECK(back.steps[0].collectives[1].dur_ns == 4 * kMsNs);
+  CHECK(back.steps[0].top_kernels[1].name == "gemm_bwd");
+  CHECK(rankSummaryToJson(back) == j);
+
+  nlohmann::json bad = j;
+  bad["steps"][0]["collectives"][0]["dur_ns"] = "long";
+  RankSummary untouched;
+  const std::string problem = rankSummaryFromJson(bad, untouched);
+  CHECK(problem.find("dur_ns is not an integer") != std::string::npos);
+  CHECK(untouched.steps.empty());
+  CHECK_FALSE(rankSummaryFromJson(nlohmann::json::array(), untouched).empty());
+}

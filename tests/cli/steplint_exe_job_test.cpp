@@ -1,0 +1,105 @@
+// `steplint summary` and `check` on a whole job: a folder of ranks' traces written by
+// steplint-tracegen's multi-rank mode, a quoted glob, and what goes wrong with job inputs.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "run_steplint.h"
+
+using steplint::test::runShell;
+using steplint::test::runSteplint;
+using steplint::test::scratchPath;
+using steplint::test::shellQuote;
+
+namespace {
+
+std::string writeJob(const std::string& name, const std::string& args) {
+  const std::string dir = scratchPath(name);
+  const auto gen = runShell(std::string(STEPLINT_TRACEGEN_EXE) + " -q --steps 5 " + args + " -o " + shellQuote(dir));
+  INFO(gen.err);
+  REQUIRE(gen.exit_code == 0);
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("job cli: a folder of ranks gets one job report naming the straggler") {
+  const std::string dir = writeJob("job_backward", "--ranks 4 --straggler backward --straggler-rank 3");
+  const auto summary = runSteplint({"summary", dir});
+  INFO(summary.err);
+  CHECK(summary.exit_code == 0);
+  CHECK(summary.out.find("Job world_size=4 backend=nccl: 4 rank(s) of 4, 5 step(s) compared") != std::string::npos);
+  CHECK(summary.out.find("Straggler: rank 3, late in 5 of 5 steps") != std::string::npos);
+  CHECK(summary.out.find("cause: GPU compute") != std::string::npos);
+
+  const auto check = runSteplint({"check", dir, "--format", "json"});
+  CHECK(check.exit_code == 1);  // a warning: the CI gate fails
+  const auto report = nlohmann::json::parse(check.out);
+  REQUIRE(report["traces"].size() == 1);  // the job's findings replace the ranks' own
+  const auto& finding = report["traces"][0]["findings"][0];
+  CHECK(finding["code"] == "SL701");
+  CHECK(finding["evidence"]["metrics"]["rank"] == 3);
+  CHECK(finding["saving"]["per_step_ms"].get<double>() == Approx(8.0).epsilon(0.05));
+
+  const auto per_rank = runSteplint({"check", dir, "--per-rank", "--format", "json"});
+  CHECK(nlohmann::json::parse(per_rank.out)["traces"].size() == 5);  // four ranks and the job
+}
+
+TEST_CASE("job cli: a balanced job passes, a quoted glob works, JSON is steplint.jobs/1") {
+  const std::string dir = writeJob("job_balanced", "--ranks 3 --collectives gloo");
+  const auto check = runSteplint({"check", dir + "/rank*.pt.trace.json"});
+  INFO(check.out << check.err);
+  CHECK(check.exit_code == 0);
+  CHECK(check.out.find("No findings") != std::string::npos);
+  const auto summary = runSteplint({"summary", dir, "--format", "json"});
+  const auto doc = nlohmann::json::parse(summary.out);
+  CHECK(doc["schema"] == "steplint.jobs/1");
+  REQUIRE(doc["jobs"].size() == 1);
+  CHECK(doc["jobs"][0]["straggler"].is_null());
+  CHECK(doc["jobs"][0]["ranks"].size() == 3);
+  CHECK(doc["jobs"][0]["matched_collectives"] == 10);
+}
+
+TEST_CASE("job cli: missing ranks, file-name ranks and empty folders are said, not fatal") {
+  const std::string dir = writeJob("job_no_info", "--ranks 3 --no-distributed-info --straggler dataloader --straggler-rank 0");
+  const auto named = runSteplint({"summary", dir});
+  CHECK(named.exit_code == 0);
+  CHECK(named.out.find("rank 0 taken from the file name") != std::string::npos);
+  CHECK(named.out.find("cause: input pipeline") != std::string::npos);
+
+  const std::string two = writeJob("job_missing", "--ranks 4");
+  REQUIRE(runShell("rm " + shellQuote(two + "/rank2.pt.trace.json")).exit_code == 0);
+  const auto missing = runSteplint({"check", two});
+  CHECK(missing.exit_code == 0);
+  CHECK(missing.err.find("only 3 of 4 ranks have a trace (missing: 2)") != std::string::npos);
+
+  const std::string empty = scratchPath("job_empty");
+  REQUIRE(runShell("mkdir -p " + shellQuote(empty)).exit_code == 0);
+  const auto none = runSteplint({"summary", empty});
+  CHECK(none.exit_code == 2);
+  CHECK(none.err.find("no trace files in it") != std::string::npos);
+  const auto glob = runSteplint({"check", empty + "/*.json"});
+  CHECK(glob.err.find("matches no file") != std::string::npos);
+}
+
+TEST_CASE("job cli: the job report from per-rank summary files alone") {
+  const std::string dir = writeJob("job_files", "--ranks 3 --straggler sync --straggler-rank 1");
+  const std::string summaries = scratchPath("job_files_summaries");
+  REQUIRE(runShell("mkdir -p " + shellQuote(summaries)).exit_code == 0);
+  for (int r = 0; r < 3; ++r) {
+    const std::string name = "/rank" + std::to_string(r);
+    const auto one = runSteplint({"summary", "--format", "json", dir + name + ".pt.trace.json", "-o",
+                                  summaries + name + ".summary.json"});
+    REQUIRE(one.exit_code == 0);
+  }
+  const auto job = runSteplint({"summary", summaries});
+  INFO(job.err);
+  CHECK(job.exit_code == 0);
+  CHECK(job.out.find("3 rank(s) of 3") != std::string::npos);
+  CHECK(job.out.find("Straggler: rank 1") != std::string::npos);
+  CHECK(job.out.find("cause: host syncs") != std::string::npos);
+  const auto check = runSteplint({"check", summaries + "/rank0.summary.json", summaries + "/rank1.summary.json",
+                                  summaries + "/rank2.summary.json"});
+  CHECK(check.exit_code == 1);
+  CHECK(check.out.find("SL701") != std::string::npos);
+}

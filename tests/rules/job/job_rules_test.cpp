@@ -1,0 +1,118 @@
+// SL701 straggler-rank, SL702 load-imbalance, SL703 time-lost-at-collectives on hand-built
+// job analyses: each fires on its pattern with the figures of the analysis, stays silent on a
+// balanced job, and says "not checked" with the analysis's reason.
+#include <catch2/catch.hpp>
+
+#include "steplint/analyzer/job_rule.h"
+#include "steplint/rules/job_rules.h"
+
+using namespace steplint::analyzer;
+
+namespace {
+
+// Four ranks, six steps of 40 ms; step s is late on late_rank(s) by late_ms (-1: none).
+template <typename LateRank>
+JobAnalysis makeJob(LateRank late_rank, double late_ms, LateCause cause = LateCause::kGpuCompute) {
+  JobAnalysis job;
+  job.identity = "world_size=4 backend=nccl";
+  job.world_size = 4;
+  job.median_step_ns = 40e6;
+  job.has_collectives = true;
+  job.matched_collectives = 12;
+  for (int64_t r = 0; r < 4; ++r) job.ranks.push_back(JobRank{r, "rank" + std::to_string(r)});
+  std::map<int64_t, int64_t> late_count;
+  for (int s = 0; s < 6; ++s) {
+    JobStep step;
+    step.number = s + 1;
+    step.median_step_ns = 40'000'000;
+    step.collectives = 2;
+    const int64_t r = late_rank(s);
+    if (r >= 0) {
+      step.straggler = r;
+      step.late_ns = static_cast<int64_t>(late_ms * 1e6);
+      step.cause = cause;
+      if (cause == LateCause::kGpuCompute) step.grown_kernels = {{"sgemm_nt", step.late_ns}};
+      ++late_count[r];
+    }
+    job.steps.push_back(step);
+  }
+  for (const auto& [r, n] : late_count)
+    if (2 * n >= 6 && n > job.straggler_steps) {
+      job.straggler = r, job.straggler_steps = n, job.straggler_cause = cause, job.mean_late_ns = late_ms * 1e6;
+    }
+  // Three of four ranks wait for the late one in its late steps; the mean is over all steps.
+  int64_t late_steps = 0;
+  for (const JobStep& s : job.steps) late_steps += s.straggler >= 0;
+  job.mean_wait_ns = late_ms * 1e6 * 0.75 * static_cast<double>(late_steps) / 6.0;
+  return job;
+}
+
+JobLintResult lint(const JobAnalysis& job) {
+  JobRuleRegistry registry;
+  steplint::rules::registerJobRules(registry);
+  return lintJob(job, registry);
+}
+
+}  // namespace
+
+TEST_CASE("SL701: one rank late in every step is named with its cause, kernel and saving") {
+  const JobLintResult result = lint(makeJob([](int) { return 2; }, 8.0));
+  REQUIRE(result.diagnostics.size() == 1);
+  const Diagnostic& d = result.diagnostics[0];
+  CHECK(d.code == "SL701");
+  CHECK(d.message ==
+        "rank 2 keeps the other 3 rank(s) waiting in 6 of 6 steps, 8.0 ms each time; cause: GPU compute "
+        "(sgemm_nt +8.0 ms per step)");
+  CHECK(d.evidence.steps == std::vector<int64_t>{1, 2, 3, 4, 5, 6});
+  CHECK(d.evidence.metric("rank") == 2);
+  CHECK(d.saving.per_step_ms == Approx(8.0));
+  CHECK(d.saving.fraction_of_step == Approx(0.2));
+  CHECK(d.fingerprint() == "SL701:rank2");
+  REQUIRE(d.fix.size() == 1);
+  CHECK(d.fix[0].find("Balance the GPU work") != std::string::npos);
+}
+
+TEST_CASE("SL701: a straggler in 4 of 6 steps saves 4/6 of its delay per step, the fix follows the cause") {
+  const JobLintResult result = lint(makeJob([](int s) { return s < 4 ? 1 : -1; }, 6.0, LateCause::kInputPipeline));
+  REQUIRE(result.diagnostics.size() == 1);
+  CHECK(result.diagnostics[0].saving.per_step_ms == Approx(4.0));
+  CHECK(result.diagnostics[0].fix[0].find("input pipeline") != std::string::npos);
+}
+
+TEST_CASE("SL702: late ranks that change from step to step are load imbalance, not a straggler") {
+  const JobLintResult result = lint(makeJob([](int s) { return s % 3; }, 3.0));
+  REQUIRE(result.diagnostics.size() == 1);
+  const Diagnostic& d = result.diagnostics[0];
+  CHECK(d.code == "SL702");
+  CHECK(d.message.find("6 of 6 steps") != std::string::npos);
+  CHECK(d.message.find("(ranks 0, 1, 2)") != std::string::npos);
+  CHECK(d.saving.per_step_ms == Approx(3.0));
+  CHECK(d.evidence.metric("late_ranks") == 3);
+}
+
+TEST_CASE("SL703: waiting spread over collectives with no late rank per step") {
+  JobAnalysis job = makeJob([](int) { return -1; }, 0.0);
+  job.mean_wait_ns = 6e6;  // 15 % of the 40 ms step
+  const JobLintResult result = lint(job);
+  REQUIRE(result.diagnostics.size() == 1);
+  CHECK(result.diagnostics[0].code == "SL703");
+  CHECK(result.diagnostics[0].evidence.metric("wait_fraction") == Approx(0.15));
+  CHECK(result.diagnostics[0].saving.per_step_ms == Approx(6.0));
+  job.mean_wait_ns = 3e6;  // 7.5 %: what collectives cost anyway
+  CHECK(lint(job).diagnostics.empty());
+}
+
+TEST_CASE("job rules: a balanced job, or a rank late once, gets no finding") {
+  CHECK(lint(makeJob([](int) { return -1; }, 0.0)).diagnostics.empty());
+  CHECK(lint(makeJob([](int s) { return s == 3 ? 1 : -1; }, 9.0)).diagnostics.empty());
+}
+
+TEST_CASE("job rules: the analysis's reasons are each rule's not-checked reasons") {
+  JobAnalysis job = makeJob([](int) { return -1; }, 0.0);
+  job.not_checked.push_back("one rank: there is no other rank to compare it with");
+  const JobLintResult result = lint(job);
+  CHECK(result.diagnostics.empty());
+  REQUIRE(result.not_checked.size() == 3);
+  CHECK(result.not_checked[0].code == "SL701");
+  CHECK(result.not_checked[2].reason == "one rank: there is no other rank to compare it with");
+}

@@ -1,0 +1,3 @@
+list(APPEND STEPLINT_RULE_TESTS
+  job/job_rules_test.cpp
+)
