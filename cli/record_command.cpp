@@ -236,13 +236,13 @@ int RecordCommand::reportTrace(const StagedTrace& trace, int wait_status, const 
   const auto messages = collector::parseStatusMessages(status_text);
   const collector::StatusMessage* failure = findStatus(messages, collector::StatusKind::kWriteFailed);
   if (failure == nullptr) failure = findStatus(messages, collector::StatusKind::kNotRecording);
+  // A collector built against another torch records nothing: with no trace at all, that is why.
+  const collector::StatusMessage* mismatch = findStatus(messages, collector::StatusKind::kTorchMismatch);
+  if (failure == nullptr && trace.state == StagedTrace::State::kNone) failure = mismatch;
   // The trainer succeeded but its trace is lost or cut short: a failure of the recording.
   const int exit_code = failure != nullptr && trainer_exit == 0 ? kExitUsageError : trainer_exit;
-  const collector::StatusMessage* mismatch = findStatus(messages, collector::StatusKind::kTorchMismatch);
   if (trace.state == StagedTrace::State::kNone) {
-    if (mismatch != nullptr) {
-      printError("no trace was written to " + output_path_ + ": " + mismatch->text);
-    } else if (failure != nullptr) {
+    if (failure != nullptr) {
       printError("no trace was written to " + output_path_ + ": " + failure->text);
     } else {
       printError("no trace was written to " + output_path_ +
@@ -253,7 +253,7 @@ int RecordCommand::reportTrace(const StagedTrace& trace, int wait_status, const 
     }
     return exit_code;
   }
-  if (mismatch != nullptr) printWarning(mismatch->text);  // another process of the run did not record
+  if (mismatch != nullptr) printWarning(mismatch->text);  // a process of the run that did not record
   if (!trace.problem.empty()) printWarning(trace.problem + "; the trace is " + trace.path);
   if (trace.state == StagedTrace::State::kPartial) {
     const std::string analysing = no_report_ ? "" : "; analysing the incomplete trace";
