@@ -20,6 +20,7 @@
 #include <pthread.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -57,9 +58,16 @@ std::string collectorPath() {
 }
 
 using DlopenFn = void* (*)(const char*, int);
+std::atomic<DlopenFn> g_real_dlopen{nullptr};
 
+/// glibc's dlopen. Resolved without a static-init guard: a dlopen from inside dlsym (a malloc
+/// interposer loading a library) would deadlock on one; resolving twice is harmless.
 DlopenFn realDlopen() {
-  static const DlopenFn real = reinterpret_cast<DlopenFn>(dlsym(RTLD_NEXT, "dlopen"));
+  DlopenFn real = g_real_dlopen.load(std::memory_order_acquire);
+  if (real == nullptr) {
+    real = reinterpret_cast<DlopenFn>(dlsym(RTLD_NEXT, "dlopen"));
+    g_real_dlopen.store(real, std::memory_order_release);
+  }
   return real;
 }
 
@@ -117,6 +125,7 @@ void settleInChild() { g_state.store(kSettled); }
 __attribute__((constructor)) void steplintPreloadInit() {
   if (!envIsOn("STEPLINT_RECORD")) return;
   pthread_atfork(nullptr, nullptr, settleInChild);
+  realDlopen();
   g_state.store(kWaiting);
   startIfLibtorchMapped();
 }
@@ -129,6 +138,10 @@ extern "C" __attribute__((visibility("default"))) void* dlopen(const char* file,
   if (g_state.load(std::memory_order_acquire) != kWaiting || file == nullptr || std::strchr(file, '/') == nullptr)
     return real(file, mode);  // tail call: glibc sees our caller as the caller
   void* handle = real(file, mode);
-  if (handle != nullptr && (mode & RTLD_NOLOAD) == 0) startIfLibtorchMapped();
+  if (handle != nullptr && (mode & RTLD_NOLOAD) == 0) {
+    const int saved_errno = errno;  // the caller sees what its dlopen left
+    startIfLibtorchMapped();
+    errno = saved_errno;
+  }
   return handle;
 }

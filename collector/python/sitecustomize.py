@@ -71,7 +71,8 @@ def _runtime_settings(torch, autocast):
     if autocast["dtype"] is not None:
         settings["autocast_dtype"] = autocast["dtype"]
     dist = getattr(torch, "distributed", None)
-    if dist is not None and dist.is_available() and dist.is_initialized():
+    # With WORLD_SIZE set (torchrun) the collector writes world_size itself (trace_sink.cpp).
+    if "WORLD_SIZE" not in os.environ and dist is not None and dist.is_available() and dist.is_initialized():
         settings["world_size"] = dist.get_world_size()
     local = os.environ.get("LOCAL_WORLD_SIZE", "")
     if local.isdigit():
