@@ -29,6 +29,7 @@ namespace fs = std::filesystem;
 
 constexpr const char* kPreloadFile = "libsteplint_preload.so";
 constexpr const char* kCollectorFile = "libsteplint_collector.so";
+constexpr const char* kPythonHookDir = "steplint_python";
 
 // The running trainer, for the signal handler (async-signal-safe access only).
 volatile sig_atomic_t g_child_pid = 0;
@@ -117,6 +118,7 @@ CollectorLibraries findCollectorLibraries(const std::string& exe_path) {
   auto withCollector = [&libs](const fs::path& preload) {
     libs.preload = preload.string();
     libs.collector = (preload.parent_path() / kCollectorFile).string();
+    libs.python_hook = (preload.parent_path() / kPythonHookDir).string();
     return libs;
   };
   if (const char* explicit_path = std::getenv("STEPLINT_PRELOAD_LIB"); explicit_path && *explicit_path)
@@ -137,6 +139,11 @@ CollectorLibraries findCollectorLibraries(const std::string& exe_path) {
 std::string appendPreload(const char* existing, const std::string& library) {
   if (existing == nullptr || *existing == '\0') return library;
   return std::string(existing) + ":" + library;
+}
+
+std::string prependPythonPath(const char* existing, const std::string& hook_dir) {
+  if (existing == nullptr || *existing == '\0') return hook_dir;
+  return hook_dir + ":" + existing;
 }
 
 int exitCodeOf(int wait_status) {
@@ -171,6 +178,9 @@ void RecordCommand::execTrainer(const CollectorLibraries& libs, const std::strin
   setenv("STEPLINT_COLLECTOR_LIB", libs.collector.c_str(), 1);
   setenv("NVTX_INJECTION64_PATH", libs.collector.c_str(), 1);  // NVTX ranges → the collector
   setenv("LD_PRELOAD", appendPreload(std::getenv("LD_PRELOAD"), libs.preload).c_str(), 1);
+  // Python trainers: the settings the rules read (collector/python/sitecustomize.py).
+  if (isFile(fs::path(libs.python_hook) / "sitecustomize.py"))
+    setenv("PYTHONPATH", prependPythonPath(std::getenv("PYTHONPATH"), libs.python_hook).c_str(), 1);
   if (!schedule_.empty()) setenv("STEPLINT_SCHEDULE", schedule_.c_str(), 1);
   if (shapes_) setenv("STEPLINT_SHAPES", "1", 1);
   if (no_cupti_) setenv("STEPLINT_CUPTI", "0", 1);
@@ -226,6 +236,9 @@ int RecordCommand::reportTrace(const StagedTrace& trace, int wait_status, const 
   const auto messages = collector::parseStatusMessages(status_text);
   const collector::StatusMessage* failure = findStatus(messages, collector::StatusKind::kWriteFailed);
   if (failure == nullptr) failure = findStatus(messages, collector::StatusKind::kNotRecording);
+  // A collector built against another torch records nothing: with no trace at all, that is why.
+  const collector::StatusMessage* mismatch = findStatus(messages, collector::StatusKind::kTorchMismatch);
+  if (failure == nullptr && trace.state == StagedTrace::State::kNone) failure = mismatch;
   // The trainer succeeded but its trace is lost or cut short: a failure of the recording.
   const int exit_code = failure != nullptr && trainer_exit == 0 ? kExitUsageError : trainer_exit;
   if (trace.state == StagedTrace::State::kNone) {
@@ -234,11 +247,13 @@ int RecordCommand::reportTrace(const StagedTrace& trace, int wait_status, const 
     } else {
       printError("no trace was written to " + output_path_ +
                  ". Likely reasons: the program does not link LibTorch (libtorch_cpu.so), so the "
-                 "collector was not started; it exited or crashed before LibTorch was loaded; or "
+                 "collector was not started (a Python program must `import torch`); it exited or "
+                 "crashed before LibTorch was loaded; or "
                  "it was killed with SIGKILL");
     }
     return exit_code;
   }
+  if (mismatch != nullptr) printWarning(mismatch->text);  // a process of the run that did not record
   if (!trace.problem.empty()) printWarning(trace.problem + "; the trace is " + trace.path);
   if (trace.state == StagedTrace::State::kPartial) {
     const std::string analysing = no_report_ ? "" : "; analysing the incomplete trace";

@@ -18,7 +18,12 @@ namespace steplint::cli {
 struct CollectorLibraries {
   std::string preload;    // libsteplint_preload.so
   std::string collector;  // libsteplint_collector.so
+  std::string python_hook;  // steplint_python/ (sitecustomize.py), next to the preload
 };
+
+/// PYTHONPATH with `hook_dir` first, so Python runs steplint's sitecustomize (which chains to
+/// the one it shadows).
+std::string prependPythonPath(const char* existing, const std::string& hook_dir);
 
 /// Looks in STEPLINT_PRELOAD_LIB, then next to `exe_path` in the build tree
 /// (<build>/cli/steplint → <build>/collector/) and in an install layout (bin/ → lib/).

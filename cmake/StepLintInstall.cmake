@@ -19,6 +19,9 @@ install(TARGETS steplint_collector EXPORT steplintTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS steplint_preload LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+# The Python import hook, next to the preload where `steplint record` looks for it.
+install(FILES ${PROJECT_SOURCE_DIR}/collector/python/sitecustomize.py
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/steplint_python)
 install(FILES ${PROJECT_SOURCE_DIR}/collector/include/steplint/collector.h
               ${PROJECT_SOURCE_DIR}/collector/include/steplint/torch_data.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/steplint)

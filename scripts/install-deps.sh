@@ -15,8 +15,9 @@ packages=(
   libtorch-dev
   # the desktop app (gui/); its tests run on the offscreen platform
   qt6-base-dev
-  # scripts and benchmarks
-  time python3 python3-jsonschema
+  # scripts and benchmarks; python3-torch (1.13, the same libtorch as libtorch-dev) for the
+  # Python recording tests (tests/collector_e2e/python_e2e_test.cpp, run with /usr/bin/python3)
+  time python3 python3-jsonschema python3-torch
   # the fuzz run of scripts/ci-extra.sh: clang and its libFuzzer (only *recommended* by
   # libclang-common-14-dev, so --no-install-recommends would leave it out; docs/fuzzing.md)
   clang libclang-rt-14-dev

@@ -1,49 +1,47 @@
-// libsteplint_preload.so: starts a steplint recording inside an unmodified LibTorch trainer.
+// libsteplint_preload.so: starts a steplint recording inside an unmodified PyTorch trainer.
 //
-// `steplint record` puts this library in LD_PRELOAD with STEPLINT_RECORD=1. Its constructor
-// runs in every process the command starts. It acts only where libtorch is already mapped (the
-// trainer links it), so shells, launchers and Python before `import torch` are left alone,
-// and it has no libtorch dependency of its own. Then it dlopens libsteplint_collector.so
-// (STEPLINT_COLLECTOR_LIB, else the file next to this one) and calls steplint_start(NULL);
-// the collector reads the rest of STEPLINT_* itself and ends the recording at exit or on
-// SIGINT/SIGTERM.
+// `steplint record` puts this library in LD_PRELOAD with STEPLINT_RECORD=1, so it is in every
+// process the command starts. It starts the collector when the process has libtorch mapped:
+// at once where the program links LibTorch, else the moment a dlopen brings libtorch in (Python
+// loads it at `import torch`, through torch/_C's dependencies). Shells, launchers and Python
+// before `import torch` are left alone, and it has no libtorch dependency of its own. Before
+// loading libsteplint_collector.so (STEPLINT_COLLECTOR_LIB, else the file next to this one) it
+// checks that the mapped libtorch is the one the collector was built against (torch_match.h);
+// on a mismatch it says so once, on stderr and to `steplint record`, and loads nothing.
+//
+// The dlopen wrapper must not change what dlopen does. Once the collector is started (or ruled
+// out) and for names without a '/', it forwards as a tail call, so glibc still sees the real
+// caller (whose RUNPATH a bare name is searched in). Only path loads before libtorch appears pay
+// one dl_iterate_phdr after the real dlopen returns.
 //
 // The only environment reads outside collector/src/config.cpp (style.md §2.9): they decide
 // whether the collector is loaded at all.
 #include <dlfcn.h>
-#include <link.h>
+#include <pthread.h>
 
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
+#include "status_channel.h"
+#include "torch_match.h"
+
 namespace {
 
 constexpr const char* kCollectorFile = "libsteplint_collector.so";
+
+enum State : int { kWaiting, kStarting, kSettled };
+// kSettled once the collector started, was ruled out, or recording is off: from then on the
+// wrapper only forwards.
+std::atomic<int> g_state{kSettled};
 
 bool envIsOn(const char* name) {
   const char* v = std::getenv(name);
   return v != nullptr && (std::strcmp(v, "1") == 0 || std::strcmp(v, "true") == 0 ||
                           std::strcmp(v, "on") == 0 || std::strcmp(v, "yes") == 0);
-}
-
-int findLibtorch(struct dl_phdr_info* info, size_t /*size*/, void* found) {
-  const char* path = info->dlpi_name;
-  if (path == nullptr) return 0;
-  const char* base = std::strrchr(path, '/');
-  base = base ? base + 1 : path;
-  if (std::strncmp(base, "libtorch_cpu.so", 15) == 0) {
-    *static_cast<bool*>(found) = true;
-    return 1;  // stop iterating
-  }
-  return 0;
-}
-
-bool libtorchIsMapped() {
-  bool found = false;
-  dl_iterate_phdr(&findLibtorch, &found);
-  return found;
 }
 
 /// The collector's path: STEPLINT_COLLECTOR_LIB, else the directory this library was loaded from.
@@ -59,11 +57,39 @@ std::string collectorPath() {
   return kCollectorFile;  // the dynamic loader's search path
 }
 
-__attribute__((constructor)) void steplintPreloadInit() {
-  if (!envIsOn("STEPLINT_RECORD") || !libtorchIsMapped()) return;
+using DlopenFn = void* (*)(const char*, int);
+std::atomic<DlopenFn> g_real_dlopen{nullptr};
+
+/// glibc's dlopen. Resolved without a static-init guard: a dlopen from inside dlsym (a malloc
+/// interposer loading a library) would deadlock on one; resolving twice is harmless.
+DlopenFn realDlopen() {
+  DlopenFn real = g_real_dlopen.load(std::memory_order_acquire);
+  if (real == nullptr) {
+    real = reinterpret_cast<DlopenFn>(dlsym(RTLD_NEXT, "dlopen"));
+    g_real_dlopen.store(real, std::memory_order_release);
+  }
+  return real;
+}
+
+void reportMismatch(const steplint::preload::TorchMatch& match) {
+  const std::string message = steplint::preload::mismatchMessage(match);
+  std::fprintf(stderr, "steplint: %s\n", message.c_str());
+  if (const char* spec = std::getenv("STEPLINT_STATUS_FD"); spec != nullptr) {
+    steplint::collector::openStatusChannel(spec);
+    steplint::collector::sendStatus(steplint::collector::StatusKind::kTorchMismatch, message);
+  }
+}
+
+void startCollector(const std::string& libtorch) {
+  // Read now, not at process start: a Python hook may have turned recording off for this
+  // process (a multiprocessing spawn child) before it imported torch.
+  if (!envIsOn("STEPLINT_RECORD")) return;
+  const steplint::preload::TorchMatch match = steplint::preload::matchBuiltTorch(libtorch);
+  if (!match.same) return reportMismatch(match);
   const std::string path = collectorPath();
+  DlopenFn real = realDlopen();
   // RTLD_NODELETE: the collector's atexit handler must still be mapped when it runs.
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE);
+  void* handle = real != nullptr ? real(path.c_str(), RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE) : nullptr;
   if (handle == nullptr) {
     std::fprintf(stderr, "steplint: cannot load the collector %s: %s\n", path.c_str(), dlerror());
     return;
@@ -77,4 +103,45 @@ __attribute__((constructor)) void steplintPreloadInit() {
   start(nullptr);  // 1 = already recording (a linked Session came first): fine
 }
 
+/// Starts the collector once, on the first thread that sees libtorch mapped. The collector's
+/// own dlopens (CUPTI, from inside startCollector) find the state kStarting and only forward.
+void startIfLibtorchMapped() noexcept {
+  const std::string libtorch = steplint::preload::mappedLibtorch();
+  if (libtorch.empty()) return;
+  int expected = kWaiting;
+  if (!g_state.compare_exchange_strong(expected, kStarting)) return;
+  try {
+    startCollector(libtorch);
+  } catch (...) {  // never into the trainer's dlopen
+  }
+  g_state.store(kSettled);
+}
+
+/// A child forked before libtorch was loaded is not the process `steplint record` started (a
+/// launcher's helper, a fork server): it must not write a second trace to the same file. An
+/// exec() runs the constructor again and decides afresh.
+void settleInChild() { g_state.store(kSettled); }
+
+__attribute__((constructor)) void steplintPreloadInit() {
+  if (!envIsOn("STEPLINT_RECORD")) return;
+  pthread_atfork(nullptr, nullptr, settleInChild);
+  realDlopen();
+  g_state.store(kWaiting);
+  startIfLibtorchMapped();
+}
+
 }  // namespace
+
+extern "C" __attribute__((visibility("default"))) void* dlopen(const char* file, int mode) {
+  const DlopenFn real = realDlopen();
+  if (real == nullptr) return nullptr;
+  if (g_state.load(std::memory_order_acquire) != kWaiting || file == nullptr || std::strchr(file, '/') == nullptr)
+    return real(file, mode);  // tail call: glibc sees our caller as the caller
+  void* handle = real(file, mode);
+  if (handle != nullptr && (mode & RTLD_NOLOAD) == 0) {
+    const int saved_errno = errno;  // the caller sees what its dlopen left
+    startIfLibtorchMapped();
+    errno = saved_errno;
+  }
+  return handle;
+}

@@ -12,7 +12,7 @@
 namespace steplint::collector {
 namespace {
 
-constexpr std::string_view kKindNames[] = {"not_recording", "write_failed", "stopped_early"};
+constexpr std::string_view kKindNames[] = {"not_recording", "write_failed", "stopped_early", "torch_mismatch"};
 
 std::atomic<int> g_fd{-1};
 std::atomic<uint64_t> g_inode{0};

@@ -52,6 +52,17 @@ TEST_CASE("status channel: lines are parsed by kind, unknown and unfinished line
   CHECK(messages[1].text == "recording stopped at SIGTERM");
 }
 
+TEST_CASE("status channel: the preload's torch mismatch travels as one line") {
+  StatusPipe pipe;
+  sc::openStatusChannel(pipe.spec());
+  sc::sendStatus(sc::StatusKind::kTorchMismatch, "the program loads torch 2.1.0\n(another line)");
+  sc::openStatusChannel("");
+  const auto messages = sc::parseStatusMessages(pipe.drain());
+  REQUIRE(messages.size() == 1);
+  CHECK(messages[0].kind == sc::StatusKind::kTorchMismatch);
+  CHECK(messages[0].text == "the program loads torch 2.1.0 (another line)");
+}
+
 TEST_CASE("status channel: a session that cannot open its output says why on the channel") {
   StatusPipe pipe;
   sc::CollectorConfig c;

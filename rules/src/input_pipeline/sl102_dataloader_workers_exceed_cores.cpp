@@ -48,7 +48,8 @@ void DataLoaderWorkersExceedCoresRule::check(const analyzer::AnalysisContext& co
   if (!workers || *workers < 0)
     return sink.notChecked("the DataLoader worker count is not in the trace; record it as metadata: "
                            "steplint::annotate(\"dataloader_workers\", N) or, in Python, "
-                           "prof.add_metadata_json(\"dataloader_workers\", str(N))");
+                           "prof.add_metadata_json(\"dataloader_workers\", str(N)) (steplint record writes it for "
+                           "Python programs)");
   const int64_t cores = hostCpuCores(meta, options().cpu_cores);
   if (cores <= 0)
     return sink.notChecked("the host's CPU core count is unknown: record with steplint record (it writes "

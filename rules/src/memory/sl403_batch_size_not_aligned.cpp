@@ -1,7 +1,8 @@
 // SL403 batch-size-not-aligned: tensor-core GEMM/conv tiles want dimensions that are multiples
 // of 8 (fp16) or 16 (int8). The batch size is read from the recorded input shapes of the first
 // conv/linear/matmul of each step; the most common value across steps is judged, so one short
-// last batch does not fire.
+// last batch does not fire. Without recorded shapes, the DataLoader's batch_size that
+// `steplint record` writes for Python runs (dataloader_batch_size) is judged instead.
 #include <cctype>
 #include <charconv>
 #include <cstdint>
@@ -11,6 +12,7 @@
 
 #include "common/input_dims.h"
 #include "common/kernel_util.h"
+#include "common/run_metadata.h"
 #include "steplint/analyzer/name_memo.h"
 #include "steplint/analyzer/rule_registry.h"
 
@@ -88,19 +90,28 @@ void BatchSizeNotAlignedRule::check(const AnalysisContext& context, DiagnosticSi
       first_by_step[step] = {i, batch};
   }
   if (!any_op) return;  // no conv/linear/matmul: nothing to align
-  if (first_by_step.empty()) return sink.notChecked("input shapes were not recorded (record_shapes=True)");
-  std::map<int64_t, int> votes;
-  for (const auto& [step, v] : first_by_step) ++votes[v.second];
   int64_t batch = 0;
-  int best = 0;
-  for (const auto& [b, n] : votes)
-    if (n > best) best = n, batch = b;
+  std::string source;
+  if (first_by_step.empty()) {
+    const auto loader_batch = common::metadataInteger(model.metadata, {"dataloader_batch_size"});
+    if (!loader_batch || *loader_batch <= 0)
+      return sink.notChecked("input shapes were not recorded (record_shapes=True, steplint record --shapes) and "
+                             "the trace has no dataloader_batch_size");
+    batch = *loader_batch;
+    source = "the DataLoader's batch_size";
+  } else {
+    std::map<int64_t, int> votes;
+    for (const auto& [step, v] : first_by_step) ++votes[v.second];
+    int best = 0;
+    for (const auto& [b, n] : votes)
+      if (n > best) best = n, batch = b;
+    source = "first input of " + std::string(model.name(model.events[first_by_step.begin()->second.first]));
+  }
   if (batch % multiple() == 0) return;
   const int64_t up = (batch / multiple() + 1) * multiple(), down = batch / multiple() * multiple();
   analyzer::Diagnostic d = makeDiagnostic();
-  const trace::Event& first = model.events[first_by_step.begin()->second.first];
-  d.message = strf("batch size %lld (first input of %s) is not a multiple of %lld", static_cast<long long>(batch),
-                   std::string(model.name(first)).c_str(), static_cast<long long>(multiple()));
+  d.message = strf("batch size %lld (%s) is not a multiple of %lld", static_cast<long long>(batch), source.c_str(),
+                   static_cast<long long>(multiple()));
   for (const auto& [step, v] : first_by_step) {
     d.evidence.steps.push_back(context.steps().steps[static_cast<size_t>(step)].number);
     if (d.evidence.events.size() < 20) d.evidence.events.push_back(v.first);

@@ -10,9 +10,10 @@ using steplint::test::JsonTrace;
 
 namespace {
 
-std::string convSteps(const std::vector<int>& batches, bool shapes = true) {
+std::string convSteps(const std::vector<int>& batches, bool shapes = true, const std::string& loader_batch = "") {
   JsonTrace t;
   t.device(0, 7, 0);
+  if (!loader_batch.empty()) t.meta("dataloader_batch_size", loader_batch);
   for (size_t s = 0; s < batches.size(); ++s) {
     const double base = 1000.0 * static_cast<double>(s);
     t.step(static_cast<int>(s), base, 1000);
@@ -61,6 +62,18 @@ TEST_CASE("SL403 is not checked without recorded shapes") {
   CHECK(run.diagnostics.empty());
   REQUIRE(run.not_checked.size() == 1);
   CHECK(run.not_checked[0].find("record_shapes") != std::string::npos);
+}
+
+TEST_CASE("SL403 without shapes judges the DataLoader batch_size that steplint record wrote") {
+  const auto run = steplint::test::runRuleOnJson("SL403", convSteps({30, 30}, false, "30"));
+  REQUIRE(run.diagnostics.size() == 1);
+  CHECK(run.diagnostics[0].message == "batch size 30 (the DataLoader's batch_size) is not a multiple of 8");
+  CHECK(run.not_checked.empty());
+  const auto aligned = steplint::test::runRuleOnJson("SL403", convSteps({32, 32}, false, "32"));
+  CHECK(aligned.diagnostics.empty());
+  CHECK(aligned.not_checked.empty());
+  // Shapes, when recorded, win over the loader's setting (a collate_fn may change the batch).
+  CHECK(steplint::test::runRuleOnJson("SL403", convSteps({32, 32}, true, "30")).diagnostics.empty());
 }
 
 TEST_CASE("SL403 on the ResNet-50 fixtures: batch 32 is aligned") {

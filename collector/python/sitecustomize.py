@@ -1,0 +1,184 @@
+# steplint's Python import hook: `steplint record` puts this directory first on PYTHONPATH, so
+# Python imports it at start-up (site.py imports `sitecustomize`). It changes nothing in the
+# program; once the program imports torch it records the settings the rules read, as trace
+# metadata of the collector that libsteplint_preload.so started at `import torch`:
+#
+#   dataloader_workers, dataloader_pin_memory, dataloader_batch_size,
+#   dataloader_persistent_workers   the first DataLoader the program iterates (SL101, SL102, SL403)
+#   cudnn_benchmark                 torch.backends.cudnn.benchmark once training runs (SL304)
+#   autocast_enabled, autocast_dtype  whether an autocast region was entered, and its dtype
+#   world_size, local_world_size    torch.distributed, once initialised
+#
+# Rules: nothing here may raise into the program or slow its steps (one dictionary check per
+# DataLoader iteration and autocast entry); every failure turns the hook off silently. A
+# sitecustomize the environment already had (Debian's, a venv's) still runs: it is chained.
+import os
+import sys
+
+_HOOK_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def _chain_existing_sitecustomize():
+    """Runs the sitecustomize that this one shadows, if there is one."""
+    import importlib.machinery
+    import importlib.util
+
+    others = [p for p in sys.path if os.path.abspath(p or ".") != _HOOK_DIR]
+    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", others)
+    if spec is None or spec.loader is None:
+        return
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+
+
+class _Recorder:
+    """Writes metadata through the C API of the collector the preload loaded (collector.h)."""
+
+    def __init__(self):
+        import ctypes
+
+        path = os.environ.get("STEPLINT_COLLECTOR_LIB", "")
+        # RTLD_NOLOAD: only the collector already in the process (loaded when it matched the
+        # torch); never load one here, it may be built against another torch.
+        lib = ctypes.CDLL(path, mode=os.RTLD_NOLOAD | ctypes.RTLD_GLOBAL)
+        self._annotate = lib.steplint_annotate_json
+        self._annotate.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+        self._annotate.restype = None
+
+    def set(self, key, value):
+        import json
+
+        self._annotate(key.encode(), json.dumps(value).encode())
+
+
+def _dataloader_settings(loader):
+    batch_size = getattr(loader, "batch_size", None)
+    if batch_size is None:  # a batch_sampler decides the batch
+        batch_size = getattr(getattr(loader, "batch_sampler", None), "batch_size", None)
+    settings = {
+        "dataloader_workers": getattr(loader, "num_workers", None),
+        "dataloader_pin_memory": getattr(loader, "pin_memory", None),
+        "dataloader_persistent_workers": getattr(loader, "persistent_workers", None),
+    }
+    if isinstance(batch_size, int):
+        settings["dataloader_batch_size"] = batch_size
+    return {k: v for k, v in settings.items() if v is not None}
+
+
+def _runtime_settings(torch, autocast):
+    settings = {"cudnn_benchmark": bool(torch.backends.cudnn.benchmark)}
+    settings["autocast_enabled"] = autocast["dtype"] is not None
+    if autocast["dtype"] is not None:
+        settings["autocast_dtype"] = autocast["dtype"]
+    dist = getattr(torch, "distributed", None)
+    # With WORLD_SIZE set (torchrun) the collector writes world_size itself (trace_sink.cpp).
+    if "WORLD_SIZE" not in os.environ and dist is not None and dist.is_available() and dist.is_initialized():
+        settings["world_size"] = dist.get_world_size()
+    local = os.environ.get("LOCAL_WORLD_SIZE", "")
+    if local.isdigit():
+        settings["local_world_size"] = int(local)
+    return settings
+
+
+def _write(recorder, settings):
+    for key, value in settings.items():
+        recorder.set(key, value)
+
+
+def _instrument(torch):
+    """Wraps DataLoader.__iter__ and autocast.__enter__; writes the run settings at exit."""
+    import atexit
+
+    recorder = _Recorder()
+    autocast = {"dtype": None}
+    state = {"loader_seen": False}
+
+    loader_class = torch.utils.data.DataLoader
+    original_iter = loader_class.__iter__
+
+    def __iter__(self):
+        if not state["loader_seen"]:
+            state["loader_seen"] = True
+            try:
+                # The first loader iterated is the training loader in the usual loop; a
+                # validation loader made earlier but iterated later does not replace it.
+                _write(recorder, _dataloader_settings(self))
+                _write(recorder, _runtime_settings(torch, autocast))
+            except Exception:
+                pass
+        return original_iter(self)
+
+    loader_class.__iter__ = __iter__
+
+    autocast_class = getattr(torch, "autocast", None)
+    if autocast_class is not None:
+        original_enter = autocast_class.__enter__
+
+        def __enter__(self):
+            if autocast["dtype"] is None and getattr(self, "_enabled", False):
+                autocast["dtype"] = str(getattr(self, "fast_dtype", ""))
+            return original_enter(self)
+
+        autocast_class.__enter__ = __enter__
+
+    def at_exit():  # the final values: the flags may be set after the first batch
+        try:
+            _write(recorder, _runtime_settings(torch, autocast))
+        except Exception:
+            pass
+
+    atexit.register(at_exit)
+
+
+class _TorchImportWatcher:
+    """A meta path finder that runs _instrument once `import torch` has finished."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name != "torch":
+            return None
+        try:
+            sys.meta_path.remove(self)
+        except ValueError:
+            return None
+        import importlib.util
+
+        spec = importlib.util.find_spec(name)
+        loader = getattr(spec, "loader", None)
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        original_exec = loader.exec_module
+
+        def exec_module(module):
+            original_exec(module)
+            try:
+                _instrument(module)
+            except Exception:
+                pass  # no collector in this process (not recording, torch mismatch): stay out
+
+        loader.exec_module = exec_module
+        return spec
+
+
+def _install():
+    if os.environ.get("STEPLINT_RECORD") != "1":
+        return
+    # A multiprocessing child started by spawn (DataLoader workers, torch.multiprocessing.spawn)
+    # re-imports torch: it must not start a second recording into the same trace file.
+    if "--multiprocessing-fork" in sys.argv:
+        os.environ["STEPLINT_RECORD"] = "0"
+        return
+    if "torch" not in sys.modules:
+        sys.meta_path.insert(0, _TorchImportWatcher())
+
+
+try:
+    _install()
+except Exception:
+    pass
+try:
+    _chain_existing_sitecustomize()
+except Exception:
+    # The shadowed sitecustomize failed: Python would have printed its error and gone on.
+    import traceback
+
+    traceback.print_exc()

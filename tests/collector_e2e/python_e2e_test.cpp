@@ -1,0 +1,160 @@
+// `steplint record -- python3 train.py` end to end (issue 16): the preload starts the collector
+// at `import torch`, torch's Python ranges arrive through the RecordFunction callback, and the
+// import hook writes the DataLoader settings, so SL101 and SL102 decide. Needs Debian's
+// python3-torch under /usr/bin/python3 (the libtorch the collector links); skipped without it.
+// The torch-mismatch case needs no torch: a stand-in libtorch_cpu.so in a wheel layout.
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "e2e_support.h"
+
+namespace steplint::e2e {
+namespace {
+
+constexpr const char* kPython = "/usr/bin/python3";
+
+void requireTorchPython() {
+  const int rc = runProcess({kPython, "-c", "import torch"}, {}, scratchPath("import_torch.log"));
+  if (rc == 0) return;
+  std::fprintf(stderr, "SKIPPED: %s cannot import torch (install python3-torch: scripts/install-deps.sh)\n",
+               kPython);
+  std::fflush(stderr);
+  std::_Exit(77);
+}
+
+/// The `steplint check --format json` report of `trace`, parsed.
+nlohmann::json checkJson(const std::string& trace) {
+  const std::string report = scratchPath("check.json");
+  runProcess({STEPLINT_EXE, "check", "--no-config", "--format", "json", "-o", report, trace}, {},
+             scratchPath("check.log"));
+  return nlohmann::json::parse(readFile(report), nullptr, /*allow_exceptions=*/false);
+}
+
+const nlohmann::json* findByCode(const nlohmann::json& list, const std::string& code) {
+  for (const nlohmann::json& item : list)
+    if (item.value("code", "") == code) return &item;
+  return nullptr;
+}
+
+/// Records the Python sample once for all test cases of this process.
+const std::string& recordedPythonSample() {
+  static const std::string trace = [] {
+    const std::string path = scratchPath("python_sample.pt.trace.json");
+    const std::string log = scratchPath("python_sample.log");
+    const int rc = runProcess({STEPLINT_EXE, "record", "--no-report", "-o", path, "--", kPython, PYTHON_SAMPLE,
+                               "--steps", "8", "--delay-ms", "2"},
+                              {}, log);
+    INFO(readFile(log));
+    REQUIRE(rc == 0);
+    return path;
+  }();
+  return trace;
+}
+
+}  // namespace
+
+TEST_CASE("steplint record records a Python trainer with no code change", "[torch][python]") {
+  requireTorchPython();
+  LintedTrace t;
+  std::string error;
+  REQUIRE(lintTrace(recordedPythonSample(), t, &error));
+  // torch's own Python-side ranges, through the collector's RecordFunction callback.
+  CHECK(t.countNamed("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__") == 9);  // 8 + the last
+  CHECK(t.countNamed("Optimizer.step#SGD.step") == 8);
+  CHECK(t.countNamed("Optimizer.zero_grad#SGD.zero_grad") == 8);
+  CHECK(t.countNamed("aten::addmm") >= 8 * 3);
+  // The import hook's settings (sitecustomize.py), written as the rules read them.
+  REQUIRE(t.json.is_object());
+  CHECK(t.json.value("dataloader_workers", -1) == 0);
+  CHECK(t.json.value("dataloader_batch_size", -1) == 30);
+  CHECK(t.json.value("dataloader_pin_memory", true) == false);
+  CHECK(t.json.value("dataloader_persistent_workers", true) == false);
+  CHECK(t.json.value("cudnn_benchmark", true) == false);
+  CHECK(t.json.value("autocast_enabled", true) == false);
+}
+
+TEST_CASE("steplint check on a recorded Python trainer: SL101 names the DataLoader wait, SL102 decides",
+          "[torch][python]") {
+  requireTorchPython();
+  const nlohmann::json report = checkJson(recordedPythonSample());
+  REQUIRE(report.is_object());
+  const nlohmann::json& result = report["traces"][0];
+  const nlohmann::json* sl101 = findByCode(result["findings"], "SL101");
+  REQUIRE(sl101 != nullptr);
+  const std::string message = (*sl101)["message"];
+  INFO(message);
+  CHECK(message.find("waiting for the DataLoader (single-process loader: num_workers=0)") != std::string::npos);
+  // 30 samples x 2 ms each per step against a sub-millisecond MLP step: most of the step.
+  CHECK((*sl101)["evidence"]["metrics"]["dataloader_fraction"].get<double>() > 0.5);
+  // The worker count is in the trace: SL102 decides (0 workers + 1 process fit any host).
+  CHECK(findByCode(result["not_checked"], "SL102") == nullptr);
+  CHECK(findByCode(result["findings"], "SL102") == nullptr);
+  // SL403 judges tensor-core alignment: on a CPU-only run it honestly stays not checked, for
+  // the device and not for a missing batch size (the rule reads dataloader_batch_size).
+  const nlohmann::json* sl403 = findByCode(result["not_checked"], "SL403");
+  REQUIRE(sl403 != nullptr);
+  CHECK((*sl403)["reason"] == "no GPU activity in the trace");
+}
+
+TEST_CASE("steplint record on Python: DataLoader worker processes write no trace of their own", "[torch][python]") {
+  requireTorchPython();
+  for (const std::string context : {"fork", "spawn"}) {
+    const std::string trace = scratchPath("python_workers_" + context + ".pt.trace.json");
+    const std::string log = scratchPath("python_workers_" + context + ".log");
+    const std::string script =
+        "import sys, torch\n"
+        "from torch.utils.data import DataLoader, TensorDataset\n"
+        "if __name__ == '__main__':\n"
+        "    dl = DataLoader(TensorDataset(torch.randn(64, 8)), batch_size=16, num_workers=2,\n"
+        "                    multiprocessing_context='" + context + "')\n"
+        "    for (x,) in dl: torch.mm(x, x.t())\n";
+    const std::string script_path = scratchPath("workers_" + context + ".py");
+    std::ofstream(script_path) << script;
+    const int rc = runProcess({STEPLINT_EXE, "record", "--no-report", "-o", trace, "--", kPython, script_path}, {}, log);
+    INFO(context << ": " << readFile(log));
+    REQUIRE(rc == 0);
+    LintedTrace t;
+    std::string error;
+    REQUIRE(lintTrace(trace, t, &error));
+    CHECK(t.json.value("dataloader_workers", -1) == 2);
+    CHECK(t.countNamed("aten::mm") == 4);  // the main process's four batches, nothing else
+    CHECK(t.countNamed("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__") == 5);
+  }
+}
+
+TEST_CASE("steplint record on Python keeps the environment's sitecustomize working", "[python]") {
+  const std::string dir = scratchPath("own_site");
+  std::filesystem::create_directories(dir);
+  const std::string marker = dir + "/ran";
+  std::ofstream(dir + "/sitecustomize.py") << "open(" << nlohmann::json(marker).dump() << ", 'w').write('yes')\n";
+  const std::string log = scratchPath("own_site.log");
+  runProcess({STEPLINT_EXE, "record", "--no-report", "-o", scratchPath("own_site.json"), "--", kPython, "-c",
+              "import sitecustomize, sys; print(sitecustomize.__file__)"},
+             {{"PYTHONPATH", dir}}, log);
+  INFO(readFile(log));
+  CHECK(readFile(marker) == "yes");
+  CHECK(readFile(log).find("steplint_python/sitecustomize.py") != std::string::npos);  // ours came first
+}
+
+TEST_CASE("steplint record refuses a torch the collector was not built against, in one line", "[python]") {
+  // A program that maps another libtorch_cpu.so (a stand-in in a wheel's torch/lib/).
+  const std::string trace = scratchPath("mismatch.pt.trace.json");
+  const std::string log = scratchPath("mismatch.log");
+  const int rc = runProcess({STEPLINT_EXE, "record", "-o", trace, "--", kPython, "-c",
+                             std::string("import ctypes; ctypes.CDLL('") + FAKE_WHEEL_LIBTORCH + "'); print('ran')"},
+                            {}, log);
+  const std::string output = readFile(log);
+  INFO(output);
+  CHECK(rc == 2);  // the program ran, the recording failed
+  CHECK(output.find("ran\n") != std::string::npos);
+  CHECK(output.find("steplint: error: no trace was written to " + trace + ": the program loads torch 9.9.0+fake (" +
+                    FAKE_WHEEL_LIBTORCH + "), but this collector was built against torch") != std::string::npos);
+  CHECK(output.find("cmake -B build-torch -DCMAKE_PREFIX_PATH=") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(trace));
+}
+
+}  // namespace steplint::e2e
