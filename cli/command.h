@@ -3,7 +3,7 @@
 // Each subcommand is one class in its own file (summary_command.cpp, later check, explain,
 // rules, record). They are listed in one function, registerBuiltinCommands(), in the order
 // `steplint --help` shows them; there is no static-initialiser self-registration
-// (style.md §2.2).
+// (docs/reference/style.md §2.2).
 #pragma once
 
 #include <memory>

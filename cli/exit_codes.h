@@ -5,7 +5,7 @@ namespace steplint::cli {
 
 /// What `main` returns. Scripts and CI depend on these numbers: never renumber.
 ///
-/// style.md §2.6 sketches a separate code 3 for unreadable input; v0 follows flake8 and ruff,
+/// docs/reference/style.md §2.6 sketches a separate code 3 for unreadable input; v0 follows flake8 and ruff,
 /// which report both usage errors and unreadable input as 2, so CI wrappers need one check.
 enum ExitCode : int {
   kExitOk = 0,          // ran to completion; import warnings do not change this

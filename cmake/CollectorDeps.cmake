@@ -1,4 +1,4 @@
-# Optional collector dependencies, auto-detected (toolchain.md §7). Each can be forced off:
+# Optional collector dependencies, auto-detected (docs/reference/toolchain.md §7). Each can be forced off:
 # -DSTEPLINT_WITH_TORCH=OFF, -DSTEPLINT_WITH_CUPTI=OFF, -DSTEPLINT_WITH_NVTX=OFF.
 find_package(Torch QUIET)
 find_package(CUDAToolkit QUIET)

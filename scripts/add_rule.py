@@ -8,7 +8,7 @@ writes
                                             that says "not checked: not implemented"
     rules/src/<category>/registry.cpp       declaration and call of registerSlNNN (sorted)
     rules/src/<category>/sources.cmake      the source file (sorted)
-    docs/rules/SLNNN-<name>.md              the fixed sections (style.md §2.5), to fill in
+    docs/rules/SLNNN-<name>.md              the fixed sections (docs/reference/style.md §2.5), to fill in
     docs/rules/README.md                    the index row (sorted by code)
     tests/rules/<category>/slNNN_<name>_test.cpp and tests.cmake
                                             a positive test that fails until check() finds the

@@ -1,4 +1,4 @@
-// Step-time breakdown (reference-analyses.md §1.2 roles, §1.4 priority subtraction).
+// Step-time breakdown (docs/reference/peer-tools.md §1.2 roles, §1.4 priority subtraction).
 #include "steplint/analyzer/breakdown.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Per-GPU metrics over the kept steps (reference-analyses.md §1.5, tb_plugin's
+// Per-GPU metrics over the kept steps (docs/reference/peer-tools.md §1.5, tb_plugin's
 // gpu_metrics_parser.py). Only kernels count, as in tb_plugin: memcpy/memset never do.
 #include "steplint/analyzer/gpu_summary.h"
 

@@ -1,4 +1,4 @@
-// HTA's last-step filter on our model (reference-analyses.md §2.1, HTA-Q3).
+// HTA's last-step filter on our model (docs/reference/peer-tools.md §2.1, HTA-Q3).
 #include "steplint/analyzer/hta_window.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// GPU idle-time classification per stream (reference-analyses.md §2.4, HTA's
+// GPU idle-time classification per stream (docs/reference/peer-tools.md §2.4, HTA's
 // get_idle_time_breakdown), in ns.
 #include "steplint/analyzer/idle.h"
 

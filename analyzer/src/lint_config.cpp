@@ -1,4 +1,4 @@
-// Rule selection (style.md §2.6): defaults -> select -> extend-select -> ignore.
+// Rule selection (docs/reference/style.md §2.6): defaults -> select -> extend-select -> ignore.
 #include "steplint/analyzer/lint_config.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// tb_plugin's StepParser (reference-analyses.md §1.3), reproduced step for step so the
+// tb_plugin's StepParser (docs/reference/peer-tools.md §1.3), reproduced step for step so the
 // numbers match what TensorBoard users know. Deliberate differences are marked TB-Qn.
 #include "steplint/analyzer/steps.h"
 

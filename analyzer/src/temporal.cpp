@@ -1,4 +1,4 @@
-// HTA's temporal breakdown per GPU (reference-analyses.md §2.2 kernel types, §2.3).
+// HTA's temporal breakdown per GPU (docs/reference/peer-tools.md §2.2 kernel types, §2.3).
 #include "steplint/analyzer/temporal.h"
 
 #include <algorithm>

@@ -7,7 +7,7 @@
 
 namespace steplint::bench::names {
 
-// Names as PyTorch 2.x / cuDNN 8 on an A100 write them (kineto-trace-format.md §11).
+// Names as PyTorch 2.x / cuDNN 8 on an A100 write them (docs/reference/trace-format.md §11).
 inline constexpr std::string_view kDataLoaderNext = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__";
 inline constexpr std::string_view kConvFwd =
     "sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_"

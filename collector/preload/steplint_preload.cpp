@@ -14,7 +14,7 @@
 // caller (whose RUNPATH a bare name is searched in). Only path loads before libtorch appears pay
 // one dl_iterate_phdr after the real dlopen returns.
 //
-// The only environment reads outside collector/src/config.cpp (style.md §2.9): they decide
+// The only environment reads outside collector/src/config.cpp (docs/reference/style.md §2.9): they decide
 // whether the collector is loaded at all.
 #include <dlfcn.h>
 #include <pthread.h>

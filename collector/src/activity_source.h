@@ -1,4 +1,4 @@
-// The seam between the collector and CUPTI (style.md §2.10; libkineto's CuptiActivityApi).
+// The seam between the collector and CUPTI (docs/reference/style.md §2.10; libkineto's CuptiActivityApi).
 // The recorder knows only this interface; CuptiActivitySource is the real one and tests feed
 // hand-built CUpti_Activity* buffers through the same record handling.
 #pragma once

@@ -1,4 +1,4 @@
-// The only place that reads environment variables (style.md §2.9).
+// The only place that reads environment variables (docs/reference/style.md §2.9).
 #include "config.h"
 
 #include <unistd.h>

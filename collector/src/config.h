@@ -1,5 +1,5 @@
 // The collector's configuration, read from STEPLINT_* environment variables in config.cpp only
-// (style.md §2.9). Bad values never abort the trainer: each produces one warning line naming
+// (docs/reference/style.md §2.9). Bad values never abort the trainer: each produces one warning line naming
 // the variable and the value, and the default is kept.
 //
 //   CollectorConfig config;

@@ -4,7 +4,7 @@
 // Threads: any trainer thread calls recordHostEvent() (lock-free: a per-thread chunk list,
 // single producer, drained by the writer thread); the writer thread wakes every flush
 // interval, drains host buffers and device sources into the KinetoJsonWriter, and flushes the
-// file. Nothing here throws across its API (style.md §2.9).
+// file. Nothing here throws across its API (docs/reference/style.md §2.9).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Turns collector records into Kineto trace events (kineto-trace-format.md §4-§7, §13), so
+// Turns collector records into Kineto trace events (docs/reference/trace-format.md §4-§7, §13), so
 // recorder.cpp deals with threads and lifecycle only.
 #pragma once
 

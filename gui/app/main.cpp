@@ -1,4 +1,4 @@
-// steplint-gui: main() only (style.md §2.18: tests link steplint_gui_app, never this file).
+// steplint-gui: main() only (docs/reference/style.md §2.18: tests link steplint_gui_app, never this file).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <cstdio>

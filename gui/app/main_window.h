@@ -1,7 +1,7 @@
 // steplint-gui's main window: the timeline in the centre (with an "Overview" tab beside it),
 // the advice panel docked right, the details pane docked below, a toolbar with the event
 // search, and a status bar with the load progress, a cancel button and trace-health notes.
-// Every view syncs through the one SelectionAndZoom (style.md §2.12).
+// Every view syncs through the one SelectionAndZoom (docs/reference/style.md §2.12).
 #pragma once
 
 #include <QMainWindow>

@@ -1,5 +1,5 @@
 // The model and data shared by the sample trainers. Header-only and torch-including: each
-// sample has exactly one TU that includes it (toolchain.md §8).
+// sample has exactly one TU that includes it (docs/reference/toolchain.md §8).
 #pragma once
 
 #include <torch/torch.h>

@@ -3,7 +3,7 @@
 
 Derives the golden numbers of tests/analyzer/hta_window_test.cpp without steplint's importer:
 it reads the Kineto JSON itself and follows HTA v0.6.1 step by step
-(../shared/reference/reference-analyses.md §2.1 loading and last-step filter, §2.3
+(docs/reference/peer-tools.md §2.1 loading and last-step filter, §2.3
 get_temporal_breakdown, §2.4 get_idle_time_breakdown):
 
   * events = complete events with `dur` and `cat`, minus cat "Trace";

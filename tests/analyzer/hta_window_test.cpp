@@ -1,5 +1,5 @@
 // HTA's window (last-step filter), its idle breakdown and its temporal breakdown
-// (reference-analyses.md §2.1, §2.3, §2.4), on hand-made traces and against HTA's definition
+// (docs/reference/peer-tools.md §2.1, §2.3, §2.4), on hand-made traces and against HTA's definition
 // computed independently on the real fixtures.
 #include "steplint/analyzer/hta_window.h"
 

@@ -1,6 +1,6 @@
 // steplint's step breakdown and GPU summary against the numbers the TensorBoard profiler
 // plugin computed for the same traces (../shared/fixtures/kineto/tb_reference_results.json,
-// reference-analyses.md §1.8).
+// docs/reference/peer-tools.md §1.8).
 //
 // Tolerance: 1% of the reference value, or 0.2 percentage points of the step time for small
 // categories; GPU percentages within 0.2 points. On these 2021 traces (integer µs, no

@@ -104,7 +104,7 @@ TEST_CASE("kineto writer: plain file round-trips through the importer") {
   writeSample(path);
   CHECK_FALSE(steplint::test::fileExists(path + ".partial"));
   const std::string text = steplint::test::readAll(path);
-  // HTA's rank regex needs the space; key order of kineto-trace-format.md §13.
+  // HTA's rank regex needs the space; key order of docs/reference/trace-format.md §13.
   CHECK(text.find("\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 3, \"world_size\": 4}") != std::string::npos);
   const char* keys[] = {"\"schemaVersion\": 1", "\"deviceProperties\"", "\"distributedInfo\"", "\"cudnn_benchmark\"",
                         "\"displayTimeUnit\": \"ms\"", "\"baseTimeNanoseconds\"", "\"traceEvents\"",

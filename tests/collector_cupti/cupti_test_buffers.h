@@ -1,5 +1,5 @@
 // Hand-built CUPTI activity buffers: records laid out back to back, each 8-byte aligned and
-// sizeof() the CUDA 13.0 struct, exactly as CUPTI fills its buffers (toolchain.md §4.3-4.4).
+// sizeof() the CUDA 13.0 struct, exactly as CUPTI fills its buffers (docs/reference/toolchain.md §4.3-4.4).
 #pragma once
 
 #include <cupti.h>

@@ -38,7 +38,7 @@ TEST_CASE("GPU trace: CUPTI kernels, copies and syncs linked to their ops", "[gp
   CHECK(t.model.metadata.devices[0].name == "NVIDIA H100 80GB HBM3");
   CHECK(t.model.metadata.devices[0].num_sms == 132);
   CHECK(countKind(t.model, trace::EventKind::kKernel) == 1596);
-  // Every device op found its launch call by correlation id (kineto-trace-format.md §8.2).
+  // Every device op found its launch call by correlation id (docs/reference/trace-format.md §8.2).
   CHECK(t.model.stats.get(trace::Stat::device_op_without_launch) == 0);
   CHECK(t.countNamed("Memcpy HtoD (Pageable -> Device)") == 96);  // 3 per step + model set-up
   CHECK(t.countNamed("Memcpy DtoH (Device -> Pinned)") == 30);    // loss.item() every step

@@ -1,5 +1,5 @@
 // Hand-built Kineto traces from non-CUDA accelerators, with the category and API names each
-// back-end really writes (kineto-trace-format.md §6, docs/analyses.md "Accelerators"): the same
+// back-end really writes (docs/reference/trace-format.md §6, docs/analyses.md "Accelerators"): the same
 // training loop of 4 steps x 4 matmuls, each launched by one runtime call and run as one
 // device op of 1.7 ms. Shared by the importer, summary, rule and CLI tests.
 #pragma once

@@ -1,4 +1,4 @@
-// One test per quirk of real traces (kineto-trace-format.md §12): the events and the stats.
+// One test per quirk of real traces (docs/reference/trace-format.md §12): the events and the stats.
 #include <catch2/catch.hpp>
 
 #include "test_util.h"

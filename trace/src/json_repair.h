@@ -1,5 +1,5 @@
 // Byte-level repair of one JSON value that a strict parser rejected (old Kineto writers:
-// kineto-trace-format.md §12). Each fix is counted in the import stats:
+// docs/reference/trace-format.md §12). Each fix is counted in the import stats:
 //   invalid UTF-8 -> U+FFFD, raw control characters in strings -> \u00XX,
 //   bare words other than true/false/null (N/A, NaN) -> strings,
 //   a quote inside a string that is not followed by , : } ] -> \" (heuristic).

@@ -87,7 +87,7 @@ enum class Key : uint8_t {
   kTotalAllocated, kTotalReserved, kMemoryBytes, kAddr, kDeviceId, kDeviceType, kSortIndex,
 };
 
-// Keys of the event object and of its args (kineto-trace-format.md §4, §7, §9), dispatched on
+// Keys of the event object and of its args (docs/reference/trace-format.md §4, §7, §9), dispatched on
 // length first: this runs for every field of every event, so a chain of ~30 string compares
 // would show up in profiles.
 Key classifyKey(std::string_view k) {

@@ -2,7 +2,7 @@
 // EventBatch. Fast path: the whole batch as one simdjson On-Demand array. When that fails
 // (bad UTF-8, raw control characters, bare N/A, ...), the batch continues event by event,
 // each one repaired (json_repair.h) only if it fails strict parsing; what still fails is
-// dropped and counted. Field meanings: kineto-trace-format.md §4–§9.
+// dropped and counted. Field meanings: docs/reference/trace-format.md §4–§9.
 #pragma once
 
 #include <cstdint>

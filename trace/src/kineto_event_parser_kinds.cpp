@@ -1,5 +1,5 @@
 // Event kinds from Kineto categories and device-op names, for every back-end Kineto records
-// (kineto-trace-format.md §6, §7.5): what the parser needs to tell launch calls, kernels,
+// (docs/reference/trace-format.md §6, §7.5): what the parser needs to tell launch calls, kernels,
 // copies and fills apart before the trace's accelerator is known.
 #include "kineto_event_parser.h"
 
@@ -63,7 +63,7 @@ EventKind eventKindFromCategory(std::string_view c) {
   if (iequals(c, "cpu_op") || iequals(c, "operator")) return EventKind::kCpuOp;
   if (c == "user_annotation") return EventKind::kUserAnnotation;
   if (c == "gpu_user_annotation") return EventKind::kGpuUserAnnotation;
-  // Device work of every back-end (kineto-trace-format.md §6): CUPTI, ROCm and XPU write
+  // Device work of every back-end (docs/reference/trace-format.md §6): CUPTI, ROCm and XPU write
   // kernel / gpu_memcpy / gpu_memset; MTIA writes mtia_ccp_events (split by name below,
   // deviceKindFromName); Cambricon and Enflame prefix their own (mlu_memcpy, GCU_MEMSET).
   if (iequals(c, "kernel") || c == kMtiaDeviceCategory) return EventKind::kKernel;

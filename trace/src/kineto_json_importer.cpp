@@ -296,7 +296,7 @@ ImportStatus ChromeJsonImport::walkObject() {
 
 // Reserving from the input size avoids growing (copying and re-faulting) the model's big
 // vectors; untouched reserved pages cost no memory. Kineto events average 220-460 bytes of
-// JSON (kineto-trace-format.md §1), gzip shrinks them 13-30x.
+// JSON (docs/reference/trace-format.md §1), gzip shrinks them 13-30x.
 void ChromeJsonImport::reserveForInput() {
   uint64_t bytes = source_.inputSize();
   if (bytes == 0) return;

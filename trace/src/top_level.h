@@ -1,4 +1,4 @@
-// The top-level keys of a Kineto trace object other than traceEvents (kineto-trace-format.md
+// The top-level keys of a Kineto trace object other than traceEvents (docs/reference/trace-format.md
 // §2, §10): read from their JSON text into TraceMetadata.
 #pragma once
 

@@ -6,7 +6,7 @@ namespace steplint::collector {
 
 std::string cuptiCodeText(CUptiResult code) {
   const char* name = nullptr;
-  // cuptiGetResultString works without a driver (toolchain.md §4.3).
+  // cuptiGetResultString works without a driver (docs/reference/toolchain.md §4.3).
   if (cuptiGetResultString(code, &name) != CUPTI_SUCCESS || name == nullptr) name = "CUPTI_ERROR_?";
   return std::string(name) + " (" + std::to_string(static_cast<int>(code)) + ")";
 }

@@ -1,4 +1,4 @@
-// CUPTI failure policy (style.md §2.9): every CUPTI call goes through SL_CUPTI_CALL, which logs
+// CUPTI failure policy (docs/reference/style.md §2.9): every CUPTI call goes through SL_CUPTI_CALL, which logs
 // a failure once per call site and hands the CUptiResult back; start() failures are turned
 // into one line naming the code and the likely cause, and collection continues CPU-only.
 #pragma once

@@ -1,4 +1,4 @@
-// Writes converted CUPTI records as Kineto events (kineto-trace-format.md §5-§8): categories
+// Writes converted CUPTI records as Kineto events (docs/reference/trace-format.md §5-§8): categories
 // kernel / gpu_memcpy / gpu_memset / cuda_sync / overhead / cuda_runtime / cuda_driver, GPU rows
 // pid = device and tid = stream with their 'M' rows, ac2g flows keyed by correlation.
 #pragma once

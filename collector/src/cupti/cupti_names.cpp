@@ -1,4 +1,4 @@
-// Kineto's display names for CUPTI enums (kineto-trace-format.md §7.3-7.6). CUPTI's own
+// Kineto's display names for CUPTI enums (docs/reference/trace-format.md §7.3-7.6). CUPTI's own
 // numbering is used throughout: memory kinds pageable 1, pinned 2 (not nsys's 0/1).
 #include <cupti.h>
 

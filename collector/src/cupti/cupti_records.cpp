@@ -1,6 +1,6 @@
-// One small function per CUPTI record kind behind one switch (style.md §2.10). Record
+// One small function per CUPTI record kind behind one switch (docs/reference/style.md §2.10). Record
 // versions are those of the CUDA 13.0 headers; the static_asserts catch a toolkit upgrade
-// that changes a layout (toolchain.md §4.4).
+// that changes a layout (docs/reference/toolchain.md §4.4).
 #include "cupti/cupti_records.h"
 
 #include <cupti.h>
@@ -20,7 +20,7 @@ void RecordConverter::parseBuffer(uint8_t* buffer, size_t valid_bytes, Converted
   if (buffer == nullptr || valid_bytes == 0) return;
   CUpti_Activity* record = nullptr;
   for (;;) {
-    // Pure iteration over our own memory: works without a driver (toolchain.md §4.3).
+    // Pure iteration over our own memory: works without a driver (docs/reference/toolchain.md §4.3).
     CUptiResult rc = cuptiActivityGetNextRecord(buffer, valid_bytes, &record);
     if (rc == CUPTI_ERROR_MAX_LIMIT_REACHED) break;  // the normal end of a buffer
     if (rc != CUPTI_SUCCESS) {

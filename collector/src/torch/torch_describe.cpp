@@ -2,7 +2,7 @@
 // Written as top-level trace keys; SL304 reads `cudnn_benchmark` (JSON true/false).
 //
 // Kept apart from torch_hooks.cpp so the callback TU stays small; needs only ATen headers
-// (no torch/torch.h, toolchain.md §8).
+// (no torch/torch.h, docs/reference/toolchain.md §8).
 #include <ATen/Context.h>
 #include <ATen/Parallel.h>
 #include <torch/version.h>  // TORCH_VERSION, from torch/csrc/api/include in 1.13 and 2.x
@@ -39,7 +39,7 @@ void describeTorchRuntime() noexcept {
     setMetadata("allow_tf32_cudnn", jsonBool(context.allowTF32CuDNN()));
     // at::hasCUDA(): built with CUDA, hooks loaded and at least one device (no torch/cuda.h).
     setMetadata("cuda_available", jsonBool(at::hasCUDA()));
-  } catch (...) {  // a torch error here must not stop the session (style.md §2.9)
+  } catch (...) {  // a torch error here must not stop the session (docs/reference/style.md §2.9)
     reportSourceStatus("torch", "metadata incomplete: reading torch's global context failed");
   }
 }

@@ -1,12 +1,12 @@
 // The torch source: one global RecordFunction callback that turns every ATen op, autograd node
-// and user scope into a HostEvent (kineto-trace-format.md §7.1).
+// and user scope into a HostEvent (docs/reference/trace-format.md §7.1).
 //
 // The only TU that includes <ATen/record_function.h>; compiled with NDEBUG in every build type
-// (sources.cmake, toolchain.md §3.3). Built against torch 1.13 (Debian) and torch 2.x: the
+// (sources.cmake, docs/reference/toolchain.md §3.3). Built against torch 1.13 (Debian) and torch 2.x: the
 // RecordFunction calls used here (name, seqNr, forwardThreadId, scope, inputs, the callback
 // builder) have the same shape in both.
 //
-// Cost model (toolchain.md §3.5): RecordFunction itself costs ~0.1 µs per op; the callback
+// Cost model (docs/reference/toolchain.md §3.5): RecordFunction itself costs ~0.1 µs per op; the callback
 // adds one heap context, two clock reads and a lock-free append. Shapes (inputs()) cost more
 // and are off by default.
 #include <ATen/core/Tensor.h>
@@ -46,7 +46,7 @@ IterationCounter g_iterations;
 // into the trace (trace::kOpOverheadKey) so the analyzer can take the inflation out.
 constexpr uint32_t kOverheadSample = 64;
 // RecordFunction's own work per op while a global callback is registered (building the record,
-// calling the callbacks, destroying our context): ~0.1 µs (toolchain.md §3.5); not measurable
+// calling the callbacks, destroying our context): ~0.1 µs (docs/reference/toolchain.md §3.5); not measurable
 // from inside the callbacks, so added as a constant.
 constexpr int64_t kRecordFunctionNs = 100;
 thread_local uint32_t t_overhead_counter = 0;
@@ -162,7 +162,7 @@ std::unique_ptr<at::ObserverContext> onOpStart(const at::RecordFunction& fn) {
     ctx->start_ns = nowNs();  // last, so our own work is outside the op's duration
     if (sampled) ctx->start_cost_ns = ctx->start_ns - entry_ns;
     return ctx;
-  } catch (...) {  // never let an exception reach torch (style.md §2.9)
+  } catch (...) {  // never let an exception reach torch (docs/reference/style.md §2.9)
     return nullptr;
   }
 }

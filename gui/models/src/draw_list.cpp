@@ -153,7 +153,7 @@ std::vector<DrawItem> buildDrawList(const TraceModel& model, const TimelineIndex
       const TimeRange window{std::max(p.start_ns, geometry.range.start_ns), std::min(p.end_ns, geometry.range.end_ns)};
       if (window.end_ns > window.start_ns) folder.run(window, lo, &wide);
     }
-    // Folded items hide their children (style.md §2.11): descend only under wide boxes.
+    // Folded items hide their children (docs/reference/style.md §2.11): descend only under wide boxes.
     parents.clear();
     for (size_t k : wide) parents.push_back({spans.start(k), spans.end(k)});
   }

@@ -1,5 +1,5 @@
 // Paints one frame of the timeline from the view state: per visible row, a draw list is
-// built (draw_list.h) and only its items are painted (style.md §2.11). Raster QPainter.
+// built (draw_list.h) and only its items are painted (docs/reference/style.md §2.11). Raster QPainter.
 #pragma once
 
 #include <QFont>

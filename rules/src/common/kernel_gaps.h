@@ -1,5 +1,5 @@
 // GPU idle time inside the kept steps, per device, classified by cause (HTA's idle
-// categories, reference-analyses.md §2.4, but on the device's merged timeline instead of per
+// categories, docs/reference/peer-tools.md §2.4, but on the device's merged timeline instead of per
 // stream, so a gap counts only when no stream of the device is busy):
 //   host wait  - the next device op's launch call started after the device had drained: the
 //                GPU waited for the host to issue work;

@@ -1,5 +1,5 @@
 // Distributed-training facts read from a trace: DataParallel / DDP usage, communication
-// libraries and communication kernels (reference-analyses.md §1.2 flags, §2.2 kernel types).
+// libraries and communication kernels (docs/reference/peer-tools.md §1.2 flags, §2.2 kernel types).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // SL503 exposed-communication: tb_plugin R4 (Communication > 10 % of the step). The breakdown's
 // Communication category is already what no kernel, copy or memset covers (priority
-// subtraction, reference-analyses.md §1.4), i.e. the exposed part; HTA's comm/comp overlap
+// subtraction, docs/reference/peer-tools.md §1.4), i.e. the exposed part; HTA's comm/comp overlap
 // (§2.6) is reported next to it.
 #include "common/kernel_util.h"
 #include "distributed/comm_util.h"

@@ -1,5 +1,5 @@
 // Tensor-core-eligible operators and the share of kernel time they launch (tb_plugin's
-// tc_eligible_ops_kernel_ratio, reference-analyses.md §1.5, with the TB-Q4 fix).
+// tc_eligible_ops_kernel_ratio, docs/reference/peer-tools.md §1.5, with the TB-Q4 fix).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// The built-in catalog (style.md §2.2–2.5): codes unique and sorted, names kebab-case, each
+// The built-in catalog (docs/reference/style.md §2.2–2.5): codes unique and sorted, names kebab-case, each
 // code in its category's hundreds block, and each rule's doc page present with the fixed
 // sections and listed in docs/rules/README.md. Iterates whatever is registered.
 #include <catch2/catch.hpp>

@@ -32,7 +32,7 @@ void appendUint(std::string& out, uint64_t v) {
   out.append(buf, static_cast<size_t>(n));
 }
 
-// "{us}.{3-digit ns}" (kineto-trace-format.md §3 style C); negative values become 0.
+// "{us}.{3-digit ns}" (docs/reference/trace-format.md §3 style C); negative values become 0.
 void appendMicros(std::string& out, int64_t ns) {
   if (ns < 0) ns = 0;
   char buf[40];

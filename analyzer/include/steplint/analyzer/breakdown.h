@@ -1,4 +1,4 @@
-// Step-time breakdown by priority subtraction (reference-analyses.md §1.4): Kernel > Memcpy >
+// Step-time breakdown by priority subtraction (docs/reference/peer-tools.md §1.4): Kernel > Memcpy >
 // Memset > Communication > Runtime > DataLoader > CPU Exec, remainder Other. Each category's
 // time per step is the part of the step covered by that role and by no higher-priority role,
 // so the categories sum exactly to the step time.

@@ -15,7 +15,7 @@ enum class Severity : uint8_t { kNote, kWarning, kError };
 std::string_view severityName(Severity s);              // "note" | "warning" | "error"
 bool parseSeverity(std::string_view text, Severity& out);
 
-/// Rule categories: the hundreds block of the code (style.md §2.4).
+/// Rule categories: the hundreds block of the code (docs/reference/style.md §2.4).
 enum class Category : uint8_t {
   kTraceHealth,   // SL0xx
   kInputPipeline, // SL1xx

@@ -1,6 +1,6 @@
 // Rendering a lint report (`steplint check --format ...`). One LintReport over one or more
 // traces feeds every format; each format is one Emitter in analyzer/src/emitters/, registered
-// by --format name in registerBuiltinEmitters() (style.md §2.2, §2.7).
+// by --format name in registerBuiltinEmitters() (docs/reference/style.md §2.2, §2.7).
 #pragma once
 
 #include <cstddef>

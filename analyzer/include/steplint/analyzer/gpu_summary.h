@@ -1,4 +1,4 @@
-// Per-GPU summary over the kept steps (reference-analyses.md §1.5): utilization, estimated
+// Per-GPU summary over the kept steps (docs/reference/peer-tools.md §1.5): utilization, estimated
 // SM efficiency, estimated achieved occupancy and tensor-core kernel time share.
 #pragma once
 

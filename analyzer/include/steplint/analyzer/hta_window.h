@@ -1,4 +1,4 @@
-// HTA's default event selection (reference-analyses.md §2.1 step 5, HTA-Q3), so steplint can
+// HTA's default event selection (docs/reference/peer-tools.md §2.1 step 5, HTA-Q3), so steplint can
 // report idle time and the temporal breakdown over exactly the events HTA analyses.
 //
 // HTA (`Trace.load_traces(include_last_profiler_step=False)`) drops the last ProfilerStep when

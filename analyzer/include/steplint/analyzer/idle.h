@@ -1,4 +1,4 @@
-// Idle-time classification per GPU stream (reference-analyses.md §2.4, HTA's definition):
+// Idle-time classification per GPU stream (docs/reference/peer-tools.md §2.4, HTA's definition):
 // each gap between consecutive device ops is host wait (the next launch was issued after the
 // stream drained), kernel wait (gap shorter than the threshold) or other.
 #pragma once

@@ -1,5 +1,5 @@
 // Half-open time intervals [start, end) in ns and merged interval sets (the building block
-// of every breakdown; reference-analyses.md "Notation": merging joins intervals that
+// of every breakdown; docs/reference/peer-tools.md "Notation": merging joins intervals that
 // overlap or touch).
 #pragma once
 

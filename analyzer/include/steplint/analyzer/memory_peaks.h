@@ -1,4 +1,4 @@
-// Peak allocator memory per device from `[memory]` instant events (kineto-trace-format.md §9).
+// Peak allocator memory per device from `[memory]` instant events (docs/reference/trace-format.md §9).
 // Keyed by (device type, device id) so CPU records (type 0, id -1) are never compared with a
 // GPU's capacity (TB-Q5). Used by the GPU summary and by SL401/SL402.
 #pragma once

@@ -1,4 +1,4 @@
-// Training steps (reference-analyses.md §1.3, tb_plugin's StepParser, which we reproduce so
+// Training steps (docs/reference/peer-tools.md §1.3, tb_plugin's StepParser, which we reproduce so
 // numbers match the TensorBoard plugin users know).
 //
 // Host steps come from `ProfilerStep#N` ranges on CPU tracks (user_annotation or cpu_op; a

@@ -1,4 +1,4 @@
-// HTA's temporal breakdown (reference-analyses.md §2.3, `get_temporal_breakdown`), per GPU:
+// HTA's temporal breakdown (docs/reference/peer-tools.md §2.3, `get_temporal_breakdown`), per GPU:
 // how the time from the first to the last GPU event splits into idle, computation and
 // non-computation (communication, copies, memsets, stream syncs).
 #pragma once

@@ -1,6 +1,6 @@
 // Builds a TraceModel: importers (and tests) append events in any order, then finalize()
 // sorts them per track, computes nesting and links device ops to launch calls and calls to
-// CPU ops (kineto-trace-format.md §8.2).
+// CPU ops (docs/reference/trace-format.md §8.2).
 #pragma once
 
 #include <cstdint>

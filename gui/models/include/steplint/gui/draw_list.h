@@ -1,4 +1,4 @@
-// Per-frame level-of-detail preprocessing for the timeline (style.md §2.11): turns the
+// Per-frame level-of-detail preprocessing for the timeline (docs/reference/style.md §2.11): turns the
 // events of one track and the visible range into a short flat list of boxes to paint.
 //
 // Folding, worked example at 1 µs per px (kMinItemPx = 3):

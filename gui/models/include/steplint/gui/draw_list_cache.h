@@ -1,4 +1,4 @@
-// Draw lists kept across frames (style.md §2.11). Two modes:
+// Draw lists kept across frames (docs/reference/style.md §2.11). Two modes:
 //
 //  * margin 0 (the default, what the widget uses): a memo of the last list per row, reused
 //    while the range and width are unchanged — vertical scrolling, selection, search and

@@ -1,5 +1,5 @@
 // The one object that keeps the GUI's views in sync (hotspot's FilterAndZoomStack idea,
-// style.md §2.12): the visible time range with an undo stack, the selected event, the
+// docs/reference/style.md §2.12): the visible time range with an undo stack, the selected event, the
 // selected finding with its highlighted evidence, and the search text. Views never talk to
 // each other; they set state here and react to its signals.
 #pragma once

@@ -1,4 +1,4 @@
-// Pure timeline geometry (style.md §2.11): the visible time range mapped onto a strip of
+// Pure timeline geometry (docs/reference/style.md §2.11): the visible time range mapped onto a strip of
 // pixels, zoom and pan as new ranges, hit-test windows and the ruler's tick marks. No Qt,
 // no widget: the timeline widget, the draw lists and the tests share it.
 //

@@ -1,6 +1,6 @@
 // Opens a trace off the GUI thread: import (with progress and cancel), then the analyses
 // and the rules, exactly as `steplint check` runs them. Reports through queued signals
-// carrying value types, so receivers never see a half-built trace (style.md §2.12).
+// carrying value types, so receivers never see a half-built trace (docs/reference/style.md §2.12).
 #pragma once
 
 #include <QObject>

@@ -18,7 +18,7 @@ class TraceTableModel : public QAbstractTableModel {
   /// Qt::UserRole in every subclass: the cell's raw value (number, or the text itself).
   static constexpr int kSortValueRole = Qt::UserRole;
 
-  /// Takes the whole result (style.md §2.12); nullptr clears the table.
+  /// Takes the whole result (docs/reference/style.md §2.12); nullptr clears the table.
   void setTrace(std::shared_ptr<const LoadedTrace> trace);
   const LoadedTrace* trace() const { return trace_.get(); }
 

@@ -1,5 +1,5 @@
 // The trace timeline: a time ruler, a label column and one row per thread / stream /
-// counter, drawn with raster QPainter from per-frame draw lists (style.md §2.11).
+// counter, drawn with raster QPainter from per-frame draw lists (docs/reference/style.md §2.11).
 #pragma once
 
 #include <QString>

@@ -1,4 +1,4 @@
-// Streaming writer for Kineto-compatible Chrome-trace JSON (kineto-trace-format.md §13).
+// Streaming writer for Kineto-compatible Chrome-trace JSON (docs/reference/trace-format.md §13).
 //
 // Used by the collector (collector/) and, later, by bench/tracegen. Depends on zlib only, so
 // the collector builds on machines without steplint's importer dependencies (simdjson, ...).
@@ -24,7 +24,7 @@
 
 namespace steplint::trace {
 
-/// One `deviceProperties[]` entry (kineto-trace-format.md §10.1).
+/// One `deviceProperties[]` entry (docs/reference/trace-format.md §10.1).
 struct WriterDeviceProperties {
   int id = 0;
   std::string name;
