@@ -21,20 +21,8 @@
 #include "trace_inputs.h"
 
 namespace steplint::cli {
-namespace {
 
 namespace fs = std::filesystem;
-
-std::string currentDir() {
-  std::error_code ec;
-  const fs::path cwd = fs::current_path(ec);
-  return ec ? std::string(".") : cwd.string();
-}
-
-
-void printNote(const std::string& message) { std::cerr << "steplint: note: " << message << '\n'; }
-
-}  // namespace
 
 CheckCommand::CheckCommand() {
   rules::registerBuiltinRules(rules_);

@@ -53,4 +53,10 @@ std::string describeConfigError(const analyzer::ConfigError& error, const std::s
   return line + error.message;
 }
 
+std::string currentDir() {
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  return ec ? std::string(".") : cwd.string();
+}
+
 }  // namespace steplint::cli

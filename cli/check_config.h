@@ -31,6 +31,9 @@ std::vector<analyzer::ConfigError> applyCliOverrides(const CliLintOverrides& fla
                                                      const analyzer::RuleRegistry& registry,
                                                      analyzer::LintConfig& config);
 
+/// The working directory (config lookup, paths shown relative to it), or "." when unknown.
+std::string currentDir();
+
 /// The line printed after "steplint: error: ": "steplint.toml: lint.fail-on: expected ...",
 /// with the file shown relative to `cwd` when below it.
 std::string describeConfigError(const analyzer::ConfigError& error, const std::string& cwd);

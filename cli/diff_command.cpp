@@ -16,17 +16,8 @@
 #include "steplint/trace/output_file.h"
 
 namespace steplint::cli {
-namespace {
 
 namespace fs = std::filesystem;
-
-std::string currentDir() {
-  std::error_code ec;
-  const fs::path cwd = fs::current_path(ec);
-  return ec ? std::string(".") : cwd.string();
-}
-
-}  // namespace
 
 DiffCommand::DiffCommand() { rules::registerBuiltinRules(rules_); }
 

@@ -25,6 +25,7 @@ std::string_view withoutPathPrefix(std::string_view message, std::string_view pa
 
 void printError(std::string_view message) { printLine("error", message); }
 void printWarning(std::string_view message) { printLine("warning", message); }
+void printNote(std::string_view message) { printLine("note", message); }
 
 std::string describeImportError(const std::string& path, const trace::ImportStatus& status) {
   std::string detail(withoutPathPrefix(status.message, path));

@@ -15,6 +15,8 @@ namespace steplint::cli {
 void printError(std::string_view message);
 /// Writes `steplint: warning: <message>` and a newline to stderr.
 void printWarning(std::string_view message);
+/// Writes `steplint: note: <message>` and a newline to stderr.
+void printNote(std::string_view message);
 
 /// "FILE: not a trace (<importer detail>)" or "FILE: <io problem>" ("FILE: no such file",
 /// "FILE: is a character device, not a trace file"). The importer's message usually names the

@@ -109,8 +109,6 @@ std::string selfExecutable() {
   return ec ? std::string() : self.string();
 }
 
-void printNote(const std::string& message) { std::cerr << "steplint: note: " << message << '\n'; }
-
 }  // namespace
 
 CollectorLibraries findCollectorLibraries(const std::string& exe_path) {

@@ -6,14 +6,12 @@
 
 #include <filesystem>
 
-#include "steplint/trace/input_file.h"
+#include "lint_config_internal.h"
 
 namespace steplint::analyzer {
 namespace {
 
-constexpr size_t kMaxConfigBytes = size_t{4} << 20;  // as lint_config_toml.cpp
-
-bool isPyproject(const std::string& path) { return std::filesystem::path(path).filename() == "pyproject.toml"; }
+using detail::isPyproject;
 
 class CompareReader {
  public:
@@ -91,16 +89,9 @@ const toml::table* section(const toml::table& root, bool pyproject, const std::s
 }  // namespace
 
 std::vector<ConfigError> loadCompareConfig(const std::string& path, GateOptions& gate, BaselineOptions& baseline) {
-  trace::InputOpenOptions input;
-  input.what = "config file";
-  std::string text, problem;
-  if (!trace::readInputFile(path, kMaxConfigBytes, text, problem, input)) return {{path, "", problem}};
   toml::table root;
-  try {
-    root = toml::parse(text, path);
-  } catch (const toml::parse_error&) {
-    return {};  // loadLintConfig reads the same file first and reports the syntax error
-  }
+  // loadLintConfig reads the same file first and reports its read or syntax error.
+  if (detail::parseConfigFile(path, root)) return {};
   const bool pyproject = isPyproject(path);
   const std::string prefix = pyproject ? "tool.steplint." : "";
   std::vector<ConfigError> errors;

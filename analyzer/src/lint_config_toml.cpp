@@ -13,11 +13,13 @@
 namespace steplint::analyzer {
 namespace {
 
+using detail::isPyproject;
+using detail::kMaxConfigBytes;
+
 namespace fs = std::filesystem;
 
 // Real configs are a few KiB; the limit only stops a mistaken path (a trace, a log, a pipe
 // that never ends) from being read whole into memory before TOML parsing rejects it.
-constexpr size_t kMaxConfigBytes = size_t{4} << 20;
 
 // `compare` and `baseline` are read by loadCompareConfig (compare_config.cpp); this reader skips them.
 const std::vector<std::string> kSectionKeys = {"lint", "compare", "baseline"};
@@ -220,8 +222,6 @@ class ConfigReader {
   std::vector<ConfigError>& errors_;
 };
 
-bool isPyproject(const std::string& path) { return fs::path(path).filename() == "pyproject.toml"; }
-
 /// A pyproject.toml counts when it has [tool.steplint]; one that does not parse but mentions
 /// it is returned too, so the user sees the syntax error instead of a silently ignored file.
 /// One that cannot be read (too large, unreadable) is returned as well, for the same reason.
@@ -241,19 +241,8 @@ bool pyprojectHasSteplint(const fs::path& path) {
 
 std::vector<ConfigError> loadLintConfig(const std::string& path, const RuleRegistry& registry,
                                         LintConfig& config) {
-  trace::InputOpenOptions input;
-  input.what = "config file";
-  std::string text, problem;
-  if (!trace::readInputFile(path, kMaxConfigBytes, text, problem, input)) return {{path, "", problem}};
   toml::table root;
-  try {
-    root = toml::parse(text, path);
-  } catch (const toml::parse_error& e) {
-    const toml::source_position& at = e.source().begin;
-    return {{path, "",
-             "TOML syntax error at line " + std::to_string(at.line) + ", column " +
-                 std::to_string(at.column) + ": " + std::string(e.description())}};
-  }
+  if (std::optional<ConfigError> error = detail::parseConfigFile(path, root)) return {std::move(*error)};
   config.source_file = path;
   std::vector<ConfigError> errors;
   ConfigReader reader(path, registry, config, errors);
@@ -281,5 +270,27 @@ std::optional<std::string> findLintConfig(const std::string& dir) {
     current = current.parent_path();
   }
 }
+
+namespace detail {
+
+bool isPyproject(const std::string& path) { return fs::path(path).filename() == "pyproject.toml"; }
+
+std::optional<ConfigError> parseConfigFile(const std::string& path, toml::table& root) {
+  trace::InputOpenOptions input;
+  input.what = "config file";
+  std::string text, problem;
+  if (!trace::readInputFile(path, kMaxConfigBytes, text, problem, input)) return ConfigError{path, "", problem};
+  try {
+    root = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    const toml::source_position& at = e.source().begin;
+    return ConfigError{path, "",
+                       "TOML syntax error at line " + std::to_string(at.line) + ", column " +
+                           std::to_string(at.column) + ": " + std::string(e.description())};
+  }
+  return std::nullopt;
+}
+
+}  // namespace detail
 
 }  // namespace steplint::analyzer
