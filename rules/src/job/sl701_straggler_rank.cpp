@@ -44,7 +44,7 @@ class StragglerRankRule : public analyzer::JobRule {
   const analyzer::RuleInfo& info() const override {
     static const analyzer::RuleInfo kInfo{"SL701", "straggler-rank", analyzer::Category::kJob,
                                           analyzer::Severity::kWarning, true,
-                                          "One rank keeps the others waiting at the collectives in most steps"};
+                                          "one rank keeps the others waiting at the collectives in most steps"};
     return kInfo;
   }
 

@@ -14,7 +14,7 @@ class LoadImbalanceRule : public analyzer::JobRule {
   const analyzer::RuleInfo& info() const override {
     static const analyzer::RuleInfo kInfo{"SL702", "load-imbalance", analyzer::Category::kJob,
                                           analyzer::Severity::kWarning, true,
-                                          "The ranks take turns being late: the work per step differs between ranks"};
+                                          "the ranks take turns being late: the work per step differs between ranks"};
     return kInfo;
   }
 

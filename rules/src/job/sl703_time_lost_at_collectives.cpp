@@ -16,7 +16,7 @@ class TimeLostAtCollectivesRule : public analyzer::JobRule {
   const analyzer::RuleInfo& info() const override {
     static const analyzer::RuleInfo kInfo{"SL703", "time-lost-at-collectives", analyzer::Category::kJob,
                                           analyzer::Severity::kWarning, true,
-                                          "Ranks wait inside collectives for a large share of the step"};
+                                          "ranks wait inside collectives for a large share of the step"};
     return kInfo;
   }
 
