@@ -61,8 +61,7 @@ void importOne(const std::string& path, const JobInputOptions& options, int pars
     return;
   }
   if (!slot.status.ok()) return;
-  slot.warnings = importWarningLines(path, model.stats);
-  if (model.events.empty()) slot.warnings.push_back(path + ": no complete events imported; the results are empty");
+  slot.warnings = importWarnings(path, model);
   analyzer::TraceSummary summary = analyzer::summarize(model, options.summary);
   summary.source = path;
   slot.rank = analyzer::summarizeRank(model, summary);
@@ -82,8 +81,7 @@ InputRead importTraceOrRankSummary(const std::string& path, trace::TraceModel& m
     printError(describeImportError(path, status));
     return InputRead::kFailed;
   }
-  for (const std::string& line : importWarningLines(path, model.stats)) printWarning(line);
-  if (model.events.empty()) printWarning(path + ": no complete events imported; the results are empty");
+  for (const std::string& line : importWarnings(path, model)) printWarning(line);
   return InputRead::kTrace;
 }
 

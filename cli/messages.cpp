@@ -52,14 +52,19 @@ std::vector<std::string> importWarningLines(const std::string& path,
   return lines;
 }
 
+std::vector<std::string> importWarnings(const std::string& path, const trace::TraceModel& model) {
+  std::vector<std::string> lines = importWarningLines(path, model.stats);
+  if (model.events.empty()) lines.push_back(path + ": no complete events imported; the results are empty");
+  return lines;
+}
+
 bool importTraceReporting(const std::string& path, trace::TraceModel& model) {
   const trace::ImportStatus status = trace::importTraceFile(path, model);
   if (!status.ok()) {
     printError(describeImportError(path, status));
     return false;
   }
-  for (const std::string& line : importWarningLines(path, model.stats)) printWarning(line);
-  if (model.events.empty()) printWarning(path + ": no complete events imported; the results are empty");
+  for (const std::string& line : importWarnings(path, model)) printWarning(line);
   return true;
 }
 

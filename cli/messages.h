@@ -29,6 +29,10 @@ std::string describeImportError(const std::string& path, const trace::ImportStat
 std::vector<std::string> importWarningLines(const std::string& path,
                                             const trace::ImportStats& stats);
 
+/// Every warning an imported trace gets: importWarningLines, then "no complete events" when
+/// nothing was imported.
+std::vector<std::string> importWarnings(const std::string& path, const trace::TraceModel& model);
+
 /// Imports one trace for a subcommand: on failure prints the one error line and returns
 /// false; import warnings (error and data-loss counters) are printed but do not fail it.
 bool importTraceReporting(const std::string& path, trace::TraceModel& model);
