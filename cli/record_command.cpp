@@ -6,7 +6,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -17,6 +19,8 @@
 #include "messages.h"
 #include "record_output.h"
 #include "status_channel.h"
+#include "steplint/trace/importer.h"
+#include "steplint/trace/trace_file_names.h"
 
 #ifndef STEPLINT_INSTALL_LIBDIR
 #define STEPLINT_INSTALL_LIBDIR "lib"  // set by cli/CMakeLists.txt from GNUInstallDirs
@@ -107,6 +111,38 @@ std::string selfExecutable() {
   std::error_code ec;
   const fs::path self = fs::read_symlink("/proc/self/exe", ec);
   return ec ? std::string() : self.string();
+}
+
+/// True when the trace holds any operator, device op or step: a launcher such as torchrun
+/// imports torch, so its collector writes a trace too, of nothing.
+bool recordsAnything(const std::string& path) {
+  trace::TraceModel model;
+  if (!trace::importTraceFile(path, model).ok()) return true;  // unreadable: keep it, check says why
+  return std::any_of(model.events.begin(), model.events.end(), [](const trace::Event& e) {
+    return trace::isCpuRange(e.kind) || trace::isDeviceOp(e.kind);
+  });
+}
+
+std::string describeProcess(const StagedTrace& trace) {
+  if (trace.tag.empty()) return "";
+  return trace.isRank() ? " (" + trace.tag.substr(0, 4) + " " + trace.tag.substr(4) + ")"
+                        : " (another process of the run: " + trace.tag + ")";
+}
+
+/// The traces to analyse: every rank's when the run had ranks (one job report), else the
+/// first process's (or, when it wrote none, the others'). A rank-less trace of a run with
+/// ranks that recorded nothing is the launcher's: it is removed, with a note.
+std::vector<std::string> tracesToReport(std::vector<StagedTrace>& traces) {
+  std::vector<std::string> ranks, others;
+  for (const StagedTrace& t : traces) (t.isRank() ? ranks : others).push_back(t.path);
+  if (ranks.empty()) return traces.front().tag.empty() ? std::vector<std::string>{traces.front().path} : others;
+  auto launcher = std::find_if(traces.begin(), traces.end(), [](const StagedTrace& t) { return t.tag.empty(); });
+  if (launcher != traces.end() && launcher->state == StagedTrace::State::kComplete && !recordsAnything(launcher->path)) {
+    printNote("the run's launcher (" + launcher->path + ") recorded no operator; its trace was removed");
+    std::remove(launcher->path.c_str());
+    traces.erase(launcher);
+  }
+  return ranks;
 }
 
 }  // namespace
@@ -229,17 +265,31 @@ int RecordCommand::runTrainer(const CollectorLibraries& libs, const std::string&
   return status;
 }
 
-int RecordCommand::reportTrace(const StagedTrace& trace, int wait_status, const std::string& status_text) {
+void RecordCommand::warnAbout(const StagedTrace& trace, const collector::StatusMessage* failure,
+                              int wait_status) const {
+  if (!trace.problem.empty()) printWarning(trace.problem + "; the trace is " + trace.path);
+  if (trace.state != StagedTrace::State::kPartial) return;
+  const std::string analysing = no_report_ ? "" : "; analysing the incomplete trace";
+  if (failure != nullptr) {
+    printError(trace.path + ": " + failure->text + analysing);
+  } else {
+    printWarning(trace.path + ": the recording did not finish (" + unfinishedCause(wait_status) + ")" + analysing);
+  }
+}
+
+int RecordCommand::reportTraces(std::vector<StagedTrace> traces, int wait_status, const std::string& status_text) {
   const int trainer_exit = exitCodeOf(wait_status);
   const auto messages = collector::parseStatusMessages(status_text);
   const collector::StatusMessage* failure = findStatus(messages, collector::StatusKind::kWriteFailed);
   if (failure == nullptr) failure = findStatus(messages, collector::StatusKind::kNotRecording);
   // A collector built against another torch records nothing: with no trace at all, that is why.
   const collector::StatusMessage* mismatch = findStatus(messages, collector::StatusKind::kTorchMismatch);
-  if (failure == nullptr && trace.state == StagedTrace::State::kNone) failure = mismatch;
+  const auto written = [](const StagedTrace& t) { return t.state != StagedTrace::State::kNone; };
+  const bool none_written = std::none_of(traces.begin(), traces.end(), written);
+  if (failure == nullptr && none_written) failure = mismatch;
   // The trainer succeeded but its trace is lost or cut short: a failure of the recording.
   const int exit_code = failure != nullptr && trainer_exit == 0 ? kExitUsageError : trainer_exit;
-  if (trace.state == StagedTrace::State::kNone) {
+  if (none_written) {
     if (failure != nullptr) {
       printError("no trace was written to " + output_path_ + ": " + failure->text);
     } else {
@@ -252,18 +302,12 @@ int RecordCommand::reportTrace(const StagedTrace& trace, int wait_status, const 
     return exit_code;
   }
   if (mismatch != nullptr) printWarning(mismatch->text);  // a process of the run that did not record
-  if (!trace.problem.empty()) printWarning(trace.problem + "; the trace is " + trace.path);
-  if (trace.state == StagedTrace::State::kPartial) {
-    const std::string analysing = no_report_ ? "" : "; analysing the incomplete trace";
-    if (failure != nullptr) {
-      printError(trace.path + ": " + failure->text + analysing);
-    } else {
-      printWarning(trace.path + ": the recording did not finish (" + unfinishedCause(wait_status) + ")" +
-                   analysing);
-    }
-  }
-  if (!no_report_) check_.runOn({trace.path});
-  printNote("trace: " + trace.path);
+  traces.erase(std::remove_if(traces.begin(), traces.end(), [&](const StagedTrace& t) { return !written(t); }),
+               traces.end());
+  const std::vector<std::string> report = tracesToReport(traces);
+  for (const StagedTrace& trace : traces) warnAbout(trace, failure, wait_status);
+  if (!no_report_ && !report.empty()) check_.runOn(report);
+  for (const StagedTrace& trace : traces) printNote("trace: " + trace.path + describeProcess(trace));
   return exit_code;
 }
 
@@ -292,11 +336,14 @@ int RecordCommand::run() {
   }
   std::string status_text;
   const int status = runTrainer(libs, staging.path(), &status_text);
-  replaceAll(status_text, staging.path(), output_path_);  // the collector's messages name the staging file
   if (status < 0) return kExitUsageError;
+  std::vector<StagedTrace> traces = staging.finish();
+  // The collectors' messages name the staging files: name the files the user will find.
+  for (const StagedTrace& trace : traces)
+    replaceAll(status_text, trace.staged, trace.tag.empty() ? output_path_ : trace::processTracePath(output_path_, trace.tag));
   const int trainer_exit = exitCodeOf(status);
   if (trainer_exit != 0) printNote(command_[0] + " exited with status " + std::to_string(trainer_exit));
-  return reportTrace(staging.finish(), status, status_text);
+  return reportTraces(std::move(traces), status, status_text);
 }
 
 }  // namespace steplint::cli

@@ -12,6 +12,10 @@
 #include "command.h"
 #include "record_output.h"
 
+namespace steplint::collector {
+struct StatusMessage;
+}
+
 namespace steplint::cli {
 
 /// Where the collector's two libraries are, found relative to the steplint executable.
@@ -53,9 +57,12 @@ class RecordCommand final : public Command {
   /// Forks the trainer, forwards SIGINT/SIGTERM, waits; returns its wait status or -1, and in
   /// *status_text what the collector reported (status_channel.h).
   int runTrainer(const CollectorLibraries& libs, const std::string& trace_path, std::string* status_text) const;
-  /// Reports on the trace (or its .partial); prints why when none was written or it is cut
-  /// short. Returns the exit code: the trainer's, or 2 when it succeeded but the trace is lost.
-  int reportTrace(const StagedTrace& trace, int wait_status, const std::string& status_text);
+  /// Reports on the traces (or their .partial); prints why when none was written or one is cut
+  /// short. A run of several ranks is reported as one job. Returns the exit code: the
+  /// trainer's, or 2 when it succeeded but the trace is lost.
+  int reportTraces(std::vector<StagedTrace> traces, int wait_status, const std::string& status_text);
+  /// Warns about a trace that is not where it should be or is cut short.
+  void warnAbout(const StagedTrace& trace, const collector::StatusMessage* failure, int wait_status) const;
 
   CheckCommand check_;
   std::vector<std::string> command_;

@@ -6,11 +6,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <vector>
+
+#include "steplint/trace/trace_file_names.h"
 
 namespace steplint::cli {
 namespace {
@@ -44,12 +47,38 @@ std::string moveOver(const std::string& from, const std::string& to) {
   return {};
 }
 
+constexpr std::string_view kPartialSuffix = ".partial";
+
+bool endsWith(std::string_view text, std::string_view end) {
+  return text.size() >= end.size() && text.substr(text.size() - end.size()) == end;
+}
+
+/// The rank of a "rank<N>" tag, else -1.
+long rankOfTag(const std::string& tag) {
+  if (tag.size() < 5 || tag.compare(0, 4, "rank") != 0) return -1;
+  if (!std::all_of(tag.begin() + 4, tag.end(), [](char c) { return c >= '0' && c <= '9'; })) return -1;
+  return std::strtol(tag.c_str() + 4, nullptr, 10);
+}
+
+/// Main first, then ranks by number, then other processes by tag.
+bool tagBefore(const std::string& a, const std::string& b) {
+  const long ra = rankOfTag(a), rb = rankOfTag(b);
+  const int ka = a.empty() ? 0 : ra >= 0 ? 1 : 2, kb = b.empty() ? 0 : rb >= 0 ? 1 : 2;
+  if (ka != kb) return ka < kb;
+  return ka == 1 ? ra < rb : a < b;
+}
+
 }  // namespace
+
+bool StagedTrace::isRank() const { return rankOfTag(tag) >= 0; }
 
 TraceStaging::~TraceStaging() {
   if (!staging_.empty()) {
-    if (!keep_staging_) removeRegular(staging_);
-    if (!keep_partial_) removeRegular(staging_ + ".partial");
+    for (const std::string& tag : stagedTags()) {
+      const std::string staged = tag.empty() ? staging_ : trace::processTracePath(staging_, tag);
+      for (const std::string& file : {staged, staged + std::string(kPartialSuffix)})
+        if (std::find(keep_.begin(), keep_.end(), file) == keep_.end()) removeRegular(file);
+    }
   }
   if (directory_lock_ >= 0) ::close(directory_lock_);  // releases the flock
 }
@@ -88,25 +117,56 @@ bool TraceStaging::reserve(const std::string& output, std::string* error) {
   return true;
 }
 
-StagedTrace TraceStaging::finish() {
+std::vector<std::string> TraceStaging::stagedTags() const {
+  // The staging name is "<dir>/.steplint-XXXXXX.<stem><suffix>"; a tagged one
+  // "<dir>/.steplint-XXXXXX.<stem>.<tag><suffix>", each perhaps with ".partial".
+  const fs::path staged(staging_);
+  const std::string name = staged.filename().string();
+  const std::string_view suffix = trace::traceSuffix(name);
+  const std::string stem = name.substr(0, name.size() - suffix.size());
+  std::vector<std::string> tags{""};
+  std::error_code ec;
+  for (fs::directory_iterator it(staged.parent_path(), ec), end; !ec && it != end; it.increment(ec)) {
+    std::string file = it->path().filename().string();
+    if (endsWith(file, kPartialSuffix)) file.resize(file.size() - kPartialSuffix.size());
+    if (file.size() <= stem.size() + 1 + suffix.size() || file.compare(0, stem.size() + 1, stem + ".") != 0 ||
+        !endsWith(file, suffix))
+      continue;
+    std::string tag = file.substr(stem.size() + 1, file.size() - stem.size() - 1 - suffix.size());
+    if (std::find(tags.begin(), tags.end(), tag) == tags.end()) tags.push_back(std::move(tag));
+  }
+  std::sort(tags.begin() + 1, tags.end(), tagBefore);
+  return tags;
+}
+
+StagedTrace TraceStaging::finishOne(const std::string& tag) {
   StagedTrace result;
-  directory_lock_ = ::open(fs::path(output_).parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (directory_lock_ >= 0) flock(directory_lock_, LOCK_EX);  // best effort (NFS may refuse)
-  const std::string staged_partial = staging_ + ".partial";
-  if (regularSize(staging_) > 0) {  // the collector renamed its finished trace over the placeholder
+  result.tag = tag;
+  const std::string staged = tag.empty() ? staging_ : trace::processTracePath(staging_, tag);
+  result.staged = staged;
+  const std::string output = tag.empty() ? output_ : trace::processTracePath(output_, tag);
+  const std::string staged_partial = staged + std::string(kPartialSuffix);
+  if (regularSize(staged) > 0) {  // the collector renamed its finished trace over the placeholder
     result.state = StagedTrace::State::kComplete;
-    result.problem = moveOver(staging_, output_);
-    result.path = result.problem.empty() ? output_ : staging_;
-    if (result.problem.empty()) removeRegular(output_ + ".partial");  // an older run's leftover
+    result.problem = moveOver(staged, output);
+    result.path = result.problem.empty() ? output : staged;
+    if (result.problem.empty()) removeRegular(output + ".partial");  // an older run's leftover
   } else if (regularSize(staged_partial) >= 0) {
     result.state = StagedTrace::State::kPartial;
-    result.problem = moveOver(staged_partial, output_ + ".partial");
-    result.path = result.problem.empty() ? output_ + ".partial" : staged_partial;
+    result.problem = moveOver(staged_partial, output + ".partial");
+    result.path = result.problem.empty() ? output + ".partial" : staged_partial;
   }
   // A trace that could not be moved stays under its staging name, for the user to pick up.
-  keep_staging_ = result.path == staging_;
-  keep_partial_ = result.path == staged_partial;
+  if (result.path == staged || result.path == staged_partial) keep_.push_back(result.path);
   return result;
+}
+
+std::vector<StagedTrace> TraceStaging::finish() {
+  directory_lock_ = ::open(fs::path(output_).parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (directory_lock_ >= 0) flock(directory_lock_, LOCK_EX);  // best effort (NFS may refuse)
+  std::vector<StagedTrace> traces;
+  for (const std::string& tag : stagedTags()) traces.push_back(finishOne(tag));
+  return traces;
 }
 
 }  // namespace steplint::cli

@@ -1,4 +1,4 @@
-// Where `steplint record` has the trace written, so that `-o` is replaced only by a new trace.
+// Where `steplint record` has the traces written, so that `-o` is replaced only by a new trace.
 //
 // Before the trainer starts, reserve() checks the -o path (it must not exist or be a regular
 // file: a device node, a FIFO or a directory is refused) and creates a unique staging file in
@@ -8,13 +8,19 @@
 // or keeps an unfinished one as "<-o>.partial"; every other staging file is removed. Two
 // records with the same -o have different staging files and never read each other's.
 //
+// A run of several processes (torchrun, mp.spawn) writes one trace per process: a rank's
+// collector tags the staging name with "rank<N>", any other process that finds the staging
+// file taken with "pid<N>" (trace/names/.../trace_file_names.h). finish() moves each to -o with
+// the same tag ("out.rank3.pt.trace.json.gz").
+//
 //   TraceStaging staging;
 //   if (!staging.reserve(output, &error)) return refuse(error);        // exit 2, trainer not run
 //   setenv("STEPLINT_OUTPUT", staging.path().c_str(), 1); ... run the trainer ...
-//   const StagedTrace trace = staging.finish();
+//   const std::vector<StagedTrace> traces = staging.finish();
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace steplint::cli {
 
@@ -23,6 +29,11 @@ struct StagedTrace {
   enum class State { kNone, kComplete, kPartial } state = State::kNone;
   std::string path;     // the trace to report: -o, "<-o>.partial", or a staging file kept
   std::string problem;  // why it is not where it should be ("" when it is)
+  /// Which process wrote it: "" the run's first process (or its only one), "rank3" a rank of a
+  /// distributed run, "pid4242" (or "rank3.pid4242") another process that found its name taken.
+  std::string tag;
+  std::string staged;  // the name the collector wrote it under (its messages name that one)
+  bool isRank() const;
 };
 
 class TraceStaging {
@@ -39,17 +50,20 @@ class TraceStaging {
   const std::string& path() const { return staging_; }
   /// -o itself, after symbolic links were followed.
   const std::string& output() const { return output_; }
-  /// Moves what the collector left into place; call once, after the trainer has ended. Also
-  /// locks -o's directory against other steplint records (flock) until this object is
-  /// destroyed, so that the trace reported meanwhile is the one this run wrote.
-  StagedTrace finish();
+  /// Moves what the collectors left into place; call once, after the trainer has ended. The
+  /// first process's trace comes first (state kNone when it wrote none), then the ranks by
+  /// number, then other processes. Also locks -o's directory against other steplint records
+  /// (flock) until this object is destroyed, so that the traces reported meanwhile are this run's.
+  std::vector<StagedTrace> finish();
 
  private:
+  StagedTrace finishOne(const std::string& tag);
+  std::vector<std::string> stagedTags() const;
+
   std::string output_;
   std::string staging_;
   int directory_lock_ = -1;
-  bool keep_staging_ = false;  // finish() reports the trace under its staging name
-  bool keep_partial_ = false;
+  std::vector<std::string> keep_;  // staging files finish() reports under their own name
 };
 
 }  // namespace steplint::cli

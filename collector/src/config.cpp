@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "process_info.h"
+#include "steplint/trace/trace_file_names.h"
 
 namespace steplint::collector {
 namespace {
@@ -128,6 +129,12 @@ bool parseConfig(const EnvLookup& env, CollectorConfig* config, std::vector<std:
   r.readInt("RANK", 0, 1 << 24, &config->rank, "a non-negative integer");
   r.readInt("LOCAL_RANK", 0, 1 << 24, &config->local_rank, "a non-negative integer");
   r.readInt("WORLD_SIZE", 1, 1 << 24, &config->world_size, "a positive integer");
+  // torchrun starts every rank with the same STEPLINT_OUTPUT: each writes its own file.
+  if (config->rank >= 0 && config->world_size != 1) {
+    const std::string tag = trace::rankTag(config->rank);
+    if (!config->output_path.empty()) config->output_path = trace::processTracePath(config->output_path, tag);
+    if (!config->trace_name.empty()) config->trace_name = trace::processTracePath(config->trace_name, tag);
+  }
   return r.ok();
 }
 

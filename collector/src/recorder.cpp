@@ -26,6 +26,7 @@
 #include "status_channel.h"
 #include "steplint/trace/kineto_writer.h"
 #include "steplint/trace/recorded_names.h"
+#include "steplint/trace/trace_file_names.h"
 #include "thread_buffers.h"
 #include "trace_sink.h"
 
@@ -83,7 +84,22 @@ class Session {
     std::error_code ec;
     auto parent = std::filesystem::path(config_.output_path).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    if (!takenByAnotherProcess() && writer_.open(config_.output_path, error)) return true;
+    if (!takenByAnotherProcess() && !writer_.openFailedInUse()) return false;
+    // Another process of the same run (an mp.spawn worker, a second script of a shell
+    // pipeline) writes or wrote this path: this process gets a file of its own.
+    const std::string tag = trace::pidTag(static_cast<int64_t>(getpid()));
+    config_.output_path = trace::processTracePath(config_.output_path, tag);
+    if (!config_.trace_name.empty()) config_.trace_name = trace::processTracePath(config_.trace_name, tag);
     return writer_.open(config_.output_path, error);
+  }
+
+  /// Under `steplint record` (trace_name set) the output is a placeholder that record created
+  /// empty: a non-empty one is the finished trace of another process of the run. Elsewhere an
+  /// existing trace is an older run's and is replaced, as before.
+  bool takenByAnotherProcess() const {
+    std::error_code ec;
+    return !config_.trace_name.empty() && std::filesystem::file_size(config_.output_path, ec) > 0 && !ec;
   }
 
   void start() {

@@ -8,6 +8,7 @@
 
 #include "collector_test_util.h"
 #include "steplint/trace/kineto_writer.h"
+#include "steplint/trace/trace_file_names.h"
 
 using steplint::test::ScratchDir;
 using steplint::trace::KinetoJsonWriter;
@@ -167,6 +168,40 @@ TEST_CASE("kineto writer: open fails with a message for an unwritable path") {
   std::string error;
   CHECK_FALSE(w.open("/nonexistent-dir/x/t.json", &error));
   CHECK(error.find("/nonexistent-dir/x/t.json.partial") != std::string::npos);
+}
+
+TEST_CASE("kineto writer: a path another writer holds is refused as in use, and free again once finished (#16)") {
+  ScratchDir dir;
+  const std::string path = dir.file("shared.pt.trace.json");
+  std::string error;
+  KinetoJsonWriter first;
+  REQUIRE(first.open(path, &error));
+  first.beginTrace(sampleHeader());
+  first.event('X').cat("cpu_op").name("first").pid(1).tid(1).ts(kOrigin).dur(10).done();
+  {
+    KinetoJsonWriter second;  // a new open file description: its flock conflicts, as another process's would
+    CHECK_FALSE(second.open(path, &error));
+    CHECK(second.openFailedInUse());
+    CHECK(error.find("another process is writing it") != std::string::npos);
+  }
+  REQUIRE(first.endTrace({}, &error));  // the refused writer neither truncated nor wrote into it
+  steplint::trace::TraceModel m;
+  REQUIRE(steplint::test::importFile(path, m).ok());
+  CHECK(steplint::test::eventsNamed(m, "first").size() == 1);
+  KinetoJsonWriter later;
+  CHECK(later.open(path, &error));
+  CHECK_FALSE(later.openFailedInUse());
+}
+
+TEST_CASE("trace file names: a process tag goes before the trace suffix (#16)") {
+  using steplint::trace::processTracePath;
+  CHECK(processTracePath("/r/t.pt.trace.json.gz", "rank3") == "/r/t.rank3.pt.trace.json.gz");
+  CHECK(processTracePath("/r/t.pt.trace.json", "pid42") == "/r/t.pid42.pt.trace.json");
+  CHECK(processTracePath("/r.d/t.json.gz", "rank0") == "/r.d/t.rank0.json.gz");
+  CHECK(processTracePath("t.json", "rank1") == "t.rank1.json");
+  CHECK(processTracePath("/r/trace", "rank1") == "/r/trace.rank1");  // no known suffix: appended
+  CHECK(processTracePath("/r/.gz", "rank1") == "/r/.gz.rank1");      // a suffix alone is no suffix
+  CHECK(processTracePath(processTracePath("/r/t.json", "rank2"), "pid7") == "/r/t.rank2.pid7.json");
 }
 
 TEST_CASE("kineto writer: appendJsonString escapes per RFC 8259 and repairs UTF-8") {

@@ -166,6 +166,8 @@ bool KinetoJsonWriter::open(const std::string& path, std::string* error) {
   return true;
 }
 
+bool KinetoJsonWriter::openFailedInUse() const { return impl_->file.inUse(); }
+
 void KinetoJsonWriter::beginTrace(const TraceHeader& header) {
   Impl& d = *impl_;
   if (d.began) return;

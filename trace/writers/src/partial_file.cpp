@@ -1,6 +1,7 @@
 #include "partial_file.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,9 +23,14 @@ bool writeAll(int fd, const char* data, size_t size) {
   return true;
 }
 
+constexpr int kInUse = -2;  // openRegularForWrite: another process holds the file
+
 /// Opens `path` for writing only when it is (or becomes) a regular file. O_NONBLOCK: opening a
 /// FIFO without a reader fails (ENXIO) instead of blocking; O_NOFOLLOW: a link planted at the
-/// .partial path is not followed. Truncates after the check, never a device.
+/// .partial path is not followed. Truncates after the check, never a device, and never a file
+/// another live process is writing: the writer holds an exclusive flock on its .partial until
+/// it closes it (processes of one run started with the same path, e.g. mp.spawn workers, would
+/// otherwise truncate and interleave one file). Returns kInUse for that case.
 int openRegularForWrite(const std::string& path, std::string* error) {
   struct stat existing {};
   if (::lstat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
@@ -42,6 +48,11 @@ int openRegularForWrite(const std::string& path, std::string* error) {
     *error = "cannot open " + path + ": it exists and is not a regular file";
     return -1;
   }
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK) {
+    ::close(fd);
+    *error = "cannot write " + path + ": another process is writing it";
+    return kInUse;
+  }  // other flock failures (a file system without locks): write unguarded, as before
   fcntl(fd, F_SETFL, 0);  // back to blocking writes (O_NONBLOCK only guarded the open)
   if (ftruncate(fd, 0) != 0) {
     *error = "cannot truncate " + path + ": " + std::strerror(errno);
@@ -66,6 +77,7 @@ std::string notRegularFileProblem(const std::string& path) {
 PartialFile::~PartialFile() { close(); }
 
 bool PartialFile::open(const std::string& path, bool gzip, std::string* error) {
+  in_use_ = false;
   std::string problem;
   if (isOpen()) {
     problem = "writer already open";
@@ -79,6 +91,8 @@ bool PartialFile::open(const std::string& path, bool gzip, std::string* error) {
   path_ = path;
   partial_path_ = path + ".partial";
   fd_ = openRegularForWrite(partial_path_, &problem);
+  in_use_ = fd_ == kInUse;
+  if (in_use_) fd_ = -1;
   if (fd_ >= 0 && gzip) {
     // Level 3: most of level 6's ratio on JSON at a fraction of the writer thread's time.
     gz_ = gzdopen(fd_, "wb3");

@@ -22,9 +22,13 @@ class PartialFile {
   PartialFile(const PartialFile&) = delete;
   PartialFile& operator=(const PartialFile&) = delete;
 
-  /// Creates or truncates "<path>.partial", gzip-compressed when `gzip`. False + *error when
-  /// <path> or the .partial exist and are not regular files, or the file cannot be opened.
+  /// Creates or truncates "<path>.partial", gzip-compressed when `gzip`, and holds an exclusive
+  /// flock on it until it is closed. False + *error when <path> or the .partial exist and are
+  /// not regular files, when another process holds the .partial (inUse()), or the file cannot
+  /// be opened.
   bool open(const std::string& path, bool gzip, std::string* error);
+  /// The last open() failed because another live process is writing the same .partial.
+  bool inUse() const { return in_use_; }
   bool isOpen() const { return fd_ >= 0 || gz_ != nullptr; }
   /// Appends; after the first failure everything is dropped (the trace is already lost).
   void write(std::string_view data);
@@ -49,6 +53,7 @@ class PartialFile {
   int fd_ = -1;
   gzFile gz_ = nullptr;
   std::string write_error_;
+  bool in_use_ = false;
 };
 
 /// "" when nothing exists at `path` or it is a regular file (or a link to one); else why

@@ -99,8 +99,10 @@ class KinetoJsonWriter {
 
   /// Opens "<path>.partial" for writing; gzip when path ends in ".gz". False + error on failure,
   /// and when <path> or "<path>.partial" exist and are not regular files (a device node, a FIFO,
-  /// a directory): the writer never writes to or renames over anything else.
+  /// a directory): the writer never writes to or renames over anything else. Also false while
+  /// another process writes the same path (openFailedInUse()): it holds the .partial's flock.
   bool open(const std::string& path, std::string* error);
+  bool openFailedInUse() const;
   void beginTrace(const TraceHeader& header);
   /// Starts an event with phase ph ('X', 'i', 'M', 's', 'f', 'C').
   EventBuilder event(char ph);
