@@ -5,6 +5,7 @@
 #
 #   bash scripts/gpu-build.sh            # -> build-gpu/
 #   STEPLINT_GPU_TESTS=0 bash scripts/gpu-build.sh   # build only
+#   STEPLINT_GPU_TARGETS="steplint slow_trainer" ...  # only these targets (and no tests)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build_dir=${STEPLINT_BUILD_DIR:-build-gpu}
@@ -22,7 +23,9 @@ echo "gpu-build: torch $(python3 -c 'import torch; print(torch.__version__)'), a
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_PREFIX_PATH="$prefix" -DSTEPLINT_ANALYZER=$analyzer -DSTEPLINT_BUILD_BENCH=ON \
   -DCUDAToolkit_ROOT=/usr/local/cuda ${STEPLINT_GPU_CMAKE_ARGS:-}
-cmake --build "$build_dir" -j "$(nproc)"
-if [[ "${STEPLINT_GPU_TESTS:-1}" == "1" && "$analyzer" == "ON" ]]; then
+targets=()
+for t in ${STEPLINT_GPU_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$build_dir" -j "$(nproc)" "${targets[@]}"
+if [[ "${STEPLINT_GPU_TESTS:-1}" == "1" && "$analyzer" == "ON" && ${#targets[@]} -eq 0 ]]; then
   ctest --test-dir "$build_dir" --output-on-failure -j 8 --timeout 300
 fi

@@ -7,7 +7,8 @@ the DataLoader settings through its import hook. The mistakes, on purpose:
 
 * a slow Dataset.__getitem__ (decoding stand-in) loaded on the training thread: num_workers=0
   (SL101 DataLoader wait; SL102 reads the worker count),
-* pin_memory left off and a batch size of 30, not a multiple of 8 (SL201 and SL403 on a GPU),
+* pin_memory left off and a batch size of 30, not a multiple of 8 (SL201 and SL403 on a GPU;
+  on a GPU each sample is image-sized, 3x64x64 values, so a batch is 1.4 MiB to copy),
 * loss.item() every step, a host sync on a GPU (SL202).
 """
 import argparse
@@ -43,9 +44,12 @@ def main():
 
     torch.manual_seed(0)
     device = "cuda" if torch.cuda.is_available() else "cpu"
-    dataset = SlowDataset(args.steps * args.batch_size, 256, args.delay_ms / 1000)
+    # On a GPU an image-sized sample (3x64x64), so that the unpinned copy is worth reporting
+    # (SL201 flags from 1 MiB per step); on the CPU a small one keeps the test quick.
+    features = 3 * 64 * 64 if device == "cuda" else 256
+    dataset = SlowDataset(args.steps * args.batch_size, features, args.delay_ms / 1000)
     loader = DataLoader(dataset, batch_size=args.batch_size, shuffle=True, num_workers=0, pin_memory=False)
-    model = nn.Sequential(nn.Linear(256, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 2))
+    model = nn.Sequential(nn.Linear(features, 512), nn.ReLU(), nn.Linear(512, 512), nn.ReLU(), nn.Linear(512, 2))
     model.to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
     criterion = nn.CrossEntropyLoss()

@@ -3,6 +3,8 @@
 // import hook writes the DataLoader settings, so SL101 and SL102 decide. Needs Debian's
 // python3-torch under /usr/bin/python3 (the libtorch the collector links); skipped without it.
 // The torch-mismatch case needs no torch: a stand-in libtorch_cpu.so in a wheel layout.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "e2e_support.h"
+#include "steplint/trace/trace_file_names.h"
 
 namespace steplint::e2e {
 namespace {
@@ -123,6 +126,34 @@ TEST_CASE("steplint record on Python: DataLoader worker processes write no trace
     CHECK(t.json.value("dataloader_workers", -1) == 2);
     CHECK(t.countNamed("aten::mm") == 4);  // the main process's four batches, nothing else
     CHECK(t.countNamed("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__") == 5);
+  }
+}
+
+TEST_CASE("steplint record on a 2-rank DDP job: one trace per rank, the slow loader's rank named (#14, #16)",
+          "[torch][python][slow]") {
+  requireTorchPython();
+  const std::string trace = scratchPath("ddp.pt.trace.json.gz");
+  const std::string log = scratchPath("ddp.log");
+  // What torchrun sets up (Debian's torchrun does not start on Python 3.11); a port per run.
+  const std::string port = std::to_string(20000 + getpid() % 20000);
+  const std::string rank = std::string(kPython) + " " + DDP_SAMPLE +
+                           " --straggler dataloader --straggler-rank 1 --steps 8 --delay-ms 1";
+  const std::string script = "export MASTER_ADDR=127.0.0.1 MASTER_PORT=" + port +
+                             " WORLD_SIZE=2 OMP_NUM_THREADS=1; RANK=0 " + rank + " & RANK=1 " + rank + "; wait";
+  const int rc = runProcess({STEPLINT_EXE, "record", "--no-config", "-o", trace, "--", "sh", "-c", script}, {}, log);
+  const std::string output = readFile(log);
+  INFO(output);
+  CHECK(rc == 0);
+  // 64 samples a step at 1 ms against 4 ms on rank 1: it keeps rank 0 waiting every step.
+  CHECK(output.find("SL701 [warning] rank 1 keeps the other 1 rank(s) waiting") != std::string::npos);
+  CHECK(output.find("cause: input pipeline") != std::string::npos);
+  for (const char* tag : {"rank0", "rank1"}) {
+    const std::string path = trace::processTracePath(trace, tag);
+    CHECK(output.find("trace: " + path) != std::string::npos);
+    LintedTrace t;
+    std::string error;
+    REQUIRE(lintTrace(path, t, &error));
+    CHECK(t.model.metadata.distributed.world_size == 2);
   }
 }
 
