@@ -16,6 +16,7 @@ set(STEPLINT_COLLECTOR_CORE_SOURCES
   src/recorder_steps.cpp
   src/schedule.cpp
   src/thread_buffers.cpp
+  src/thread_ids.cpp
   src/trace_sink.cpp
 )
 # Stand-ins for sources a build leaves out. Compiled with the STEPLINT_HAVE_* definitions of

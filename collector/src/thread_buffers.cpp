@@ -10,6 +10,8 @@
 #include <cstring>
 #include <new>
 
+#include "thread_ids.h"
+
 namespace steplint::collector {
 namespace {
 
@@ -198,6 +200,7 @@ ThreadBuffer* ThreadBuffers::registerThread() noexcept {
   try {
     auto* buffer = new ThreadBuffer();
     buffer->info.tid = currentThreadId();
+    rememberCurrentThreadIds();  // its CUDA launches are written on this tid's row (thread_ids.h)
     buffer->info.name = currentThreadName();
     {
       std::lock_guard<std::mutex> lock(mutex_);

@@ -2,6 +2,7 @@
 // output must link kernel → launch call (correlation) → CPU op (External id) like Kineto's.
 #include <catch2/catch.hpp>
 
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -13,6 +14,7 @@
 #include "cupti_test_buffers.h"
 #include "steplint/trace/importer.h"
 #include "steplint/trace/kineto_writer.h"
+#include "thread_ids.h"
 
 using namespace steplint;
 using namespace steplint::collector;
@@ -234,4 +236,38 @@ TEST_CASE("a written peer-to-peer copy carries Kineto's from/in/to device args",
   REQUIRE(m.gpu(*copy));
   CHECK(m.gpu(*copy)->copy_kind == trace::CopyKind::kPtoP);
   CHECK(m.gpu(*copy)->bytes == 4096);
+}
+
+TEST_CASE("a launch is written on the OS tid of the thread whose ops made it, not CUPTI's pthread id", "[cupti][writer]") {
+  // CUPTI stamps runtime records with the low 32 bits of pthread_self(); the thread's ops carry
+  // its OS tid. Seen on the H200: every launch on a row of its own, apart from its ops.
+  rememberCurrentThreadIds();
+  ApiEvent launch;
+  launch.name = "cudaLaunchKernel";
+  launch.pid = 4242;
+  launch.tid = cuptiThreadIdOfCurrentThread();
+  launch.start_ns = 1000;
+  launch.end_ns = 1500;
+  launch.correlation = 5;
+  ApiEvent unknown = launch;
+  unknown.name = "cudaMemcpyAsync";
+  unknown.tid = 4243;  // a thread that never recorded an op keeps CUPTI's id
+  const std::string path = "cupti_writer_tid_" + std::to_string(getpid()) + ".json";
+  trace::KinetoJsonWriter w;
+  std::string error;
+  REQUIRE(w.open(path, &error));
+  w.beginTrace({});
+  GpuEventWriter events;
+  events.writeApi(launch, w);
+  events.writeApi(unknown, w);
+  REQUIRE(w.endTrace({}, &error));
+  trace::TraceModel m;
+  REQUIRE(trace::importTraceFile(path, m).ok());
+  std::remove(path.c_str());
+  const trace::Event* known = find(m, "cudaLaunchKernel");
+  const trace::Event* other = find(m, "cudaMemcpyAsync");
+  REQUIRE(known);
+  REQUIRE(other);
+  CHECK(m.tracks[known->track].tid == static_cast<int64_t>(syscall(SYS_gettid)));
+  CHECK(m.tracks[other->track].tid == 4243);
 }

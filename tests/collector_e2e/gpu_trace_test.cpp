@@ -108,4 +108,26 @@ TEST_CASE("GPU trace: steps detected without markers match the marked run", "[gp
   CHECK(profiler_steps == 0);
 }
 
+TEST_CASE("GPU trace: a Python trainer recorded with no code change names its loader, pin_memory and .item() (#16)",
+          "[gpu-fixture]") {
+  // samples/python/slow_loader_train.py under `steplint record` on an H200, torch 2.11.
+  const LintedTrace& t = gpuTrace("python_slow_loader");
+  const analyzer::Diagnostic* loader = t.finding("SL101");
+  REQUIRE(loader != nullptr);
+  CHECK(loader->message.find("(single-process loader: num_workers=0)") != std::string::npos);
+  CHECK(loader->evidence.metric("dataloader_fraction", -1) > 0.8);
+  const analyzer::Diagnostic* pinned = t.finding("SL201");
+  REQUIRE(pinned != nullptr);
+  CHECK(pinned->message.find("1.4 MiB/step") != std::string::npos);
+  bool names_pin_memory = false;
+  for (const std::string& fix : pinned->fix) names_pin_memory |= fix.find("pin_memory=True") != std::string::npos;
+  CHECK(names_pin_memory);
+  const analyzer::Diagnostic* item = t.finding("SL202");
+  REQUIRE(item != nullptr);
+  CHECK(item->message.find("1 host sync per step") != std::string::npos);
+  const analyzer::Diagnostic* batch = t.finding("SL403");
+  REQUIRE(batch != nullptr);
+  CHECK(batch->message.find("batch size 30 (the DataLoader's batch_size)") != std::string::npos);
+}
+
 }  // namespace steplint::e2e

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "thread_ids.h"
 #include "trace_sink.h"
 
 namespace steplint::collector {
@@ -75,13 +76,15 @@ void GpuEventWriter::write(const ConvertedRecords& records, trace::KinetoJsonWri
 }
 
 void GpuEventWriter::writeApi(const ApiEvent& e, trace::KinetoJsonWriter& out) {
+  // On the row of the thread's ops: CUPTI's thread id is not the OS tid (thread_ids.h).
+  const int64_t tid = osThreadIdOf(e.tid);
   trace::EventBuilder b = out.event('X');
   b.cat(e.domain == ApiDomain::kDriver ? "cuda_driver" : "cuda_runtime").name(e.name);
-  b.pid(e.pid).tid(e.tid).ts(e.start_ns).dur(e.end_ns - e.start_ns);
+  b.pid(e.pid).tid(tid).ts(e.start_ns).dur(e.end_ns - e.start_ns);
   if (e.external_id != 0) b.arg("External id", static_cast<int64_t>(e.external_id));
   b.arg("cbid", int64_t{e.cbid}).arg("correlation", int64_t{e.correlation});
   b.done();
-  if (e.flow && e.correlation != 0) writeFlow(out, 's', e.correlation, e.pid, e.tid, e.start_ns);
+  if (e.flow && e.correlation != 0) writeFlow(out, 's', e.correlation, e.pid, tid, e.start_ns);
 }
 
 void GpuEventWriter::writeDevice(const DeviceEvent& e, trace::KinetoJsonWriter& out) {

@@ -55,7 +55,7 @@ struct ApiEvent {
   std::string name;          // cuptiGetCallbackName without the "_vNNNN" suffix
   uint32_t cbid = 0;
   uint32_t pid = 0;
-  uint32_t tid = 0;          // OS thread id as CUPTI reports it
+  uint32_t tid = 0;          // as CUPTI reports it: the low 32 bits of pthread_self(), not the OS tid (thread_ids.h)
   int64_t start_ns = 0;
   int64_t end_ns = 0;
   uint32_t correlation = 0;
