@@ -49,19 +49,7 @@ int main(int argc, char** argv) {
   if (!reference.start(options, cuda)) return 2;
   torch::Tensor loss_sum = torch::zeros({}, torch::TensorOptions().device(device));
   const double mean_ms = runSteps(*loader, options, [&](torch::data::Example<>& batch) {
-    torch::Tensor x = batch.data.to(device, /*non_blocking=*/true);
-    torch::Tensor y = batch.target.to(device, /*non_blocking=*/true);
-    {
-      RECORD_USER_SCOPE("Optimizer.zero_grad#SGD.zero_grad");
-      zeroGrad(optimizer, *model, /*set_to_none=*/true);
-    }
-    torch::Tensor loss = torch::nn::functional::cross_entropy(model->forward(x), y);
-    loss.backward();
-    {
-      RECORD_USER_SCOPE("Optimizer.step#SGD.step");
-      optimizer.step();
-    }
-    loss_sum += loss.detach();  // stays on the device: no sync
+    tunedTrainStep(model, optimizer, batch, device, loss_sum);
   });
   reference.stop();
   printStepTime("fast_trainer", options.steps, mean_ms);
