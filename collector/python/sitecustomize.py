@@ -8,6 +8,8 @@
 #   cudnn_benchmark                 torch.backends.cudnn.benchmark once training runs (SL304)
 #   autocast_enabled, autocast_dtype  whether an autocast region was entered, and its dtype
 #   world_size, local_world_size    torch.distributed, once initialised
+#   distributed_backend             its backend ("nccl", "gloo"): the collector wrote distributedInfo
+#                                   before the program chose one; the importer fills it in from here
 #
 # Rules: nothing here may raise into the program or slow its steps (one dictionary check per
 # DataLoader iteration and autocast entry); every failure turns the hook off silently. A
@@ -72,8 +74,10 @@ def _runtime_settings(torch, autocast):
         settings["autocast_dtype"] = autocast["dtype"]
     dist = getattr(torch, "distributed", None)
     # With WORLD_SIZE set (torchrun) the collector writes world_size itself (trace_sink.cpp).
-    if "WORLD_SIZE" not in os.environ and dist is not None and dist.is_available() and dist.is_initialized():
-        settings["world_size"] = dist.get_world_size()
+    if dist is not None and dist.is_available() and dist.is_initialized():
+        settings["distributed_backend"] = str(dist.get_backend())
+        if "WORLD_SIZE" not in os.environ:
+            settings["world_size"] = dist.get_world_size()
     local = os.environ.get("LOCAL_WORLD_SIZE", "")
     if local.isdigit():
         settings["local_world_size"] = int(local)

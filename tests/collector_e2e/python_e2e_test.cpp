@@ -154,6 +154,7 @@ TEST_CASE("steplint record on a 2-rank DDP job: one trace per rank, the slow loa
     std::string error;
     REQUIRE(lintTrace(path, t, &error));
     CHECK(t.model.metadata.distributed.world_size == 2);
+    CHECK(t.model.metadata.distributed.backend == "gloo");  // from the import hook
   }
 }
 

@@ -103,3 +103,23 @@ TEST_CASE("recorder metadata: keys before traceEvents count too", "[trace][recor
   REQUIRE(r.status.ok());
   CHECK(r.model.stats.get(Stat::recorder_dropped_events) == 12);
 }
+
+TEST_CASE("recorder metadata: the import hook's distributed_backend fills an empty distributedInfo.backend", "[trace][recorder]") {
+  const std::string header = R"J({"schemaVersion": 1, "distributedInfo": {"rank": 1, "world_size": 2}, "traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 50}
+  ])J";
+  const auto filled = importJson(header + key(kDistributedBackendKey, "\"gloo\"") + "}");
+  REQUIRE(filled.status.ok());
+  CHECK(filled.model.metadata.distributed.rank == 1);
+  CHECK(filled.model.metadata.distributed.backend == "gloo");
+
+  // A backend torch.profiler wrote itself stays; a value that is no string is ignored.
+  const std::string with_backend = R"J({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 2}, "traceEvents": []
+    )J";
+  const auto kept = importJson(with_backend + key(kDistributedBackendKey, "\"gloo\"") + "}");
+  REQUIRE(kept.status.ok());
+  CHECK(kept.model.metadata.distributed.backend == "nccl");
+  const auto bad = importJson(header + key(kDistributedBackendKey, "7") + "}");
+  REQUIRE(bad.status.ok());
+  CHECK(bad.model.metadata.distributed.backend.empty());
+}

@@ -34,7 +34,8 @@ std::optional<uint64_t> parseCount(std::string_view raw) {
   return value;
 }
 
-std::optional<std::string> parseReason(const std::string& raw) {
+// A JSON string as one line of at most kMaxReasonBytes (control characters become spaces).
+std::optional<std::string> parseOneLine(const std::string& raw) {
   simdjson::dom::parser parser;
   simdjson::dom::element root;
   std::string_view s;
@@ -67,14 +68,23 @@ void applyCount(TraceModel& model, std::string_view key, Stat stat) {
   else model.stats.add(Stat::recorder_metadata_bad);
 }
 
+/// distributedInfo.backend from the import hook's key when the header had none (recorded_names.h).
+void applyDistributedBackend(TraceModel& model) {
+  DistributedInfo& info = model.metadata.distributed;
+  const std::string* raw = lastValue(model.metadata, kDistributedBackendKey);
+  if (raw == nullptr || !info.backend.empty()) return;
+  if (std::optional<std::string> backend = parseOneLine(*raw)) info.backend = std::move(*backend);
+}
+
 }  // namespace
 
 void applyRecorderMetadata(TraceModel& model) {
+  applyDistributedBackend(model);
   applyCount(model, kDroppedEventsKey, Stat::recorder_dropped_events);
   applyCount(model, kDroppedActivityRecordsKey, Stat::recorder_dropped_gpu_records);
   const std::string* raw = lastValue(model.metadata, kStoppedEarlyKey);
   if (raw == nullptr) return;
-  if (std::optional<std::string> reason = parseReason(*raw)) {
+  if (std::optional<std::string> reason = parseOneLine(*raw)) {
     model.stats.add(Stat::recorder_stopped_early);
     model.metadata.stopped_early_reason = std::move(*reason);
   } else {

@@ -31,4 +31,10 @@ inline constexpr std::string_view kStoppedEarlyKey = "steplint_stopped_early";
 inline constexpr std::string_view kOpOverheadKey = "steplint_op_overhead_ns";
 inline constexpr std::string_view kOpOverheadSamplesKey = "steplint_op_overhead_samples";
 
+/// Top-level metadata from the Python import hook: torch.distributed's backend ("nccl",
+/// "gloo"). The collector writes distributedInfo when recording starts, before the program
+/// initialises its process group, so the importer takes the backend from this key when
+/// distributedInfo has none.
+inline constexpr std::string_view kDistributedBackendKey = "distributed_backend";
+
 }  // namespace steplint::trace
