@@ -1,5 +1,6 @@
 #include "steplint/analyzer/profiler_overhead.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 
@@ -38,6 +39,21 @@ ProfilerOverhead profilerOverhead(const trace::TraceModel& model) {
   if (extra(model, "steplint_version") != nullptr)
     return {0, "not measured by this recording (an older steplint): nothing taken out"};
   return {kTorchProfilerEventNs, "torch.profiler's cost per recorded host event estimated at 2 us"};
+}
+
+StepProfilerCost profilerCostPerStep(const trace::TraceModel& model, const StepResult& steps) {
+  StepProfilerCost cost;
+  cost.overhead = profilerOverhead(model);
+  if (steps.steps.empty()) return cost;
+  const auto in_step = [&](int64_t t) {  // kept steps are sorted and disjoint
+    auto it = std::upper_bound(steps.steps.begin(), steps.steps.end(), t,
+                               [](int64_t v, const Step& s) { return v < s.start_ns; });
+    return it != steps.steps.begin() && t < (it - 1)->end_ns;
+  };
+  int64_t events = 0;
+  for (const trace::Event& e : model.events) events += trace::isCpuRange(e.kind) && in_step(e.start_ns);
+  cost.events_per_step = static_cast<double>(events) / static_cast<double>(steps.steps.size());
+  return cost;
 }
 
 }  // namespace steplint::analyzer

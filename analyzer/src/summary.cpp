@@ -20,6 +20,7 @@ TraceSummary summarize(const trace::TraceModel& model, const SummaryOptions& opt
   s.steps = computeSteps(model, options.steps);
   s.breakdown = computeBreakdown(model, s.steps);
   s.attribution = computeAttribution(model, s.steps);
+  s.profiler = profilerCostPerStep(model, s.steps);
   s.gpus = computeGpuSummary(model, s.steps);
   s.idle = computeIdleBreakdown(model, options.idle);
   s.steps_window = analysisWindow(model, s.steps);

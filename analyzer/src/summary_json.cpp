@@ -239,6 +239,13 @@ json importStatsJson(const trace::TraceModel& model) {
   return out;
 }
 
+json profilerJson(const StepProfilerCost& cost) {
+  return {{"ns_per_event", cost.overhead.per_event_ns},
+          {"events_per_step", cost.events_per_step},
+          {"ms_per_step", cost.nsPerStep() / 1e6},
+          {"source", cost.overhead.source}};
+}
+
 }  // namespace
 
 nlohmann::json summaryToJson(const TraceSummary& summary, const trace::TraceModel& model) {
@@ -248,6 +255,7 @@ nlohmann::json summaryToJson(const TraceSummary& summary, const trace::TraceMode
           {"steps", stepsJson(summary.steps)},
           {"breakdown", breakdownJson(summary.breakdown)},
           {"attribution", attributionJson(summary.attribution)},
+          {"profiler_overhead", profilerJson(summary.profiler)},
           {"gpus", gpusJson(summary.gpus)},
           {"idle", idleJson(summary)},
           {"temporal_breakdown", temporalJson(summary)},

@@ -108,6 +108,21 @@ void printAttribution(Printer& p, const AttributionResult& a, const std::string&
                 [](int c) { return deviceCauseName(static_cast<DeviceCause>(c)); });
 }
 
+/// One line: what the recording itself cost each step, which the savings take out.
+void printProfilerCost(Printer& p, const StepProfilerCost& cost, double step_ns) {
+  if (cost.events_per_step <= 0) return;
+  p.heading("Profiler overhead");
+  if (cost.overhead.per_event_ns <= 0) {
+    p.note("not taken out: " + cost.overhead.source);
+    return;
+  }
+  const double ns = cost.nsPerStep();
+  p.note("~" + formatMs(ns) + " ms per step (" + formatPercent(step_ns > 0 ? ns / step_ns : 0) + ") = " +
+         formatFixed(cost.events_per_step, 0) + " recorded host events per step x " +
+         formatFixed(cost.overhead.per_event_ns, 0) + " ns (" + cost.overhead.source +
+         "); the savings are estimated with it taken out (docs/savings.md)");
+}
+
 /// "0.52 / 79.2 GiB" (peak / capacity), "0.52 GiB" without capacity, "-" unknown.
 std::string peakMemory(int64_t peak_bytes, int64_t capacity_bytes) {
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
@@ -239,6 +254,7 @@ void printSummaryText(std::ostream& out, const TraceSummary& summary, const trac
   if (!summary.breakdown.per_step.empty()) printBreakdown(p, summary.breakdown);
   const std::string noun(trace::deviceNoun(model.metadata.accelerator));
   if (!summary.attribution.per_step.empty()) printAttribution(p, summary.attribution, noun);
+  printProfilerCost(p, summary.profiler, summary.attribution.average_total_ns);
   printGpus(p, summary, noun);
   printIdle(p, summary, noun);
   printKernels(p, summary);

@@ -192,3 +192,23 @@ TEST_CASE("without two ProfilerStep names HTA's window is the whole trace, and s
   CHECK(j["idle"]["hta_window"]["last_step"].is_null());
   CHECK(j["idle"]["hta_window"]["cutoff_ns"].is_null());
 }
+
+TEST_CASE("summary: the profiler's cost per step is the recorded host events per step times the cost per event (#16)",
+          "[summary]") {
+  TestTrace t;
+  buildGpuTrace(t);  // per step: the ProfilerStep range and one aten::mm (launches are not host events)
+  t.model.metadata.extra = {{"steplint_version", "\"0.1.0\""}, {"steplint_op_overhead_ns", "500"}};
+  const analyzer::TraceSummary s = analyzer::summarize(t.model);
+  REQUIRE(s.steps.steps.size() == 2);
+  CHECK(s.profiler.events_per_step == Approx(2.0));
+  CHECK(s.profiler.nsPerStep() == Approx(1000.0));
+  const nlohmann::json j = analyzer::summaryToJson(s, t.model);
+  CHECK(j["profiler_overhead"]["ns_per_event"] == Approx(500.0));
+  CHECK(j["profiler_overhead"]["ms_per_step"] == Approx(0.001));
+  CHECK(has(textOf(s, t.model), "2 recorded host events per step x 500 ns (the recording's cost per recorded op"));
+
+  t.model.metadata.extra = {{"steplint_version", "\"0.1.0\""}};  // an older steplint: nothing measured
+  const analyzer::TraceSummary older = analyzer::summarize(t.model);
+  CHECK(older.profiler.nsPerStep() == 0);
+  CHECK(has(textOf(older, t.model), "not taken out: not measured by this recording"));
+}

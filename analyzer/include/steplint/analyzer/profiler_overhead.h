@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "steplint/analyzer/steps.h"
 #include "steplint/trace/model.h"
 
 namespace steplint::analyzer {
@@ -18,6 +19,15 @@ struct ProfilerOverhead {
 /// steplint record's traces carry the collector's own measurement (trace::kOpOverheadKey);
 /// torch.profiler traces get kTorchProfilerEventNs per event, an estimate.
 ProfilerOverhead profilerOverhead(const trace::TraceModel& model);
+
+/// What the recording cost each analysed step: recorded host events per step (those that start
+/// inside a kept step) times the cost per event. `summary` prints it (docs/analyses.md).
+struct StepProfilerCost {
+  ProfilerOverhead overhead;
+  double events_per_step = 0;
+  double nsPerStep() const { return overhead.per_event_ns * events_per_step; }
+};
+StepProfilerCost profilerCostPerStep(const trace::TraceModel& model, const StepResult& steps);
 
 /// The estimate for traces without a measurement (torch.profiler / Kineto): a conservative
 /// ~2 µs per recorded host event. Measurements of torch.profiler's cost per op range from ~1 µs

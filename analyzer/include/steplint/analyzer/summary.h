@@ -14,6 +14,7 @@
 #include "steplint/analyzer/idle.h"
 #include "steplint/analyzer/intervals.h"
 #include "steplint/analyzer/kernel_stats.h"
+#include "steplint/analyzer/profiler_overhead.h"
 #include "steplint/analyzer/steps.h"
 #include "steplint/analyzer/temporal.h"
 #include "steplint/trace/model.h"
@@ -31,6 +32,7 @@ struct TraceSummary {
   StepResult steps;
   BreakdownResult breakdown;
   AttributionResult attribution;  // why each step's time went where it went (attribution.h)
+  StepProfilerCost profiler;      // what recording cost each step (profiler_overhead.h)
   std::vector<GpuSummary> gpus;
   // Idle time per stream over three windows (docs/analyses.md §4): the same algorithm gives
   // numbers far apart on different windows, so each is reported with the window it covers.
