@@ -5,8 +5,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "main_window.h"
 #include "screenshot.h"
+#include "steplint/gui/job_inputs.h"
+#include "windows.h"
 
 namespace {
 
@@ -33,7 +34,10 @@ int main(int argc, char** argv) {
   parser.setApplicationDescription(QStringLiteral("Profile viewer and advisor for PyTorch training traces."));
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("trace"), QStringLiteral("A trace (.json or .json.gz) to open."));
+  parser.addPositionalArgument(QStringLiteral("trace"),
+                               QStringLiteral("A trace (.json or .json.gz) to open; a folder, a glob or several "
+                                              "traces open a distributed job's ranks view."),
+                               QStringLiteral("[TRACE | DIR | TRACE...]"));
   const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                       QStringLiteral("Render the window for TRACE to <png> and exit."),
                                       QStringLiteral("png"));
@@ -48,26 +52,33 @@ int main(int argc, char** argv) {
   parser.process(app);
   const QStringList positional = parser.positionalArguments();
 
+  const bool job = steplint::gui::isJobInput(positional);
+
   if (parser.isSet(screenshot)) {
     steplint::gui::ScreenshotOptions options;
     options.output = parser.value(screenshot);
     options.finding = parser.value(finding);
     options.overview = parser.isSet(overview);
-    if (positional.size() != 1 || !steplint::gui::parseSize(parser.value(size), options.size)) {
-      std::fprintf(stderr, "usage: steplint-gui --screenshot OUT.png [--finding CODE] [--size WxH] TRACE\n");
+    if (positional.isEmpty() || (!job && positional.size() != 1) ||
+        !steplint::gui::parseSize(parser.value(size), options.size)) {
+      std::fprintf(stderr,
+                   "usage: steplint-gui --screenshot OUT.png [--finding CODE] [--size WxH] "
+                   "TRACE | DIR\n");
       return 2;
     }
-    options.trace = positional.first();
+    if (job)
+      options.job = positional;
+    else
+      options.trace = positional.first();
     QString error;
     const int rc = steplint::gui::runScreenshot(options, error);
     if (rc != 0) std::fprintf(stderr, "steplint-gui: %s\n", qPrintable(error));
     return rc;
   }
 
-  steplint::gui::MainWindow window;
-  window.setPersistent(true);
-  window.setErrorDialogsEnabled(true);
-  window.show();
-  if (!positional.isEmpty()) window.openFile(positional.first());
+  if (job)
+    steplint::gui::openJobWindow(positional);
+  else
+    steplint::gui::openTraceWindow(positional.isEmpty() ? QString() : positional.first(), true);
   return QApplication::exec();
 }

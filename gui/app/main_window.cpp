@@ -16,6 +16,7 @@
 #include "steplint/gui/selection_and_zoom.h"
 #include "steplint/gui/timeline_widget.h"
 #include "steplint/gui/trace_loader.h"
+#include "windows.h"
 
 namespace steplint::gui {
 
@@ -114,6 +115,10 @@ void MainWindow::connectLoader() {
 
 void MainWindow::openFile(const QString& path) {
   if (path.isEmpty()) return;
+  if (QFileInfo(path).isDir()) {  // a job's folder: the ranks view, in a window of its own
+    openJobWindow({path});
+    return;
+  }
   loading_path_ = path;
   statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
   loader_->load(path);

@@ -74,6 +74,7 @@ class MainWindow final : public QMainWindow {
   void connectViews();  // view-to-view hand-offs that go beyond SelectionAndZoom
   void showError(const QString& message);
   void chooseFile();
+  void chooseJobFolder();
   void addRecentFile(const QString& path);
   void rebuildRecentMenu();
   void saveSettings() const;
