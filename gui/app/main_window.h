@@ -75,6 +75,7 @@ class MainWindow final : public QMainWindow {
   void showError(const QString& message);
   void chooseFile();
   void chooseJobFolder();
+  void chooseComparison();
   void addRecentFile(const QString& path);
   void rebuildRecentMenu();
   void saveSettings() const;

@@ -32,6 +32,7 @@ void MainWindow::buildMenus() {
   file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseFile);
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   file->addAction(tr("Open &Job Folder…"), QKeySequence(tr("Ctrl+J")), this, &MainWindow::chooseJobFolder);
+  file->addAction(tr("&Compare Traces…"), QKeySequence(tr("Ctrl+D")), this, &MainWindow::chooseComparison);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -93,6 +94,18 @@ void MainWindow::chooseFile() {
 void MainWindow::chooseJobFolder() {
   const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a job: the folder of its ranks' traces"));
   if (!dir.isEmpty()) openJobWindow({dir});
+}
+
+// BASE is the open trace when there is one: "compare this run with …".
+void MainWindow::chooseComparison() {
+  const QString filter = tr("Traces (*.json *.json.gz);;All files (*)");
+  QString base = trace_ ? QString::fromStdString(trace_->path) : QString();
+  if (base.isEmpty())
+    base = QFileDialog::getOpenFileName(this, tr("Compare: choose BASE, the run to compare against"), {}, filter);
+  if (base.isEmpty()) return;
+  const QString next = QFileDialog::getOpenFileName(
+      this, tr("Compare with %1: choose NEW").arg(QFileInfo(base).fileName()), QFileInfo(base).absolutePath(), filter);
+  if (!next.isEmpty()) openCompareWindow(base, next);
 }
 
 void MainWindow::addRecentFile(const QString& path) {

@@ -6,8 +6,10 @@
 #include <QTimer>
 
 #include "advice_panel.h"
+#include "compare_window.h"
 #include "job_window.h"
 #include "main_window.h"
+#include "steplint/gui/comparison_loader.h"
 #include "steplint/gui/job_loader.h"
 #include "steplint/gui/selection_and_zoom.h"
 #include "steplint/gui/trace_loader.h"
@@ -25,13 +27,25 @@ QImage grabAndHide(QWidget& window) {
   return image;
 }
 
-/// The picture for the command's options: a job or one trace; null and `error`
+int compareTab(const QString& name) {
+  if (name == QLatin1String("steps")) return CompareWindow::kStepsTab;
+  if (name == QLatin1String("ops")) return CompareWindow::kOpsTab;
+  if (name == QLatin1String("findings")) return CompareWindow::kFindingsTab;
+  return CompareWindow::kTimelinesTab;
+}
+
+/// The picture for the command's options: a job, a comparison or one trace; null and `error`
 /// when the input cannot be loaded.
 QImage renderFor(const ScreenshotOptions& options, bool& found, QString& error) {
   std::string message;
   QImage image;
   if (!options.job.isEmpty()) {
     if (auto job = JobLoader::loadNow(options.job, nullptr, {}, message)) image = renderJobWindow(job, options, &found);
+  } else if (!options.compare_with.isEmpty()) {
+    auto comparison = ComparisonLoader::loadNow(options.trace.toStdString(), options.compare_with.toStdString(), true,
+                                                nullptr, {}, message);
+    if (comparison) image = renderCompareWindow(comparison, options);
+    found = true;
   } else if (auto trace = TraceLoader::loadNow(options.trace.toStdString(), nullptr, {}, message)) {
     image = renderMainWindow(std::move(trace), options, &found);
   }
@@ -78,6 +92,15 @@ QImage renderJobWindow(std::shared_ptr<const LoadedJob> job, const ScreenshotOpt
     wait.exec();
   }
   if (finding_found != nullptr) *finding_found = found;
+  return grabAndHide(window);
+}
+
+QImage renderCompareWindow(std::shared_ptr<const LoadedComparison> comparison, const ScreenshotOptions& options) {
+  CompareWindow window;
+  window.resize(options.size);
+  window.setComparison(std::move(comparison));
+  window.show();
+  window.tabs()->setCurrentIndex(compareTab(options.tab));
   return grabAndHide(window);
 }
 

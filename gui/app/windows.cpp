@@ -1,5 +1,6 @@
 #include "windows.h"
 
+#include "compare_window.h"
 #include "job_window.h"
 #include "main_window.h"
 
@@ -29,6 +30,13 @@ JobWindow* openJobWindow(const QStringList& paths) {
   QObject::connect(window, &JobWindow::traceRequested, [](const QString& path) { openTraceWindow(path); });
   window->show();
   window->openJob(paths);
+  return window;
+}
+
+CompareWindow* openCompareWindow(const QString& base, const QString& next) {
+  auto* window = newWindow<CompareWindow>();
+  window->show();
+  window->openComparison(base, next);
   return window;
 }
 

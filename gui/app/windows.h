@@ -1,6 +1,7 @@
 // steplint-gui's top-level windows, opened on their own and deleted when closed: a trace
-// window (MainWindow) and a job's ranks view (JobWindow). Each is wired to open the other where
-// the user asks (a rank's trace from the ranks view, a job folder from the File menu).
+// window (MainWindow), a job's ranks view (JobWindow) and a comparison (CompareWindow). Each
+// is wired to open the others where the user asks (a rank's trace from the ranks view, a job
+// folder or a comparison from the File menu).
 #pragma once
 
 #include <QString>
@@ -8,6 +9,7 @@
 
 namespace steplint::gui {
 
+class CompareWindow;
 class JobWindow;
 class MainWindow;
 
@@ -16,5 +18,7 @@ class MainWindow;
 MainWindow* openTraceWindow(const QString& path, bool persistent = false);
 /// The ranks view for a folder, a glob or several traces of one job.
 JobWindow* openJobWindow(const QStringList& paths);
+/// The comparison of two traces.
+CompareWindow* openCompareWindow(const QString& base, const QString& next);
 
 }  // namespace steplint::gui
