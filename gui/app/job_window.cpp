@@ -196,27 +196,39 @@ void JobWindow::setJob(std::shared_ptr<const LoadedJob> job, int index) {
                           : job_->lint[i].diagnostics.empty() ? tr("**No job findings.**")
                                                               : tr("Select a finding: a straggler finding shows the "
                                                                    "late rank's step above a waiting rank's, below.");
-  advice_->setJobFindings(LoadedJob::findings(job_, i), LoadedJob::notChecked(job_, i),
-                          job_ ? job_->warnings : std::vector<std::string>{}, summary);
+  // The files' import warnings and the job analysis's own (missing ranks, unmatched steps).
+  std::vector<std::string> warnings = job_ ? job_->warnings : std::vector<std::string>{};
   if (const analyzer::JobAnalysis* a = analysis())
-    for (const std::string& w : a->warnings) advice_->healthList()->addItem(QString::fromStdString(w));
+    warnings.insert(warnings.end(), a->warnings.begin(), a->warnings.end());
+  advice_->setJobFindings(LoadedJob::findings(job_, i), LoadedJob::notChecked(job_, i), warnings, summary);
   header_->setText(headerText());
   updateTabTitles();
   showNotices();
-  pair_->showMessage(analysis() && analysis()->straggler >= 0
-                         ? tr("Select the straggler finding or a late step to see the late rank's step above a "
-                              "waiting rank's.")
-                         : tr("No straggler: select a step to compare the ranks' steps."));
+  pair_->showMessage(pairPlaceholder());
   if (job_) setWindowTitle(tr("%1 — steplint job").arg(QString::fromStdString(analysis() ? analysis()->identity : "")));
+}
+
+int64_t JobWindow::lateSteps() const {
+  int64_t late = 0;
+  if (const analyzer::JobAnalysis* a = analysis())
+    for (const analyzer::JobStep& s : a->steps) late += s.straggler >= 0;
+  return late;
 }
 
 void JobWindow::updateTabTitles() {
   const analyzer::JobAnalysis* a = analysis();
-  int64_t late = 0;
-  if (a != nullptr)
-    for (const analyzer::JobStep& s : a->steps) late += s.straggler >= 0;
   table_tabs_->setTabText(0, tr("Ranks (%1)").arg(a ? a->ranks.size() : 0));
-  table_tabs_->setTabText(1, tr("Steps (%1, %2 with a late rank)").arg(a ? a->steps.size() : 0).arg(late));
+  table_tabs_->setTabText(1, tr("Steps (%1, %2 with a late rank)").arg(a ? a->steps.size() : 0).arg(lateSteps()));
+}
+
+QString JobWindow::pairPlaceholder() const {
+  const analyzer::JobAnalysis* a = analysis();
+  if (a == nullptr) return {};
+  if (a->ranks.size() < 2) return tr("One rank: there is no other rank to show beside it.");
+  if (lateSteps() == 0) return tr("No rank kept the others waiting in any step: there is no late step to show.");
+  return tr(
+      "Select the straggler finding, or a step with a late rank (Steps tab), to see the late rank's step "
+      "above a waiting rank's.");
 }
 
 QString JobWindow::headerText() const {

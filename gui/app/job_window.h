@@ -7,6 +7,7 @@
 
 #include <QMainWindow>
 #include <QStringList>
+#include <cstdint>
 #include <memory>
 #include <optional>
 
@@ -75,6 +76,8 @@ class JobWindow final : public QMainWindow {
   void onPairLoaded(std::shared_ptr<const LoadedComparison> pair);
   QString headerText() const;
   void updateTabTitles();
+  int64_t lateSteps() const;        // steps of the shown job with a late rank
+  QString pairPlaceholder() const;  // what the stacked timelines say before a selection
 
   JobLoader* loader_;
   ComparisonLoader* pair_loader_;

@@ -7,8 +7,10 @@
 #include <QComboBox>
 #include <QDropEvent>
 #include <QLabel>
+#include <QListWidget>
 #include <QMimeData>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -120,6 +122,12 @@ TEST_CASE("job window: a missing folder, one rank and mixed jobs are said in the
     window.show();
     CHECK(window.noticeLabel()->isVisible());
     CHECK(window.noticeLabel()->text().contains(QStringLiteral("one rank")));
+    // The analysis's own warning is listed with the files': which ranks are missing.
+    CHECK_FALSE(window.advicePanel()
+                    ->healthList()
+                    ->findItems(QStringLiteral("only 1 of 4 ranks"), Qt::MatchContains)
+                    .isEmpty());
+    CHECK(window.advicePanel()->tabs()->tabText(2) == QStringLiteral("Warnings (1)"));
     QSignalSpy requested(&window, &JobWindow::traceRequested);
     emit window.noticeLabel()->linkActivated(paths.first());
     REQUIRE(requested.size() == 1);
