@@ -40,22 +40,6 @@ std::string countText(double per_step) {
   return std::fabs(per_step - rounded) < 0.005 ? formatCount(static_cast<uint64_t>(rounded)) : formatFixed(per_step, 2);
 }
 
-std::string headline(const RunDiff& d) {
-  std::string line = "Step time: " + formatMs(d.base_steps.mean_ns) + " → " + formatMs(d.new_steps.mean_ns) +
-                     " ms/step (" + signedMs(d.step_delta_ns) + " ms";
-  if (std::string pct = signedPercent(d.step_delta_ns, d.base_steps.mean_ns); !pct.empty()) line += ", " + pct;
-  line += ")";
-  std::vector<CategoryDelta> moved = d.categories;
-  std::stable_sort(moved.begin(), moved.end(),
-                   [](const CategoryDelta& a, const CategoryDelta& b) { return std::fabs(a.delta_ns()) > std::fabs(b.delta_ns()); });
-  std::string parts;
-  for (const CategoryDelta& c : moved) {
-    if (std::fabs(c.delta_ns()) < 10 * kNoiseNs) continue;  // below 5 µs/step: not worth a word
-    parts += (parts.empty() ? "" : ", ") + std::string(stepCategoryName(c.category)) + " " + signedMs(c.delta_ns());
-  }
-  return parts.empty() ? line : line + ": " + parts;
-}
-
 Section distribution(const RunDiff& d) {
   Section s{"Per-step time (ms)",
             {{"run", Align::kLeft}, {"steps"}, {"mean"}, {"median"}, {"p10"}, {"p90"}, {"min"}, {"max"}, {"stddev"}},
@@ -165,8 +149,24 @@ std::string codeSpan(const std::string& text) {
 
 }  // namespace
 
+std::string runDiffHeadline(const RunDiff& d) {
+  std::string line = "Step time: " + formatMs(d.base_steps.mean_ns) + " → " + formatMs(d.new_steps.mean_ns) +
+                     " ms/step (" + signedMs(d.step_delta_ns) + " ms";
+  if (std::string pct = signedPercent(d.step_delta_ns, d.base_steps.mean_ns); !pct.empty()) line += ", " + pct;
+  line += ")";
+  std::vector<CategoryDelta> moved = d.categories;
+  std::stable_sort(moved.begin(), moved.end(),
+                   [](const CategoryDelta& a, const CategoryDelta& b) { return std::fabs(a.delta_ns()) > std::fabs(b.delta_ns()); });
+  std::string parts;
+  for (const CategoryDelta& c : moved) {
+    if (std::fabs(c.delta_ns()) < 10 * kNoiseNs) continue;  // below 5 µs/step: not worth a word
+    parts += (parts.empty() ? "" : ", ") + std::string(stepCategoryName(c.category)) + " " + signedMs(c.delta_ns());
+  }
+  return parts.empty() ? line : line + ": " + parts;
+}
+
 void printRunDiffText(std::ostream& out, const RunDiff& diff, size_t top) {
-  out << "base: " << diff.base_source << '\n' << "new:  " << diff.new_source << "\n\n" << headline(diff) << '\n';
+  out << "base: " << diff.base_source << '\n' << "new:  " << diff.new_source << "\n\n" << runDiffHeadline(diff) << '\n';
   for (const Section& s : sections(diff, top)) {
     out << '\n' << s.title << '\n';
     if (!s.rows.empty()) {
@@ -184,7 +184,7 @@ void printRunDiffText(std::ostream& out, const RunDiff& diff, size_t top) {
 
 void printRunDiffMarkdown(std::ostream& out, const RunDiff& diff, size_t top) {
   out << "## steplint diff\n\n"
-      << "Base " << codeSpan(diff.base_source) << ", new " << codeSpan(diff.new_source) << ".\n\n**" << cell(headline(diff))
+      << "Base " << codeSpan(diff.base_source) << ", new " << codeSpan(diff.new_source) << ".\n\n**" << cell(runDiffHeadline(diff))
       << "**\n";
   for (const std::string& n : diff.notes) out << "\n> **Note:** " << cell(n) << '\n';
   for (const Section& s : sections(diff, top)) {

@@ -90,14 +90,14 @@ AdvicePanel::AdvicePanel(SelectionAndZoom* selection, QWidget* parent)
       health_(new QListWidget(this)) {
   proxy_->setSourceModel(model_);
   proxy_->setSortRole(DiagnosticsModel::kSortRole);
-  findings_ = makeTable(proxy_, this);
-  findings_->setSortingEnabled(true);
-  findings_->sortByColumn(-1, Qt::AscendingOrder);  // the engine's order (severity, code, step) first
-  findings_->horizontalHeader()->setSectionResizeMode(DiagnosticsModel::kMessageColumn, QHeaderView::Stretch);
+  findings_view_ = makeTable(proxy_, this);
+  findings_view_->setSortingEnabled(true);
+  findings_view_->sortByColumn(-1, Qt::AscendingOrder);  // the engine's order (severity, code, step) first
+  findings_view_->horizontalHeader()->setSectionResizeMode(DiagnosticsModel::kMessageColumn, QHeaderView::Stretch);
   not_checked_ = makeTable(not_checked_model_, this);
   not_checked_->horizontalHeader()->setStretchLastSection(true);
   doc_->setOpenExternalLinks(true);
-  splitter_->addWidget(findings_);
+  splitter_->addWidget(findings_view_);
   splitter_->addWidget(doc_);
   splitter_->setStretchFactor(0, 2);
   splitter_->setStretchFactor(1, 3);
@@ -107,30 +107,51 @@ AdvicePanel::AdvicePanel(SelectionAndZoom* selection, QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(tabs_);
-  connect(findings_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+  connect(findings_view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) { onCurrentRowChanged(current); });
   // Clicking the selected finding again zooms back to it after the user panned away.
-  connect(findings_, &QTableView::clicked, this, [this](const QModelIndex& index) {
-    if (index.row() == findings_->currentIndex().row()) zoomToFinding(index);
+  connect(findings_view_, &QTableView::clicked, this, [this](const QModelIndex& index) {
+    if (index.row() == findings_view_->currentIndex().row()) zoomToFinding(index);
   });
-  showOverviewText();
+  setTrace(nullptr);
 }
 
 void AdvicePanel::setTrace(std::shared_ptr<const LoadedTrace> trace) {
   trace_ = trace;
+  findings_ =
+      trace ? std::shared_ptr<const std::vector<analyzer::Diagnostic>>(trace, &trace->lint.diagnostics) : nullptr;
   model_->setTrace(trace);
   not_checked_model_->setTrace(trace);
+  if (!trace_)
+    summary_ = tr("Open a trace (File > Open, or drop a `.json` / `.json.gz` file here).");
+  else if (trace_->lint.diagnostics.empty())
+    summary_ = tr("**No findings.** The rules that could not decide on this trace are under *Not checked*.");
+  else
+    summary_ = savingAllMarkdown(trace_->lint.saving_all) +
+               tr("Select a finding to zoom the timeline to its evidence and read how to fix it.");
+  setLists(trace_ ? trace_->warnings : std::vector<std::string>{}, tr("Trace health (%1)"));
+}
+
+void AdvicePanel::setJobFindings(std::shared_ptr<const std::vector<analyzer::Diagnostic>> findings,
+                                 std::shared_ptr<const std::vector<analyzer::NotChecked>> not_checked,
+                                 const std::vector<std::string>& warnings, const QString& summary) {
+  trace_ = nullptr;
+  findings_ = findings;
+  model_->setFindings(std::move(findings));
+  not_checked_model_->setNotChecked(std::move(not_checked));
+  summary_ = summary;
+  setLists(warnings, tr("Warnings (%1)"));
+}
+
+void AdvicePanel::setLists(const std::vector<std::string>& warnings, const QString& health_title) {
   health_->clear();
-  if (trace_) {
-    for (const std::string& w : trace_->warnings) health_->addItem(QString::fromStdString(w));
-  }
+  for (const std::string& w : warnings) health_->addItem(QString::fromStdString(w));
   if (health_->count() == 0) health_->addItem(tr("No import warnings or configuration errors."));
-  const int findings = model_->rowCount();
-  tabs_->setTabText(0, tr("Findings (%1)").arg(findings));
+  tabs_->setTabText(0, tr("Findings (%1)").arg(model_->rowCount()));
   tabs_->setTabText(1, tr("Not checked (%1)").arg(not_checked_model_->rowCount()));
-  tabs_->setTabText(2, tr("Trace health (%1)").arg(trace_ ? trace_->warnings.size() : 0));
-  findings_->resizeColumnsToContents();
-  findings_->horizontalHeader()->setSectionResizeMode(DiagnosticsModel::kMessageColumn, QHeaderView::Stretch);
+  tabs_->setTabText(2, health_title.arg(warnings.size()));
+  findings_view_->resizeColumnsToContents();
+  findings_view_->horizontalHeader()->setSectionResizeMode(DiagnosticsModel::kMessageColumn, QHeaderView::Stretch);
   not_checked_->resizeColumnsToContents();
   showOverviewText();
 }
@@ -139,44 +160,37 @@ bool AdvicePanel::selectFirstFinding(const QString& code) {
   const int row = model_->firstRowWithCode(code);
   if (row < 0) return false;
   const QModelIndex index = proxy_->mapFromSource(model_->index(row, 0));
-  findings_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
-  findings_->scrollTo(index);
+  findings_view_->selectionModel()->setCurrentIndex(index,
+                                                    QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  findings_view_->scrollTo(index);
   return true;
 }
 
 void AdvicePanel::onCurrentRowChanged(const QModelIndex& current) {
-  if (!trace_ || !current.isValid()) {
-    selection_->selectFinding(-1, nullptr);
+  if (!findings_ || !current.isValid()) {
+    if (selection_ != nullptr) selection_->selectFinding(-1, nullptr);
     showOverviewText();
+    emit findingSelected(-1);
     return;
   }
   const int index = current.data(DiagnosticsModel::kDiagnosticIndexRole).toInt();
-  const analyzer::Diagnostic& d = trace_->lint.diagnostics[static_cast<size_t>(index)];
-  selection_->selectFinding(index, &d.evidence);
-  zoomToFinding(current);
+  if (selection_ != nullptr && trace_) {
+    selection_->selectFinding(index, &(*findings_)[static_cast<size_t>(index)].evidence);
+    zoomToFinding(current);
+  }
   showFinding(index);
+  emit findingSelected(index);
 }
 
 void AdvicePanel::zoomToFinding(const QModelIndex& index) {
   const auto extent = index.data(DiagnosticsModel::kEvidenceRole).value<TimeRange>();
-  if (extent.end_ns > extent.start_ns) selection_->zoomTo(extent);  // {0,0}: nothing to show
+  if (selection_ != nullptr && extent.end_ns > extent.start_ns) selection_->zoomTo(extent);  // {0,0}: nothing to show
 }
 
 void AdvicePanel::showFinding(int diagnostic_index) {
-  doc_->setMarkdown(findingMarkdown(trace_->lint.diagnostics[static_cast<size_t>(diagnostic_index)]));
+  doc_->setMarkdown(findingMarkdown((*findings_)[static_cast<size_t>(diagnostic_index)]));
 }
 
-void AdvicePanel::showOverviewText() {
-  if (!trace_) {
-    doc_->setMarkdown(tr("Open a trace (File > Open, or drop a `.json` / `.json.gz` file here)."));
-  } else if (trace_->lint.diagnostics.empty()) {
-    doc_->setMarkdown(
-        tr("**No findings.** The rules that could not decide on this trace are under "
-           "*Not checked*."));
-  } else {
-    doc_->setMarkdown(savingAllMarkdown(trace_->lint.saving_all) +
-                      tr("Select a finding to zoom the timeline to its evidence and read how to fix it."));
-  }
-}
+void AdvicePanel::showOverviewText() { doc_->setMarkdown(summary_); }
 
 }  // namespace steplint::gui

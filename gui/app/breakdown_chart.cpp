@@ -75,6 +75,17 @@ void BreakdownChart::setBreakdown(const analyzer::BreakdownResult& breakdown) {
   update();
 }
 
+double BreakdownChart::largestBarMs() const {
+  double largest = 0;
+  for (const Bar& b : bars_) largest = std::max(largest, b.total_ms);
+  return largest;
+}
+
+void BreakdownChart::setScaleMs(double ms) {
+  scale_ms_ = ms;
+  update();
+}
+
 QRect BreakdownChart::plotRect() const {
   return QRect(kLeftMargin, kTopMargin, std::max(10, width() - kLeftMargin - 10),
                std::max(10, height() - kTopMargin - kLabelHeight - legendHeight()));
@@ -98,7 +109,7 @@ void BreakdownChart::paintEvent(QPaintEvent*) {
     p.drawText(rect(), Qt::AlignCenter, tr("No steps found"));
     return;
   }
-  double max_ms = 0;
+  double max_ms = scale_ms_;
   for (const Bar& b : bars_) max_ms = std::max(max_ms, b.total_ms);
   if (max_ms <= 0) max_ms = 1;
   const QRect plot = plotRect();

@@ -22,6 +22,9 @@ class BreakdownChart final : public QWidget {
   void setBreakdown(const analyzer::BreakdownResult& breakdown);
   /// Number of bars drawn: steps + the average, 0 when empty.
   int barCount() const { return static_cast<int>(bars_.size()); }
+  /// The y axis reaches at least `ms`, so two charts side by side share one scale (0: own).
+  void setScaleMs(double ms);
+  double largestBarMs() const;
 
   static QColor categoryColor(analyzer::StepCategory category);
   QSize sizeHint() const override { return {640, 280}; }
@@ -47,6 +50,7 @@ class BreakdownChart final : public QWidget {
   int barAt(QPoint pos) const;
 
   std::vector<Bar> bars_;
+  double scale_ms_ = 0;
 };
 
 }  // namespace steplint::gui

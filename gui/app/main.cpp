@@ -5,8 +5,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "main_window.h"
 #include "screenshot.h"
+#include "steplint/gui/job_inputs.h"
+#include "windows.h"
 
 namespace {
 
@@ -33,7 +34,12 @@ int main(int argc, char** argv) {
   parser.setApplicationDescription(QStringLiteral("Profile viewer and advisor for PyTorch training traces."));
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("trace"), QStringLiteral("A trace (.json or .json.gz) to open."));
+  parser.addPositionalArgument(QStringLiteral("trace"),
+                               QStringLiteral("A trace (.json or .json.gz) to open; a folder, a glob or several "
+                                              "traces open a distributed job's ranks view."),
+                               QStringLiteral("[TRACE | DIR | TRACE...]"));
+  const QCommandLineOption compare(QStringLiteral("compare"),
+                                   QStringLiteral("Compare two runs: steplint-gui --compare BASE NEW."));
   const QCommandLineOption screenshot(QStringLiteral("screenshot"),
                                       QStringLiteral("Render the window for TRACE to <png> and exit."),
                                       QStringLiteral("png"));
@@ -44,30 +50,50 @@ int main(int argc, char** argv) {
                                 QStringLiteral("WxH"), QStringLiteral("1600x1000"));
   const QCommandLineOption overview(QStringLiteral("overview"),
                                     QStringLiteral("With --screenshot: show the Overview tab."));
-  parser.addOptions({screenshot, finding, size, overview});
+  const QCommandLineOption tab(QStringLiteral("tab"),
+                               QStringLiteral("With --screenshot --compare: the tab to show (timelines, steps, ops, "
+                                              "findings)."),
+                               QStringLiteral("name"));
+  parser.addOptions({compare, screenshot, finding, size, overview, tab});
   parser.process(app);
   const QStringList positional = parser.positionalArguments();
+
+  const bool comparing = parser.isSet(compare);
+  if (comparing && positional.size() != 2) {
+    std::fprintf(stderr, "usage: steplint-gui --compare BASE NEW\n");
+    return 2;
+  }
+  const bool job = !comparing && steplint::gui::isJobInput(positional);
 
   if (parser.isSet(screenshot)) {
     steplint::gui::ScreenshotOptions options;
     options.output = parser.value(screenshot);
     options.finding = parser.value(finding);
     options.overview = parser.isSet(overview);
-    if (positional.size() != 1 || !steplint::gui::parseSize(parser.value(size), options.size)) {
-      std::fprintf(stderr, "usage: steplint-gui --screenshot OUT.png [--finding CODE] [--size WxH] TRACE\n");
+    options.tab = parser.value(tab);
+    if (positional.isEmpty() || (!job && !comparing && positional.size() != 1) ||
+        !steplint::gui::parseSize(parser.value(size), options.size)) {
+      std::fprintf(stderr,
+                   "usage: steplint-gui --screenshot OUT.png [--finding CODE] [--size WxH] "
+                   "TRACE | DIR | --compare BASE NEW\n");
       return 2;
     }
-    options.trace = positional.first();
+    if (job)
+      options.job = positional;
+    else
+      options.trace = positional.first();
+    if (comparing) options.compare_with = positional.at(1);
     QString error;
     const int rc = steplint::gui::runScreenshot(options, error);
     if (rc != 0) std::fprintf(stderr, "steplint-gui: %s\n", qPrintable(error));
     return rc;
   }
 
-  steplint::gui::MainWindow window;
-  window.setPersistent(true);
-  window.setErrorDialogsEnabled(true);
-  window.show();
-  if (!positional.isEmpty()) window.openFile(positional.first());
+  if (comparing)
+    steplint::gui::openCompareWindow(positional.at(0), positional.at(1));
+  else if (job)
+    steplint::gui::openJobWindow(positional);
+  else
+    steplint::gui::openTraceWindow(positional.isEmpty() ? QString() : positional.first(), true);
   return QApplication::exec();
 }

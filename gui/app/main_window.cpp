@@ -5,18 +5,18 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QStatusBar>
 #include <QTabWidget>
 
 #include "advice_panel.h"
 #include "details_pane.h"
+#include "load_progress.h"
 #include "overview_page.h"
 #include "steplint/gui/event_search.h"
 #include "steplint/gui/selection_and_zoom.h"
 #include "steplint/gui/timeline_widget.h"
 #include "steplint/gui/trace_loader.h"
+#include "windows.h"
 
 namespace steplint::gui {
 
@@ -98,48 +98,30 @@ void MainWindow::buildStatusBar() {
     advice_->tabs()->setCurrentIndex(2);  // the "Trace health" list
     advice_->parentWidget()->show();
   });
-  progress_ = new QProgressBar(this);
-  progress_->setRange(0, 1000);
-  progress_->setMaximumWidth(220);
-  cancel_ = new QPushButton(tr("Cancel"), this);
-  connect(cancel_, &QPushButton::clicked, loader_, &TraceLoader::cancel);
   statusBar()->addWidget(status_note_, 1);
-  statusBar()->addPermanentWidget(progress_);
-  statusBar()->addPermanentWidget(cancel_);
-  setLoading(false);
+  progress_ = new LoadProgress(statusBar());
+  progress_->track(loader_);
 }
 
 void MainWindow::connectLoader() {
-  // The loader emits from its worker thread: these connections are queued onto the GUI thread.
-  connect(loader_, &TraceLoader::progress, this, [this](double f) { progress_->setValue(static_cast<int>(f * 1000)); });
+  // The loader reports on this thread once its worker is done (BackgroundLoader).
   connect(loader_, &TraceLoader::loaded, this, [this](std::shared_ptr<const LoadedTrace> trace) {
-    setLoading(false);
     addRecentFile(QString::fromStdString(trace->path));
     setTrace(std::move(trace));
   });
-  connect(loader_, &TraceLoader::failed, this, [this](const QString& message) {
-    setLoading(false);
-    showError(message);
-  });
-  connect(loader_, &TraceLoader::cancelled, this, [this] {
-    setLoading(false);
-    statusBar()->showMessage(tr("Loading cancelled"), 5000);
-  });
+  connect(loader_, &TraceLoader::failed, this, &MainWindow::showError);
+  connect(loader_, &TraceLoader::cancelled, this, [this] { statusBar()->showMessage(tr("Loading cancelled"), 5000); });
 }
 
 void MainWindow::openFile(const QString& path) {
   if (path.isEmpty()) return;
+  if (QFileInfo(path).isDir()) {  // a job's folder: the ranks view, in a window of its own
+    openJobWindow({path});
+    return;
+  }
   loading_path_ = path;
-  setLoading(true);
   statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
   loader_->load(path);
-}
-
-void MainWindow::setLoading(bool loading) {
-  progress_->setVisible(loading);
-  cancel_->setVisible(loading);
-  progress_->setValue(0);
-  if (!loading) statusBar()->clearMessage();
 }
 
 void MainWindow::setTrace(std::shared_ptr<const LoadedTrace> trace) {

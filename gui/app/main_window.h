@@ -13,14 +13,13 @@
 class QLabel;
 class QLineEdit;
 class QMenu;
-class QProgressBar;
-class QPushButton;
 class QTabWidget;
 
 namespace steplint::gui {
 
 class AdvicePanel;
 class DetailsPane;
+class LoadProgress;
 class OverviewPage;
 class SelectionAndZoom;
 class TimelineWidget;
@@ -74,8 +73,9 @@ class MainWindow final : public QMainWindow {
   void connectLoader();
   void connectViews();  // view-to-view hand-offs that go beyond SelectionAndZoom
   void showError(const QString& message);
-  void setLoading(bool loading);
   void chooseFile();
+  void chooseJobFolder();
+  void chooseComparison();
   void addRecentFile(const QString& path);
   void rebuildRecentMenu();
   void saveSettings() const;
@@ -91,8 +91,7 @@ class MainWindow final : public QMainWindow {
   DetailsPane* details_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   QLineEdit* search_ = nullptr;
-  QProgressBar* progress_ = nullptr;
-  QPushButton* cancel_ = nullptr;
+  LoadProgress* progress_ = nullptr;
   QLabel* status_note_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QStringList recent_files_;

@@ -15,8 +15,10 @@
 
 #include "advice_panel.h"
 #include "main_window.h"
+#include "steplint/gui/job_inputs.h"
 #include "steplint/gui/selection_and_zoom.h"
 #include "steplint/gui/timeline_widget.h"
+#include "windows.h"
 
 namespace steplint::gui {
 namespace {
@@ -29,6 +31,8 @@ void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseFile);
   recent_menu_ = file->addMenu(tr("Open &Recent"));
+  file->addAction(tr("Open &Job Folder…"), QKeySequence(tr("Ctrl+J")), this, &MainWindow::chooseJobFolder);
+  file->addAction(tr("&Compare Traces…"), QKeySequence(tr("Ctrl+D")), this, &MainWindow::chooseComparison);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -87,6 +91,23 @@ void MainWindow::chooseFile() {
   openFile(path);
 }
 
+void MainWindow::chooseJobFolder() {
+  const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a job: the folder of its ranks' traces"));
+  if (!dir.isEmpty()) openJobWindow({dir});
+}
+
+// BASE is the open trace when there is one: "compare this run with …".
+void MainWindow::chooseComparison() {
+  const QString filter = tr("Traces (*.json *.json.gz);;All files (*)");
+  QString base = trace_ ? QString::fromStdString(trace_->path) : QString();
+  if (base.isEmpty())
+    base = QFileDialog::getOpenFileName(this, tr("Compare: choose BASE, the run to compare against"), {}, filter);
+  if (base.isEmpty()) return;
+  const QString next = QFileDialog::getOpenFileName(
+      this, tr("Compare with %1: choose NEW").arg(QFileInfo(base).fileName()), QFileInfo(base).absolutePath(), filter);
+  if (!next.isEmpty()) openCompareWindow(base, next);
+}
+
 void MainWindow::addRecentFile(const QString& path) {
   const QString absolute = QFileInfo(path).absoluteFilePath();
   recent_files_.removeAll(absolute);
@@ -142,7 +163,13 @@ void MainWindow::dropEvent(QDropEvent* event) {
   const QList<QUrl> urls = event->mimeData()->urls();
   if (urls.isEmpty() || !urls.first().isLocalFile()) return;
   event->acceptProposedAction();
-  openFile(urls.first().toLocalFile());
+  QStringList paths;
+  for (const QUrl& url : urls)
+    if (url.isLocalFile()) paths << url.toLocalFile();
+  if (isJobInput(paths))
+    openJobWindow(paths);  // a folder or several ranks' traces
+  else
+    openFile(paths.first());
 }
 
 }  // namespace steplint::gui

@@ -1,14 +1,59 @@
 #include "screenshot.h"
 
 #include <QApplication>
+#include <QEventLoop>
 #include <QTabWidget>
+#include <QTimer>
 
 #include "advice_panel.h"
+#include "compare_window.h"
+#include "job_window.h"
 #include "main_window.h"
+#include "steplint/gui/comparison_loader.h"
+#include "steplint/gui/job_loader.h"
 #include "steplint/gui/selection_and_zoom.h"
 #include "steplint/gui/trace_loader.h"
 
 namespace steplint::gui {
+namespace {
+
+// Loading two ranks' traces for the picture must not hang a script forever.
+constexpr int kPairTimeoutMs = 300'000;
+
+QImage grabAndHide(QWidget& window) {
+  QApplication::processEvents();
+  QImage image = window.grab().toImage();
+  window.hide();
+  return image;
+}
+
+int compareTab(const QString& name) {
+  if (name == QLatin1String("steps")) return CompareWindow::kStepsTab;
+  if (name == QLatin1String("ops")) return CompareWindow::kOpsTab;
+  if (name == QLatin1String("findings")) return CompareWindow::kFindingsTab;
+  return CompareWindow::kTimelinesTab;
+}
+
+/// The picture for the command's options: a job, a comparison or one trace; null and `error`
+/// when the input cannot be loaded.
+QImage renderFor(const ScreenshotOptions& options, bool& found, QString& error) {
+  std::string message;
+  QImage image;
+  if (!options.job.isEmpty()) {
+    if (auto job = JobLoader::loadNow(options.job, nullptr, {}, message)) image = renderJobWindow(job, options, &found);
+  } else if (!options.compare_with.isEmpty()) {
+    auto comparison = ComparisonLoader::loadNow(options.trace.toStdString(), options.compare_with.toStdString(), true,
+                                                nullptr, {}, message);
+    if (comparison) image = renderCompareWindow(comparison, options);
+    found = true;
+  } else if (auto trace = TraceLoader::loadNow(options.trace.toStdString(), nullptr, {}, message)) {
+    image = renderMainWindow(std::move(trace), options, &found);
+  }
+  if (!message.empty()) error = QString::fromStdString(message);
+  return image;
+}
+
+}  // namespace
 
 QImage renderMainWindow(std::shared_ptr<const LoadedTrace> trace, const ScreenshotOptions& options,
                         bool* finding_found) {
@@ -26,21 +71,43 @@ QImage renderMainWindow(std::shared_ptr<const LoadedTrace> trace, const Screensh
   }
   if (finding_found != nullptr) *finding_found = found;
   if (options.overview) window.centralTabs()->setCurrentIndex(1);
+  return grabAndHide(window);
+}
+
+QImage renderJobWindow(std::shared_ptr<const LoadedJob> job, const ScreenshotOptions& options, bool* finding_found) {
+  JobWindow window;
+  window.resize(options.size);
+  window.setJob(std::move(job));
+  window.show();
   QApplication::processEvents();
-  QImage image = window.grab().toImage();
-  window.hide();
-  return image;
+  bool shown = false;
+  QEventLoop wait;
+  QObject::connect(&window, &JobWindow::rankPairShown, &wait, [&] {
+    shown = true;
+    wait.quit();
+  });
+  const bool found = !options.finding.isEmpty() && window.advicePanel()->selectFirstFinding(options.finding);
+  if (found && !shown) {  // the two ranks' traces load in the background
+    QTimer::singleShot(kPairTimeoutMs, &wait, &QEventLoop::quit);
+    wait.exec();
+  }
+  if (finding_found != nullptr) *finding_found = found;
+  return grabAndHide(window);
+}
+
+QImage renderCompareWindow(std::shared_ptr<const LoadedComparison> comparison, const ScreenshotOptions& options) {
+  CompareWindow window;
+  window.resize(options.size);
+  window.setComparison(std::move(comparison));
+  window.show();
+  window.tabs()->setCurrentIndex(compareTab(options.tab));
+  return grabAndHide(window);
 }
 
 int runScreenshot(const ScreenshotOptions& options, QString& error) {
-  std::string message;
-  auto trace = TraceLoader::loadNow(options.trace.toStdString(), nullptr, {}, message);
-  if (!trace) {
-    error = QString::fromStdString(message);
-    return 2;
-  }
   bool found = false;
-  const QImage image = renderMainWindow(std::move(trace), options, &found);
+  const QImage image = renderFor(options, found, error);
+  if (image.isNull() && !error.isEmpty()) return 2;
   if (!options.finding.isEmpty() && !found) {
     qWarning("steplint-gui: no finding %s in this trace; screenshot taken without a selection",
              qPrintable(options.finding));

@@ -36,19 +36,28 @@ QString savingFraction(const analyzer::SavingEstimate& s) {
 DiagnosticsModel::DiagnosticsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void DiagnosticsModel::setTrace(std::shared_ptr<const LoadedTrace> trace) {
-  beginResetModel();
-  trace_ = std::move(trace);
-  extents_.clear();
-  if (trace_) {
-    for (const auto& d : trace_->lint.diagnostics) extents_.push_back(evidenceExtent(d.evidence, trace_->model));
+  if (!trace) {
+    setFindings(nullptr);
+    return;
   }
+  std::vector<TimeRange> extents;
+  for (const auto& d : trace->lint.diagnostics) extents.push_back(evidenceExtent(d.evidence, trace->model));
+  // Aliasing: the list lives inside the trace, which the pointer keeps alive.
+  setFindings({trace, &trace->lint.diagnostics}, std::move(extents));
+}
+
+void DiagnosticsModel::setFindings(std::shared_ptr<const std::vector<analyzer::Diagnostic>> findings,
+                                   std::vector<TimeRange> extents) {
+  beginResetModel();
+  findings_ = std::move(findings);
+  extents_ = std::move(extents);
   endResetModel();
 }
 
 int DiagnosticsModel::firstRowWithCode(const QString& code) const {
-  if (!trace_) return -1;
+  if (!findings_) return -1;
   const std::string wanted = code.toStdString();
-  const auto& all = trace_->lint.diagnostics;
+  const auto& all = *findings_;
   for (size_t i = 0; i < all.size(); ++i) {
     if (all[i].code == wanted) return static_cast<int>(i);
   }
@@ -56,15 +65,16 @@ int DiagnosticsModel::firstRowWithCode(const QString& code) const {
 }
 
 int DiagnosticsModel::rowCount(const QModelIndex& parent) const {
-  if (parent.isValid() || !trace_) return 0;
-  return static_cast<int>(trace_->lint.diagnostics.size());
+  if (parent.isValid() || !findings_) return 0;
+  return static_cast<int>(findings_->size());
 }
 
 int DiagnosticsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : kColumnCount; }
 
 QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
-  if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !trace_) return {};
-  const analyzer::Diagnostic& d = trace_->lint.diagnostics[static_cast<size_t>(index.row())];
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !findings_) return {};
+  const auto row = static_cast<size_t>(index.row());
+  const analyzer::Diagnostic& d = (*findings_)[row];
   switch (role) {
     case Qt::DisplayRole:
       return display(d, index.column());
@@ -77,7 +87,7 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
       return index.column() >= kSavingMsColumn ? QVariant(static_cast<int>(Qt::AlignRight | Qt::AlignVCenter))
                                                : QVariant();
     case kEvidenceRole:
-      return QVariant::fromValue(extents_[static_cast<size_t>(index.row())]);
+      return QVariant::fromValue(row < extents_.size() ? extents_[row] : TimeRange{0, 0});
     case kDiagnosticIndexRole:
       return index.row();
     case kCodeRole:
@@ -141,21 +151,26 @@ QVariant DiagnosticsModel::headerData(int section, Qt::Orientation orientation, 
 NotCheckedModel::NotCheckedModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void NotCheckedModel::setTrace(std::shared_ptr<const LoadedTrace> trace) {
+  setNotChecked(trace ? std::shared_ptr<const std::vector<analyzer::NotChecked>>(trace, &trace->lint.not_checked)
+                      : nullptr);
+}
+
+void NotCheckedModel::setNotChecked(std::shared_ptr<const std::vector<analyzer::NotChecked>> rules) {
   beginResetModel();
-  trace_ = std::move(trace);
+  rules_ = std::move(rules);
   endResetModel();
 }
 
 int NotCheckedModel::rowCount(const QModelIndex& parent) const {
-  if (parent.isValid() || !trace_) return 0;
-  return static_cast<int>(trace_->lint.not_checked.size());
+  if (parent.isValid() || !rules_) return 0;
+  return static_cast<int>(rules_->size());
 }
 
 int NotCheckedModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : kColumnCount; }
 
 QVariant NotCheckedModel::data(const QModelIndex& index, int role) const {
-  if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !trace_) return {};
-  const analyzer::NotChecked& n = trace_->lint.not_checked[static_cast<size_t>(index.row())];
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !rules_) return {};
+  const analyzer::NotChecked& n = (*rules_)[static_cast<size_t>(index.row())];
   if (role == kCodeRole) return QString::fromStdString(n.code);
   if (role == Qt::ToolTipRole) return tooltipLiteral(data(index, Qt::DisplayRole).toString());
   if (role != Qt::DisplayRole) return {};

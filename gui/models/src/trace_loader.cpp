@@ -37,43 +37,27 @@ analyzer::LintConfig lintConfigFor(const std::string& path, const analyzer::Rule
 
 }  // namespace
 
-TraceLoader::TraceLoader(QObject* parent) : QObject(parent) {
+TraceLoader::TraceLoader(QObject* parent) : BackgroundLoader(parent) {
   qRegisterMetaType<std::shared_ptr<const steplint::gui::LoadedTrace>>(
       "std::shared_ptr<const steplint::gui::LoadedTrace>");
 }
 
-TraceLoader::~TraceLoader() {
-  cancel();
-  join();
-}
-
-void TraceLoader::cancel() { cancel_.store(true); }
-
-void TraceLoader::join() {
-  if (worker_.joinable()) worker_.join();
-}
-
 void TraceLoader::load(const QString& path) {
-  cancel();
-  join();
-  cancel_.store(false);
-  busy_.store(true);
-  worker_ = std::thread([this, file = path.toStdString()] {
-    std::string error;
-    auto result = loadNow(file, &cancel_, [this](double f) { emit progress(f); }, error);
-    busy_.store(false);
-    if (result) {
-      emit loaded(std::move(result));
-    } else if (cancel_.load()) {
-      emit cancelled();
-    } else {
-      emit failed(QString::fromStdString(error));
-    }
-  });
+  run(
+      [this, file = path.toStdString()](const std::atomic<bool>& cancel, std::string& error) {
+        return loadNow(file, &cancel, progressReporter(), error);
+      },
+      [this](std::shared_ptr<LoadedTrace> trace) { emit loaded(std::move(trace)); });
 }
 
 std::shared_ptr<LoadedTrace> TraceLoader::loadNow(const std::string& path, const std::atomic<bool>* cancel,
                                                   const std::function<void(double)>& progress,
+                                                  std::string& error) {
+  return loadNow(path, cancel, progress, true, error);
+}
+
+std::shared_ptr<LoadedTrace> TraceLoader::loadNow(const std::string& path, const std::atomic<bool>* cancel,
+                                                  const std::function<void(double)>& progress, bool lint,
                                                   std::string& error) {
   const auto started = std::chrono::steady_clock::now();
   auto out = std::make_shared<LoadedTrace>();
@@ -98,7 +82,7 @@ std::shared_ptr<LoadedTrace> TraceLoader::loadNow(const std::string& path, const
   summary_options.top_kernels = 0;  // every kernel: the overview's kernel table lists them all
   out->summary = analyzer::summarize(out->model, summary_options);
   out->summary.source = path;
-  out->lint = analyzer::runLint(out->model, out->summary, registry, config);
+  if (lint) out->lint = analyzer::runLint(out->model, out->summary, registry, config);
   out->lint.source = path;
   // Here, off the GUI thread: on millions of events it takes a noticeable fraction of a second.
   out->op_stats = analyzer::computeOpStats(out->model);

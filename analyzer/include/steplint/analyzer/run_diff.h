@@ -154,6 +154,10 @@ struct RunDiff {
 
 RunDiff diffRuns(const RunProfile& base, const RunProfile& next, const DiffOptions& options = {});
 
+/// The one-line verdict the renderings open with: "Step time: 77.5 → 124.1 ms/step (+46.6 ms,
+/// +60.1%): Kernel +44.4, Memcpy +13.8" (categories that moved by 5 µs/step or more).
+std::string runDiffHeadline(const RunDiff& diff);
+
 /// Renderings. `top` limits each op table (0 = all rows).
 void printRunDiffText(std::ostream& out, const RunDiff& diff, size_t top = 15);
 void printRunDiffMarkdown(std::ostream& out, const RunDiff& diff, size_t top = 15);

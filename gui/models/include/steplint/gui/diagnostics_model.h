@@ -1,5 +1,6 @@
 // The advice panel's lists: the rules engine's findings (DiagnosticsModel) and the rules that
-// could not decide on this trace (NotCheckedModel). Both take the whole LoadedTrace.
+// could not decide on this trace (NotCheckedModel). Both take the whole LoadedTrace, or a
+// job's lists (the job window), kept alive by the shared pointer to their owner.
 #pragma once
 
 #include <QAbstractTableModel>
@@ -24,6 +25,9 @@ class DiagnosticsModel final : public QAbstractTableModel {
 
   explicit DiagnosticsModel(QObject* parent = nullptr);
   void setTrace(std::shared_ptr<const LoadedTrace> trace);
+  /// Any list of findings (a job's); `extents` per finding, or empty when they have no time.
+  void setFindings(std::shared_ptr<const std::vector<analyzer::Diagnostic>> findings,
+                   std::vector<TimeRange> extents = {});
 
   /// The row of the first finding with `code`, -1 when none.
   int firstRowWithCode(const QString& code) const;
@@ -37,8 +41,8 @@ class DiagnosticsModel final : public QAbstractTableModel {
   QVariant display(const analyzer::Diagnostic& d, int column) const;
   QVariant sortKey(const analyzer::Diagnostic& d, int column) const;
 
-  std::shared_ptr<const LoadedTrace> trace_;
-  std::vector<TimeRange> extents_;  // per finding, computed once in setTrace
+  std::shared_ptr<const std::vector<analyzer::Diagnostic>> findings_;
+  std::vector<TimeRange> extents_;  // per finding, computed once in setTrace; empty: none
 };
 
 class NotCheckedModel final : public QAbstractTableModel {
@@ -50,6 +54,7 @@ class NotCheckedModel final : public QAbstractTableModel {
 
   explicit NotCheckedModel(QObject* parent = nullptr);
   void setTrace(std::shared_ptr<const LoadedTrace> trace);
+  void setNotChecked(std::shared_ptr<const std::vector<analyzer::NotChecked>> rules);
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -57,7 +62,7 @@ class NotCheckedModel final : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
  private:
-  std::shared_ptr<const LoadedTrace> trace_;
+  std::shared_ptr<const std::vector<analyzer::NotChecked>> rules_;
 };
 
 }  // namespace steplint::gui

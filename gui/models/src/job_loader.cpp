@@ -1,0 +1,86 @@
+#include "steplint/gui/job_loader.h"
+
+#include <chrono>
+
+#include "steplint/gui/job_inputs.h"
+#include "steplint/rules/job_rules.h"
+#include "steplint/trace/importer.h"
+
+namespace steplint::gui {
+namespace {
+
+/// One trace reduced to its rank summary; the model is freed on return. False (and a problem
+/// line) when it cannot be imported.
+bool summarizeOne(const std::string& path, const std::atomic<bool>* cancel, LoadedJob& out,
+                  std::vector<analyzer::RankSummary>& ranks) {
+  trace::TraceModel model;
+  trace::ImportOptions options;
+  options.cancel = cancel;
+  const trace::ImportStatus status = trace::importTraceFile(path, model, options);
+  if (!status.ok()) {
+    out.problems.push_back(status.message);
+    return false;
+  }
+  for (const std::string& line : trace::importStatLines(model.stats)) out.warnings.push_back(path + ": " + line);
+  // Default summary options: the same numbers as `steplint summary DIR`.
+  analyzer::TraceSummary summary = analyzer::summarize(model);
+  summary.source = path;
+  ranks.push_back(analyzer::summarizeRank(model, summary));
+  return true;
+}
+
+void analyzeAll(std::vector<analyzer::RankSummary> ranks, LoadedJob& out) {
+  analyzer::JobRuleRegistry registry;
+  rules::registerJobRules(registry);
+  for (const analyzer::Job& job : analyzer::groupJobs(std::move(ranks), out.warnings)) {
+    out.jobs.push_back(analyzer::analyzeJob(job));
+    out.lint.push_back(analyzer::lintJob(out.jobs.back(), registry));
+  }
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const std::string& line : lines) text += (text.empty() ? "" : "\n") + line;
+  return text;
+}
+
+}  // namespace
+
+JobLoader::JobLoader(QObject* parent) : BackgroundLoader(parent) {
+  qRegisterMetaType<std::shared_ptr<const steplint::gui::LoadedJob>>("std::shared_ptr<const steplint::gui::LoadedJob>");
+}
+
+void JobLoader::load(const QStringList& paths) {
+  run([this, paths](const std::atomic<bool>& cancel,
+                    std::string& error) { return loadNow(paths, &cancel, progressReporter(), error); },
+      [this](std::shared_ptr<LoadedJob> job) { emit loaded(std::move(job)); });
+}
+
+std::shared_ptr<LoadedJob> JobLoader::loadNow(const QStringList& paths, const std::atomic<bool>* cancel,
+                                              const std::function<void(double)>& progress, std::string& error) {
+  const auto started = std::chrono::steady_clock::now();
+  auto out = std::make_shared<LoadedJob>();
+  const JobInputs inputs = expandJobInputs(paths);
+  for (const QString& p : inputs.problems) out->problems.push_back(p.toStdString());
+  std::vector<analyzer::RankSummary> ranks;
+  for (qsizetype i = 0; i < inputs.files.size(); ++i) {
+    if (cancel != nullptr && cancel->load()) return nullptr;
+    out->files.push_back(inputs.files[i].toStdString());
+    summarizeOne(out->files.back(), cancel, *out, ranks);
+    if (progress) progress(static_cast<double>(i + 1) / static_cast<double>(inputs.files.size()));
+  }
+  if (cancel != nullptr && cancel->load()) return nullptr;
+  if (ranks.empty()) {
+    error = out->problems.empty() ? "no trace to open" : joined(out->problems);
+    return nullptr;
+  }
+  analyzeAll(std::move(ranks), *out);
+  if (out->jobs.empty()) {  // every trace lacked a rank: groupJobs said why
+    error = "no trace names its rank (no distributedInfo, no rank in the file name):\n" + joined(out->warnings);
+    return nullptr;
+  }
+  out->load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return out;
+}
+
+}  // namespace steplint::gui
