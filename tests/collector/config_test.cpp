@@ -49,7 +49,7 @@ TEST_CASE("config: good values are taken") {
                            {"STEPLINT_STATUS_FD", "5:1234"}, {"STEPLINT_TRACE_NAME", "/runs/t.json"}}),
                     &c, &warnings));
   CHECK(warnings.empty());
-  CHECK(c.output_path == "out/t.pt.trace.json");
+  CHECK(c.output_path == "out/t.rank3.pt.trace.json");  // a rank of 8 writes a file of its own (#16)
   CHECK(c.schedule.enabled);
   CHECK(c.schedule.wait == 1);
   CHECK(c.schedule.warmup == 2);
@@ -68,7 +68,20 @@ TEST_CASE("config: good values are taken") {
   CHECK(c.local_rank == 1);
   CHECK(c.world_size == 8);
   CHECK(c.status_channel == "5:1234");
-  CHECK(c.trace_name == "/runs/t.json");
+  CHECK(c.trace_name == "/runs/t.rank3.json");
+}
+
+TEST_CASE("config: the output path gets the rank only in a world of several ranks (#16)") {
+  CollectorConfig single;
+  std::vector<std::string> warnings;
+  CHECK(parseConfig(envOf({{"STEPLINT_OUTPUT", "t.json.gz"}, {"RANK", "0"}, {"WORLD_SIZE", "1"}}), &single, &warnings));
+  CHECK(single.output_path == "t.json.gz");
+  CollectorConfig unknown_world;  // RANK without WORLD_SIZE: a rank of a world of unknown size
+  CHECK(parseConfig(envOf({{"STEPLINT_OUTPUT", "t.json.gz"}, {"RANK", "2"}}), &unknown_world, &warnings));
+  CHECK(unknown_world.output_path == "t.rank2.json.gz");
+  CollectorConfig no_rank;
+  CHECK(parseConfig(envOf({{"STEPLINT_OUTPUT", "t.json.gz"}, {"WORLD_SIZE", "4"}}), &no_rank, &warnings));
+  CHECK(no_rank.output_path == "t.json.gz");
 }
 
 TEST_CASE("config: a schedule without repeat repeats forever") {
