@@ -26,35 +26,36 @@ bool hasDataLoaderRange(const TraceModel& model) {
                      [&](const Event& e) { return trace::isCpuRange(e.kind) && loader(e.name); });
 }
 
-/// The outermost op around `e` that starts at or after `lo`: `aten::to` around the
-/// `aten::copy_` that issued a copy, `aten::linear` around the `aten::t` that made a node.
-/// Annotations and ProfilerStep ranges (a cpu_op in some traces) are not ops of the forward.
-const Event& outermostOp(const TraceModel& model, const Event& e, int64_t lo) {
-  const Event* op = &e;
-  while (op->parent != kNoIndex) {
-    const Event& up = model.events[op->parent];
-    if (up.kind != trace::EventKind::kCpuOp || up.start_ns < lo || isStepRange(model.name(up)))
-      break;
-    op = &up;
+/// The outermost range around `e` that starts at or after `lo`, the step's own range excepted:
+/// `aten::to` around the `aten::copy_` that issued a copy, `aten::linear` around the `aten::t`
+/// that made a node, and an annotation around the forward (`DistributedDataParallel.forward`,
+/// whose buffer broadcast runs before the model's first op, or `nn.Module: …`).
+const Event& outermostRange(const TraceModel& model, const Event& e, int64_t lo) {
+  const Event* range = &e;
+  while (range->parent != kNoIndex) {
+    const Event& up = model.events[range->parent];
+    if (!trace::isCpuRange(up.kind) || up.start_ns < lo || isStepRange(model.name(up))) break;
+    range = &up;
   }
-  return *op;
+  return *range;
 }
 
-/// When the training thread issued each host-to-device copy (the outermost op around its
-/// launch call), sorted: the batch moving to the device ends its input phase.
-std::vector<int64_t> hostToDeviceIssues(const TraceModel& model, uint32_t main) {
-  std::vector<int64_t> out;
+/// The training thread's events that issued a host-to-device copy (the CPU op around the launch
+/// call, else the call), by start: the batch moving to the device ends its input phase.
+std::vector<uint32_t> hostToDeviceIssuers(const TraceModel& model, uint32_t main) {
+  std::vector<uint32_t> out;
   for (const Event& copy : model.events) {
     const trace::GpuDetail* g = model.gpu(copy);
     if (copy.kind != trace::EventKind::kMemcpy || !g || g->copy_kind != trace::CopyKind::kHtoD) continue;
     if (copy.link == kNoIndex) continue;
     const Event& call = model.events[copy.link];
     if (call.link != kNoIndex && model.events[call.link].track == main)
-      out.push_back(outermostOp(model, model.events[call.link], INT64_MIN).start_ns);
+      out.push_back(call.link);
     else if (call.track == main)
-      out.push_back(call.start_ns);
+      out.push_back(copy.link);
   }
-  std::sort(out.begin(), out.end());
+  std::sort(out.begin(), out.end(),
+            [&](uint32_t a, uint32_t b) { return model.events[a].start_ns < model.events[b].start_ns; });
   return out;
 }
 
@@ -73,7 +74,7 @@ std::optional<int64_t> forwardStart(const TraceModel& model, const Event* it, co
       s0 = op->sequence_number;
       creator = it;
     } else if (op->sequence_number > s0) {
-      return outermostOp(model, *creator, lo).start_ns;
+      return outermostRange(model, *creator, lo).start_ns;
     }
   }
   return std::nullopt;
@@ -86,7 +87,8 @@ struct StepInput {
 };
 
 /// The input phase of one iteration [lo, hi) of the training thread `main`.
-StepInput stepInput(const TraceModel& model, uint32_t main, const std::vector<int64_t>& h2d, int64_t lo, int64_t hi) {
+StepInput stepInput(const TraceModel& model, uint32_t main, const std::vector<uint32_t>& h2d, int64_t lo,
+                    int64_t hi) {
   const auto [first, last] = model.trackEvents(main);
   const Event* it = std::lower_bound(first, last, lo, [](const Event& e, int64_t t) { return e.start_ns < t; });
   const Event* end = std::lower_bound(it, last, hi, [](const Event& e, int64_t t) { return e.start_ns < t; });
@@ -106,8 +108,9 @@ StepInput stepInput(const TraceModel& model, uint32_t main, const std::vector<in
   auto offer = [&](std::optional<int64_t> t, InputEnd by) {
     if (t && *t >= in.begin && *t < best) best = *t, in.by = by;
   };
-  const auto copy = std::lower_bound(h2d.begin(), h2d.end(), in.begin);
-  if (copy != h2d.end()) offer(*copy, InputEnd::kHostToDevice);
+  const auto copy = std::lower_bound(h2d.begin(), h2d.end(), in.begin,
+                                     [&](uint32_t i, int64_t t) { return model.events[i].start_ns < t; });
+  if (copy != h2d.end()) offer(outermostRange(model, model.events[*copy], in.begin).start_ns, InputEnd::kHostToDevice);
   const std::optional<int64_t> forward = forwardStart(model, it, end, in.begin);
   offer(forward, InputEnd::kForward);
   // zero_grad may also follow the forward (`loss = model(x); opt.zero_grad(); loss.backward()`):
@@ -179,7 +182,7 @@ InferredInputWait inferInputWait(const TraceModel& model, const StepResult& step
     w.reason = "the trace has DataLoader ranges: the wait is measured";
     return w;
   }
-  const std::vector<int64_t> h2d = hostToDeviceIssues(model, steps.main_track);
+  const std::vector<uint32_t> h2d = hostToDeviceIssuers(model, steps.main_track);
   std::vector<Interval> phases;
   for (const Step& s : steps.steps) {
     const StepInput in = stepInput(model, steps.main_track, h2d, s.host_start_ns, s.host_end_ns);

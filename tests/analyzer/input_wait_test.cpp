@@ -153,6 +153,27 @@ TEST_CASE("input wait: loader worker threads, the training thread idle until the
         std::string::npos);
 }
 
+TEST_CASE("input wait: a forward inside an annotation starts at the annotation", "[input_wait]") {
+  // DistributedDataParallel.forward broadcasts buffers (ops without autograd nodes) before the
+  // model's first op; that is the forward, not input (HTA's nccl_data trace: 38 ms per step).
+  TestTrace t;
+  for (int n = 0; n < 3; ++n) {
+    const double b = kStepUs * n;
+    const int64_t s = 10 * n;
+    t.step(n, b, kStepUs);
+    t.seqOp("aten::mean", b, 100, s);
+    t.annotation("DistributedDataParallel.forward", b + 100, 600);
+    t.op("aten::unflatten_dense_tensors", b + 110, 300);
+    t.seqOp("aten::conv2d", b + 500, 50, s);
+    t.seqOp("aten::add_", b + 560, 10, s + 1);
+  }
+  t.finalize();
+  const analyzer::StepResult steps = analyzer::computeSteps(t.model);
+  const analyzer::InferredInputWait wait = analyzer::inferInputWait(t.model, steps);
+  REQUIRE(wait.inferred);
+  CHECK(wait.per_step_ns == std::vector<int64_t>{ns(100), ns(100), ns(100)});
+}
+
 TEST_CASE("input wait: legacy traces without sequence numbers infer nothing from a zero_grad after the forward",
           "[input_wait]") {
   Shape shape;
