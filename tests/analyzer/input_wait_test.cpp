@@ -91,15 +91,20 @@ void build(Loop& loop, const Shape& shape, int steps = 3) {
   loop.wait = analyzer::inferInputWait(loop.t.model, loop.steps);
 }
 
+// Builds the loop; every step's inferred wait must be the 400 µs fetch.
+void requireFetchInferred(Loop& loop, const Shape& shape) {
+  build(loop, shape);
+  REQUIRE(loop.wait.inferred);
+  CHECK(loop.wait.per_step_ns == std::vector<int64_t>{ns(kLoaderUs), ns(kLoaderUs), ns(kLoaderUs)});
+}
+
 }  // namespace
 
 TEST_CASE("input wait: 0 workers, the fetch until zero_grad before the forward", "[input_wait]") {
   Shape shape;
   shape.zero_grad_before_forward = true;
   Loop loop;
-  build(loop, shape);
-  REQUIRE(loop.wait.inferred);
-  CHECK(loop.wait.per_step_ns == std::vector<int64_t>{ns(400), ns(400), ns(400)});
+  requireFetchInferred(loop, shape);
   CHECK(loop.wait.average_ns == Approx(ns(400)));
   CHECK(loop.wait.worker_wait_ns == std::vector<int64_t>{0, 0, 0});
   CHECK(loop.wait.steps_by_end[static_cast<size_t>(InputEnd::kZeroGrad)] == 3);
@@ -113,9 +118,7 @@ TEST_CASE("input wait: without zero_grad the forward starts at the op around the
   // Every fetch op records the same sequence number as aten::t, which creates the first node;
   // aten::addmm records one more. The forward starts at aten::linear around aten::t.
   Loop loop;
-  build(loop, Shape{});
-  REQUIRE(loop.wait.inferred);
-  CHECK(loop.wait.per_step_ns == std::vector<int64_t>{ns(400), ns(400), ns(400)});
+  requireFetchInferred(loop, Shape{});
   CHECK(loop.wait.steps_by_end[static_cast<size_t>(InputEnd::kForward)] == 3);
 }
 
@@ -124,9 +127,7 @@ TEST_CASE("input wait: the batch's host-to-device copy ends the fetch", "[input_
   shape.copy_to_device = true;
   shape.zero_grad_before_forward = true;
   Loop loop;
-  build(loop, shape);
-  REQUIRE(loop.wait.inferred);
-  CHECK(loop.wait.per_step_ns == std::vector<int64_t>{ns(400), ns(400), ns(400)});
+  requireFetchInferred(loop, shape);
   CHECK(loop.wait.steps_by_end[static_cast<size_t>(InputEnd::kHostToDevice)] == 3);
 }
 
@@ -134,9 +135,7 @@ TEST_CASE("input wait: zero_grad before the fetch is not part of it", "[input_wa
   Shape shape;
   shape.leading_zero_grad = true;
   Loop loop;
-  build(loop, shape);
-  REQUIRE(loop.wait.inferred);
-  CHECK(loop.wait.per_step_ns == std::vector<int64_t>{ns(400), ns(400), ns(400)});
+  requireFetchInferred(loop, shape);
   CHECK(loop.wait.ranges.intervals().front().start == ns(20));
 }
 
@@ -144,9 +143,7 @@ TEST_CASE("input wait: loader worker threads, the training thread idle until the
   Shape shape;
   shape.workers = true;
   Loop loop;
-  build(loop, shape);
-  REQUIRE(loop.wait.inferred);
-  CHECK(loop.wait.per_step_ns == std::vector<int64_t>{ns(400), ns(400), ns(400)});
+  requireFetchInferred(loop, shape);
   // The worker's ops cover [50, 350) µs of each step's 400 µs idle wait.
   CHECK(loop.wait.worker_wait_ns == std::vector<int64_t>{ns(300), ns(300), ns(300)});
   CHECK(loop.wait.method().find("0.30 ms/step of it the training thread was idle while other threads ran ops") !=
