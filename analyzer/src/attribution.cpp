@@ -30,7 +30,7 @@ struct HostSets {
 bool isStepRange(std::string_view name) { return name.substr(0, 13) == "ProfilerStep#"; }
 
 /// Host causes before priority: what each recorded interval of the host timeline is.
-HostSets hostSets(const TraceModel& model, const StepResult& steps) {
+HostSets hostSets(const TraceModel& model, const StepResult& steps, const IntervalSet& inferred_loader) {
   const int64_t from = steps.steps.front().start_ns, to = steps.steps.back().end_ns;
   const std::vector<char> host = hostTimelineTracks(model, steps, from, to);
   std::array<IntervalSetBuilder, kHostCauseCount> raw;
@@ -54,6 +54,8 @@ HostSets hostSets(const TraceModel& model, const StepResult& steps) {
       raw[static_cast<size_t>(is_loader(e.name) ? HostCause::kDataLoader : HostCause::kOps)].add(e.start_ns, e.end_ns());
     }
   }
+  for (const Interval& iv : inferred_loader.intervals())
+    raw[static_cast<size_t>(HostCause::kDataLoader)].add(iv.start, iv.end);
   // A copy call that returned only after its copy ended blocked the host (pageable memory).
   for (const Event& op : model.events) {
     if ((op.kind != EventKind::kMemcpy && op.kind != EventKind::kMemset) || op.link == kNoIndex) continue;
@@ -163,6 +165,12 @@ std::string_view hostCauseName(HostCause c) {
   return kNames[static_cast<size_t>(c)];
 }
 
+std::string hostCauseLabel(const AttributionResult& a, HostCause c) {
+  std::string label(hostCauseName(c));
+  if (c == HostCause::kDataLoader && a.dataloader_inferred) label += " (inferred)";
+  return label;
+}
+
 std::string_view deviceCauseName(DeviceCause c) {
   static constexpr std::array<std::string_view, kDeviceCauseCount> kNames = {
       "compute",          "communication",          "copy",           "memset",          "idle: data",
@@ -170,10 +178,12 @@ std::string_view deviceCauseName(DeviceCause c) {
   return kNames[static_cast<size_t>(c)];
 }
 
-AttributionResult computeAttribution(const TraceModel& model, const StepResult& steps) {
+AttributionResult computeAttribution(const TraceModel& model, const StepResult& steps,
+                                     const IntervalSet& inferred_loader) {
   AttributionResult result;
   if (steps.steps.empty()) return result;
-  const HostSets host = hostSets(model, steps);
+  result.dataloader_inferred = !inferred_loader.empty();
+  const HostSets host = hostSets(model, steps, inferred_loader);
   const IntervalSet all = IntervalSet::fromUnsorted({{steps.steps.front().start_ns, steps.steps.back().end_ns}});
   std::map<int32_t, DeviceBusy> busy = deviceBusy(model);
   std::vector<std::pair<int32_t, std::array<IntervalSet, kDeviceCauseCount>>> devices;

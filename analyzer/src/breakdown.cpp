@@ -198,10 +198,14 @@ bool isCommunicationOpName(std::string_view name) {
   return startsWith(name, "nccl:") || startsWith(name, "gloo:") || name == "record_param_comms";
 }
 
-BreakdownResult computeBreakdown(const TraceModel& model, const StepResult& steps) {
+BreakdownResult computeBreakdown(const TraceModel& model, const StepResult& steps,
+                                 const IntervalSet& extra_dataloader) {
   BreakdownResult result;
   if (steps.steps.empty()) return result;
-  const auto parts = prioritize(roleSets(model), steps.steps);
+  auto roles = roleSets(model);
+  IntervalSet& loader = roles[static_cast<size_t>(StepCategory::kDataLoader)];
+  if (!extra_dataloader.empty()) loader = loader.unite(extra_dataloader);
+  const auto parts = prioritize(roles, steps.steps);
   for (const Step& s : steps.steps) {
     StepBreakdown row;
     row.step_number = s.number;

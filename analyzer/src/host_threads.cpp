@@ -21,6 +21,12 @@ std::vector<char> hostTimelineTracks(const trace::TraceModel& model, const StepR
     }
   }
   if (std::find(host.begin(), host.end(), 1) == host.end()) {
+    // Detected steps know their training thread; on a CPU trace with loader worker threads the
+    // busiest thread would be a worker (each builds every sample of its batches).
+    if (steps.main_track < host.size()) {
+      host[steps.main_track] = 1;
+      return host;
+    }
     const auto busiest = std::max_element(ops_on.begin(), ops_on.end());
     if (busiest != ops_on.end() && *busiest > 0) host[static_cast<size_t>(busiest - ops_on.begin())] = 1;
   }

@@ -1,5 +1,6 @@
 // Which CPU threads make up a trace's host timeline: the threads of the step ranges and of the
-// launch calls; without either (a CPU trace with detected steps), the thread with the most ops.
+// launch calls; without either (a CPU trace with detected steps), the thread the steps were
+// detected on, else the thread with the most ops.
 // Shared by the step replay and the step attribution, so both read the same host.
 #pragma once
 

@@ -22,7 +22,8 @@ struct Pass {
 /// Ways to split backward ops (start, end), sorted by start, into bursts, most likely first:
 /// the gaps between two passes (forward, optimizer, data loading) are orders of magnitude
 /// longer than the gaps inside one, so each candidate cuts at a jump in the sorted gap lengths.
-/// Empty when no jump is clear (one pass, or none).
+/// After them, the same splits with preempted passes (two short passes adding up to one)
+/// merged. Empty when no jump is clear (one pass, or none).
 std::vector<std::vector<Pass>> backwardPassCandidates(const std::vector<std::pair<int64_t, int64_t>>& ops);
 
 /// Every pass has a similar number of backward ops (the same model); edge passes may be cut.

@@ -53,6 +53,24 @@ int64_t medianOps(const std::vector<Pass>& passes) {
   return n[n.size() / 2];
 }
 
+// A backward pass preempted on a busy machine (milliseconds without ops in its middle, while
+// the passes' own gaps are microseconds) reads as two short passes whose ops add up to one
+// pass: they are merged.
+std::vector<Pass> mergeSplitPasses(const std::vector<Pass>& passes) {
+  const int64_t med = medianOps(passes);
+  std::vector<Pass> out;
+  for (const Pass& p : passes) {
+    Pass* last = out.empty() ? nullptr : &out.back();
+    if (last && last->ops < med && p.ops < med && last->ops + p.ops <= med) {
+      last->end_ns = std::max(last->end_ns, p.end_ns);
+      last->ops += p.ops;
+    } else {
+      out.push_back(p);
+    }
+  }
+  return out;
+}
+
 // A pass at the edge of the trace may have been cut by the start or end of profiling.
 bool passComplete(const Pass& pass, int64_t median_ops) { return pass.ops * 5 >= median_ops * 4; }
 
@@ -78,6 +96,12 @@ std::vector<std::vector<Pass>> backwardPassCandidates(const std::vector<std::pai
       ++p.ops;
     }
     candidates.push_back(std::move(passes));
+  }
+  // Tried after every plain split, so a loop found without merging is found as before.
+  const size_t plain = candidates.size();
+  for (size_t c = 0; c < plain; ++c) {
+    std::vector<Pass> merged = mergeSplitPasses(candidates[c]);
+    if (merged.size() != candidates[c].size()) candidates.push_back(std::move(merged));
   }
   return candidates;
 }

@@ -269,6 +269,7 @@ StepResult computeSteps(const TraceModel& model, const StepOptions& options) {
   result.steps = hostSteps(model);
   dropRepeatedNumbers(result.steps, result.notes);
   result.source = StepSource::kProfilerStep;
+  if (!result.steps.empty()) result.main_track = model.events[result.steps.front().event].track;
   if (result.steps.empty()) {
     Step whole;
     if (!wholeTraceStep(model, whole)) {
@@ -281,6 +282,7 @@ StepResult computeSteps(const TraceModel& model, const StepOptions& options) {
     if (!detected.steps.empty()) {
       result.source = StepSource::kDetected;
       result.steps = std::move(detected.steps);
+      result.main_track = detected.main_track;
       result.notes.push_back(std::move(detected.note));
     } else {
       result.source = StepSource::kWholeTrace;

@@ -19,7 +19,8 @@ TraceSummary summarize(const trace::TraceModel& model, const SummaryOptions& opt
   s.track_count = model.tracks.size();
   s.steps = computeSteps(model, options.steps);
   s.breakdown = computeBreakdown(model, s.steps);
-  s.attribution = computeAttribution(model, s.steps);
+  s.input_wait = inferInputWait(model, s.steps);
+  s.attribution = computeAttribution(model, s.steps, s.input_wait.ranges);
   s.profiler = profilerCostPerStep(model, s.steps);
   s.gpus = computeGpuSummary(model, s.steps);
   s.idle = computeIdleBreakdown(model, options.idle);

@@ -130,9 +130,25 @@ json attributionJson(const AttributionResult& a) {
     per_step.push_back({{"step", s.step_number}, {"total_ns", s.total_ns}, {"host_ns", causesJson(host, hostName)},
                         {"devices", step_devices}});
   }
-  return {{"average_total_ns", a.average_total_ns},
-          {"host_average_ns", causesJson(a.average_host_ns, hostName)},
-          {"devices", devices},
+  json out = {{"average_total_ns", a.average_total_ns},
+              {"host_average_ns", causesJson(a.average_host_ns, hostName)},
+              {"devices", devices},
+              {"per_step", per_step}};
+  if (a.dataloader_inferred) out["dataloader_inferred"] = true;  // the DataLoader cause is input_wait's
+  return out;
+}
+
+// Only on traces without DataLoader ranges whose wait was inferred (docs/summary-json.md).
+json inputWaitJson(const TraceSummary& s) {
+  const InferredInputWait& w = s.input_wait;
+  json per_step = json::array();
+  for (size_t i = 0; i < w.per_step_ns.size() && i < s.steps.steps.size(); ++i)
+    per_step.push_back({{"step", s.steps.steps[i].number}, {"ns", w.per_step_ns[i]},
+                        {"worker_wait_ns", w.worker_wait_ns[i]}});
+  return {{"inferred", true},
+          {"method", w.method()},
+          {"average_ns", w.average_ns},
+          {"average_worker_wait_ns", w.average_worker_wait_ns},
           {"per_step", per_step}};
 }
 
@@ -249,7 +265,7 @@ json profilerJson(const StepProfilerCost& cost) {
 }  // namespace
 
 nlohmann::json summaryToJson(const TraceSummary& summary, const trace::TraceModel& model) {
-  return {{"schema", kSchema},
+  json out = {{"schema", kSchema},
           {"source", summary.source},
           {"trace", traceJson(summary, model)},
           {"steps", stepsJson(summary.steps)},
@@ -262,6 +278,8 @@ nlohmann::json summaryToJson(const TraceSummary& summary, const trace::TraceMode
           {"top_kernels", kernelsJson(summary.top_kernels)},
           {"notes", summary.notes},
           {"import_stats", importStatsJson(model)}};
+  if (summary.input_wait.inferred) out["input_wait"] = inputWaitJson(summary);
+  return out;
 }
 
 }  // namespace steplint::analyzer

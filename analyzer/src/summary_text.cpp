@@ -1,4 +1,5 @@
 // `steplint summary` as aligned text tables.
+#include <functional>
 #include <ostream>
 
 #include "steplint/analyzer/summary.h"
@@ -88,12 +89,22 @@ void printBreakdown(Printer& p, const BreakdownResult& b) {
   per.print(p.out());
 }
 
+// The inferred input phase is not a breakdown category: that table stays tb_plugin's, where
+// this time is CPU Exec or Other (docs/analyses.md §2b).
+void printInferredWait(Printer& p, const TraceSummary& s) {
+  const InferredInputWait& w = s.input_wait;
+  const double total = s.breakdown.average_total_ns;
+  p.line("DataLoader (inferred; inside CPU Exec / Other above): " + formatMs(w.average_ns) + " ms/step, " +
+         formatPercent(total > 0 ? w.average_ns / total : 0));
+  p.note(w.method());
+}
+
 void printCauses(Printer& p, const std::string& title, const double* ns, int count, double total,
-                 std::string_view (*name)(int)) {
+                 const std::function<std::string(int)>& name) {
   TextTable t({{title, Align::kLeft}, {"Avg ms"}, {"% of step"}});
   for (int c = 0; c < count; ++c) {
     if (ns[c] <= 0) continue;  // a cause that never happened is noise in a table
-    t.addRow({std::string(name(c)), formatMs(ns[c]), formatPercent(total > 0 ? ns[c] / total : 0)});
+    t.addRow({name(c), formatMs(ns[c]), formatPercent(total > 0 ? ns[c] / total : 0)});
   }
   t.print(p.out());
 }
@@ -102,10 +113,10 @@ void printAttribution(Printer& p, const AttributionResult& a, const std::string&
   p.heading("Step attribution (average over " + std::to_string(a.per_step.size()) +
             " step(s); every ns once; docs/analyses.md 2a)");
   printCauses(p, "Host", a.average_host_ns.data(), kHostCauseCount, a.average_total_ns,
-              [](int c) { return hostCauseName(static_cast<HostCause>(c)); });
+              [&a](int c) { return hostCauseLabel(a, static_cast<HostCause>(c)); });
   for (const auto& [device, ns] : a.average_device_ns)
     printCauses(p, noun + " " + std::to_string(device), ns.data(), kDeviceCauseCount, a.average_total_ns,
-                [](int c) { return deviceCauseName(static_cast<DeviceCause>(c)); });
+                [](int c) { return std::string(deviceCauseName(static_cast<DeviceCause>(c))); });
 }
 
 /// One line: what the recording itself cost each step, which the savings take out.
@@ -252,6 +263,7 @@ void printSummaryText(std::ostream& out, const TraceSummary& summary, const trac
   printHeader(p, summary, model);
   printSteps(p, summary);
   if (!summary.breakdown.per_step.empty()) printBreakdown(p, summary.breakdown);
+  if (summary.input_wait.inferred) printInferredWait(p, summary);
   const std::string noun(trace::deviceNoun(model.metadata.accelerator));
   if (!summary.attribution.per_step.empty()) printAttribution(p, summary.attribution, noun);
   printProfilerCost(p, summary.profiler, summary.attribution.average_total_ns);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fixture_trace.h"
+#include "steplint/analyzer/attribution.h"
 #include "steplint/analyzer/steps.h"
 #include "test_model.h"
 
@@ -27,11 +28,12 @@ struct LoopShape {
   int64_t backward_tid = TestTrace::kMainThread;
   double wait_us = 200;              // worker case: main thread idle until the batch arrives
   int stall_iteration = -1;          // this iteration's data takes 5000 µs instead
+  int preempt_iteration = -1;        // this iteration's backward stops for 3000 µs halfway
 };
 
 // One libtorch iteration: data, zero_grad, forward, backward, SGD step, loss.item().
 // Returns the time the iteration ends (loss.item() ends).
-double iteration(TestTrace& t, double start, const LoopShape& shape, bool stall) {
+double iteration(TestTrace& t, double start, const LoopShape& shape, bool stall, bool preempt = false) {
   double at = start;
   const double data = stall ? 5000 : (shape.data_on_main ? 30 : shape.wait_us);
   if (shape.data_on_main) {
@@ -52,6 +54,7 @@ double iteration(TestTrace& t, double start, const LoopShape& shape, bool stall)
     t.op(std::string("autograd::engine::evaluate_function: ") + node, at, 10, shape.backward_tid);
     t.op(node, at + 1, 8, shape.backward_tid);
     at += 11;
+    if (preempt && std::string_view(node) == "torch::autograd::AccumulateGrad") at += 3000;
   }
   at += 5;
   for (const char* name : {"aten::mul_", "aten::add_", "aten::mul_", "aten::add_"}) {
@@ -68,7 +71,7 @@ std::vector<double> buildLoop(TestTrace& t, const LoopShape& shape, int iteratio
   double at = 0;
   for (int i = 0; i < iterations; ++i) {
     starts.push_back(at);
-    at = iteration(t, at, shape, i == shape.stall_iteration);
+    at = iteration(t, at, shape, i == shape.stall_iteration, i == shape.preempt_iteration);
   }
   starts.push_back(at);  // end of the last iteration
   t.finalize();
@@ -128,6 +131,44 @@ TEST_CASE("worker-thread data loading: steps start where the main thread begins 
       CHECK(r.steps[i - 1].host_end_ns == ns(starts[i]));
     }
     CHECK(r.steps[5].host_end_ns == ns(starts[6]));
+  }
+}
+
+TEST_CASE("detected steps name their training thread, which the attribution reads rather than a busier worker",
+          "[steps][detect]") {
+  TestTrace t;
+  LoopShape shape;
+  shape.data_on_main = false;
+  double at = 0;
+  for (int i = 0; i < 5; ++i) {
+    const double start = at;
+    at = iteration(t, at, shape, false);
+    for (int k = 0; k < 40; ++k) t.op("aten::mul", start + 0.5 + k * 0.1, 0.05, kWorker);  // decoding samples
+  }
+  t.finalize();
+  const auto r = computeSteps(t.model);
+  REQUIRE(r.source == StepSource::kDetected);
+  REQUIRE(r.main_track != trace::kNoIndex);
+  CHECK(t.model.tracks[r.main_track].tid == TestTrace::kMainThread);
+  const analyzer::AttributionResult a = analyzer::computeAttribution(t.model, r);
+  REQUIRE_FALSE(a.per_step.empty());
+  // The main thread's ops of one iteration: zero_grad 2 x 5, forward 4 x 10, backward 6 x 10,
+  // SGD 4 x 10 and loss.item() 20 µs; not the worker's 42 ops.
+  CHECK(a.per_step[1].host_ns[static_cast<size_t>(analyzer::HostCause::kOps)] == ns(170));
+}
+
+TEST_CASE("a backward pass preempted halfway is one pass, not two", "[steps][detect]") {
+  // On a busy 2-core machine a pass stopped for milliseconds: the split makes two half passes.
+  TestTrace t;
+  LoopShape shape;
+  shape.preempt_iteration = 2;
+  const std::vector<double> starts = buildLoop(t, shape, 6);
+  const auto r = computeSteps(t.model);
+  REQUIRE(r.source == StepSource::kDetected);
+  REQUIRE(r.steps.size() == 6);
+  for (size_t i = 0; i < 6; ++i) {
+    INFO("step " << i);
+    CHECK(r.steps[i].host_start_ns == ns(starts[i]));
   }
 }
 

@@ -25,6 +25,14 @@ class TestTrace {
   uint32_t op(const std::string& name, double ts, double dur, int64_t tid = kMainThread) {
     return builder_.addComplete(trace::EventKind::kCpuOp, name, kCpuPid, tid, ts, dur, nextExternalId());
   }
+  /// An op that records the autograd sequence counter as it was when it started.
+  uint32_t seqOp(const std::string& name, double ts, double dur, int64_t sequence_number, int64_t tid = kMainThread) {
+    const uint32_t i = op(name, ts, dur, tid);
+    trace::OpDetail detail;
+    detail.sequence_number = sequence_number;
+    model.events[i].detail = builder_.addOpDetail(detail);
+    return i;
+  }
   uint32_t annotation(const std::string& name, double ts, double dur, int64_t tid = kMainThread) {
     return builder_.addComplete(trace::EventKind::kUserAnnotation, name, kCpuPid, tid, ts, dur, nextExternalId());
   }

@@ -108,6 +108,29 @@ TEST_CASE("GPU trace: steps detected without markers match the marked run", "[gp
   CHECK(profiler_steps == 0);
 }
 
+TEST_CASE("GPU trace: without markers SL101 infers the DataLoader wait the marked run measures (#16)",
+          "[gpu-fixture]") {
+  const analyzer::Diagnostic* measured = gpuTrace("slow_trainer_marked").finding("SL101");
+  const LintedTrace& detected = gpuTrace("slow_trainer_auto");
+  const analyzer::Diagnostic* inferred = detected.finding("SL101");
+  REQUIRE(measured != nullptr);
+  REQUIRE(inferred != nullptr);
+  INFO(inferred->message << "\n" << inferred->saving.method);
+  CHECK(inferred->evidence.metric("dataloader_inferred") == 1);
+  // Each iteration's fetch ends where the batch is copied to the GPU (docs/analyses.md §2b).
+  CHECK(detected.summary.input_wait.steps_by_end[static_cast<size_t>(analyzer::InputEnd::kHostToDevice)] ==
+        static_cast<int64_t>(detected.summary.steps.steps.size()));
+  // Two recordings: 87.4 % (27.5 ms) inferred, 87.0 % (25.5 ms) measured.
+  CHECK(inferred->evidence.metric("dataloader_fraction") ==
+        Approx(measured->evidence.metric("dataloader_fraction")).margin(0.03));
+  CHECK(inferred->saving.per_step_ms == Approx(measured->saving.per_step_ms).epsilon(0.15));
+  // The attribution calls the GPU's idle time during the fetch idle for data, as it does
+  // with the markers, instead of idle after loss.item()'s sync.
+  CHECK(detected.summary.attribution.dataloader_inferred);
+  const auto& gpu = detected.summary.attribution.average_device_ns.at(0).second;
+  CHECK(gpu[static_cast<size_t>(analyzer::DeviceCause::kIdleData)] > 0.8 * detected.summary.attribution.average_total_ns);
+}
+
 TEST_CASE("GPU trace: a Python trainer recorded with no code change names its loader, pin_memory and .item() (#16)",
           "[gpu-fixture]") {
   // samples/python/slow_loader_train.py under `steplint record` on an H200, torch 2.11.

@@ -23,7 +23,7 @@ void AttributionModel::rebuild() {
   const analyzer::AttributionResult& a = trace_->summary.attribution;
   for (int c = 0; c < analyzer::kHostCauseCount; ++c) {
     const double ns = a.average_host_ns[static_cast<size_t>(c)];
-    if (ns > 0) rows_.push_back({tr("Host"), qs(analyzer::hostCauseName(static_cast<analyzer::HostCause>(c))), ns});
+    if (ns > 0) rows_.push_back({tr("Host"), qs(analyzer::hostCauseLabel(a, static_cast<analyzer::HostCause>(c))), ns});
   }
   for (const auto& [device, causes] : a.average_device_ns) {
     for (int c = 0; c < analyzer::kDeviceCauseCount; ++c) {

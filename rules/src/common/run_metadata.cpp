@@ -8,9 +8,14 @@ namespace steplint::rules::common {
 
 namespace {
 
-std::optional<int64_t> parseInteger(std::string_view raw) {
+std::string_view unquoted(std::string_view raw) {
   while (!raw.empty() && (raw.front() == ' ' || raw.front() == '"')) raw.remove_prefix(1);
   while (!raw.empty() && (raw.back() == ' ' || raw.back() == '"')) raw.remove_suffix(1);
+  return raw;
+}
+
+std::optional<int64_t> parseInteger(std::string_view raw) {
+  raw = unquoted(raw);
   int64_t value = 0;
   const auto [end, ec] = std::from_chars(raw.data(), raw.data() + raw.size(), value);
   if (ec != std::errc() || end != raw.data() + raw.size()) return std::nullopt;
@@ -30,6 +35,18 @@ std::optional<std::string_view> metadataRaw(const trace::TraceMetadata& meta,
 std::optional<int64_t> metadataInteger(const trace::TraceMetadata& meta, std::initializer_list<std::string_view> keys) {
   const std::optional<std::string_view> raw = metadataRaw(meta, keys);
   return raw ? parseInteger(*raw) : std::nullopt;
+}
+
+AutocastSetting autocastSetting(const trace::TraceMetadata& meta) {
+  AutocastSetting out;
+  const std::optional<std::string_view> enabled = metadataRaw(meta, {"autocast_enabled"});
+  if (!enabled) return out;
+  const std::string_view value = unquoted(*enabled);
+  out.known = value == "true" || value == "false" || value == "True" || value == "False";
+  out.enabled = value == "true" || value == "True";
+  if (const std::optional<std::string_view> dtype = metadataRaw(meta, {"autocast_dtype"}))
+    out.dtype = std::string(unquoted(*dtype));
+  return out;
 }
 
 int64_t hostCpuCores(const trace::TraceMetadata& meta, int64_t option) {

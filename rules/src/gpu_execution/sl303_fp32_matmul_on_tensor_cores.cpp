@@ -2,6 +2,7 @@
 // capability >= 7.0), a large share of kernel time is launched by tensor-core-eligible ops
 // (conv, GEMM) whose kernels are not tensor-core kernels.
 #include "common/kernel_util.h"
+#include "common/run_metadata.h"
 #include "gpu_execution/tensor_core_eligible.h"
 #include "steplint/analyzer/rule_registry.h"
 
@@ -80,12 +81,14 @@ void Fp32MatmulOnTensorCoresRule::check(const AnalysisContext& context, Diagnost
   if (share < options().min_eligible_share || tc_of_eligible > options().max_tensor_core_share) return;
   const double steps = static_cast<double>(window.count);
   const double fp32_ms = static_cast<double>(t.eligibleNonTcNs()) / steps / 1e6;
+  const common::AutocastSetting autocast = common::autocastSetting(context.model().metadata);
   analyzer::Diagnostic d = makeDiagnostic();
   d.message = strf(
       "%.1f%% of kernel time is launched by tensor-core-eligible ops (conv/matmul) running FP32 kernels "
       "without tensor cores on %s (sm_%d%d): %.1f ms per step",
       100 * share, dev->name.empty() ? "the GPU" : dev->name.c_str(), dev->compute_major,
       std::max(0, dev->compute_minor), fp32_ms);
+  if (autocast.enabled) d.message += ", although " + autocast.describe() + " was enabled";
   d.evidence.steps = keptStepNumbers(context);
   d.evidence.ranges.push_back({window.start_ns, window.end_ns});
   d.evidence.events = sampleEvents(t.eligible_fp32_kernels);
@@ -96,6 +99,7 @@ void Fp32MatmulOnTensorCoresRule::check(const AnalysisContext& context, Diagnost
       {"tensor_core_share_all_kernels", t.all_kernel_ns > 0 ? static_cast<double>(t.tc_ns) / t.all_kernel_ns : 0.0},
       {"eligible_fp32_ms_per_step", fp32_ms},
       {"compute_capability", dev->compute_major + 0.1 * std::max(0, dev->compute_minor)}};
+  if (autocast.known) d.evidence.metrics.emplace_back("autocast_enabled", autocast.enabled ? 1.0 : 0.0);
   common::EffectBuilder effect;
   for (uint32_t k : t.eligible_fp32_kernels) effect.deviceOp(k);
   const double low_speedup = 1 + (assumed_speedup() - 1) / 2;
@@ -103,6 +107,10 @@ void Fp32MatmulOnTensorCoresRule::check(const AnalysisContext& context, Diagnost
                          assumed_speedup(), low_speedup);
   d.effect = effect.take(/*host_factor=*/1, 1 / assumed_speedup(), /*host_factor_worst=*/-1, 1 / low_speedup);
   d.fix = fixesFor(dev->compute_major);
+  // Autocast was entered, yet these ops ran FP32: they ran outside its region.
+  if (autocast.enabled)
+    d.fix.insert(d.fix.begin(), "autocast is enabled but does not reach these ops: run the forward pass and the loss "
+                                "inside its region, on the tensors' device type (\"cuda\")");
   d.fingerprint_key = strf("gpu%d", t.main_device);
   sink.report(std::move(d));
 }

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "common/kernel_util.h"
+#include "common/run_metadata.h"
 #include "common/shared_data.h"
 #include "gpu_execution/kernel_precision.h"
 #include "gpu_execution/tensor_core_eligible.h"
@@ -111,6 +112,16 @@ std::vector<std::string> autocastFixes() {
           "weights and optimizer state stay FP32 under autocast; compare the loss curve once against the FP32 run"};
 }
 
+/// Autocast is on, yet these kernels stayed 32-bit: what autocast does not reach.
+std::vector<std::string> autocastRegionFixes() {
+  return {"autocast changes only the ops that run inside its region: put the whole forward pass and the loss inside "
+          "with torch.autocast(\"cuda\", dtype=torch.bfloat16) (LibTorch: between set_autocast_enabled(at::kCUDA, "
+          "true) and false)",
+          "inside the region, ops on autocast's float32 list, tensors cast back with .float() and custom CUDA "
+          "extensions stay 32-bit; a torch.autocast(\"cpu\") region does not change CUDA ops",
+          "weights and optimizer state stay FP32 under autocast; compare the loss curve once against the FP32 run"};
+}
+
 }  // namespace
 
 void Fp32TrainingWithoutAutocastRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
@@ -128,18 +139,24 @@ void Fp32TrainingWithoutAutocastRule::check(const AnalysisContext& context, Diag
   const int64_t known_ns = wide_ns + split.at(KernelPrecision::kReduced);
   const double share = static_cast<double>(wide_ns) / static_cast<double>(t.op_kernel_ns);
   const double reduced_share = known_ns > 0 ? static_cast<double>(split.at(KernelPrecision::kReduced)) / known_ns : 0;
-  if (share < options().min_share || reduced_share > options().max_reduced_share || autocastInSteps(context, window)) return;
+  if (share < options().min_share || reduced_share > options().max_reduced_share) return;
+  // The import hook's record beats names: it sees every torch.autocast region, with or without
+  // Python frames, so with it the kernels that stayed 32-bit under autocast are reported too.
+  const common::AutocastSetting autocast = common::autocastSetting(model.metadata);
+  if (!autocast.known && autocastInSteps(context, window)) return;
 
   const double steps = static_cast<double>(window.count);
   auto perStepMs = [&](int64_t ns) { return static_cast<double>(ns) / steps / 1e6; };
   const double tf32_ms = perStepMs(split.at(KernelPrecision::kTf32));
   const double fp32_ms = perStepMs(split.at(KernelPrecision::kFp32));
   analyzer::Diagnostic d = makeDiagnostic();
+  const std::string why = autocast.enabled ? " although " + autocast.describe() + " was enabled," : " with no autocast";
   d.message = strf(
-      "%.1f%% of kernel time is conv/matmul in 32-bit precision with no autocast on %s (sm_%d%d): %.1f ms per "
-      "step, %.1f ms of it TF32 on tensor cores and %.1f ms FP32 without",
-      100 * share, dev->name.empty() ? "the GPU" : dev->name.c_str(), dev->compute_major,
+      "%.1f%% of kernel time is conv/matmul in 32-bit precision%s on %s (sm_%d%d): %.1f ms per step, %.1f ms of it "
+      "TF32 on tensor cores and %.1f ms FP32 without",
+      100 * share, why.c_str(), dev->name.empty() ? "the GPU" : dev->name.c_str(), dev->compute_major,
       std::max(0, dev->compute_minor), tf32_ms + fp32_ms, tf32_ms, fp32_ms);
+  if (autocast.known && !autocast.enabled) d.message += " (the Python import hook saw no enabled torch.autocast)";
   d.evidence.steps = keptStepNumbers(context);
   d.evidence.ranges.push_back({window.start_ns, window.end_ns});
   d.evidence.events = sampleEvents(split.wide_kernels);
@@ -149,6 +166,7 @@ void Fp32TrainingWithoutAutocastRule::check(const AnalysisContext& context, Diag
                         {"reduced_share_of_known", reduced_share},
                         {"unknown_precision_ms_per_step", perStepMs(split.at(KernelPrecision::kUnknown))},
                         {"compute_capability", dev->compute_major + 0.1 * std::max(0, dev->compute_minor)}};
+  if (autocast.known) d.evidence.metrics.emplace_back("autocast_enabled", autocast.enabled ? 1.0 : 0.0);
   common::EffectBuilder effect;
   for (uint32_t k : split.wide_kernels) effect.deviceOp(k);
   const double low_speedup = 1 + (assumed_speedup() - 1) / 2;
@@ -157,7 +175,7 @@ void Fp32TrainingWithoutAutocastRule::check(const AnalysisContext& context, Diag
       "tensor cores this comes on top of reaching them, SL303's share",
       assumed_speedup(), low_speedup);
   d.effect = effect.take(/*host_factor=*/1, 1 / assumed_speedup(), /*host_factor_worst=*/-1, 1 / low_speedup);
-  d.fix = autocastFixes();
+  d.fix = autocast.enabled ? autocastRegionFixes() : autocastFixes();
   d.fingerprint_key = strf("gpu%d", t.main_device);
   sink.report(std::move(d));
 }

@@ -1,9 +1,11 @@
 #include <algorithm>
 #include <set>
+#include <string>
 
 #include "common/rule_support.h"
 #include "common/run_metadata.h"
 #include "steplint/analyzer/breakdown.h"
+#include "steplint/analyzer/input_wait.h"
 #include "steplint/analyzer/name_memo.h"
 #include "steplint/analyzer/rule_registry.h"
 
@@ -23,6 +25,28 @@ struct Options {
   int64_t workers_per_gpu = 4;
 };
 
+/// What the finding says about the wait, measured (DataLoader ranges) or inferred (input_wait.h).
+struct Wait {
+  double fraction = 0;
+  double ms = 0;
+  bool single_process = false;  // the loader runs on the training thread (num_workers=0)
+  bool multi_process = false;   // loader workers exist
+  const analyzer::InferredInputWait* inferred = nullptr;
+};
+
+std::string measuredMessage(const Wait& w) {
+  const char* kind = w.single_process ? " (single-process loader: num_workers=0)"
+                                      : w.multi_process ? " (multi-process loader)" : "";
+  return strf("%.1f%% of step time (%.1f ms/step) waiting for the DataLoader%s", 100.0 * w.fraction, w.ms, kind);
+}
+
+std::string inferredMessage(const Wait& w) {
+  const char* kind = w.multi_process ? "the training thread waits for loader worker threads"
+                                     : "the training thread loads the batches itself, as with num_workers=0";
+  return strf("%.1f%% of step time (%.1f ms/step) waiting for the next batch, inferred: no DataLoader ranges, the "
+              "part of each iteration before its training starts (%s)", 100.0 * w.fraction, w.ms, kind);
+}
+
 /// SL101: the training loop waits for the DataLoader for a large share of each step.
 class DataLoaderWaitRule final : public analyzer::RuleWith<Options> {
  public:
@@ -32,6 +56,9 @@ class DataLoaderWaitRule final : public analyzer::RuleWith<Options> {
  private:
   // The recommendation needs at least one worker per GPU.
   int64_t workers_per_gpu() const { return std::max<int64_t>(1, options().workers_per_gpu); }
+  void checkInferred(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const;
+  void report(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink, const Wait& wait,
+              EvidenceBuilder& evidence, EffectBuilder& effect) const;
 };
 
 }  // namespace
@@ -59,7 +86,8 @@ void DataLoaderWaitRule::check(const analyzer::AnalysisContext& context, analyze
   const trace::TraceModel& model = context.model();
   EvidenceBuilder evidence(context);
   EffectBuilder effect;
-  bool single_process = false, multi_process = false, any_loader = false;
+  Wait wait;
+  bool any_loader = false;
   analyzer::NameMemo loader_name(model, analyzer::isDataLoaderName);
   for (uint32_t i = 0; i < model.events.size(); ++i) {
     const trace::Event& e = model.events[i];
@@ -68,23 +96,58 @@ void DataLoaderWaitRule::check(const analyzer::AnalysisContext& context, analyze
     if (step < 0) continue;
     any_loader = true;
     const std::string_view name = model.name(e);
-    single_process |= name.find("_SingleProcessDataLoaderIter") != std::string_view::npos;
-    multi_process |= name.find("_MultiProcessingDataLoaderIter") != std::string_view::npos;
+    wait.single_process |= name.find("_SingleProcessDataLoaderIter") != std::string_view::npos;
+    wait.multi_process |= name.find("_MultiProcessingDataLoaderIter") != std::string_view::npos;
     evidence.eventWithRange(i);
     effect.hostEvent(model, i);
   }
   if (!any_loader) {
-    sink.notChecked("no DataLoader ranges (enumerate(DataLoader)#...__next__) inside the steps; "
-                    "LibTorch loops can emit them with RECORD_USER_SCOPE");
+    checkInferred(context, sink);
     return;
   }
   const auto& bd = context.breakdown();
-  const double fraction = bd.averageFraction(StepCategory::kDataLoader);
-  const double wait_ms = bd.average_ns[static_cast<size_t>(StepCategory::kDataLoader)] / 1e6;
-  if (fraction <= options().min_wait_fraction) return;
-
+  wait.fraction = bd.averageFraction(StepCategory::kDataLoader);
+  wait.ms = bd.average_ns[static_cast<size_t>(StepCategory::kDataLoader)] / 1e6;
+  if (wait.fraction <= options().min_wait_fraction) return;
   for (size_t s = 0; s < bd.per_step.size(); ++s)
     if (bd.per_step[s].ns[static_cast<size_t>(StepCategory::kDataLoader)] > 0) evidence.step(static_cast<int>(s));
+  report(context, sink, wait, evidence, effect);
+}
+
+// Without DataLoader ranges (a LibTorch loop recorded without markers) the wait is the
+// inferred input phase of each iteration (docs/analyses.md §2b), saved the same way.
+void DataLoaderWaitRule::checkInferred(const analyzer::AnalysisContext& context,
+                                       analyzer::DiagnosticSink& sink) const {
+  const analyzer::InferredInputWait& inferred = context.summary().input_wait;
+  if (!inferred.inferred) {
+    sink.notChecked("no DataLoader ranges (enumerate(DataLoader)#...__next__) inside the steps, and the wait could "
+                    "not be inferred: " + inferred.reason + "; LibTorch loops can emit them with steplint::"
+                    "DataLoaderWait or RECORD_USER_SCOPE");
+    return;
+  }
+  const double step_ns = context.breakdown().average_total_ns;
+  Wait wait;
+  wait.fraction = step_ns > 0 ? inferred.average_ns / step_ns : 0;
+  wait.ms = inferred.average_ns / 1e6;
+  if (wait.fraction <= options().min_wait_fraction) return;
+  // The training thread idles while worker threads build the batches, or builds them itself.
+  wait.multi_process = inferred.average_worker_wait_ns * 2 >= inferred.average_ns;
+  wait.single_process = !wait.multi_process;
+  wait.inferred = &inferred;
+  EvidenceBuilder evidence(context);
+  EffectBuilder effect;
+  for (size_t s = 0; s < inferred.per_step_ns.size(); ++s)
+    if (inferred.per_step_ns[s] > 0) evidence.step(static_cast<int>(s));
+  for (const analyzer::Interval& iv : inferred.ranges.intervals()) {
+    evidence.range(iv.start, iv.end);
+    effect.hostRange(iv.start, iv.end);
+  }
+  report(context, sink, wait, evidence, effect);
+}
+
+void DataLoaderWaitRule::report(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink,
+                                const Wait& wait, EvidenceBuilder& evidence, EffectBuilder& effect) const {
+  const trace::TraceModel& model = context.model();
   std::set<int32_t> gpus;
   for (const trace::Event& e : model.events)
     if (trace::isDeviceOp(e.kind)) gpus.insert(model.deviceOf(e));
@@ -96,22 +159,25 @@ void DataLoaderWaitRule::check(const analyzer::AnalysisContext& context, analyze
                                     : std::string("up to the number of CPU cores");
   const std::string why = strf("%lld per GPU x %lld GPU%s used, %s", static_cast<long long>(workers_per_gpu()),
                                static_cast<long long>(gpu_count), gpu_count == 1 ? "" : "s", cap.c_str());
-  evidence.metric("dataloader_fraction", fraction);
-  evidence.metric("dataloader_ms_per_step", wait_ms);
+  evidence.metric("dataloader_fraction", wait.fraction);
+  evidence.metric("dataloader_ms_per_step", wait.ms);
   evidence.metric("threshold_fraction", options().min_wait_fraction);
   evidence.metric("gpus_used", static_cast<double>(gpus.size()));
   evidence.metric("recommended_workers", static_cast<double>(workers));
+  if (wait.inferred) {
+    evidence.metric("dataloader_inferred", 1);
+    evidence.metric("worker_wait_ms_per_step", wait.inferred->average_worker_wait_ns / 1e6);
+  }
 
   analyzer::Diagnostic d = makeDiagnostic();
-  const char* kind = single_process ? " (single-process loader: num_workers=0)"
-                                    : multi_process ? " (multi-process loader)" : "";
-  d.message = strf("%.1f%% of step time (%.1f ms/step) waiting for the DataLoader%s", 100.0 * fraction, wait_ms, kind);
+  d.message = wait.inferred ? inferredMessage(wait) : measuredMessage(wait);
   d.evidence = evidence.take();
   d.saving.method = "the DataLoader waits removed: enough loader workers prepare the next batches while the step "
                    "runs";
+  if (wait.inferred) d.saving.method += "; the wait is " + wait.inferred->method();
   d.effect = effect.take(/*host_factor=*/0);
   const std::string n = std::to_string(workers);
-  if (single_process || !multi_process) {
+  if (wait.single_process || !wait.multi_process) {
     d.fix.push_back("LibTorch: torch::data::make_data_loader(dataset, torch::data::DataLoaderOptions()"
                     ".batch_size(B).workers(" + n + "))");
     d.fix.push_back("Python: DataLoader(..., num_workers=" + n + ", pin_memory=True, persistent_workers=True) (" + why +
@@ -121,6 +187,8 @@ void DataLoaderWaitRule::check(const analyzer::AnalysisContext& context, analyze
     d.fix.push_back("if the workers are already saturated, make decoding/augmentation cheaper "
                     "(pre-resized data, GPU augmentation, NVIDIA DALI)");
   }
+  if (wait.inferred)
+    d.fix.push_back("LibTorch: mark the wait for an exact figure: steplint::DataLoaderWait (steplint/collector.h)");
   d.fingerprint_key = "dataloader";
   sink.report(std::move(d));
 }

@@ -12,9 +12,11 @@ namespace {
 
 // One 1 ms step: conv2d -> cudnn_convolution launches `conv_kernel` (600 µs); a relu launches a
 // 200 µs kernel; AddmmBackward0 (modern name, TB-Q4) launches a 200 µs GEMM.
-std::string convTrace(int major, const std::string& conv_kernel, bool with_props = true) {
+std::string convTrace(int major, const std::string& conv_kernel, bool with_props = true,
+                      const std::string& autocast_enabled = "") {
   JsonTrace t;
   if (with_props) t.device(0, major, 0, 34084028416, "Tesla V100-SXM2-32GB");
+  if (!autocast_enabled.empty()) t.meta("autocast_enabled", autocast_enabled).meta("autocast_dtype", "\"torch.float16\"");
   t.step(1, 0, 1000);
   t.op("aten::conv2d", 10, 100);
   const int64_t conv = t.op("aten::cudnn_convolution", 20, 80);
@@ -77,6 +79,23 @@ TEST_CASE("SL303 flags FP32 conv/GEMM kernels on a tensor-core GPU") {
   // The host's 1 ms step bounds it (the kernels end at 940 µs): faster kernels save nothing.
   CHECK(d.saving.per_step_ms == Approx(0).margin(1e-6));
   CHECK(d.evidence.events.size() == 2);
+}
+
+TEST_CASE("SL303 says when autocast was enabled and the kernels still ran FP32 (Python import hook)") {
+  const std::string fp32 = "volta_scudnn_128x64_relu_interior_nn_v1";
+  const auto on = steplint::test::runRuleOnJson("SL303", convTrace(7, fp32, true, "true"));
+  REQUIRE(on.diagnostics.size() == 1);
+  const auto& d = on.diagnostics[0];
+  CHECK(d.message.find("0.7 ms per step, although autocast (torch.float16) was enabled") != std::string::npos);
+  CHECK(d.evidence.metric("autocast_enabled") == Approx(1));
+  CHECK(d.fix.front().rfind("autocast is enabled but does not reach these ops", 0) == 0);
+  const auto off = steplint::test::runRuleOnJson("SL303", convTrace(7, fp32, true, "false"));
+  REQUIRE(off.diagnostics.size() == 1);
+  CHECK(off.diagnostics[0].message.find("autocast") == std::string::npos);
+  CHECK(off.diagnostics[0].evidence.metric("autocast_enabled", -1) == Approx(0));
+  const auto unknown = steplint::test::runRuleOnJson("SL303", convTrace(7, fp32));
+  REQUIRE(unknown.diagnostics.size() == 1);
+  CHECK(unknown.diagnostics[0].evidence.metric("autocast_enabled", -1) == Approx(-1));  // not in the trace
 }
 
 TEST_CASE("SL303 assumed-speedup scales the saving") {

@@ -25,6 +25,7 @@ struct Scenario {
   std::string gemm_types;         // raw "Input type" of AddmmBackward0 (empty: none recorded)
   double host_us = 300;           // each step's host part; the GPU's work is 900 µs per step
   bool autocast_frame = false;    // torch.autocast's __enter__ frame in each step
+  std::string autocast_enabled;   // the Python import hook's autocast_enabled ("" = not written)
 };
 
 /// Four steps. Each step's host part launches a 600 µs conv (aten::conv2d > cudnn_convolution),
@@ -33,6 +34,8 @@ struct Scenario {
 std::string fourSteps(const Scenario& s) {
   JsonTrace t;
   t.device(0, s.major, 0, 42505273344, s.major >= 8 ? "NVIDIA A100-SXM4-40GB" : "Tesla V100-SXM2-32GB");
+  if (!s.autocast_enabled.empty()) t.meta("autocast_enabled", s.autocast_enabled);
+  if (s.autocast_enabled == "true") t.meta("autocast_dtype", "\"torch.bfloat16\"");
   steplint::test::StreamQueue stream(10);
   for (int i = 0; i < 4; ++i) {
     const double b = s.host_us * i;
@@ -128,6 +131,36 @@ TEST_CASE("SL305 is silent under autocast, for bf16 kernels and on Volta") {
   volta.conv_kernel = "volta_scudnn_128x64_relu_interior_nn_v1";
   CHECK(steplint::test::runRuleOnJson("SL305", fourSteps(volta)).diagnostics.empty());
   CHECK(steplint::test::runRuleOnJson("SL303", fourSteps(volta)).diagnostics.size() == 1);
+}
+
+TEST_CASE("SL305: autocast enabled (Python import hook) yet the convolutions still TF32: said so") {
+  Scenario s;
+  s.autocast_enabled = "true";
+  s.autocast_frame = true;  // the hook's record wins over the frame that would silence the rule
+  const auto run = steplint::test::runRuleOnJson("SL305", fourSteps(s));
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  CHECK(d.message ==
+        "77.8% of kernel time is conv/matmul in 32-bit precision although autocast (torch.bfloat16) was enabled, on "
+        "NVIDIA A100-SXM4-40GB (sm_80): 0.7 ms per step, 0.6 ms of it TF32 on tensor cores and 0.1 ms FP32 without");
+  CHECK(d.evidence.metric("autocast_enabled") == Approx(1));
+  CHECK(d.fix.front().rfind("autocast changes only the ops that run inside its region", 0) == 0);
+  CHECK(d.saving.per_step_ms == Approx(0.35).margin(0.005));  // the same kernels, the same gain
+  // With the kernels in bfloat16, autocast did its job: nothing to say.
+  s.conv_kernel = kBf16Conv;
+  CHECK(steplint::test::runRuleOnJson("SL305", fourSteps(s)).diagnostics.empty());
+}
+
+TEST_CASE("SL305: the import hook saw no autocast: said so as evidence") {
+  Scenario s;
+  s.autocast_enabled = "false";
+  const auto run = steplint::test::runRuleOnJson("SL305", fourSteps(s));
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  CHECK(d.message.find("with no autocast on NVIDIA A100-SXM4-40GB") != std::string::npos);
+  CHECK(d.message.find("(the Python import hook saw no enabled torch.autocast)") != std::string::npos);
+  CHECK(d.evidence.metric("autocast_enabled", -1) == Approx(0));
+  CHECK(d.fix.front().find("kBFloat16") != std::string::npos);
 }
 
 TEST_CASE("SL305 reads the dtype from Input type when the kernel name does not say (cuBLAS 12 nvjet)") {

@@ -64,6 +64,75 @@ TEST_CASE("SL101: without DataLoader ranges the rule is not checked", "[rules][S
   CHECK(run.diagnostics.empty());
   REQUIRE(run.not_checked.size() == 1);
   CHECK(run.not_checked[0].rfind("no DataLoader ranges", 0) == 0);
+  CHECK(run.not_checked[0].find("could not be inferred: no step shows where its training starts") !=
+        std::string::npos);
+}
+
+// Three 10 ms steps of a loop recorded without DataLoader ranges: the fetch for `fetch_us`
+// (ops on the training thread, or with `workers` an idle wait while thread 2 builds the batch),
+// then the forward, whose aten::t creates the first autograd node: every op before it records
+// the same sequence number, aten::addmm the next one.
+std::string unmarkedSteps(double fetch_us, bool workers = false) {
+  KinetoTrace t;
+  for (int s = 0; s < 3; ++s) {
+    const double b = 10000.0 * s;
+    const int64_t seq = 10 * s;
+    t.step(s + 1, b, 10000);
+    if (workers) {
+      t.op("aten::stack", b + 100, fetch_us - 200, 2);
+    } else {
+      t.seqOp("aten::mean", b, fetch_us / 2, seq).seqOp("aten::stack", b + fetch_us / 2, fetch_us / 2, seq);
+    }
+    t.seqOp("aten::t", b + fetch_us, 10, seq).seqOp("aten::addmm", b + fetch_us + 20, 3000, seq + 1);
+  }
+  return t.str();
+}
+
+TEST_CASE("SL101: without DataLoader ranges the fetch before each forward is an inferred wait", "[rules][SL101]") {
+  const RuleRun run = runRuleOnJson("SL101", unmarkedSteps(4000));
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  CHECK(d.message == "40.0% of step time (4.0 ms/step) waiting for the next batch, inferred: no DataLoader ranges, "
+                     "the part of each iteration before its training starts (the training thread loads the batches "
+                     "itself, as with num_workers=0)");
+  CHECK(d.evidence.metric("dataloader_inferred") == Approx(1));
+  CHECK(d.evidence.metric("dataloader_ms_per_step") == Approx(4.0).margin(1e-6));
+  CHECK(d.evidence.metric("worker_wait_ms_per_step") == Approx(0).margin(1e-9));
+  CHECK(d.evidence.steps == std::vector<int64_t>{1, 2, 3});
+  CHECK(d.evidence.ranges.size() == 3);
+  // The same step replay as measured waits: the inferred phases removed.
+  CHECK(d.saving.per_step_ms == Approx(4.0).margin(1e-6));
+  CHECK(d.saving.method.find("; the wait is inferred (no DataLoader ranges): each iteration's start on the "
+                             "training thread until") != std::string::npos);
+  CHECK(d.saving.method.find("ended by the first autograd node of the forward in 3 of 3 steps") != std::string::npos);
+  CHECK(d.fix[0].find(".workers(4)") != std::string::npos);
+  CHECK(d.fix.back().find("steplint::DataLoaderWait") != std::string::npos);
+  CHECK(d.fingerprint_key == "dataloader");
+}
+
+TEST_CASE("SL101: an inferred wait on loader worker threads asks for more workers", "[rules][SL101]") {
+  const RuleRun run = runRuleOnJson("SL101", unmarkedSteps(4000, true));
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  CHECK(d.message.find("(the training thread waits for loader worker threads)") != std::string::npos);
+  CHECK(d.evidence.metric("worker_wait_ms_per_step") == Approx(3.8).margin(1e-6));
+  CHECK(d.fix[0].rfind("raise num_workers to 4", 0) == 0);
+}
+
+TEST_CASE("SL101: a short inferred wait is not flagged", "[rules][SL101]") {
+  const RuleRun run = runRuleOnJson("SL101", unmarkedSteps(400));  // 4%
+  CHECK(run.diagnostics.empty());
+  CHECK(run.not_checked.empty());
+}
+
+TEST_CASE("SL101: without iterations to infer from, not checked with the reason", "[rules][SL101]") {
+  KinetoTrace t;  // no ProfilerStep, no backward pass: one whole-trace step
+  t.seqOp("aten::mean", 0, 4000, 1).seqOp("aten::addmm", 4000, 1000, 2);
+  const RuleRun run = runRuleOnJson("SL101", t.str());
+  CHECK(run.diagnostics.empty());
+  REQUIRE(run.not_checked.size() == 1);
+  CHECK(run.not_checked[0].find("could not be inferred: the steps are not training-loop iterations (the whole "
+                                "trace is one step)") != std::string::npos);
 }
 
 TEST_CASE("SL101: ResNet-50 with 0 workers waits 33.4% of the step for data", "[rules][SL101][fixture]") {
@@ -91,10 +160,11 @@ TEST_CASE("SL101: ResNet-50 with 4 workers (0.84%) is not flagged", "[rules][SL1
   CHECK(run.not_checked.empty());
 }
 
-TEST_CASE("SL101: the CPU-only HTA trace has no DataLoader ranges", "[rules][SL101][fixture]") {
+TEST_CASE("SL101: the CPU-only HTA trace has no DataLoader ranges and nothing to infer from", "[rules][SL101][fixture]") {
   const RuleRun run = runRuleOnFixture("SL101", kCpuOnly);
   REQUIRE(run.not_checked.size() == 1);
   CHECK(run.not_checked[0].rfind("no DataLoader ranges", 0) == 0);
+  CHECK(run.not_checked[0].find("could not be inferred") != std::string::npos);
 }
 
 TEST_CASE("SL101: the core count steplint record wrote caps the worker count", "[rules][SL101]") {

@@ -37,6 +37,12 @@ class KinetoTrace {
     add("cpu_op", name, kPid, tid, ts, dur, "\"External id\": " + std::to_string(next_ext_++));
     return *this;
   }
+  /// A cpu_op that records the autograd sequence counter as it was when it started.
+  KinetoTrace& seqOp(const std::string& name, double ts, double dur, int64_t sequence_number, int tid = 1) {
+    add("cpu_op", name, kPid, tid, ts, dur,
+        "\"External id\": " + std::to_string(next_ext_++) + ", \"Sequence number\": " + std::to_string(sequence_number));
+    return *this;
+  }
   /// A runtime call with no device op (cudaStreamSynchronize, cudaFree ...).
   KinetoTrace& runtime(const std::string& name, double ts, double dur, int tid = 1) {
     add("cuda_runtime", name, kPid, tid, ts, dur, "\"correlation\": " + std::to_string(next_corr_++));

@@ -7,9 +7,11 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "steplint/analyzer/intervals.h"
 #include "steplint/analyzer/steps.h"
 #include "steplint/trace/model.h"
 
@@ -58,12 +60,20 @@ struct StepAttribution {
 
 struct AttributionResult {
   std::vector<StepAttribution> per_step;  // same order as StepResult::steps
+  /// The DataLoader cause is an inferred input phase (input_wait.h), not measured ranges.
+  bool dataloader_inferred = false;
   /// The mean over the steps, in ns (0 steps: all zero, no devices).
   double average_total_ns = 0;
   std::array<double, kHostCauseCount> average_host_ns{};
   std::vector<std::pair<int32_t, std::array<double, kDeviceCauseCount>>> average_device_ns;
 };
 
-AttributionResult computeAttribution(const trace::TraceModel& model, const StepResult& steps);
+/// `inferred_loader`: the inferred input phases of a trace without DataLoader ranges
+/// (InferredInputWait::ranges), which then take the DataLoader cause; empty otherwise.
+AttributionResult computeAttribution(const trace::TraceModel& model, const StepResult& steps,
+                                     const IntervalSet& inferred_loader = {});
+
+/// "DataLoader (inferred)" for an inferred DataLoader cause, else hostCauseName(c).
+std::string hostCauseLabel(const AttributionResult& a, HostCause c);
 
 }  // namespace steplint::analyzer

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "steplint/analyzer/intervals.h"
 #include "steplint/analyzer/steps.h"
 #include "steplint/trace/model.h"
 
@@ -34,7 +35,10 @@ struct BreakdownResult {
   double averageFraction(StepCategory c) const;
 };
 
-BreakdownResult computeBreakdown(const trace::TraceModel& model, const StepResult& steps);
+/// `extra_dataloader`: more time with the DataLoader role (an inferred input phase,
+/// input_wait.h, measured as a DataLoader range would be); empty for the tb_plugin breakdown.
+BreakdownResult computeBreakdown(const trace::TraceModel& model, const StepResult& steps,
+                                 const IntervalSet& extra_dataloader = {});
 
 /// Role predicates shared with the rules (tb_plugin §1.2 names, exact spellings).
 bool isDataLoaderName(std::string_view name);      // enumerate(DataLoader)#...__next__ or enumerate(DataPipe)#...

@@ -50,6 +50,9 @@ struct StepResult {
     return source == StepSource::kProfilerStep || source == StepSource::kDetected;
   }
   std::vector<Step> steps;          // kept steps, in time order
+  /// The training thread: the track of the ProfilerStep ranges, or the thread whose
+  /// iterations were detected (kNoIndex for the whole-trace fallback and without steps).
+  uint32_t main_track = trace::kNoIndex;
   int64_t dropped_tail_steps = 0;
   int64_t dropped_warmup_steps = 0;  // leading steps dropped as start-up (StepOptions::drop_warmup_head)
   std::vector<std::string> notes;   // human-readable remarks ("no ProfilerStep ranges: ...")

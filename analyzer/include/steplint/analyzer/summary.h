@@ -12,6 +12,7 @@
 #include "steplint/analyzer/gpu_summary.h"
 #include "steplint/analyzer/hta_window.h"
 #include "steplint/analyzer/idle.h"
+#include "steplint/analyzer/input_wait.h"
 #include "steplint/analyzer/intervals.h"
 #include "steplint/analyzer/kernel_stats.h"
 #include "steplint/analyzer/profiler_overhead.h"
@@ -33,6 +34,7 @@ struct TraceSummary {
   BreakdownResult breakdown;
   AttributionResult attribution;  // why each step's time went where it went (attribution.h)
   StepProfilerCost profiler;      // what recording cost each step (profiler_overhead.h)
+  InferredInputWait input_wait;   // without DataLoader ranges: the inferred input phases (input_wait.h)
   std::vector<GpuSummary> gpus;
   // Idle time per stream over three windows (docs/analyses.md §4): the same algorithm gives
   // numbers far apart on different windows, so each is reported with the window it covers.
