@@ -19,6 +19,9 @@ int64_t integer(const nlohmann::json& j, const char* key) {
   return v.get<int64_t>();
 }
 
+// Keys added after the first release of the format: absent in older files.
+int64_t optionalInteger(const nlohmann::json& j, const char* key) { return j.contains(key) ? integer(j, key) : -1; }
+
 std::string text(const nlohmann::json& j, const char* key) {
   const nlohmann::json& v = j.at(key);
   if (!v.is_string()) throw std::invalid_argument(std::string(key) + " is not a string");
@@ -38,7 +41,8 @@ nlohmann::json rankSummaryToJson(const RankSummary& rank) {
   for (const RankStep& s : rank.steps) {
     nlohmann::json collectives = nlohmann::json::array();
     for (const RankCollective& c : s.collectives)
-      collectives.push_back({{"group", c.group}, {"index", c.index}, {"name", c.name}, {"dur_ns", c.dur_ns}});
+      collectives.push_back({{"group", c.group}, {"index", c.index}, {"name", c.name}, {"dur_ns", c.dur_ns},
+                             {"seq", c.seq}, {"nelems", c.nelems}});
     nlohmann::json kernels = nlohmann::json::array();
     for (const NamedTime& k : s.top_kernels) kernels.push_back({{"name", k.name}, {"ns", k.ns}});
     steps.push_back({{"number", s.number}, {"step_ns", s.step_ns}, {"compute_ns", s.compute_ns},
@@ -46,7 +50,10 @@ nlohmann::json rankSummaryToJson(const RankSummary& rank) {
                      {"dataloader_ns", s.dataloader_ns}, {"idle_ns", s.idle_ns},
                      {"collectives", std::move(collectives)}, {"top_kernels", std::move(kernels)}});
   }
-  return {{"source", rank.source}, {"rank", rank.rank}, {"world_size", rank.world_size},
+  nlohmann::json groups = nlohmann::json::array();
+  for (const ProcessGroup& g : rank.groups)
+    groups.push_back({{"name", g.name}, {"description", g.description}, {"ranks", g.ranks}});
+  return {{"source", rank.source}, {"rank", rank.rank}, {"world_size", rank.world_size}, {"groups", std::move(groups)},
           {"rank_from_file_name", rank.rank_from_file_name}, {"backend", rank.backend},
           {"comm_source", rank.comm_source}, {"step_source", rank.step_source},
           {"steps", std::move(steps)}, {"notes", rank.notes}};
@@ -73,11 +80,19 @@ std::string rankSummaryFromJson(const nlohmann::json& j, RankSummary& out) {
       step.dataloader_ns = integer(s, "dataloader_ns");
       step.idle_ns = integer(s, "idle_ns");
       for (const nlohmann::json& c : array(s, "collectives", kMaxPerStep))
-        step.collectives.push_back({text(c, "group"), integer(c, "index"), text(c, "name"), integer(c, "dur_ns")});
+        step.collectives.push_back({text(c, "group"), integer(c, "index"), text(c, "name"), integer(c, "dur_ns"),
+                                    optionalInteger(c, "seq"), optionalInteger(c, "nelems")});
       for (const nlohmann::json& k : array(s, "top_kernels", kMaxPerStep))
         step.top_kernels.push_back({text(k, "name"), integer(k, "ns")});
       r.steps.push_back(std::move(step));
     }
+    if (j.contains("groups"))
+      for (const nlohmann::json& g : array(j, "groups", kMaxPerStep)) {
+        ProcessGroup group{text(g, "name"), text(g, "description"), {}};
+        for (const nlohmann::json& member : array(g, "ranks", kMaxPerStep))
+          if (member.is_number_integer()) group.ranks.push_back(member.get<int64_t>());
+        r.groups.push_back(std::move(group));
+      }
     for (const nlohmann::json& n : array(j, "notes", kMaxPerStep))
       if (n.is_string()) r.notes.push_back(n.get<std::string>());
     out = std::move(r);

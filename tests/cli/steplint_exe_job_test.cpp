@@ -28,7 +28,8 @@ TEST_CASE("job cli: a folder of ranks gets one job report naming the straggler")
   const auto summary = runSteplint({"summary", dir});
   INFO(summary.err);
   CHECK(summary.exit_code == 0);
-  CHECK(summary.out.find("Job world_size=4 backend=nccl: 4 rank(s) of 4, 5 step(s) compared") != std::string::npos);
+  CHECK(summary.out.find("Job world_size=4 backend=nccl: 4 rank(s) of 4, 5 step(s) compared, 10 collective(s) matched "
+                         "by order within each process group") != std::string::npos);
   CHECK(summary.out.find("Straggler: rank 3, late in 5 of 5 steps") != std::string::npos);
   CHECK(summary.out.find("cause: GPU compute") != std::string::npos);
 
@@ -58,6 +59,7 @@ TEST_CASE("job cli: a balanced job passes, a quoted glob works, JSON is steplint
   CHECK(doc["jobs"][0]["straggler"].is_null());
   CHECK(doc["jobs"][0]["ranks"].size() == 3);
   CHECK(doc["jobs"][0]["matched_collectives"] == 10);
+  CHECK(doc["jobs"][0]["collective_matching"]["method"] == "order");
 }
 
 TEST_CASE("job cli: missing ranks, file-name ranks and empty folders are said, not fatal") {
@@ -83,7 +85,8 @@ TEST_CASE("job cli: missing ranks, file-name ranks and empty folders are said, n
 }
 
 TEST_CASE("job cli: the job report from per-rank summary files alone") {
-  const std::string dir = writeJob("job_files", "--ranks 3 --straggler sync --straggler-rank 1");
+  // With torch 2.3's args: the sequence numbers survive the summary files (#14).
+  const std::string dir = writeJob("job_files", "--ranks 3 --straggler sync --straggler-rank 1 --collective-args seq");
   const std::string summaries = scratchPath("job_files_summaries");
   REQUIRE(runShell("mkdir -p " + shellQuote(summaries)).exit_code == 0);
   for (int r = 0; r < 3; ++r) {
@@ -96,6 +99,7 @@ TEST_CASE("job cli: the job report from per-rank summary files alone") {
   INFO(job.err);
   CHECK(job.exit_code == 0);
   CHECK(job.out.find("3 rank(s) of 3") != std::string::npos);
+  CHECK(job.out.find("10 collective(s) matched by process group and sequence number") != std::string::npos);
   CHECK(job.out.find("Straggler: rank 1") != std::string::npos);
   CHECK(job.out.find("cause: host syncs") != std::string::npos);
   const auto check = runSteplint({"check", summaries + "/rank0.summary.json", summaries + "/rank1.summary.json",

@@ -18,10 +18,19 @@ namespace steplint::analyzer {
 /// One collective call as one rank saw it. Durations are the rank's own; no absolute time is
 /// kept, because the ranks' clocks are not trusted to agree.
 struct RankCollective {
-  std::string group;    // process group; "default" when the trace does not say
+  std::string group;    // process group name from the args ("0", "1" ...); "default" when the trace has none
   int64_t index = 0;    // position among the step's collectives of this group
   std::string name;     // normalised: "allreduce", "broadcast", "allgather" ...
   int64_t dur_ns = 0;   // device kernel (NCCL) or host range (gloo), waiting included
+  int64_t seq = -1;     // the call's sequence number in its group (torch >= 2.3 args), -1: unknown
+  int64_t nelems = -1;  // "In msg nelems", -1: unknown
+};
+
+/// A process group as the collectives' args describe it.
+struct ProcessGroup {
+  std::string name;            // "0", "1" ...: the same on every rank of the group
+  std::string description;     // "default_pg", ... ("" when not recorded)
+  std::vector<int64_t> ranks;  // its global ranks; empty when not recorded
 };
 
 /// A name (kernel) and the time it took in one step.
@@ -54,7 +63,8 @@ struct RankSummary {
   std::string comm_source;   // "device kernels", "host ranges" or "" (no collectives)
   std::string step_source;   // "ProfilerStep", "detected", "whole trace"
   std::vector<RankStep> steps;
-  std::vector<std::string> notes;  // what could not be read, and why
+  std::vector<ProcessGroup> groups;  // from the collectives' args, by name; empty without them
+  std::vector<std::string> notes;    // what could not be read, and why
 };
 
 struct RankSummaryOptions {
