@@ -103,7 +103,10 @@ void CheckCommand::addReportOptions(CLI::App& app, bool with_output) {
 bool CheckCommand::resolveConfig(analyzer::LintConfig& config, analyzer::GateOptions& gate,
                                  analyzer::BaselineOptions& baseline) const {
   const std::string cwd = currentDir();
-  const std::string trace_dir = fs::path(traces_.front()).parent_path().string();
+  // A job's folder is searched itself: its steplint.toml applies to its traces.
+  const fs::path first(traces_.front());
+  std::error_code ec;
+  const std::string trace_dir = (fs::is_directory(first, ec) ? first : first.parent_path()).string();
   std::vector<analyzer::ConfigError> errors;
   if (auto file =
           chooseConfigFile(config_path_, no_config_, trace_dir.empty() ? "." : trace_dir, cwd)) {
@@ -235,8 +238,9 @@ bool CheckCommand::checkOutputs() const {
   return true;
 }
 
-bool CheckCommand::lintJobs(const analyzer::Baseline& baseline, const analyzer::BaselineOptions& baseline_options,
-                            analyzer::LintReport& report, std::vector<Unfiltered>& unfiltered, size_t& worse) {
+bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::Baseline& baseline,
+                            const analyzer::BaselineOptions& baseline_options, analyzer::LintReport& report,
+                            std::vector<Unfiltered>& unfiltered, size_t& worse) {
   bool all_ok = true;
   if (from_folder_or_glob_ && !per_rank_) {
     // The job alone: import several ranks at once, keep only their summaries.
@@ -248,13 +252,18 @@ bool CheckCommand::lintJobs(const analyzer::Baseline& baseline, const analyzer::
     ranks_ = std::move(result.ranks);
   }
   if (!looksLikeJob(ranks_)) return all_ok;
-  if (!per_rank_) report.traces.clear();  // the job's findings replace the ranks' own
+  if (!per_rank_) {  // the job's findings replace the ranks' own
+    report.traces.clear();
+    report.selected.clear();
+  }
+  for (const auto& rule : job_rules_.rules())
+    if (config.selects(rule->info())) report.selected.push_back(rule->info());
   std::vector<std::string> warnings;
   for (const analyzer::JobAnalysis& job : analyzeJobs(std::move(ranks_), warnings)) {
     for (const std::string& w : job.warnings) printWarning(w);
     analyzer::TraceReport entry;
     entry.summary.source = jobSource(job);
-    const analyzer::JobLintResult lint = analyzer::lintJob(job, job_rules_);
+    const analyzer::JobLintResult lint = analyzer::lintJob(job, job_rules_, config);
     entry.lint.source = entry.summary.source;
     entry.lint.diagnostics = lint.diagnostics;
     entry.lint.not_checked = lint.not_checked;
@@ -301,7 +310,7 @@ int CheckCommand::run() {
                 "reported again; rewrite it with --write-baseline to scope them");
   }
   analyzer::LintReport report;
-  for (const analyzer::RuleDefinition* rule : config.selectedRules(rules_)) report.selected.push_back(rule);
+  for (const analyzer::RuleDefinition* rule : config.selectedRules(rules_)) report.selected.push_back(rule->info());
   report.fail_on = config.fail_on;
   report.tool_version = STEPLINT_VERSION;
   report.rule_descriptions = ruleDescriptions(rules_);
@@ -320,7 +329,7 @@ int CheckCommand::run() {
   // A folder or glob is a job: its traces are not linted one by one unless --per-rank asks.
   bool all_ok = inputs.problems.empty();
   if (!from_folder_or_glob_ || per_rank_) all_ok = lint_each() && all_ok;
-  all_ok = lintJobs(baseline, baseline_options, report, unfiltered, worse) && all_ok;
+  all_ok = lintJobs(config, baseline, baseline_options, report, unfiltered, worse) && all_ok;
   if (from_folder_or_glob_ && !per_rank_ && report.traces.empty() && !traces_.empty())
     all_ok = lint_each() && all_ok;  // not a job after all
   if (report.traces.empty()) return kExitUsageError;  // nothing to report; errors already printed

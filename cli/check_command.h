@@ -65,8 +65,9 @@ class CheckCommand final : public Command {
   /// When the traces are a distributed job's: runs the job rules on each job and adds one
   /// report entry per job (replacing the per-trace entries unless --per-rank). A folder or
   /// glob is imported here, several traces at once. False if any trace failed to import.
-  bool lintJobs(const analyzer::Baseline& baseline, const analyzer::BaselineOptions& baseline_options,
-                analyzer::LintReport& report, std::vector<Unfiltered>& unfiltered, size_t& worse);
+  bool lintJobs(const analyzer::LintConfig& config, const analyzer::Baseline& baseline,
+                const analyzer::BaselineOptions& baseline_options, analyzer::LintReport& report,
+                std::vector<Unfiltered>& unfiltered, size_t& worse);
   /// False (after printing why) when -o or --write-baseline names a directory or an input
   /// (a trace or --config; for -o also --baseline).
   bool checkOutputs() const;

@@ -107,3 +107,37 @@ TEST_CASE("job cli: the job report from per-rank summary files alone") {
   CHECK(check.exit_code == 1);
   CHECK(check.out.find("SL701") != std::string::npos);
 }
+
+TEST_CASE("job cli: job rules follow --select, --ignore, steplint.toml and baselines (#14)") {
+  const std::string dir = writeJob("job_select", "--ranks 4 --straggler backward --straggler-rank 1");
+  const auto only = runSteplint({"check", dir, "--no-config", "--select", "SL701"});
+  CHECK(only.exit_code == 1);
+  CHECK(only.out.find("SL701 [warning] rank 1 keeps the other 3 rank(s) waiting") != std::string::npos);
+  CHECK(only.out.find("(1 rule selected)") != std::string::npos);
+
+  const auto ignored = runSteplint({"check", dir, "--no-config", "--ignore", "straggler-rank"});
+  INFO(ignored.out << ignored.err);
+  CHECK(ignored.exit_code == 0);
+  CHECK(ignored.out.find("No findings in 1 trace (2 rules selected)") != std::string::npos);
+  const auto trace_rules = runSteplint({"check", dir, "--no-config", "--select", "SL1", "--format", "json"});
+  CHECK(trace_rules.exit_code == 0);
+  CHECK(nlohmann::json::parse(trace_rules.out)["traces"][0]["findings"].empty());
+  const auto typo = runSteplint({"check", dir, "--no-config", "--select", "straggler-rnak"});
+  CHECK(typo.exit_code == 2);
+  CHECK(typo.err.find("unknown rule selector 'straggler-rnak' (did you mean 'straggler-rank'?)") != std::string::npos);
+
+  // The folder's own steplint.toml applies to its job.
+  REQUIRE(runShell("printf '[lint]\\nignore = [\"SL7\"]\\n' > " + shellQuote(dir + "/steplint.toml")).exit_code == 0);
+  const auto configured = runSteplint({"check", dir});
+  CHECK(configured.exit_code == 0);
+  CHECK(configured.out.find("(0 rules selected)") != std::string::npos);
+  REQUIRE(runShell("rm " + shellQuote(dir + "/steplint.toml")).exit_code == 0);
+
+  const std::string baseline = scratchPath("job_select.baseline.json");
+  const auto write = runSteplint({"check", dir, "--no-config", "--write-baseline", baseline});
+  CHECK(write.exit_code == 0);
+  CHECK(write.err.find("wrote 1 finding(s) to the baseline") != std::string::npos);
+  const auto accepted = runSteplint({"check", dir, "--no-config", "--baseline", baseline});
+  CHECK(accepted.exit_code == 0);
+  CHECK(accepted.out.find("1 suppressed by the baseline") != std::string::npos);
+}
