@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.h"
+#include "job_inputs.h"
 #include "step_flags.h"
 #include "steplint/analyzer/baseline.h"
 #include "steplint/analyzer/compare_config.h"
@@ -79,7 +80,9 @@ class CheckCommand final : public Command {
   analyzer::EmitterRegistry emitters_;
   bool per_rank_ = false;
   unsigned workers_ = 0;
-  bool from_folder_or_glob_ = false;
+  // The TRACE arguments, expanded and sorted by their first bytes (job_inputs.h).
+  std::vector<JobInput> inputs_;
+  bool job_first_ = false;  // a folder or glob of a job's ranks, without --per-rank
   // Filled by lintTraces (several traces) or lintJobs: each rank's compact summary.
   mutable std::vector<analyzer::RankSummary> ranks_;
 

@@ -102,18 +102,22 @@ std::string collectiveKind(std::string_view name) {
   return normaliseCollectiveName(kind);
 }
 
+void setRankIdentity(const trace::DistributedInfo& info, const std::string& source, RankSummary& out) {
+  out.source = source;
+  if (info.present && info.rank >= 0) {
+    out.rank = info.rank;
+    out.world_size = info.world_size;
+    out.backend = info.backend;
+  } else {
+    out.rank = rankFromFileName(source);
+    out.rank_from_file_name = out.rank >= 0;
+  }
+}
+
 RankSummary summarizeRank(const TraceModel& model, const TraceSummary& summary, const RankSummaryOptions& options) {
   RankSummary rank;
-  rank.source = summary.source.empty() ? model.metadata.source_path : summary.source;
-  const trace::DistributedInfo& info = model.metadata.distributed;
-  if (info.present && info.rank >= 0) {
-    rank.rank = info.rank;
-    rank.world_size = info.world_size;
-    rank.backend = info.backend;
-  } else {
-    rank.rank = rankFromFileName(rank.source);
-    rank.rank_from_file_name = rank.rank >= 0;
-  }
+  setRankIdentity(model.metadata.distributed, summary.source.empty() ? model.metadata.source_path : summary.source,
+                  rank);
   const std::vector<Step>& steps = summary.steps.steps;
   rank.step_source = stepSourceName(summary.steps.source);
   if (steps.empty()) {

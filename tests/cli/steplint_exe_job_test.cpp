@@ -141,3 +141,41 @@ TEST_CASE("job cli: job rules follow --select, --ignore, steplint.toml and basel
   CHECK(accepted.exit_code == 0);
   CHECK(accepted.out.find("1 suppressed by the baseline") != std::string::npos);
 }
+
+namespace {
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("job cli: a folder that is no job: each trace imported once, each problem said once (#14)") {
+  // Two single-process runs, a trace that loses an event, and a JSON file that is no trace.
+  const std::string dir = scratchPath("not_a_job");
+  REQUIRE(runShell("rm -rf " + shellQuote(dir) + " && mkdir -p " + shellQuote(dir)).exit_code == 0);
+  for (const char* seed : {"1", "2"})
+    REQUIRE(runShell(std::string(STEPLINT_TRACEGEN_EXE) + " -q --steps 3 --seed " + seed + " -o " +
+                     shellQuote(dir + "/run" + seed + ".pt.trace.json"))
+                .exit_code == 0);
+  REQUIRE(runShell("printf '%s' '{\"x\": 1}' > " + shellQuote(dir + "/notes.json")).exit_code == 0);
+  REQUIRE(runShell("printf '%s' '{\"schemaVersion\": 1, \"distributedInfo\": {\"rank\": 0}, \"traceEvents\": ["
+                   "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#1\", \"pid\": 1, \"tid\": 1, "
+                   "\"ts\": 0, \"dur\": 100}, {\"ph\": \"X\", \"name\": \"bad\", \"pid\": 1, \"tid\": 1, \"ts\": 1, "
+                   "\"dur\": \"x\"}]}' > " + shellQuote(dir + "/lossy.json"))
+              .exit_code == 0);
+  for (const char* command : {"check", "summary"}) {
+    const auto run = runSteplint({command, dir});
+    INFO(command << "\n" << run.err);
+    CHECK(run.exit_code == 2);  // notes.json is no trace
+    CHECK(count(run.err, "notes.json: not a trace") == 1);
+    CHECK(count(run.err, "lossy.json: 1 x event_bad_number") == 1);
+    CHECK(run.out.find("Job ") == std::string::npos);
+  }
+  const auto check = runSteplint({"check", dir, "--format", "json"});
+  CHECK(nlohmann::json::parse(check.out)["traces"].size() == 3);  // each trace's own findings
+  const auto summary = runSteplint({"summary", dir});
+  CHECK(count(summary.out, "steplint summary: ") == 3);
+}

@@ -75,6 +75,11 @@ struct RankSummaryOptions {
 /// and "nccl:all_reduce" both give "allreduce"; "" when the name is no collective.
 std::string collectiveKind(std::string_view name);
 
+/// Who a trace is in its job: source, rank, world size and backend from its distributedInfo,
+/// else the rank from the file name. summarizeRank uses it; the CLI also on a file's first bytes
+/// (trace/peek.h), to tell a job's ranks from unrelated traces before importing them.
+void setRankIdentity(const trace::DistributedInfo& info, const std::string& source, RankSummary& out);
+
 /// Reduces one imported trace (and its summary) to a RankSummary.
 RankSummary summarizeRank(const trace::TraceModel& model, const TraceSummary& summary,
                           const RankSummaryOptions& options = {});
