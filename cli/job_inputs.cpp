@@ -5,8 +5,6 @@
 #include <set>
 #include <thread>
 
-#include <nlohmann/json.hpp>
-
 #include "messages.h"
 #include "steplint/analyzer/rank_summary.h"
 #include "steplint/trace/importer.h"
@@ -35,16 +33,12 @@ bool readRankSummaryFile(const std::string& path, const trace::FilePeek& peek, a
   if (!peek.mayBeOtherJson() || peek.size > kMaxRankSummaryBytes) return false;
   std::string text, error;
   if (!trace::readInputFile(path, kMaxRankSummaryBytes, text, error)) return false;  // the importer says why
-  const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
-  if (!doc.is_object() || doc.value("schema", "") != "steplint.summary/1") return false;
-  const auto it = doc.find("rank_summary");
-  if (it == doc.end()) {
-    problem = path + ": a steplint summary without \"rank_summary\" (written by an older steplint?)";
-    return false;
+  switch (analyzer::readRankSummaryDocument(text, rank, problem)) {
+    case analyzer::RankSummaryRead::kRead: return true;
+    case analyzer::RankSummaryRead::kBroken: problem = path + ": " + problem; return false;
+    case analyzer::RankSummaryRead::kNotASummary: return false;
   }
-  problem = analyzer::rankSummaryFromJson(*it, rank);
-  if (!problem.empty()) problem = path + ": " + problem;
-  return problem.empty();
+  return false;
 }
 
 void importOne(const std::string& path, const JobInputOptions& options, int parse_threads, Slot& slot) {

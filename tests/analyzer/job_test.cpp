@@ -354,13 +354,33 @@ TEST_CASE("job: a process group's calls are compared on its own ranks only (#14)
   CHECK(result.steps[0].straggler == 3);
 }
 
+namespace {
+
+// rankSummaryToJson's output inside a `steplint summary --format json` document, read back.
+RankSummaryRead readBack(const nlohmann::json& rank_json, RankSummary& out, std::string& problem) {
+  const nlohmann::json doc = {{"attribution", nlohmann::json::object()}, {"rank_summary", rank_json},
+                              {"schema", "steplint.summary/1"}};
+  return readRankSummaryDocument(doc.dump(2), out, problem);
+}
+
+}  // namespace
+
 TEST_CASE("job: a rank summary survives JSON, and a corrupt one is an error") {
   RankSummary rank = makeRank(2, 4);
   rank.steps.push_back(makeStep(7, 45, 5, 2, 1));
+  rank.steps[0].collectives[1].seq = 12;
+  rank.steps[0].collectives[1].nelems = 4096;
+  rank.groups = {{"0", "default_pg", {0, 1, 2, 3}}};
   rank.comm_source = "device kernels";
   const nlohmann::json j = rankSummaryToJson(rank);
   RankSummary back;
-  REQUIRE(rankSummaryFromJson(j, back).empty());
+  std::string problem;
+  REQUIRE(readBack(j, back, problem) == RankSummaryRead::kRead);
+  CHECK(problem.empty());
+  CHECK(back.steps[0].collectives[1].seq == 12);
+  CHECK(back.steps[0].collectives[1].nelems == 4096);
+  REQUIRE(back.groups.size() == 1);
+  CHECK(back.groups[0].ranks == std::vector<int64_t>{0, 1, 2, 3});
   CHECK(back.rank == 2);
   CHECK(back.world_size == 4);
   CHECK(back.comm_source == "device kernels");
@@ -375,8 +395,28 @@ TEST_CASE("job: a rank summary survives JSON, and a corrupt one is an error") {
   nlohmann::json bad = j;
   bad["steps"][0]["collectives"][0]["dur_ns"] = "long";
   RankSummary untouched;
-  const std::string problem = rankSummaryFromJson(bad, untouched);
-  CHECK(problem.find("dur_ns is not an integer") != std::string::npos);
+  CHECK(readBack(bad, untouched, problem) == RankSummaryRead::kBroken);
+  CHECK(problem == "not a rank summary: dur_ns is not an integer");
   CHECK(untouched.steps.empty());
-  CHECK_FALSE(rankSummaryFromJson(nlohmann::json::array(), untouched).empty());
+  CHECK(readBack(nlohmann::json::array(), untouched, problem) == RankSummaryRead::kBroken);
+  bad = j;
+  bad["steps"] = nlohmann::json::array({1, 2});
+  CHECK(readBack(bad, untouched, problem) == RankSummaryRead::kBroken);
+  CHECK(problem == "not a rank summary: a step is not an object");
+
+  // Older files: no seq, nelems or groups.
+  nlohmann::json old = j;
+  old.erase("groups");
+  for (auto& c : old["steps"][0]["collectives"]) c.erase("seq"), c.erase("nelems");
+  REQUIRE(readBack(old, back, problem) == RankSummaryRead::kRead);
+  CHECK(back.steps[0].collectives[1].seq == -1);
+  CHECK(back.groups.empty());
+
+  // What is no steplint summary at all is left to the trace importer.
+  CHECK(readRankSummaryDocument(R"({"traceEvents": []})", untouched, problem) == RankSummaryRead::kNotASummary);
+  CHECK(readRankSummaryDocument("{\"schema\": \"steplint.check/1\"}", untouched, problem) ==
+        RankSummaryRead::kNotASummary);
+  CHECK(readRankSummaryDocument("not json", untouched, problem) == RankSummaryRead::kNotASummary);
+  CHECK(readRankSummaryDocument(R"({"schema": "steplint.summary/1"})", untouched, problem) == RankSummaryRead::kBroken);
+  CHECK(problem.find("without \"rank_summary\"") != std::string::npos);
 }

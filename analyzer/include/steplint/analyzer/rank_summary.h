@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -86,9 +87,13 @@ RankSummary summarizeRank(const trace::TraceModel& model, const TraceSummary& su
 
 /// The summary as JSON: `steplint summary --format json` writes it as "rank_summary".
 nlohmann::json rankSummaryToJson(const RankSummary& rank);
-/// Reads rankSummaryToJson's output; "" on success, else what is wrong (`out` untouched).
+
+enum class RankSummaryRead : uint8_t { kRead, kNotASummary, kBroken };
+/// Reads the "rank_summary" of a `steplint summary --format json` document's text into `out`.
+/// kNotASummary: the text is no steplint summary (a trace, another JSON document); kBroken: it
+/// is one, but its rank summary is missing or malformed (`problem` says what; `out` untouched).
 /// Sizes are bounded, so a corrupt file is an error, not a huge allocation.
-std::string rankSummaryFromJson(const nlohmann::json& j, RankSummary& out);
+RankSummaryRead readRankSummaryDocument(std::string_view json_text, RankSummary& out, std::string& problem);
 
 /// The rank in a file name written by torch's tensorboard_trace_handler or a launcher
 /// ("rank3", "rank_3", "rank-3", "worker3"); -1 when none is found.
