@@ -179,3 +179,32 @@ TEST_CASE("job cli: a folder that is no job: each trace imported once, each prob
   const auto summary = runSteplint({"summary", dir});
   CHECK(count(summary.out, "steplint summary: ") == 3);
 }
+
+TEST_CASE("job cli: diff of two job folders: the job's step, the slowest rank, rank by rank (#14, #15)") {
+  const std::string base = writeJob("diff_base", "--ranks 4 --straggler backward --straggler-rank 3");
+  const std::string next = writeJob("diff_new", "--ranks 4");
+  const auto text = runSteplint({"diff", base, next});
+  INFO(text.err);
+  CHECK(text.exit_code == 0);
+  CHECK(text.out.find("Job step time: ") != std::string::npos);
+  CHECK(text.out.find("Slowest rank: rank 3 (the others waited ") != std::string::npos);
+  CHECK(text.out.find("cause: GPU compute) → rank ") != std::string::npos);
+
+  const auto json = runSteplint({"diff", base, next + "/rank*.pt.trace.json", "--format", "json"});
+  CHECK(json.exit_code == 0);
+  const auto doc = nlohmann::json::parse(json.out);
+  CHECK(doc["schema"] == "steplint.jobdiff/1");
+  CHECK(doc["step_delta_ms"].get<double>() == Approx(-8).epsilon(0.05));  // the planted 8 ms of backward
+  CHECK(doc["base"]["straggler"]["rank"] == 3);
+  CHECK(doc["new"]["straggler"].is_null());
+  REQUIRE(doc["ranks"].size() == 4);
+  const double compute_delta =
+      doc["ranks"][3]["new"]["compute_ms"].get<double>() - doc["ranks"][3]["base"]["compute_ms"].get<double>();
+  CHECK(compute_delta == Approx(-8).epsilon(0.05));
+
+  const auto markdown = runSteplint({"diff", base, next, "--format", "markdown"});
+  CHECK(markdown.out.find("## steplint diff (job)") != std::string::npos);
+  const auto empty = runSteplint({"diff", base, scratchPath("no_such_job_dir") + "/*.json"});
+  CHECK(empty.exit_code == 2);
+  CHECK(empty.err.find("matches no file") != std::string::npos);
+}
