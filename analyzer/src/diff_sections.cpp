@@ -65,4 +65,14 @@ void printSectionsMarkdown(std::ostream& out, const std::vector<DiffSection>& se
   }
 }
 
+void printNotesText(std::ostream& out, const std::vector<std::string>& notes) {
+  if (notes.empty()) return;
+  out << "\nNotes\n";
+  for (const std::string& n : notes) out << "  - " << n << '\n';
+}
+
+void printNotesMarkdown(std::ostream& out, const std::vector<std::string>& notes) {
+  for (const std::string& n : notes) out << "\n> **Note:** " << markdownCell(n) << '\n';
+}
+
 }  // namespace steplint::analyzer

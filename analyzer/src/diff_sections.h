@@ -30,5 +30,8 @@ std::string markdownCode(const std::string& text);  // `text`, backticks inside 
 
 void printSectionsText(std::ostream& out, const std::vector<DiffSection>& sections);
 void printSectionsMarkdown(std::ostream& out, const std::vector<DiffSection>& sections);
+/// The diff's notes: a "Notes" list (text), or one quoted line each (Markdown).
+void printNotesText(std::ostream& out, const std::vector<std::string>& notes);
+void printNotesMarkdown(std::ostream& out, const std::vector<std::string>& notes);
 
 }  // namespace steplint::analyzer

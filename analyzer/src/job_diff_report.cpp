@@ -109,10 +109,7 @@ void printJobDiffText(std::ostream& out, const JobDiff& diff, size_t top) {
       << headline(diff) << '\n'
       << "Slowest rank: " << slowestText(diff.base) << " → " << slowestText(diff.next) << '\n';
   printSectionsText(out, {parts(diff), ranks(diff, top)});
-  if (!diff.notes.empty()) {
-    out << "\nNotes\n";
-    for (const std::string& n : diff.notes) out << "  - " << n << '\n';
-  }
+  printNotesText(out, diff.notes);
 }
 
 void printJobDiffMarkdown(std::ostream& out, const JobDiff& diff, size_t top) {
@@ -120,7 +117,7 @@ void printJobDiffMarkdown(std::ostream& out, const JobDiff& diff, size_t top) {
       << "Base " << markdownCode(diff.base_source) << ", new " << markdownCode(diff.new_source) << ".\n\n**"
       << markdownCell(headline(diff)) << "**\n\nSlowest rank: " << markdownCell(slowestText(diff.base)) << " → "
       << markdownCell(slowestText(diff.next)) << '\n';
-  for (const std::string& n : diff.notes) out << "\n> **Note:** " << markdownCell(n) << '\n';
+  printNotesMarkdown(out, diff.notes);
   printSectionsMarkdown(out, {parts(diff), ranks(diff, top)});
 }
 

@@ -4,6 +4,8 @@
 // (docs/benchmarks.md "Whole job"). Only "schema" and "rank_summary" are read.
 #include <simdjson.h>
 
+#include <utility>
+
 #include "steplint/analyzer/rank_summary.h"
 
 namespace steplint::analyzer {
@@ -61,16 +63,23 @@ class Fields {
   std::string problem_;
 };
 
+// The integer fields of a step, under the keys rankSummaryToJson writes.
+constexpr std::pair<const char*, int64_t RankStep::*> kStepFields[] = {
+    {"number", &RankStep::number},         {"step_ns", &RankStep::step_ns},
+    {"compute_ns", &RankStep::compute_ns}, {"comm_ns", &RankStep::comm_ns},
+    {"sync_ns", &RankStep::sync_ns},       {"host_work_ns", &RankStep::host_work_ns},
+    {"dataloader_ns", &RankStep::dataloader_ns}, {"idle_ns", &RankStep::idle_ns}};
+
+// The rank's text fields likewise.
+constexpr std::pair<const char*, std::string RankSummary::*> kRankTexts[] = {
+    {"source", &RankSummary::source},
+    {"backend", &RankSummary::backend},
+    {"comm_source", &RankSummary::comm_source},
+    {"step_source", &RankSummary::step_source}};
+
 RankStep readStep(dom::object s, Fields& f) {
   RankStep step;
-  step.number = f.integer(s, "number");
-  step.step_ns = f.integer(s, "step_ns");
-  step.compute_ns = f.integer(s, "compute_ns");
-  step.comm_ns = f.integer(s, "comm_ns");
-  step.sync_ns = f.integer(s, "sync_ns");
-  step.host_work_ns = f.integer(s, "host_work_ns");
-  step.dataloader_ns = f.integer(s, "dataloader_ns");
-  step.idle_ns = f.integer(s, "idle_ns");
+  for (const auto& [key, member] : kStepFields) step.*member = f.integer(s, key);
   for (dom::element e : f.array(s, "collectives", kMaxPerStep)) {
     const dom::object c = f.object(e, "a collective");
     if (!f.problem().empty()) break;
@@ -102,13 +111,10 @@ void readGroups(dom::object j, Fields& f, RankSummary& r) {
 
 RankSummary readRank(dom::object j, Fields& f) {
   RankSummary r;
-  r.source = f.text(j, "source");
+  for (const auto& [key, member] : kRankTexts) r.*member = f.text(j, key);
   r.rank = f.integer(j, "rank");
   r.world_size = f.integer(j, "world_size");
   r.rank_from_file_name = f.boolean(j, "rank_from_file_name");
-  r.backend = f.text(j, "backend");
-  r.comm_source = f.text(j, "comm_source");
-  r.step_source = f.text(j, "step_source");
   readGroups(j, f, r);
   for (dom::element e : f.array(j, "steps", kMaxSteps)) {
     const dom::object s = f.object(e, "a step");

@@ -130,17 +130,14 @@ std::string runDiffHeadline(const RunDiff& d) {
 void printRunDiffText(std::ostream& out, const RunDiff& diff, size_t top) {
   out << "base: " << diff.base_source << '\n' << "new:  " << diff.new_source << "\n\n" << runDiffHeadline(diff) << '\n';
   printSectionsText(out, sections(diff, top));
-  if (!diff.notes.empty()) {
-    out << "\nNotes\n";
-    for (const std::string& n : diff.notes) out << "  - " << n << '\n';
-  }
+  printNotesText(out, diff.notes);
 }
 
 void printRunDiffMarkdown(std::ostream& out, const RunDiff& diff, size_t top) {
   out << "## steplint diff\n\n"
       << "Base " << markdownCode(diff.base_source) << ", new " << markdownCode(diff.new_source) << ".\n\n**"
       << markdownCell(runDiffHeadline(diff)) << "**\n";
-  for (const std::string& n : diff.notes) out << "\n> **Note:** " << markdownCell(n) << '\n';
+  printNotesMarkdown(out, diff.notes);
   printSectionsMarkdown(out, sections(diff, top));
 }
 

@@ -35,6 +35,15 @@ std::vector<analyzer::RankSummary> summarizeJob(const bench::JobSynthOptions& op
   return ranks;
 }
 
+bench::JobSynthOptions plant(CollectiveStyle style, CollectiveArgs args, PlantedStraggler straggler, int rank) {
+  bench::JobSynthOptions options;
+  options.style = style;
+  options.collective_args = args;
+  options.straggler = straggler;
+  options.straggler_rank = rank;
+  return options;
+}
+
 analyzer::JobAnalysis runJob(const bench::JobSynthOptions& options, int steps = 6) {
   std::vector<std::string> warnings;
   std::vector<analyzer::Job> jobs = analyzer::groupJobs(summarizeJob(options, steps), warnings);
@@ -120,13 +129,9 @@ TEST_CASE("planted job: without distributedInfo the ranks come from the file nam
 
 TEST_CASE("planted job: collectives matched by process group and sequence number where the args have them (#14)") {
   const auto style = GENERATE(CollectiveStyle::kNccl, CollectiveStyle::kGloo);
-  bench::JobSynthOptions options;
-  options.style = style;
-  options.collective_args = CollectiveArgs::kSeq;
-  options.straggler = PlantedStraggler::kBackward;
-  options.straggler_rank = 2;
   INFO((style == CollectiveStyle::kNccl ? "nccl" : "gloo"));
-  const std::vector<analyzer::RankSummary> ranks = summarizeJob(options, 6);
+  const std::vector<analyzer::RankSummary> ranks =
+      summarizeJob(plant(style, CollectiveArgs::kSeq, PlantedStraggler::kBackward, 2), 6);
   // What each rank keeps: the group and its members, and per call its seq and size.
   const analyzer::RankSummary& rank = ranks[1];
   REQUIRE(rank.groups.size() == 1);
@@ -157,12 +162,8 @@ TEST_CASE("planted job: the process group without a sequence number still names 
   // torch < 2.3 (and HTA's NCCL fixture): args without "Seq"; here only on record_param_comms,
   // so a kernel finds them through its launch call and the op around it.
   const auto style = GENERATE(CollectiveStyle::kNccl, CollectiveStyle::kGloo);
-  bench::JobSynthOptions options;
-  options.style = style;
-  options.collective_args = CollectiveArgs::kGroup;
-  options.straggler = PlantedStraggler::kDataLoader;
-  options.straggler_rank = 0;
-  const std::vector<analyzer::RankSummary> ranks = summarizeJob(options, 4);
+  const std::vector<analyzer::RankSummary> ranks =
+      summarizeJob(plant(style, CollectiveArgs::kGroup, PlantedStraggler::kDataLoader, 0), 4);
   for (const analyzer::RankCollective& c : ranks[3].steps[1].collectives) {
     CHECK(c.group == "0");
     CHECK(c.seq == -1);
