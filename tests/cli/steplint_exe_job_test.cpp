@@ -4,12 +4,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fixtures.h"
 #include "run_steplint.h"
 
 using steplint::test::runShell;
 using steplint::test::runSteplint;
 using steplint::test::scratchPath;
 using steplint::test::shellQuote;
+using steplint::test::testDataPath;
 
 namespace {
 
@@ -207,4 +209,23 @@ TEST_CASE("job cli: diff of two job folders: the job's step, the slowest rank, r
   const auto empty = runSteplint({"diff", base, scratchPath("no_such_job_dir") + "/*.json"});
   CHECK(empty.exit_code == 2);
   CHECK(empty.err.find("matches no file") != std::string::npos);
+}
+
+TEST_CASE("job cli: diff of the real 4-rank DDP jobs: the DataLoader straggler fixed (#14, #15)") {
+  // tests/data/gpu_ddp (H200, gloo): rank 2's DataLoader 4x slower, then the balanced run.
+  const auto run = runSteplint({"diff", testDataPath("gpu_ddp/dataloader"), testDataPath("gpu_ddp/balanced"),
+                                "--format", "json"});
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto doc = nlohmann::json::parse(run.out);
+  CHECK(doc["base"]["ranks"] == 4);
+  CHECK(doc["base"]["straggler"]["rank"] == 2);
+  CHECK(doc["base"]["straggler"]["cause"] == "input pipeline");
+  CHECK(doc["base"]["slowest_rank"]["rank"] == 2);
+  CHECK(doc["base"]["slowest_rank"]["late_ms"].get<double>() == Approx(22.5).epsilon(0.05));
+  CHECK(doc["new"]["straggler"].is_null());
+  CHECK(doc["step_delta_ms"].get<double>() == Approx(-7.87).epsilon(0.05));
+  // The waiting ranks stop waiting: the job's comm wait falls by about the straggler's delay.
+  CHECK(doc["new"]["comm_wait_ms"].get<double>() - doc["base"]["comm_wait_ms"].get<double>() ==
+        Approx(-15.4).epsilon(0.05));
 }
