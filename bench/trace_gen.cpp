@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
   app.add_flag("-q,--quiet", quiet, "No summary line on stderr");
   steplint::bench::JobSynthOptions job;
   job.ranks = 0;
-  std::string straggler = "none", collectives = "nccl";
+  std::string straggler = "none", collectives = "nccl", collective_args = "none";
   bool no_distributed_info = false;
   app.add_option("--ranks", job.ranks, "Write a whole job: one trace per rank into the directory -o")
       ->check(CLI::Range(1, 4096));
@@ -126,6 +126,10 @@ int main(int argc, char** argv) {
   app.add_option("--straggler-rank", job.straggler_rank, "The straggling rank")->check(CLI::NonNegativeNumber);
   app.add_option("--collectives", collectives, "nccl (device kernels) or gloo (host ranges)")
       ->check(CLI::IsMember({"nccl", "gloo"}));
+  app.add_option("--collective-args", collective_args,
+                 "c10d args on the collectives: none, group (process group on record_param_comms) or seq "
+                 "(group and sequence number, also on NCCL kernels: torch >= 2.3)")
+      ->check(CLI::IsMember({"none", "group", "seq"}));
   app.add_flag("--no-distributed-info", no_distributed_info, "Leave distributedInfo out (ranks from file names)");
   CLI11_PARSE(app, argc, argv);
   if (job.ranks > 0) {
@@ -136,6 +140,7 @@ int main(int argc, char** argv) {
     steplint::bench::parsePlantedStraggler(straggler, job.straggler);
     job.style = collectives == "gloo" ? steplint::bench::CollectiveStyle::kGloo : steplint::bench::CollectiveStyle::kNccl;
     job.distributed_info = !no_distributed_info;
+    steplint::bench::parseCollectiveArgs(collective_args, job.collective_args);
     job.seed = synth.seed;
     return writeJob(job, output, steps, gzip ? gzip_level : -1, quiet);
   }

@@ -103,7 +103,10 @@ void CheckCommand::addReportOptions(CLI::App& app, bool with_output) {
 bool CheckCommand::resolveConfig(analyzer::LintConfig& config, analyzer::GateOptions& gate,
                                  analyzer::BaselineOptions& baseline) const {
   const std::string cwd = currentDir();
-  const std::string trace_dir = fs::path(traces_.front()).parent_path().string();
+  // A job's folder is searched itself: its steplint.toml applies to its traces.
+  const fs::path first(traces_.front());
+  std::error_code ec;
+  const std::string trace_dir = (fs::is_directory(first, ec) ? first : first.parent_path()).string();
   std::vector<analyzer::ConfigError> errors;
   if (auto file =
           chooseConfigFile(config_path_, no_config_, trace_dir.empty() ? "." : trace_dir, cwd)) {
@@ -160,16 +163,19 @@ bool CheckCommand::lintTraces(const analyzer::LintConfig& config, const analyzer
   analyzer::SummaryOptions options;
   options.steps = step_flags_.options();
   bool all_ok = true;
-  for (const std::string& path : traces_) {
-    trace::TraceModel model;  // one trace in memory at a time
-    analyzer::RankSummary from_file;
-    const InputRead read = importTraceOrRankSummary(path, model, from_file);
-    if (read == InputRead::kFailed) {
+  for (const JobInput& input : inputs_) {
+    if (input.kind == JobInput::Kind::kFailed) {  // said when the inputs were sorted
       all_ok = false;
       continue;
     }
-    if (read == InputRead::kRankSummary) {  // a rank reduced elsewhere: only the job rules use it
-      ranks_.push_back(std::move(from_file));
+    if (input.kind == JobInput::Kind::kRankSummary) {  // a rank reduced elsewhere: only the job rules use it
+      ranks_.push_back(input.rank);
+      continue;
+    }
+    const std::string& path = input.path;
+    trace::TraceModel model;  // one trace in memory at a time
+    if (!importTraceReporting(path, model)) {
+      all_ok = false;
       continue;
     }
     analyzer::TraceReport entry;
@@ -177,7 +183,7 @@ bool CheckCommand::lintTraces(const analyzer::LintConfig& config, const analyzer
     entry.summary.source = path;
     entry.lint = analyzer::runLint(model, entry.summary, rules_, config);
     entry.lint.source = path;
-    if (traces_.size() > 1) ranks_.push_back(analyzer::summarizeRank(model, entry.summary));
+    if (inputs_.size() > 1) ranks_.push_back(analyzer::summarizeRank(model, entry.summary));
     const std::string scope = analyzer::traceScope(path, model.metadata, baseline_options.scope);
     if (!write_baseline_path_.empty()) unfiltered.push_back({entry.lint, scope});
     // After --write-baseline took its copy: accepting a regression would hide the next one.
@@ -235,26 +241,32 @@ bool CheckCommand::checkOutputs() const {
   return true;
 }
 
-bool CheckCommand::lintJobs(const analyzer::Baseline& baseline, const analyzer::BaselineOptions& baseline_options,
-                            analyzer::LintReport& report, std::vector<Unfiltered>& unfiltered, size_t& worse) {
+bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::Baseline& baseline,
+                            const analyzer::BaselineOptions& baseline_options, analyzer::LintReport& report,
+                            std::vector<Unfiltered>& unfiltered, size_t& worse) {
   bool all_ok = true;
-  if (from_folder_or_glob_ && !per_rank_) {
+  if (job_first_) {
     // The job alone: import several ranks at once, keep only their summaries.
     JobInputOptions options;
     options.summary.steps = step_flags_.options();
     options.workers = workers_;
-    JobInputResult result = summarizeRanks(traces_, options);
+    JobInputResult result = summarizeRanks(inputs_, options);
     all_ok = result.all_imported;
     ranks_ = std::move(result.ranks);
   }
   if (!looksLikeJob(ranks_)) return all_ok;
-  if (!per_rank_) report.traces.clear();  // the job's findings replace the ranks' own
+  if (!per_rank_) {  // the job's findings replace the ranks' own
+    report.traces.clear();
+    report.selected.clear();
+  }
+  for (const auto& rule : job_rules_.rules())
+    if (config.selects(rule->info())) report.selected.push_back(rule->info());
   std::vector<std::string> warnings;
   for (const analyzer::JobAnalysis& job : analyzeJobs(std::move(ranks_), warnings)) {
     for (const std::string& w : job.warnings) printWarning(w);
     analyzer::TraceReport entry;
     entry.summary.source = jobSource(job);
-    const analyzer::JobLintResult lint = analyzer::lintJob(job, job_rules_);
+    const analyzer::JobLintResult lint = analyzer::lintJob(job, job_rules_, config);
     entry.lint.source = entry.summary.source;
     entry.lint.diagnostics = lint.diagnostics;
     entry.lint.not_checked = lint.not_checked;
@@ -301,7 +313,7 @@ int CheckCommand::run() {
                 "reported again; rewrite it with --write-baseline to scope them");
   }
   analyzer::LintReport report;
-  for (const analyzer::RuleDefinition* rule : config.selectedRules(rules_)) report.selected.push_back(rule);
+  for (const analyzer::RuleDefinition* rule : config.selectedRules(rules_)) report.selected.push_back(rule->info());
   report.fail_on = config.fail_on;
   report.tool_version = STEPLINT_VERSION;
   report.rule_descriptions = ruleDescriptions(rules_);
@@ -314,15 +326,17 @@ int CheckCommand::run() {
   };
   const TraceInputs inputs = expandTraceInputs(traces_);
   for (const std::string& problem : inputs.problems) printError(problem);
-  traces_ = inputs.files;
-  from_folder_or_glob_ = inputs.from_folder_or_glob;
+  inputs_ = classifyInputs(inputs.files);
   ranks_.clear();
-  // A folder or glob is a job: its traces are not linted one by one unless --per-rank asks.
+  // A folder or glob of a job's ranks: its traces are not linted one by one unless --per-rank
+  // asks. Whether it is a job is known from the files' first bytes, so each is imported once.
+  job_first_ = inputs.from_folder_or_glob && !per_rank_ && looksLikeJob(inputs_);
   bool all_ok = inputs.problems.empty();
-  if (!from_folder_or_glob_ || per_rank_) all_ok = lint_each() && all_ok;
-  all_ok = lintJobs(baseline, baseline_options, report, unfiltered, worse) && all_ok;
-  if (from_folder_or_glob_ && !per_rank_ && report.traces.empty() && !traces_.empty())
-    all_ok = lint_each() && all_ok;  // not a job after all
+  if (!job_first_) all_ok = lint_each() && all_ok;
+  all_ok = lintJobs(config, baseline, baseline_options, report, unfiltered, worse) && all_ok;
+  // The first bytes said "job" but the imported traces do not (their distributedInfo follows
+  // their events, which Kineto never writes): then each trace is read once more, one by one.
+  if (job_first_ && report.traces.empty() && !inputs_.empty()) all_ok = lint_each() && all_ok;
   if (report.traces.empty()) return kExitUsageError;  // nothing to report; errors already printed
   if (!writeReport(report)) return kExitUsageError;
   if (format_ != "text" && report.suppressedCount() > 0)

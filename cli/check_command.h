@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.h"
+#include "job_inputs.h"
 #include "step_flags.h"
 #include "steplint/analyzer/baseline.h"
 #include "steplint/analyzer/compare_config.h"
@@ -65,8 +66,9 @@ class CheckCommand final : public Command {
   /// When the traces are a distributed job's: runs the job rules on each job and adds one
   /// report entry per job (replacing the per-trace entries unless --per-rank). A folder or
   /// glob is imported here, several traces at once. False if any trace failed to import.
-  bool lintJobs(const analyzer::Baseline& baseline, const analyzer::BaselineOptions& baseline_options,
-                analyzer::LintReport& report, std::vector<Unfiltered>& unfiltered, size_t& worse);
+  bool lintJobs(const analyzer::LintConfig& config, const analyzer::Baseline& baseline,
+                const analyzer::BaselineOptions& baseline_options, analyzer::LintReport& report,
+                std::vector<Unfiltered>& unfiltered, size_t& worse);
   /// False (after printing why) when -o or --write-baseline names a directory or an input
   /// (a trace or --config; for -o also --baseline).
   bool checkOutputs() const;
@@ -78,7 +80,9 @@ class CheckCommand final : public Command {
   analyzer::EmitterRegistry emitters_;
   bool per_rank_ = false;
   unsigned workers_ = 0;
-  bool from_folder_or_glob_ = false;
+  // The TRACE arguments, expanded and sorted by their first bytes (job_inputs.h).
+  std::vector<JobInput> inputs_;
+  bool job_first_ = false;  // a folder or glob of a job's ranks, without --per-rank
   // Filled by lintTraces (several traces) or lintJobs: each rank's compact summary.
   mutable std::vector<analyzer::RankSummary> ranks_;
 

@@ -8,12 +8,15 @@
 
 #include "check_config.h"
 #include "exit_codes.h"
+#include "job_inputs.h"
 #include "messages.h"
+#include "steplint/analyzer/job_diff.h"
 #include "steplint/analyzer/lint.h"
 #include "steplint/analyzer/summary.h"
 #include "steplint/rules/builtin.h"
 #include "steplint/trace/model.h"
 #include "steplint/trace/output_file.h"
+#include "trace_inputs.h"
 
 namespace steplint::cli {
 
@@ -22,10 +25,13 @@ namespace fs = std::filesystem;
 DiffCommand::DiffCommand() { rules::registerBuiltinRules(rules_); }
 
 void DiffCommand::addOptions(CLI::App& app) {
-  app.add_option("BASE", base_path_, "The run to compare against (the baseline): a trace file")
+  app.add_option("BASE", base_path_,
+                 "The run to compare against (the baseline): a trace file, or a job's folder or quoted glob")
       ->required()
-      ->type_name("FILE");
-  app.add_option("NEW", new_path_, "The run to compare: a trace file")->required()->type_name("FILE");
+      ->type_name("PATH");
+  app.add_option("NEW", new_path_, "The run to compare: a trace file, or a job's folder or quoted glob")
+      ->required()
+      ->type_name("PATH");
   app.add_option("--format", format_, "Output format; json: schema steplint.diff/1 (docs/diff-json.md)")
       ->check(CLI::IsMember({"text", "json", "markdown"}))
       ->capture_default_str();
@@ -42,6 +48,8 @@ void DiffCommand::addOptions(CLI::App& app) {
       app.add_option("--config", config_path_, "Use this steplint.toml or pyproject.toml for the rules")
           ->type_name("FILE");
   app.add_flag("--no-config", no_config_, "Ignore steplint.toml / pyproject.toml files")->excludes(config);
+  app.add_option("--jobs", workers_, "For two jobs: traces imported at once (default: cores, at most 4)")
+      ->check(CLI::Range(1u, 64u));
   step_flags_.add(app);
 }
 
@@ -68,13 +76,11 @@ std::optional<analyzer::RunProfile> DiffCommand::profile(const std::string& path
   return analyzer::profileRun(model, summary, &lint);
 }
 
-bool DiffCommand::write(const analyzer::RunDiff& diff) const {
+bool DiffCommand::write(const std::function<void(std::ostream&)>& render) const {
   const bool to_file = !output_path_.empty();
   std::ostringstream buffer;
   std::ostream& out = to_file ? static_cast<std::ostream&>(buffer) : std::cout;
-  if (format_ == "json") out << analyzer::runDiffToJson(diff).dump(2) << '\n';
-  else if (format_ == "markdown") analyzer::printRunDiffMarkdown(out, diff, top_);
-  else analyzer::printRunDiffText(out, diff, top_);
+  render(out);
   if (!to_file) {
     std::cout.flush();
     if (std::cout) return true;
@@ -88,6 +94,42 @@ bool DiffCommand::write(const analyzer::RunDiff& diff) const {
   return true;
 }
 
+std::optional<analyzer::JobAnalysis> DiffCommand::readJob(const std::string& path, bool& all_read) const {
+  const TraceInputs inputs = expandTraceInputs({path});
+  for (const std::string& problem : inputs.problems) printError(problem);
+  JobInputOptions options;
+  options.summary.steps = step_flags_.options();
+  options.workers = workers_;
+  JobInputResult result = summarizeRanks(classifyInputs(inputs.files), options);
+  all_read = all_read && result.all_imported && inputs.problems.empty();
+  std::vector<std::string> warnings;
+  std::vector<analyzer::JobAnalysis> jobs = analyzeJobs(std::move(result.ranks), warnings);
+  if (jobs.empty()) {
+    printError(path + ": no rank of a job could be read");
+    return std::nullopt;
+  }
+  if (jobs.size() > 1)
+    printWarning(path + ": holds " + std::to_string(jobs.size()) + " jobs; compared the first (" + jobs[0].identity + ")");
+  for (const std::string& w : jobs[0].warnings) printWarning(path + ": " + w);
+  return std::move(jobs[0]);
+}
+
+int DiffCommand::runJobs() {
+  bool all_read = true;
+  const std::optional<analyzer::JobAnalysis> base = readJob(base_path_, all_read);
+  const std::optional<analyzer::JobAnalysis> next = readJob(new_path_, all_read);
+  if (!base || !next) return kExitUsageError;
+  analyzer::JobDiff diff = analyzer::diffJobs(*base, *next);
+  diff.base_source = base_path_;
+  diff.new_source = new_path_;
+  const bool written = write([&](std::ostream& out) {
+    if (format_ == "json") out << analyzer::jobDiffToJson(diff).dump(2) << '\n';
+    else if (format_ == "markdown") analyzer::printJobDiffMarkdown(out, diff, top_);
+    else analyzer::printJobDiffText(out, diff, top_);
+  });
+  return written && all_read ? kExitOk : kExitUsageError;
+}
+
 int DiffCommand::run() {
   // Before any import: `-o new.json base.json new.json` would replace a trace with the diff.
   if (!output_path_.empty()) {
@@ -98,6 +140,9 @@ int DiffCommand::run() {
       return kExitUsageError;
     }
   }
+  // A folder or glob on either side: two runs of a distributed job, compared rank by rank.
+  for (const std::string* path : {&base_path_, &new_path_})
+    if (expandTraceInputs({*path}).from_folder_or_glob) return runJobs();
   analyzer::LintConfig config;
   if (!no_findings_ && !loadConfig(config)) return kExitUsageError;
   const analyzer::LintConfig* lint = no_findings_ ? nullptr : &config;
@@ -106,7 +151,13 @@ int DiffCommand::run() {
   if (!base || !next) return kExitUsageError;  // the import error is printed already
   analyzer::DiffOptions options;
   options.finding_factor = finding_factor_;
-  return write(analyzer::diffRuns(*base, *next, options)) ? kExitOk : kExitUsageError;
+  const analyzer::RunDiff diff = analyzer::diffRuns(*base, *next, options);
+  const bool written = write([&](std::ostream& out) {
+    if (format_ == "json") out << analyzer::runDiffToJson(diff).dump(2) << '\n';
+    else if (format_ == "markdown") analyzer::printRunDiffMarkdown(out, diff, top_);
+    else analyzer::printRunDiffText(out, diff, top_);
+  });
+  return written ? kExitOk : kExitUsageError;
 }
 
 }  // namespace steplint::cli

@@ -9,7 +9,6 @@
 #include "rule_docs.h"
 #include "steplint/analyzer/suggest.h"
 #include "steplint/rules/builtin.h"
-#include "steplint/rules/job_rules.h"
 #include "steplint/rules/unchecked_tips.h"
 
 namespace steplint::cli {
@@ -62,10 +61,9 @@ std::string explainText(const analyzer::RuleRegistry& registry, const std::strin
     if (const RuleDoc* doc = findRuleDoc(found->info().code)) return std::string(doc->text);
     return metadataPage(*found);
   }
-  analyzer::JobRuleRegistry job_rules;
-  rules::registerJobRules(job_rules);
-  if (const analyzer::JobRule* found = job_rules.find(rule))
-    if (const RuleDoc* doc = findRuleDoc(found->info().code)) return std::string(doc->text);
+  for (const analyzer::RuleInfo& info : registry.jobRuleInfos())
+    if (info.code == rule || info.name == rule)
+      if (const RuleDoc* doc = findRuleDoc(info.code)) return std::string(doc->text);
   // A page may exist for a rule this build does not register (e.g. a redirect); show it.
   for (const RuleDoc& doc : embeddedRuleDocs()) {
     const auto [code, name] = splitDocName(doc.file_name);

@@ -5,15 +5,11 @@
 #include <set>
 #include <thread>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
-#include <nlohmann/json.hpp>
-
 #include "messages.h"
 #include "steplint/analyzer/rank_summary.h"
 #include "steplint/trace/importer.h"
+#include "steplint/trace/input_file.h"
+#include "steplint/trace/peek.h"
 
 namespace steplint::cli {
 namespace {
@@ -27,26 +23,22 @@ struct Slot {
 };
 
 // A summary file is small (KBs per step); anything larger is not one.
-constexpr uintmax_t kMaxRankSummaryBytes = uintmax_t{64} << 20;
+constexpr size_t kMaxRankSummaryBytes = size_t{64} << 20;
 
-/// True when `path` is a `steplint summary --format json` document with a rank summary.
-bool readRankSummaryFile(const std::string& path, analyzer::RankSummary& rank, std::string& problem) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(path, ec) || std::filesystem::file_size(path, ec) > kMaxRankSummaryBytes)
-    return false;
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  const nlohmann::json doc = nlohmann::json::parse(text.str(), nullptr, false);
-  if (!doc.is_object() || doc.value("schema", "") != "steplint.summary/1") return false;
-  const auto it = doc.find("rank_summary");
-  if (it == doc.end()) {
-    problem = path + ": a steplint summary without \"rank_summary\" (written by an older steplint?)";
-    return false;
+/// Whether `path` (whose first bytes are `peek`) is a `steplint summary --format json` document
+/// with a rank summary. A file that is no such document is left to the trace importer (false,
+/// `problem` empty); one that is but cannot be read gets `problem`.
+bool readRankSummaryFile(const std::string& path, const trace::FilePeek& peek, analyzer::RankSummary& rank,
+                         std::string& problem) {
+  if (!peek.mayBeOtherJson() || peek.size > kMaxRankSummaryBytes) return false;
+  std::string text, error;
+  if (!trace::readInputFile(path, kMaxRankSummaryBytes, text, error)) return false;  // the importer says why
+  switch (analyzer::readRankSummaryDocument(text, rank, problem)) {
+    case analyzer::RankSummaryRead::kRead: return true;
+    case analyzer::RankSummaryRead::kBroken: problem = path + ": " + problem; return false;
+    case analyzer::RankSummaryRead::kNotASummary: return false;
   }
-  problem = analyzer::rankSummaryFromJson(*it, rank);
-  if (!problem.empty()) problem = path + ": " + problem;
-  return problem.empty();
+  return false;
 }
 
 void importOne(const std::string& path, const JobInputOptions& options, int parse_threads, Slot& slot) {
@@ -54,12 +46,6 @@ void importOne(const std::string& path, const JobInputOptions& options, int pars
   trace::ImportOptions import;
   import.threads = parse_threads;
   slot.status = trace::importTraceFile(path, model, import);
-  if (slot.status.error == trace::ImportError::kNotATrace) {
-    std::string problem;
-    if (readRankSummaryFile(path, slot.rank, problem)) slot.status = {};
-    else if (!problem.empty()) slot.status.message = problem;
-    return;
-  }
   if (!slot.status.ok()) return;
   slot.warnings = importWarnings(path, model);
   analyzer::TraceSummary summary = analyzer::summarize(model, options.summary);
@@ -69,31 +55,38 @@ void importOne(const std::string& path, const JobInputOptions& options, int pars
 
 }  // namespace
 
-InputRead importTraceOrRankSummary(const std::string& path, trace::TraceModel& model, analyzer::RankSummary& rank) {
-  const trace::ImportStatus status = trace::importTraceFile(path, model);
-  if (status.error == trace::ImportError::kNotATrace) {
+std::vector<JobInput> classifyInputs(const std::vector<std::string>& paths) {
+  std::vector<JobInput> inputs(paths.size());
+  for (size_t i = 0; i < paths.size(); ++i) {
+    JobInput& input = inputs[i];
+    input.path = paths[i];
+    const trace::FilePeek peek = trace::peekFile(input.path);
     std::string problem;
-    if (readRankSummaryFile(path, rank, problem)) return InputRead::kRankSummary;
-    printError(problem.empty() ? describeImportError(path, status) : problem);
-    return InputRead::kFailed;
+    if (readRankSummaryFile(input.path, peek, input.rank, problem)) {
+      input.kind = JobInput::Kind::kRankSummary;
+    } else if (!problem.empty()) {
+      printError(problem);
+      input.kind = JobInput::Kind::kFailed;
+    } else {
+      input.rank = {};
+      analyzer::setRankIdentity(peek.distributed, input.path, input.rank);
+    }
   }
-  if (!status.ok()) {
-    printError(describeImportError(path, status));
-    return InputRead::kFailed;
-  }
-  for (const std::string& line : importWarnings(path, model)) printWarning(line);
-  return InputRead::kTrace;
+  return inputs;
 }
 
-JobInputResult summarizeRanks(const std::vector<std::string>& paths, const JobInputOptions& options) {
+JobInputResult summarizeRanks(const std::vector<JobInput>& inputs, const JobInputOptions& options) {
+  std::vector<const JobInput*> traces;
+  for (const JobInput& input : inputs)
+    if (input.kind == JobInput::Kind::kTrace) traces.push_back(&input);
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   unsigned workers = options.workers ? options.workers : std::min(cores, 4u);
-  workers = std::max(1u, std::min<unsigned>(workers, static_cast<unsigned>(paths.size())));
+  workers = std::max(1u, std::min<unsigned>(workers, static_cast<unsigned>(traces.size())));
   const int parse_threads = static_cast<int>(std::max(1u, cores / workers));
-  std::vector<Slot> slots(paths.size());
+  std::vector<Slot> slots(traces.size());
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i = next++; i < paths.size(); i = next++) importOne(paths[i], options, parse_threads, slots[i]);
+    for (size_t i = next++; i < traces.size(); i = next++) importOne(traces[i]->path, options, parse_threads, slots[i]);
   };
   std::vector<std::thread> pool;
   for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work);
@@ -101,14 +94,24 @@ JobInputResult summarizeRanks(const std::vector<std::string>& paths, const JobIn
   for (std::thread& t : pool) t.join();
 
   JobInputResult result;
-  for (size_t i = 0; i < paths.size(); ++i) {
-    if (!slots[i].status.ok()) {
-      printError(describeImportError(paths[i], slots[i].status));
+  size_t slot = 0;
+  for (const JobInput& input : inputs) {
+    if (input.kind == JobInput::Kind::kFailed) {
       result.all_imported = false;
       continue;
     }
-    for (const std::string& w : slots[i].warnings) printWarning(w);
-    result.ranks.push_back(std::move(slots[i].rank));
+    if (input.kind == JobInput::Kind::kRankSummary) {
+      result.ranks.push_back(input.rank);
+      continue;
+    }
+    Slot& done = slots[slot++];
+    if (!done.status.ok()) {
+      printError(describeImportError(input.path, done.status));
+      result.all_imported = false;
+      continue;
+    }
+    for (const std::string& w : done.warnings) printWarning(w);
+    result.ranks.push_back(std::move(done.rank));
   }
   return result;
 }
@@ -129,6 +132,13 @@ std::string jobSource(const analyzer::JobAnalysis& job) {
     folder = dir;
   }
   return folder.empty() ? "job " + job.identity : folder;
+}
+
+bool looksLikeJob(const std::vector<JobInput>& inputs) {
+  std::vector<analyzer::RankSummary> identities;
+  for (const JobInput& input : inputs)
+    if (input.kind != JobInput::Kind::kFailed) identities.push_back(input.rank);
+  return looksLikeJob(identities);
 }
 
 bool looksLikeJob(const std::vector<analyzer::RankSummary>& ranks) {

@@ -1,8 +1,12 @@
-// Reading a job: every rank's trace imported (several at a time), reduced to its RankSummary
-// (analyzer/rank_summary.h) and freed before the next, then grouped into jobs and analysed.
-// Peak memory is `workers` traces, whatever the number of ranks.
+// Reading a job: the TRACE arguments sorted by their first bytes before any import
+// (classifyInputs: traces, rank-summary files), then every rank's trace imported (several at a
+// time), reduced to its RankSummary (analyzer/rank_summary.h) and freed before the next, then
+// grouped into jobs and analysed. Peak memory is `workers` traces, whatever the number of ranks.
+// Each file is read once: a folder that turns out not to be a job is known to be so before its
+// traces are imported, and a rank-summary file is never tried as a trace.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -12,6 +16,20 @@
 
 namespace steplint::cli {
 
+/// One TRACE argument as its first bytes show it (trace/peek.h).
+struct JobInput {
+  enum class Kind : uint8_t { kTrace, kRankSummary, kFailed };
+  std::string path;
+  Kind kind = Kind::kTrace;
+  /// kRankSummary: the file's whole rank summary. kTrace: who the trace is (source, rank,
+  /// world size), as far as its first bytes say. kFailed: nothing; the error was printed.
+  analyzer::RankSummary rank;
+};
+
+/// Sorts `paths` (argument order kept). A rank-summary file (`steplint summary --format json`)
+/// is read whole here, being small; a broken one gets its error printed. Traces are only peeked.
+std::vector<JobInput> classifyInputs(const std::vector<std::string>& paths);
+
 struct JobInputOptions {
   analyzer::SummaryOptions summary;
   /// Traces imported at once (0: one per hardware thread, at most 4: each import also uses the
@@ -20,20 +38,13 @@ struct JobInputOptions {
 };
 
 struct JobInputResult {
-  std::vector<analyzer::RankSummary> ranks;  // the traces that imported, in argument order
+  std::vector<analyzer::RankSummary> ranks;  // the traces that imported and the summary files, in argument order
   bool all_imported = true;                  // false after printing an error for a trace
 };
 
-/// What a TRACE argument turned out to be.
-enum class InputRead { kTrace, kRankSummary, kFailed };
-
-/// Imports `path` as a trace into `model`; a file that is no trace but a `steplint summary
-/// --format json` document carrying a "rank_summary" fills `rank` instead (a job's rank reduced
-/// where it was recorded). Errors and import warnings are printed as importTraceReporting does.
-InputRead importTraceOrRankSummary(const std::string& path, trace::TraceModel& model, analyzer::RankSummary& rank);
-
-/// Imports and reduces `paths` (traces or rank-summary files); prints import errors and warnings in argument order.
-JobInputResult summarizeRanks(const std::vector<std::string>& paths, const JobInputOptions& options);
+/// Imports and reduces the trace inputs, several at once, and adds the rank-summary inputs;
+/// prints import errors and warnings once each, in argument order.
+JobInputResult summarizeRanks(const std::vector<JobInput>& inputs, const JobInputOptions& options);
 
 /// Groups the ranks into jobs and analyses each; grouping warnings go to `warnings`.
 std::vector<analyzer::JobAnalysis> analyzeJobs(std::vector<analyzer::RankSummary> ranks,
@@ -46,5 +57,9 @@ std::string jobSource(const analyzer::JobAnalysis& job);
 /// True when the summaries describe a distributed job worth a job report: two ranks or more,
 /// or a trace whose distributedInfo says the world has more than one rank.
 bool looksLikeJob(const std::vector<analyzer::RankSummary>& ranks);
+/// The same judged on the inputs before import: their first bytes' distributedInfo, their file
+/// names, the rank-summary files. Traces from different runs, or one rank of a single-process
+/// run, are no job.
+bool looksLikeJob(const std::vector<JobInput>& inputs);
 
 }  // namespace steplint::cli

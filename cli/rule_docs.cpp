@@ -4,15 +4,17 @@ namespace steplint::cli {
 
 std::map<std::string, std::string> ruleDescriptions(const analyzer::RuleRegistry& registry) {
   std::map<std::string, std::string> out;
-  for (const auto& rule : registry.rules()) {
-    const RuleDoc* doc = findRuleDoc(rule->info().code);
-    if (doc == nullptr) continue;
+  auto describe = [&](std::string_view code) {
+    const RuleDoc* doc = findRuleDoc(code);
+    if (doc == nullptr) return;
     std::string section = docSection(doc->text, "What it does");
     section = section.substr(0, section.find("\n\n"));  // first paragraph only
     for (char& c : section)
       if (c == '\n') c = ' ';  // one line: SARIF viewers show it as plain text
-    if (!section.empty()) out[std::string(rule->info().code)] = section;
-  }
+    if (!section.empty()) out[std::string(code)] = section;
+  };
+  for (const auto& rule : registry.rules()) describe(rule->info().code);
+  for (const analyzer::RuleInfo& info : registry.jobRuleInfos()) describe(info.code);
   return out;
 }
 

@@ -46,6 +46,51 @@ void printJobs(std::ostream& out, const std::vector<analyzer::JobAnalysis>& jobs
   }
 }
 
+/// Each trace's own report: rendered here, and printed unless the traces turn out to be a job's
+/// (then only with --per-rank).
+struct PerTrace {
+  std::ostringstream text;
+  nlohmann::json documents = nlohmann::json::array();
+  size_t rendered = 0;
+  std::vector<analyzer::RankSummary> ranks;  // for the job report, when they turn out to be one
+  bool any_failed = false;
+};
+
+/// Imports and summarizes each trace input once, one at a time; rank-summary inputs only join
+/// `out.ranks`. `keep_ranks`: the traces may be a job's (several, or a folder).
+void summarizeEach(const std::vector<JobInput>& inputs, const analyzer::SummaryOptions& options, bool json,
+                   bool color, bool keep_ranks, PerTrace& out) {
+  for (const JobInput& input : inputs) {
+    if (input.kind == JobInput::Kind::kFailed) {
+      out.any_failed = true;
+      continue;
+    }
+    if (input.kind == JobInput::Kind::kRankSummary) {  // a rank reduced elsewhere: only the job uses it
+      out.ranks.push_back(input.rank);
+      continue;
+    }
+    trace::TraceModel model;  // one trace in memory at a time
+    if (!importTraceReporting(input.path, model)) {
+      out.any_failed = true;
+      continue;
+    }
+    analyzer::TraceSummary summary = analyzer::summarize(model, options);
+    if (summary.source.empty()) summary.source = input.path;
+    const analyzer::RankSummary rank = analyzer::summarizeRank(model, summary);
+    if (json) {
+      // The rank summary rides along, so a job report can later be built from these files.
+      nlohmann::json doc = analyzer::summaryToJson(summary, model);
+      doc["rank_summary"] = analyzer::rankSummaryToJson(rank);
+      out.documents.push_back(std::move(doc));
+    } else {
+      if (out.rendered > 0) out.text << '\n';
+      analyzer::printSummaryText(out.text, summary, model, color);
+    }
+    if (keep_ranks) out.ranks.push_back(rank);
+    ++out.rendered;
+  }
+}
+
 }  // namespace
 
 void SummaryCommand::addOptions(CLI::App& app) {
@@ -88,72 +133,47 @@ int SummaryCommand::run() {
   // -o output is collected first so that a run whose inputs all fail leaves no file behind.
   std::ostringstream buffer;
   std::ostream& out = to_file ? static_cast<std::ostream&>(buffer) : std::cout;
-  // Each trace's own report is rendered here, and printed unless the traces turn out to be a
-  // job's (then only with --per-rank).
-  std::ostringstream per_trace;
 
   analyzer::SummaryOptions options;
   options.steps = step_flags_.options();
 
   bool any_failed = !inputs.problems.empty();
-  size_t rendered = 0;
-  nlohmann::json documents = nlohmann::json::array();
   std::vector<analyzer::RankSummary> ranks;
-  // A folder or glob without --per-rank is a job: import several ranks at once and keep only
-  // their summaries. Explicit files keep the one-by-one reports.
-  const bool job_first = inputs.from_folder_or_glob && !per_rank_;
+  const std::vector<JobInput> classified = classifyInputs(inputs.files);
+  // A folder or glob of a job's ranks without --per-rank: import several ranks at once and keep
+  // only their summaries. Explicit files, and a folder that is no job, get one report per trace.
+  const bool job_first = inputs.from_folder_or_glob && !per_rank_ && looksLikeJob(classified);
   if (job_first) {
     JobInputOptions job_options;
     job_options.summary = options;
     job_options.workers = workers_;
-    JobInputResult result = summarizeRanks(inputs.files, job_options);
+    JobInputResult result = summarizeRanks(classified, job_options);
     any_failed = any_failed || !result.all_imported;
     ranks = std::move(result.ranks);
   }
+  // The first bytes said "job" but the imported traces do not (their distributedInfo follows
+  // their events, which Kineto never writes): then each trace is read once more, one by one.
+  PerTrace each;
   if (!job_first || !looksLikeJob(ranks)) {
-    ranks.clear();
-    for (const std::string& path : inputs.files) {
-      trace::TraceModel model;  // one trace in memory at a time
-      analyzer::RankSummary from_file;
-      const InputRead read = importTraceOrRankSummary(path, model, from_file);
-      if (read == InputRead::kFailed) {
-        any_failed = true;
-        continue;
-      }
-      if (read == InputRead::kRankSummary) {  // a rank reduced elsewhere: only the job uses it
-        ranks.push_back(std::move(from_file));
-        continue;
-      }
-      analyzer::TraceSummary summary = analyzer::summarize(model, options);
-      if (summary.source.empty()) summary.source = path;
-      const analyzer::RankSummary rank = analyzer::summarizeRank(model, summary);
-      if (json) {
-        // The rank summary rides along, so a job report can later be built from these files.
-        nlohmann::json doc = analyzer::summaryToJson(summary, model);
-        doc["rank_summary"] = analyzer::rankSummaryToJson(rank);
-        documents.push_back(std::move(doc));
-      } else {
-        if (rendered > 0) per_trace << '\n';
-        analyzer::printSummaryText(per_trace, summary, model, color);
-      }
-      if (inputs.files.size() > 1 || inputs.from_folder_or_glob) ranks.push_back(rank);
-      ++rendered;
-    }
+    summarizeEach(classified, options, json, color, inputs.files.size() > 1 || inputs.from_folder_or_glob, each);
+    any_failed = any_failed || each.any_failed;
+    ranks = std::move(each.ranks);
   }
+  size_t rendered = each.rendered;
 
   if (looksLikeJob(ranks)) {
     std::vector<std::string> warnings;
     const std::vector<analyzer::JobAnalysis> jobs = analyzeJobs(std::move(ranks), warnings);
-    if (per_rank_ && !json) out << per_trace.str() << '\n';
-    printJobs(out, jobs, warnings, json, per_rank_ ? &documents : nullptr);
+    if (per_rank_ && !json) out << each.text.str() << '\n';
+    printJobs(out, jobs, warnings, json, per_rank_ ? &each.documents : nullptr);
     ++rendered;
   } else {
-    out << per_trace.str();
+    out << each.text.str();
     // JSON: one TRACE argument gives one summary object; several give an array of the
     // summaries that could be imported, in argument order (docs/cli.md).
     const bool several = inputs.files.size() > 1 || inputs.from_folder_or_glob;
-    if (json && !several && !documents.empty()) out << documents.front().dump(2) << '\n';
-    if (json && several) out << documents.dump(2) << '\n';
+    if (json && !several && !each.documents.empty()) out << each.documents.front().dump(2) << '\n';
+    if (json && several) out << each.documents.dump(2) << '\n';
   }
   out.flush();
 

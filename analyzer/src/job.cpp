@@ -1,10 +1,11 @@
 // groupJobs and analyzeJob (job.h): everything here reads RankSummaries only.
 #include "steplint/analyzer/job.h"
 
+#include "job_match.h"
+
 #include <algorithm>
 #include <array>
 #include <map>
-#include <set>
 
 namespace steplint::analyzer {
 namespace {
@@ -22,56 +23,6 @@ int64_t median(std::vector<int64_t> v) {
 std::string jobIdentity(const RankSummary& r) {
   if (r.rank_from_file_name || r.world_size < 0) return "ranks from file names";
   return "world_size=" + std::to_string(r.world_size) + (r.backend.empty() ? "" : " backend=" + r.backend);
-}
-
-/// The matched collectives of one step: each rank's wait (duration minus the shortest) and the
-/// transfer (the shortest), summed over the step.
-struct StepComm {
-  int64_t matched = 0;
-  int64_t transfer_ns = 0;
-  std::vector<int64_t> wait_ns;  // per rank
-};
-
-StepComm matchCollectives(const std::vector<const RankStep*>& rows, const std::vector<int64_t>& rank_ids,
-                          std::vector<std::string>& warnings) {
-  StepComm out;
-  out.wait_ns.assign(rows.size(), 0);
-  // Per process group, the collectives in each rank's order.
-  std::map<std::string, std::vector<std::vector<const RankCollective*>>> groups;
-  for (size_t r = 0; r < rows.size(); ++r)
-    for (const RankCollective& c : rows[r]->collectives) {
-      auto& per_rank = groups[c.group];
-      per_rank.resize(rows.size());
-      per_rank[r].push_back(&c);
-    }
-  for (auto& [group, per_rank] : groups) {
-    per_rank.resize(rows.size());
-    size_t n = per_rank[0].size();
-    for (size_t r = 1; r < rows.size(); ++r) {
-      if (per_rank[r].size() != per_rank[0].size())
-        warnings.push_back("step " + std::to_string(rows[0]->number) + ": rank " + std::to_string(rank_ids[r]) +
-                           " has " + std::to_string(per_rank[r].size()) + " collectives in group " + group +
-                           ", rank " + std::to_string(rank_ids[0]) + " has " + std::to_string(per_rank[0].size()) +
-                           "; compared the first ones only");
-      n = std::min(n, per_rank[r].size());
-    }
-    for (size_t i = 0; i < n; ++i) {
-      bool same = true;
-      for (size_t r = 1; r < rows.size(); ++r) same = same && per_rank[r][i]->name == per_rank[0][i]->name;
-      if (!same) {
-        warnings.push_back("step " + std::to_string(rows[0]->number) + ": collective " + std::to_string(i) +
-                           " of group " + group + " differs between ranks (" + per_rank[0][i]->name +
-                           " on rank " + std::to_string(rank_ids[0]) + "); the rest of the step is not compared");
-        break;
-      }
-      int64_t shortest = per_rank[0][i]->dur_ns;
-      for (size_t r = 1; r < rows.size(); ++r) shortest = std::min(shortest, per_rank[r][i]->dur_ns);
-      for (size_t r = 0; r < rows.size(); ++r) out.wait_ns[r] += per_rank[r][i]->dur_ns - shortest;
-      out.transfer_ns += shortest;
-      ++out.matched;
-    }
-  }
-  return out;
 }
 
 std::vector<NamedTime> grownKernels(const std::vector<const RankStep*>& rows, size_t late) {
@@ -242,6 +193,7 @@ JobAnalysis analyzeJob(const Job& job, const JobOptions& options) {
     rank_ids.push_back(r.rank);
     host_collectives.push_back(r.comm_source == "host ranges");
   }
+  const std::map<std::string, std::vector<int64_t>> members = groupMembers(job);
   std::vector<int64_t> step_medians;
   double wait_sum = 0;
   for (int64_t number : common) {
@@ -254,14 +206,15 @@ JobAnalysis analyzeJob(const Job& job, const JobOptions& options) {
     for (const RankStep* row : rows) times.push_back(row->step_ns);
     step.median_step_ns = median(times);
     step_medians.push_back(step.median_step_ns);
-    const StepComm comm = matchCollectives(rows, rank_ids, out.warnings);
+    const StepComm comm = matchCollectives(rows, rank_ids, members, out.warnings);
     step.collectives = comm.matched;
     out.matched_collectives += comm.matched;
+    out.matched_by_seq += comm.by_seq;
     for (size_t r = 0; r < n; ++r) {
       JobRank& row = out.ranks[r];
       row.step_ns += static_cast<double>(rows[r]->step_ns);
       row.compute_ns += static_cast<double>(rows[r]->compute_ns);
-      row.transfer_ns += static_cast<double>(comm.transfer_ns);
+      row.transfer_ns += static_cast<double>(comm.transfer_ns[r]);
       row.wait_ns += static_cast<double>(comm.wait_ns[r]);
       row.sync_ns += static_cast<double>(rows[r]->sync_ns);
       row.host_work_ns += static_cast<double>(rows[r]->host_work_ns);
@@ -270,10 +223,13 @@ JobAnalysis analyzeJob(const Job& job, const JobOptions& options) {
       wait_sum += static_cast<double>(comm.wait_ns[r]);
     }
     if (n >= 2 && comm.matched > 0) {
-      const size_t late = static_cast<size_t>(std::min_element(comm.wait_ns.begin(), comm.wait_ns.end()) - comm.wait_ns.begin());
+      // Only ranks that took part in a matched collective: one outside every group waited for nobody.
+      size_t late = n;
+      for (size_t r = 0; r < n; ++r)
+        if (comm.took_part[r] && (late == n || comm.wait_ns[r] < comm.wait_ns[late])) late = r;
       std::vector<int64_t> others;
       for (size_t r = 0; r < n; ++r)
-        if (r != late) others.push_back(comm.wait_ns[r]);
+        if (r != late && comm.took_part[r]) others.push_back(comm.wait_ns[r]);
       step.late_ns = median(others) - comm.wait_ns[late];
       const auto noise = std::max<int64_t>(options.min_late_ns,
                                            static_cast<int64_t>(options.noise_fraction * static_cast<double>(step.median_step_ns)));

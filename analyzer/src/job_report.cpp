@@ -67,10 +67,21 @@ nlohmann::json namedTimes(const std::vector<NamedTime>& v) {
 
 }  // namespace
 
+std::string collectiveMatching(const JobAnalysis& job) {
+  const int64_t by_order = job.matched_collectives - job.matched_by_seq;
+  if (job.matched_collectives == 0) return "none";
+  if (by_order == 0) return "process group and sequence number";
+  if (job.matched_by_seq == 0) return "order within each process group";
+  return "process group and sequence number (" + std::to_string(job.matched_by_seq) + ") and by order (" +
+         std::to_string(by_order) + ")";
+}
+
 void printJobText(std::ostream& out, const JobAnalysis& job) {
   out << "Job " << job.identity << ": " << job.ranks.size() << " rank(s)";
   if (job.world_size > 0) out << " of " << job.world_size;
-  out << ", " << job.steps.size() << " step(s) compared, " << job.matched_collectives << " collective(s) matched\n";
+  out << ", " << job.steps.size() << " step(s) compared, " << job.matched_collectives << " collective(s) matched";
+  if (job.matched_collectives > 0) out << " by " << collectiveMatching(job);
+  out << "\n";
   for (const std::string& w : job.warnings) out << "warning: " << w << "\n";
   printRanks(out, job);
   if (!job.steps.empty()) printSteps(out, job);
@@ -90,6 +101,13 @@ nlohmann::json jobToJson(const JobAnalysis& job) {
   j["identity"] = job.identity;
   j["world_size"] = job.world_size;
   j["matched_collectives"] = job.matched_collectives;
+  const int64_t by_order = job.matched_collectives - job.matched_by_seq;
+  j["collective_matching"] = {{"method", job.matched_collectives == 0 ? "none"
+                                         : by_order == 0               ? "seq"
+                                         : job.matched_by_seq == 0     ? "order"
+                                                                       : "mixed"},
+                              {"by_seq", job.matched_by_seq},
+                              {"by_order", by_order}};
   j["median_step_ms"] = job.median_step_ns / 1e6;
   j["mean_wait_ms"] = job.mean_wait_ns / 1e6;
   nlohmann::json ranks = nlohmann::json::array();

@@ -32,9 +32,10 @@ const JobRule* JobRuleRegistry::find(std::string_view code_or_name) const {
   return nullptr;
 }
 
-JobLintResult lintJob(const JobAnalysis& job, const JobRuleRegistry& registry) {
+JobLintResult lintJob(const JobAnalysis& job, const JobRuleRegistry& registry, const LintConfig& config) {
   JobLintResult result;
   for (const auto& rule : registry.rules()) {
+    if (!config.selects(rule->info())) continue;
     CollectingSink sink(rule->info(), result);
     rule->check(job, sink);
   }

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <set>
 
 #include "lint_config_internal.h"
 #include "steplint/analyzer/suggest.h"
@@ -21,7 +20,9 @@ bool isGroupPrefix(std::string_view selector) {
 }  // namespace
 
 bool isKnownSelector(std::string_view selector, const RuleRegistry& registry) {
-  return selector == "ALL" || isGroupPrefix(selector) || !registry.match(selector).empty();
+  const auto& jobs = registry.jobRuleInfos();
+  return selector == "ALL" || isGroupPrefix(selector) || !registry.match(selector).empty() ||
+         std::any_of(jobs.begin(), jobs.end(), [&](const RuleInfo& info) { return selectorMatches(selector, info); });
 }
 
 void validateSelectorList(const std::vector<std::string>& selectors, const std::string& key,
@@ -45,24 +46,21 @@ void validateSelectorList(const std::vector<std::string>& selectors, const std::
 
 }  // namespace detail
 
-std::vector<const RuleDefinition*> LintConfig::selectedRules(const RuleRegistry& registry) const {
-  std::set<const RuleDefinition*> chosen;
-  if (select.empty()) {
-    for (const auto& rule : registry.rules())
-      if (rule->info().enabled_by_default) chosen.insert(rule.get());
-  }
-  for (const std::string& selector : select)
-    for (const RuleDefinition* rule : registry.match(selector)) chosen.insert(rule);
-  for (const std::string& selector : extend_select)
-    for (const RuleDefinition* rule : registry.match(selector)) chosen.insert(rule);
+bool LintConfig::selects(const RuleInfo& info) const {
+  const auto any = [&](const std::vector<std::string>& selectors) {
+    return std::any_of(selectors.begin(), selectors.end(),
+                       [&](const std::string& selector) { return selectorMatches(selector, info); });
+  };
   // ignore is applied last, so it wins over select within one configuration (documented in
   // docs/configuration.md); the CLI's --select starts a new selection instead.
-  for (const std::string& selector : ignore)
-    for (const RuleDefinition* rule : registry.match(selector)) chosen.erase(rule);
+  if (any(ignore)) return false;
+  return (select.empty() && info.enabled_by_default) || any(select) || any(extend_select);
+}
 
+std::vector<const RuleDefinition*> LintConfig::selectedRules(const RuleRegistry& registry) const {
   std::vector<const RuleDefinition*> out;
   for (const auto& rule : registry.rules())
-    if (chosen.count(rule.get()) > 0) out.push_back(rule.get());
+    if (selects(rule->info())) out.push_back(rule.get());
   return out;
 }
 

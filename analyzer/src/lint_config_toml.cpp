@@ -148,7 +148,9 @@ class ConfigReader {
     for (const auto& [rule_key, rule_node] : *table) {
       const std::string full = joinKey(key, rule_key.str());
       const RuleDefinition* rule = registry_.find(rule_key.str());
-      if (rule == nullptr) {
+      if (rule == nullptr && isJobRule(rule_key.str())) {
+        error(full, "'" + std::string(rule_key.str()) + "' is a job rule; job rules have no options");
+      } else if (rule == nullptr) {
         error(full, "unknown rule '" + abbreviate(rule_key.str()) + "'" +
                         didYouMean(rule_key.str(), ruleCodesAndNames(registry_)));
       } else if (const toml::table* values = rule_node.as_table()) {
@@ -157,6 +159,12 @@ class ConfigReader {
         error(full, "expected a table, got " + typeName(rule_node));
       }
     }
+  }
+
+  bool isJobRule(std::string_view code_or_name) const {
+    const auto& jobs = registry_.jobRuleInfos();
+    return std::any_of(jobs.begin(), jobs.end(),
+                       [&](const RuleInfo& info) { return info.code == code_or_name || info.name == code_or_name; });
   }
 
   void readRuleOptions(const RuleDefinition& rule, const toml::table& values, const std::string& prefix) {

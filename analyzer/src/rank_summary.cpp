@@ -6,6 +6,7 @@
 #include <cctype>
 #include <unordered_map>
 
+#include "rank_collectives.h"
 #include "steplint/analyzer/breakdown.h"
 #include "steplint/analyzer/name_memo.h"
 
@@ -34,11 +35,6 @@ int stepIndexAt(const std::vector<Step>& steps, int64_t t) {
   --it;
   return t < it->end_ns ? static_cast<int>(it - steps.begin()) : -1;
 }
-
-struct RawCollective {
-  int64_t start_ns;
-  RankCollective c;
-};
 
 std::string stepSourceName(StepSource s) {
   switch (s) {
@@ -74,12 +70,12 @@ void fillComponents(RankStep& row, const StepAttribution& a) {
 }
 
 /// Collectives per step in the rank's own order, numbered per process group.
-void addCollectives(std::vector<RankStep>& rows, std::vector<std::vector<RawCollective>>& raw) {
+void addCollectives(std::vector<RankStep>& rows, std::vector<std::vector<TimedCollective>>& raw) {
   for (size_t i = 0; i < rows.size(); ++i) {
     std::sort(raw[i].begin(), raw[i].end(),
-              [](const RawCollective& a, const RawCollective& b) { return a.start_ns < b.start_ns; });
+              [](const TimedCollective& a, const TimedCollective& b) { return a.start_ns < b.start_ns; });
     std::unordered_map<std::string, int64_t> next_index;
-    for (RawCollective& r : raw[i]) {
+    for (TimedCollective& r : raw[i]) {
       r.c.index = next_index[r.c.group]++;
       rows[i].comm_ns += r.c.dur_ns;
       rows[i].collectives.push_back(std::move(r.c));
@@ -103,28 +99,25 @@ std::string collectiveKind(std::string_view name) {
   } else {
     return "";
   }
-  std::string out;
-  for (char ch : kind) {
-    if (ch == '(') break;
-    if (ch != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return normaliseCollectiveName(kind);
+}
+
+void setRankIdentity(const trace::DistributedInfo& info, const std::string& source, RankSummary& out) {
+  out.source = source;
+  if (info.present && info.rank >= 0) {
+    out.rank = info.rank;
+    out.world_size = info.world_size;
+    out.backend = info.backend;
+  } else {
+    out.rank = rankFromFileName(source);
+    out.rank_from_file_name = out.rank >= 0;
   }
-  // _all_gather_base / _reduce_scatter_base are the same collectives as all_gather / reduce_scatter.
-  if (out.size() > 4 && out.compare(out.size() - 4, 4, "base") == 0) out.resize(out.size() - 4);
-  return out;
 }
 
 RankSummary summarizeRank(const TraceModel& model, const TraceSummary& summary, const RankSummaryOptions& options) {
   RankSummary rank;
-  rank.source = summary.source.empty() ? model.metadata.source_path : summary.source;
-  const trace::DistributedInfo& info = model.metadata.distributed;
-  if (info.present && info.rank >= 0) {
-    rank.rank = info.rank;
-    rank.world_size = info.world_size;
-    rank.backend = info.backend;
-  } else {
-    rank.rank = rankFromFileName(rank.source);
-    rank.rank_from_file_name = rank.rank >= 0;
-  }
+  setRankIdentity(model.metadata.distributed, summary.source.empty() ? model.metadata.source_path : summary.source,
+                  rank);
   const std::vector<Step>& steps = summary.steps.steps;
   rank.step_source = stepSourceName(summary.steps.source);
   if (steps.empty()) {
@@ -135,7 +128,7 @@ RankSummary summarizeRank(const TraceModel& model, const TraceSummary& summary, 
   // One scan: comm kernels, collective host ranges and compute kernels, each to its step.
   NameMemo comm_kernel(model, isCommKernel);
   NameMemo comm_range(model, isCollectiveRange);
-  std::vector<std::vector<RawCollective>> kernels(steps.size()), ranges(steps.size());
+  std::vector<std::vector<TimedCollective>> kernels(steps.size()), ranges(steps.size());
   std::vector<std::unordered_map<trace::StringId, int64_t>> compute(steps.size());
   for (const Event& e : model.events) {
     const bool kernel = e.kind == EventKind::kKernel;
@@ -149,7 +142,7 @@ RankSummary summarizeRank(const TraceModel& model, const TraceSummary& summary, 
       continue;
     }
     RankCollective c{"default", 0, collectiveKind(model.name(e)), e.dur_ns};
-    (kernel ? kernels : ranges)[s].push_back({e.start_ns, std::move(c)});
+    (kernel ? kernels : ranges)[s].push_back({e.start_ns, model.indexOf(e), std::move(c)});
   }
   const bool use_kernels = std::any_of(kernels.begin(), kernels.end(), [](const auto& v) { return !v.empty(); });
   const bool use_ranges = std::any_of(ranges.begin(), ranges.end(), [](const auto& v) { return !v.empty(); });
@@ -170,7 +163,9 @@ RankSummary summarizeRank(const TraceModel& model, const TraceSummary& summary, 
     top.resize(keep);
     row.top_kernels = std::move(top);
   }
-  addCollectives(rank.steps, use_kernels ? kernels : ranges);
+  std::vector<std::vector<TimedCollective>>& timed = use_kernels ? kernels : ranges;
+  fillCollectiveArgs(model, timed, rank.groups);
+  addCollectives(rank.steps, timed);
   return rank;
 }
 

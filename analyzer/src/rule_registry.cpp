@@ -23,13 +23,15 @@ const RuleDefinition* RuleRegistry::find(std::string_view code_or_name) const {
   return nullptr;
 }
 
+bool selectorMatches(std::string_view selector, const RuleInfo& info) {
+  const bool prefix = selector.size() >= 2 && selector.substr(0, 2) == "SL" && info.code.substr(0, selector.size()) == selector;
+  return selector == "ALL" || info.name == selector || prefix;
+}
+
 std::vector<const RuleDefinition*> RuleRegistry::match(std::string_view selector) const {
   std::vector<const RuleDefinition*> out;
-  for (const auto& r : rules_) {
-    const RuleInfo& info = r->info();
-    const bool prefix = selector.size() >= 2 && selector.substr(0, 2) == "SL" && info.code.substr(0, selector.size()) == selector;
-    if (selector == "ALL" || info.name == selector || prefix) out.push_back(r.get());
-  }
+  for (const auto& r : rules_)
+    if (selectorMatches(selector, r->info())) out.push_back(r.get());
   return out;
 }
 

@@ -1,38 +1,19 @@
-// `steplint diff` as text (terminal) and Markdown (a PR comment): the same sections, built
-// once as rows and printed by either renderer, so the two never disagree.
+// `steplint diff` of two traces as text (terminal) and Markdown (a PR comment): the same
+// sections (diff_sections.h), built once as rows and printed by either renderer.
 #include <algorithm>
 #include <cmath>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "diff_sections.h"
 #include "steplint/analyzer/run_diff.h"
-#include "text_table.h"
 
 namespace steplint::analyzer {
 namespace {
 
 using Align = TextTable::Align;
-
-struct Section {
-  std::string title;
-  std::vector<TextTable::Column> columns;
-  std::vector<std::vector<std::string>> rows;
-  std::string footer;  // "... 40 more rows (--top 0 shows all)"
-};
-
-// Deltas below this are rounding, not change (0.5 µs/step).
-constexpr double kNoiseNs = 500;
-
-std::string signedMs(double ns) {
-  if (std::fabs(ns) < kNoiseNs) return "0.000";
-  return (ns > 0 ? "+" : "-") + formatMs(std::fabs(ns));
-}
-
-std::string signedPercent(double delta, double base) {
-  if (base <= 0) return "";
-  return (delta >= 0 ? "+" : "-") + formatFixed(100.0 * std::fabs(delta) / base, 1) + "%";
-}
+using Section = DiffSection;
 
 std::string countText(double per_step) {
   // Whole counts per step print as integers; averages over steps keep two decimals.
@@ -78,7 +59,7 @@ Section groups(const std::vector<GroupDelta>& rows, bool device, size_t top) {
             ""};
   size_t shown = 0, skipped = 0;
   for (const GroupDelta& g : rows) {
-    if (std::fabs(g.delta_ns()) < kNoiseNs && g.change == GroupChange::kMatched && g.count_delta() == 0) continue;
+    if (std::fabs(g.delta_ns()) < kDiffNoiseNs && g.change == GroupChange::kMatched && g.count_delta() == 0) continue;
     if (top > 0 && shown == top) {
       ++skipped;
       continue;
@@ -128,25 +109,6 @@ std::vector<Section> sections(const RunDiff& d, size_t top) {
           metadata(d)};
 }
 
-/// Text safe inside a Markdown table cell: no line breaks, column separators or raw HTML.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
-  }
-  return out;
-}
-
-std::string codeSpan(const std::string& text) {
-  std::string out;
-  for (char c : text) out += c == '`' ? '\'' : c;
-  return "`" + out + "`";
-}
-
 }  // namespace
 
 std::string runDiffHeadline(const RunDiff& d) {
@@ -159,7 +121,7 @@ std::string runDiffHeadline(const RunDiff& d) {
                    [](const CategoryDelta& a, const CategoryDelta& b) { return std::fabs(a.delta_ns()) > std::fabs(b.delta_ns()); });
   std::string parts;
   for (const CategoryDelta& c : moved) {
-    if (std::fabs(c.delta_ns()) < 10 * kNoiseNs) continue;  // below 5 µs/step: not worth a word
+    if (std::fabs(c.delta_ns()) < 10 * kDiffNoiseNs) continue;  // below 5 µs/step: not worth a word
     parts += (parts.empty() ? "" : ", ") + std::string(stepCategoryName(c.category)) + " " + signedMs(c.delta_ns());
   }
   return parts.empty() ? line : line + ": " + parts;
@@ -167,42 +129,16 @@ std::string runDiffHeadline(const RunDiff& d) {
 
 void printRunDiffText(std::ostream& out, const RunDiff& diff, size_t top) {
   out << "base: " << diff.base_source << '\n' << "new:  " << diff.new_source << "\n\n" << runDiffHeadline(diff) << '\n';
-  for (const Section& s : sections(diff, top)) {
-    out << '\n' << s.title << '\n';
-    if (!s.rows.empty()) {
-      TextTable table(s.columns);
-      for (const auto& row : s.rows) table.addRow(row);
-      table.print(out);
-    }
-    if (!s.footer.empty()) out << "  " << s.footer << '\n';
-  }
-  if (!diff.notes.empty()) {
-    out << "\nNotes\n";
-    for (const std::string& n : diff.notes) out << "  - " << n << '\n';
-  }
+  printSectionsText(out, sections(diff, top));
+  printNotesText(out, diff.notes);
 }
 
 void printRunDiffMarkdown(std::ostream& out, const RunDiff& diff, size_t top) {
   out << "## steplint diff\n\n"
-      << "Base " << codeSpan(diff.base_source) << ", new " << codeSpan(diff.new_source) << ".\n\n**" << cell(runDiffHeadline(diff))
-      << "**\n";
-  for (const std::string& n : diff.notes) out << "\n> **Note:** " << cell(n) << '\n';
-  for (const Section& s : sections(diff, top)) {
-    out << "\n### " << s.title << "\n\n";
-    if (!s.rows.empty()) {
-      out << '|';
-      for (const auto& c : s.columns) out << ' ' << cell(c.title) << " |";
-      out << "\n|";
-      for (const auto& c : s.columns) out << (c.align == Align::kRight ? "---:|" : "---|");
-      out << '\n';
-      for (const auto& row : s.rows) {
-        out << '|';
-        for (const std::string& v : row) out << ' ' << cell(v) << " |";
-        out << '\n';
-      }
-    }
-    if (!s.footer.empty()) out << (s.rows.empty() ? "" : "\n") << s.footer << '\n';
-  }
+      << "Base " << markdownCode(diff.base_source) << ", new " << markdownCode(diff.new_source) << ".\n\n**"
+      << markdownCell(runDiffHeadline(diff)) << "**\n";
+  printNotesMarkdown(out, diff.notes);
+  printSectionsMarkdown(out, sections(diff, top));
 }
 
 }  // namespace steplint::analyzer

@@ -61,6 +61,10 @@ std::vector<std::string> ruleCodesAndNames(const RuleRegistry& registry) {
     out.emplace_back(rule->info().code);
     out.emplace_back(rule->info().name);
   }
+  for (const RuleInfo& info : registry.jobRuleInfos()) {
+    out.emplace_back(info.code);
+    out.emplace_back(info.name);
+  }
   return out;
 }
 

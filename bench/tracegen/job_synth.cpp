@@ -4,6 +4,7 @@
 #include "tracegen/job_synth.h"
 
 #include <algorithm>
+#include <deque>
 
 namespace steplint::bench {
 namespace {
@@ -25,10 +26,15 @@ constexpr const char* kFwdKernel = "ampere_sgemm_128x64_nn";
 constexpr const char* kBwdWeightKernel = "ampere_sgemm_128x64_nt";
 constexpr const char* kBwdInputKernel = "ampere_sgemm_64x64_tn";
 
+std::string rankList(size_t world) {  // "0, 1, 2"
+  std::string ranks;
+  for (size_t r = 0; r < world; ++r) ranks += (r ? ", " : "") + std::to_string(r);
+  return ranks;
+}
+
 std::string distributedInfoJson(int rank, int world, CollectiveStyle style) {
   const std::string backend = style == CollectiveStyle::kNccl ? "nccl" : "gloo";
-  std::string ranks;
-  for (int r = 0; r < world; ++r) ranks += (r ? ", " : "") + std::to_string(r);
+  const std::string ranks = rankList(static_cast<size_t>(world));
   return "{\"backend\": \"" + backend + "\", \"rank\": " + std::to_string(rank) + ", \"world_size\": " +
          std::to_string(world) + ", \"pg_count\": 1, \"pg_config\": [{\"pg_name\": \"0\", \"pg_desc\": \"default_pg\", "
          "\"backend_config\": \"cuda:" + backend + "\", \"pg_size\": " + std::to_string(world) + ", \"ranks\": [" +
@@ -51,6 +57,8 @@ struct JobSynthesizer::Rank {
   std::vector<CpuEvent> cpu;
   std::vector<std::pair<bool, GpuEvent>> gpu;  // (on the comm stream, event)
   size_t pending_comm = 0;   // index in gpu of the collective kernel awaiting its end
+  int64_t next_seq = 1;      // c10d's sequence number in the default group
+  std::deque<std::string> args_text;  // collective args the step's events point to (stable addresses)
 
   double uniform() {
     rng += 0x9E3779B97F4A7C15ull;
@@ -133,6 +141,13 @@ const char* plantedStragglerName(PlantedStraggler s) {
   return "none";
 }
 
+bool parseCollectiveArgs(const std::string& text, CollectiveArgs& out) {
+  if (text == "none") return out = CollectiveArgs::kNone, true;
+  if (text == "group") return out = CollectiveArgs::kGroup, true;
+  if (text == "seq") return out = CollectiveArgs::kSeq, true;
+  return false;
+}
+
 bool parsePlantedStraggler(const std::string& text, PlantedStraggler& out) {
   for (PlantedStraggler s : {PlantedStraggler::kNone, PlantedStraggler::kBackward, PlantedStraggler::kDataLoader,
                              PlantedStraggler::kHostSync})
@@ -186,14 +201,35 @@ void JobSynthesizer::step(int64_t number, std::vector<std::string>& out) {
   };
   // Arrival at a collective: NCCL launches its kernel and goes on; gloo runs it on its worker
   // thread while the main thread waits (the work needs the tensors on the host first).
-  auto arrive = [&](Rank& r, const char* range, const char* kernel, bool after_compute) {
+  const CollectiveArgs args = options_.collective_args;
+  // record_param_comms with c10d's args, as torch writes it; returns the args for the kernel.
+  auto paramComms = [&](Rank& r, const char* collective, int64_t nelems, int64_t dur) -> std::string_view {
+    if (args == CollectiveArgs::kNone) return {};
+    std::string text = "\"Collective name\": \"" + std::string(collective) +
+                       "\", \"Process Group Name\": \"0\", \"Process Group Description\": \"default_pg\", "
+                       "\"Process Group Ranks\": \"[" + rankList(ranks_.size()) + "]\", \"Group size\": " +
+                       std::to_string(ranks_.size()) + ", \"dtype\": \"Float\", \"In msg nelems\": " +
+                       std::to_string(nelems) + ", \"Out msg nelems\": " + std::to_string(nelems);
+    if (args == CollectiveArgs::kSeq) text += ", \"Seq\": " + std::to_string(r.next_seq++);
+    r.op("record_param_comms", CpuCategory::kCpuOp, r.host, dur).extra_args = r.args_text.emplace_back(std::move(text));
+    return args == CollectiveArgs::kSeq ? r.args_text.back() : std::string_view();
+  };
+  auto arrive = [&](Rank& r, const char* collective, int64_t nelems, const char* range, const char* kernel,
+                    bool after_compute) {
     if (nccl) {
-      r.op(range, CpuCategory::kUserAnnotation, r.host, 30 * kUs);
-      r.pending_comm = r.launch(r.host + 10 * kUs, kernel, 0, true, after_compute ? r.compute_free : 0);
+      const std::string_view kernel_args = paramComms(r, collective, nelems, 40 * kUs);
+      const int64_t at = r.host + (args == CollectiveArgs::kNone ? 0 : 2 * kUs);  // inside record_param_comms
+      r.op(range, CpuCategory::kUserAnnotation, at, 30 * kUs);
+      r.pending_comm = r.launch(at + 10 * kUs, kernel, 0, true, after_compute ? r.compute_free : 0);
+      r.gpu[r.pending_comm].second.extra_args = kernel_args;
       r.ready = r.gpu[r.pending_comm].second.start_ns;
       r.host += 40 * kUs;
     } else {
       if (after_compute) r.hostSync(r.host);
+      if (args != CollectiveArgs::kNone) {
+        paramComms(r, collective, nelems, 20 * kUs);  // gloo runs the call itself on its worker thread
+        r.host += 20 * kUs;
+      }
       r.ready = r.host;
     }
   };
@@ -220,7 +256,7 @@ void JobSynthesizer::step(int64_t number, std::vector<std::string>& out) {
     const int64_t loader = r.jitter(static_cast<int64_t>(factor * kLoaderNs), 0.03);
     r.op("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", CpuCategory::kUserAnnotation, r.host, loader);
     r.host += loader + 20 * kUs;
-    arrive(r, nccl ? "nccl:broadcast" : "gloo:broadcast", "ncclDevKernel_Broadcast_RING_LL", false);
+    arrive(r, "broadcast", 53120, nccl ? "nccl:broadcast" : "gloo:broadcast", "ncclDevKernel_Broadcast_RING_LL", false);
   }
   const int64_t broadcast_end = barrier(kBroadcastNs);
   for (Rank& r : ranks_) {
@@ -242,7 +278,8 @@ void JobSynthesizer::step(int64_t number, std::vector<std::string>& out) {
       r.host += 70 * kUs;
       if (syncs) r.hostSync(r.host), r.host += sync_work;
     }
-    arrive(r, nccl ? "nccl:all_reduce" : "gloo:all_reduce", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", true);
+    arrive(r, "allreduce", 6637568, nccl ? "nccl:all_reduce" : "gloo:all_reduce", "ncclDevKernel_AllReduce_Sum_f32_RING_LL",
+           true);
   }
   const int64_t allreduce_end = barrier(kAllReduceNs);
   for (Rank& r : ranks_) {
@@ -265,6 +302,7 @@ void JobSynthesizer::step(int64_t number, std::vector<std::string>& out) {
     }
     r.cpu.clear();
     r.gpu.clear();
+    r.args_text.clear();
     r.host += 20 * kUs;
   }
 }

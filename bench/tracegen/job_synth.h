@@ -5,7 +5,8 @@
 //
 // A step per rank: DataLoader, a buffer broadcast, 6 forward layers, 6 backward layers, the
 // gradient all-reduce, the optimizer, and loss.item(). One rank may be planted as a straggler:
-// more backward compute, a slower DataLoader, or a host sync after every layer.
+// more backward compute, a slower DataLoader, or a host sync after every layer. Collectives may
+// carry c10d's args (process group, sequence number) as torch writes them.
 #pragma once
 
 #include <cstdint>
@@ -18,12 +19,17 @@ namespace steplint::bench {
 
 enum class PlantedStraggler : uint8_t { kNone, kBackward, kDataLoader, kHostSync };
 enum class CollectiveStyle : uint8_t { kNccl, kGloo };
+/// The c10d args written for each collective: none (torch < 1.13), the process group on
+/// record_param_comms only (the NCCL kernel found through its launch), or the group and the
+/// sequence number on record_param_comms and the kernel (torch >= 2.3).
+enum class CollectiveArgs : uint8_t { kNone, kGroup, kSeq };
 
 struct JobSynthOptions {
   int ranks = 4;
   PlantedStraggler straggler = PlantedStraggler::kNone;
   int straggler_rank = 1;
   CollectiveStyle style = CollectiveStyle::kNccl;
+  CollectiveArgs collective_args = CollectiveArgs::kNone;
   bool distributed_info = true;     // false: leave distributedInfo out (ranks from file names)
   double extra_backward_ms = 8.0;   // kBackward: added to the straggler's backward kernels
   double loader_factor = 4.0;       // kDataLoader: the straggler's DataLoader is this much slower
@@ -54,5 +60,6 @@ class JobSynthesizer {
 
 const char* plantedStragglerName(PlantedStraggler s);  // "none", "backward", "dataloader", "sync"
 bool parsePlantedStraggler(const std::string& text, PlantedStraggler& out);
+bool parseCollectiveArgs(const std::string& text, CollectiveArgs& out);  // "none", "group", "seq"
 
 }  // namespace steplint::bench

@@ -157,6 +157,10 @@ void KinetoFormatter::cpu(std::string& out, const CpuEvent& e) const {
     out += ", \"Ev Idx\": ";
     appendInt(out, e.ev_idx);
   }
+  if (!e.extra_args.empty()) {
+    out += ",\n      ";
+    out += e.extra_args;
+  }
   out += kEventTail;
   if (e.flow_start) ac2gFlow(out, 's', e.correlation, layout_.cpu_pid, e.tid, e.start_ns);
 }
@@ -215,6 +219,10 @@ void KinetoFormatter::gpu(std::string& out, const GpuEvent& e) const {
     kernelArgs(out, e);
   } else {
     copyArgs(out, e);
+  }
+  if (!e.extra_args.empty()) {
+    out += ",\n      ";
+    out += e.extra_args;
   }
   out += kEventTail;
   ac2gFlow(out, 'f', e.correlation, layout_.device, layout_.stream, e.start_ns);

@@ -40,6 +40,7 @@ struct CpuEvent {
   int32_t cbid = 0;              // runtime calls only
   int64_t correlation = -1;      // runtime calls only
   bool flow_start = false;       // write an ac2g 's' after the call
+  std::string_view extra_args;   // JSON members added to args as written (c10d collective args)
 };
 
 enum class GpuKind : uint8_t { kKernel, kMemcpy, kMemset };
@@ -62,6 +63,7 @@ struct GpuEvent {
   int64_t external_id = 0;
   int64_t bytes = 0;  // memcpy/memset
   KernelShape shape;  // kernels
+  std::string_view extra_args;  // JSON members added to a kernel's args as written (c10d collective args)
 };
 
 /// A '[memory]' allocator instant event.

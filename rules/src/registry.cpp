@@ -1,5 +1,6 @@
 #include "category_registries.h"
 #include "steplint/rules/builtin.h"
+#include "steplint/rules/job_rules.h"
 
 namespace steplint::rules {
 
@@ -11,6 +12,11 @@ void registerBuiltinRules(analyzer::RuleRegistry& registry) {
   registerMemoryRules(registry);
   registerDistributedRules(registry);
   registerOptimizerRules(registry);
+  // The job rules run apart, over a job (registerJobRules); their codes and names are known
+  // here too, so --select, --ignore and steplint.toml cover them.
+  analyzer::JobRuleRegistry job_rules;
+  registerJobRules(job_rules);
+  for (const auto& rule : job_rules.rules()) registry.addJobRuleInfo(rule->info());
 }
 
 }  // namespace steplint::rules

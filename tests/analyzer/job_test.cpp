@@ -221,13 +221,166 @@ TEST_CASE("job: a rank summary from a trace, collectives and kernels per step") 
   CHECK(rank.steps[0].collectives.size() == 1);
 }
 
+TEST_CASE("job: a rank summary reads c10d's args through the launch and the enclosing op (#14)") {
+  TestTrace t;
+  t.step(1, 0, 20000);
+  t.collectiveArgs(t.op("record_param_comms", 300, 50), "allreduce", "1", 7, "[0, 2]", 4096);
+  t.annotation("nccl:all_reduce", 305, 30);
+  t.launch(310, 10, 10400, 3000, "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
+  t.launch(400, 10, 13500, 500, "ncclKernel_Broadcast_RING_LL_Sum_int8_t(x)");  // no args: group "default"
+  t.finalize();
+  SummaryOptions options;
+  options.steps.drop_incomplete_tail = false;
+  const RankSummary rank = summarizeRank(t.model, summarize(t.model, options));
+  REQUIRE(rank.steps.size() == 1);
+  const auto& calls = rank.steps[0].collectives;
+  REQUIRE(calls.size() == 2);
+  CHECK(calls[0].group == "1");
+  CHECK(calls[0].seq == 7);
+  CHECK(calls[0].nelems == 4096);
+  CHECK(calls[0].index == 0);
+  CHECK(calls[1].group == "default");
+  CHECK(calls[1].seq == -1);
+  CHECK(calls[1].index == 0);  // first of its own group
+  REQUIRE(rank.groups.size() == 1);
+  CHECK(rank.groups[0].name == "1");
+  CHECK(rank.groups[0].ranks == std::vector<int64_t>{0, 2});
+}
+
+TEST_CASE("job: gloo's ranges on a worker thread take record_param_comms' args in order (#14)") {
+  TestTrace t;
+  t.step(1, 0, 20000);
+  t.collectiveArgs(t.op("record_param_comms", 100, 20), "allreduce", "0", 11);
+  t.collectiveArgs(t.op("record_param_comms", 5000, 20), "allreduce", "0", 12);
+  t.collectiveArgs(t.op("record_param_comms", 9000, 20), "wait", "0", -1);  // no range of its kind
+  t.annotation("gloo:all_reduce", 200, 3000, 2);
+  t.annotation("gloo:all_reduce", 5200, 1000, 2);
+  t.finalize();
+  SummaryOptions options;
+  options.steps.drop_incomplete_tail = false;
+  const RankSummary rank = summarizeRank(t.model, summarize(t.model, options));
+  CHECK(rank.comm_source == "host ranges");
+  REQUIRE(rank.steps.size() == 1);
+  const auto& calls = rank.steps[0].collectives;
+  REQUIRE(calls.size() == 2);
+  CHECK(calls[0].seq == 11);
+  CHECK(calls[0].dur_ns == 3'000'000);
+  CHECK(calls[1].seq == 12);
+  CHECK(calls[1].group == "0");
+}
+
+namespace {
+
+// One step of three ranks, three allreduces in group "0": a large one (10 ms transfer) and two
+// small ones (1 ms); rank 2 arrives 4 ms late at each, and rank 1's trace lacks the large one.
+Job missingCallJob(bool with_seq, bool with_sizes) {
+  Job job;
+  job.world_size = 3;
+  const int64_t transfer[3] = {10, 1, 1};
+  const int64_t nelems[3] = {1 << 20, 1 << 10, 1 << 10};
+  for (int64_t r = 0; r < 3; ++r) {
+    RankSummary rank = makeRank(r, 3);
+    RankStep step;
+    step.number = 1;
+    step.step_ns = 60 * kMsNs;
+    for (int64_t i = 0; i < 3; ++i) {
+      if (r == 1 && i == 0) continue;
+      const int64_t wait = r == 2 ? 0 : 4;
+      step.collectives.push_back({"0", 0, "allreduce", (transfer[i] + wait) * kMsNs, with_seq ? i + 1 : -1,
+                                  with_sizes ? nelems[i] : -1});
+    }
+    rank.steps.push_back(step);
+    job.ranks.push_back(std::move(rank));
+  }
+  return job;
+}
+
+}  // namespace
+
+TEST_CASE("job: sequence numbers keep the pairs when a call is missing on one rank, order does not (#14)") {
+  const JobAnalysis by_seq = analyzeJob(missingCallJob(true, false));
+  CHECK(by_seq.matched_collectives == 3);
+  CHECK(by_seq.matched_by_seq == 3);
+  CHECK(collectiveMatching(by_seq) == "process group and sequence number");
+  REQUIRE(by_seq.steps.size() == 1);
+  CHECK(by_seq.steps[0].straggler == 2);
+  CHECK(by_seq.steps[0].late_ns == 10 * kMsNs);  // the median of rank 0's 12 ms and rank 1's 8 ms
+  CHECK(by_seq.ranks[0].wait_ns == Approx(12e6));
+  CHECK(by_seq.ranks[1].wait_ns == Approx(8e6));
+  CHECK(by_seq.ranks[1].transfer_ns == Approx(2e6));  // only the two calls it took part in
+  CHECK(by_seq.ranks[2].transfer_ns == Approx(12e6));
+  REQUIRE(by_seq.warnings.size() == 1);
+  CHECK(by_seq.warnings[0] == "step 1, group 0: 1 sequence number(s) not seen on every rank; each compared on the "
+                              "ranks that have it");
+
+  // The same calls without seq: position 0 pairs rank 1's small call with the others' large
+  // one, and rank 1 looks late (what matching by order cannot avoid) ...
+  const JobAnalysis by_order = analyzeJob(missingCallJob(false, false));
+  CHECK(by_order.matched_by_seq == 0);
+  CHECK(by_order.matched_collectives == 2);
+  CHECK(by_order.steps[0].straggler == 1);
+  // ... unless the sizes ("In msg nelems") tell the calls apart: then nothing is compared.
+  const JobAnalysis sized = analyzeJob(missingCallJob(false, true));
+  CHECK(sized.matched_collectives == 0);
+  CHECK(sized.steps[0].straggler == -1);
+  CHECK(sized.warnings.back().find("collective 0 of group 0 differs between ranks") != std::string::npos);
+}
+
+TEST_CASE("job: a process group's calls are compared on its own ranks only (#14)") {
+  // Ranks 0-1 and 2-3 each all-reduce in their own group ("1", "2"), all four in group "0";
+  // rank 3 is 5 ms late in both of its calls.
+  Job job;
+  job.world_size = 4;
+  for (int64_t r = 0; r < 4; ++r) {
+    RankSummary rank = makeRank(r, 4);
+    const std::string pair = r < 2 ? "1" : "2";
+    rank.groups = {{"0", "default_pg", {0, 1, 2, 3}}, {pair, "tp", r < 2 ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{2, 3}}};
+    RankStep step;
+    step.number = 1;
+    step.step_ns = 60 * kMsNs;
+    const int64_t wait = r == 3 ? 0 : 5 * kMsNs;
+    step.collectives.push_back({pair, 0, "allreduce", 2 * kMsNs + (r == 2 ? wait : 0), 3, -1});
+    step.collectives.push_back({"0", 0, "allreduce", 3 * kMsNs + wait, 9, -1});
+    rank.steps.push_back(step);
+    job.ranks.push_back(std::move(rank));
+  }
+  const JobAnalysis result = analyzeJob(job);
+  CHECK(result.warnings.empty());
+  CHECK(result.matched_collectives == 3);  // group 1, group 2, group 0
+  CHECK(result.ranks[0].wait_ns == Approx(5e6));
+  CHECK(result.ranks[2].wait_ns == Approx(10e6));  // waited for rank 3 twice
+  CHECK(result.ranks[3].wait_ns == Approx(0));
+  CHECK(result.ranks[0].transfer_ns == Approx(5e6));
+  CHECK(result.steps[0].straggler == 3);
+}
+
+namespace {
+
+// rankSummaryToJson's output inside a `steplint summary --format json` document, read back.
+RankSummaryRead readBack(const nlohmann::json& rank_json, RankSummary& out, std::string& problem) {
+  const nlohmann::json doc = {{"attribution", nlohmann::json::object()}, {"rank_summary", rank_json},
+                              {"schema", "steplint.summary/1"}};
+  return readRankSummaryDocument(doc.dump(2), out, problem);
+}
+
+}  // namespace
+
 TEST_CASE("job: a rank summary survives JSON, and a corrupt one is an error") {
   RankSummary rank = makeRank(2, 4);
   rank.steps.push_back(makeStep(7, 45, 5, 2, 1));
+  rank.steps[0].collectives[1].seq = 12;
+  rank.steps[0].collectives[1].nelems = 4096;
+  rank.groups = {{"0", "default_pg", {0, 1, 2, 3}}};
   rank.comm_source = "device kernels";
   const nlohmann::json j = rankSummaryToJson(rank);
   RankSummary back;
-  REQUIRE(rankSummaryFromJson(j, back).empty());
+  std::string problem;
+  REQUIRE(readBack(j, back, problem) == RankSummaryRead::kRead);
+  CHECK(problem.empty());
+  CHECK(back.steps[0].collectives[1].seq == 12);
+  CHECK(back.steps[0].collectives[1].nelems == 4096);
+  REQUIRE(back.groups.size() == 1);
+  CHECK(back.groups[0].ranks == std::vector<int64_t>{0, 1, 2, 3});
   CHECK(back.rank == 2);
   CHECK(back.world_size == 4);
   CHECK(back.comm_source == "device kernels");
@@ -242,8 +395,28 @@ TEST_CASE("job: a rank summary survives JSON, and a corrupt one is an error") {
   nlohmann::json bad = j;
   bad["steps"][0]["collectives"][0]["dur_ns"] = "long";
   RankSummary untouched;
-  const std::string problem = rankSummaryFromJson(bad, untouched);
-  CHECK(problem.find("dur_ns is not an integer") != std::string::npos);
+  CHECK(readBack(bad, untouched, problem) == RankSummaryRead::kBroken);
+  CHECK(problem == "not a rank summary: dur_ns is not an integer");
   CHECK(untouched.steps.empty());
-  CHECK_FALSE(rankSummaryFromJson(nlohmann::json::array(), untouched).empty());
+  CHECK(readBack(nlohmann::json::array(), untouched, problem) == RankSummaryRead::kBroken);
+  bad = j;
+  bad["steps"] = nlohmann::json::array({1, 2});
+  CHECK(readBack(bad, untouched, problem) == RankSummaryRead::kBroken);
+  CHECK(problem == "not a rank summary: a step is not an object");
+
+  // Older files: no seq, nelems or groups.
+  nlohmann::json old = j;
+  old.erase("groups");
+  for (auto& c : old["steps"][0]["collectives"]) c.erase("seq"), c.erase("nelems");
+  REQUIRE(readBack(old, back, problem) == RankSummaryRead::kRead);
+  CHECK(back.steps[0].collectives[1].seq == -1);
+  CHECK(back.groups.empty());
+
+  // What is no steplint summary at all is left to the trace importer.
+  CHECK(readRankSummaryDocument(R"({"traceEvents": []})", untouched, problem) == RankSummaryRead::kNotASummary);
+  CHECK(readRankSummaryDocument("{\"schema\": \"steplint.check/1\"}", untouched, problem) ==
+        RankSummaryRead::kNotASummary);
+  CHECK(readRankSummaryDocument("not json", untouched, problem) == RankSummaryRead::kNotASummary);
+  CHECK(readRankSummaryDocument(R"({"schema": "steplint.summary/1"})", untouched, problem) == RankSummaryRead::kBroken);
+  CHECK(problem.find("without \"rank_summary\"") != std::string::npos);
 }

@@ -58,6 +58,21 @@ class TestTrace {
   }
 
   trace::GpuDetail& gpu(uint32_t event_index) { return model.gpu_details[model.events[event_index].detail]; }
+  /// c10d's args on a CPU op (record_param_comms), as "Collective name", "Process Group Name",
+  /// "Process Group Ranks", "Seq" and "In msg nelems" give them. Call before finalize().
+  void collectiveArgs(uint32_t event_index, const std::string& name, const std::string& group, int64_t seq,
+                      const std::string& ranks = "", int64_t nelems = -1) {
+    trace::Event& e = model.events[event_index];
+    if (e.detail == trace::kNoIndex) e.detail = builder_.addOpDetail({});
+    trace::CollectiveDetail c;
+    c.owner = e.detail;
+    c.name = builder_.intern(name);
+    c.group = builder_.intern(group);
+    c.group_ranks = builder_.intern(ranks);
+    c.seq = seq;
+    c.in_nelems = nelems;
+    builder_.addCollective(c);
+  }
   void finalize() { builder_.finalize(); }
 
   trace::TraceModel model;

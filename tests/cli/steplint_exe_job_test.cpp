@@ -4,12 +4,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fixtures.h"
 #include "run_steplint.h"
 
 using steplint::test::runShell;
 using steplint::test::runSteplint;
 using steplint::test::scratchPath;
 using steplint::test::shellQuote;
+using steplint::test::testDataPath;
 
 namespace {
 
@@ -28,7 +30,8 @@ TEST_CASE("job cli: a folder of ranks gets one job report naming the straggler")
   const auto summary = runSteplint({"summary", dir});
   INFO(summary.err);
   CHECK(summary.exit_code == 0);
-  CHECK(summary.out.find("Job world_size=4 backend=nccl: 4 rank(s) of 4, 5 step(s) compared") != std::string::npos);
+  CHECK(summary.out.find("Job world_size=4 backend=nccl: 4 rank(s) of 4, 5 step(s) compared, 10 collective(s) matched "
+                         "by order within each process group") != std::string::npos);
   CHECK(summary.out.find("Straggler: rank 3, late in 5 of 5 steps") != std::string::npos);
   CHECK(summary.out.find("cause: GPU compute") != std::string::npos);
 
@@ -58,6 +61,7 @@ TEST_CASE("job cli: a balanced job passes, a quoted glob works, JSON is steplint
   CHECK(doc["jobs"][0]["straggler"].is_null());
   CHECK(doc["jobs"][0]["ranks"].size() == 3);
   CHECK(doc["jobs"][0]["matched_collectives"] == 10);
+  CHECK(doc["jobs"][0]["collective_matching"]["method"] == "order");
 }
 
 TEST_CASE("job cli: missing ranks, file-name ranks and empty folders are said, not fatal") {
@@ -83,7 +87,8 @@ TEST_CASE("job cli: missing ranks, file-name ranks and empty folders are said, n
 }
 
 TEST_CASE("job cli: the job report from per-rank summary files alone") {
-  const std::string dir = writeJob("job_files", "--ranks 3 --straggler sync --straggler-rank 1");
+  // With torch 2.3's args: the sequence numbers survive the summary files (#14).
+  const std::string dir = writeJob("job_files", "--ranks 3 --straggler sync --straggler-rank 1 --collective-args seq");
   const std::string summaries = scratchPath("job_files_summaries");
   REQUIRE(runShell("mkdir -p " + shellQuote(summaries)).exit_code == 0);
   for (int r = 0; r < 3; ++r) {
@@ -96,10 +101,131 @@ TEST_CASE("job cli: the job report from per-rank summary files alone") {
   INFO(job.err);
   CHECK(job.exit_code == 0);
   CHECK(job.out.find("3 rank(s) of 3") != std::string::npos);
+  CHECK(job.out.find("10 collective(s) matched by process group and sequence number") != std::string::npos);
   CHECK(job.out.find("Straggler: rank 1") != std::string::npos);
   CHECK(job.out.find("cause: host syncs") != std::string::npos);
   const auto check = runSteplint({"check", summaries + "/rank0.summary.json", summaries + "/rank1.summary.json",
                                   summaries + "/rank2.summary.json"});
   CHECK(check.exit_code == 1);
   CHECK(check.out.find("SL701") != std::string::npos);
+}
+
+TEST_CASE("job cli: job rules follow --select, --ignore, steplint.toml and baselines (#14)") {
+  const std::string dir = writeJob("job_select", "--ranks 4 --straggler backward --straggler-rank 1");
+  const auto only = runSteplint({"check", dir, "--no-config", "--select", "SL701"});
+  CHECK(only.exit_code == 1);
+  CHECK(only.out.find("SL701 [warning] rank 1 keeps the other 3 rank(s) waiting") != std::string::npos);
+  CHECK(only.out.find("(1 rule selected)") != std::string::npos);
+
+  const auto ignored = runSteplint({"check", dir, "--no-config", "--ignore", "straggler-rank"});
+  INFO(ignored.out << ignored.err);
+  CHECK(ignored.exit_code == 0);
+  CHECK(ignored.out.find("No findings in 1 trace (2 rules selected)") != std::string::npos);
+  const auto trace_rules = runSteplint({"check", dir, "--no-config", "--select", "SL1", "--format", "json"});
+  CHECK(trace_rules.exit_code == 0);
+  CHECK(nlohmann::json::parse(trace_rules.out)["traces"][0]["findings"].empty());
+  const auto typo = runSteplint({"check", dir, "--no-config", "--select", "straggler-rnak"});
+  CHECK(typo.exit_code == 2);
+  CHECK(typo.err.find("unknown rule selector 'straggler-rnak' (did you mean 'straggler-rank'?)") != std::string::npos);
+
+  // The folder's own steplint.toml applies to its job.
+  REQUIRE(runShell("printf '[lint]\\nignore = [\"SL7\"]\\n' > " + shellQuote(dir + "/steplint.toml")).exit_code == 0);
+  const auto configured = runSteplint({"check", dir});
+  CHECK(configured.exit_code == 0);
+  CHECK(configured.out.find("(0 rules selected)") != std::string::npos);
+  REQUIRE(runShell("rm " + shellQuote(dir + "/steplint.toml")).exit_code == 0);
+
+  const std::string baseline = scratchPath("job_select.baseline.json");
+  const auto write = runSteplint({"check", dir, "--no-config", "--write-baseline", baseline});
+  CHECK(write.exit_code == 0);
+  CHECK(write.err.find("wrote 1 finding(s) to the baseline") != std::string::npos);
+  const auto accepted = runSteplint({"check", dir, "--no-config", "--baseline", baseline});
+  CHECK(accepted.exit_code == 0);
+  CHECK(accepted.out.find("1 suppressed by the baseline") != std::string::npos);
+}
+
+namespace {
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("job cli: a folder that is no job: each trace imported once, each problem said once (#14)") {
+  // Two single-process runs, a trace that loses an event, and a JSON file that is no trace.
+  const std::string dir = scratchPath("not_a_job");
+  REQUIRE(runShell("rm -rf " + shellQuote(dir) + " && mkdir -p " + shellQuote(dir)).exit_code == 0);
+  for (const char* seed : {"1", "2"})
+    REQUIRE(runShell(std::string(STEPLINT_TRACEGEN_EXE) + " -q --steps 3 --seed " + seed + " -o " +
+                     shellQuote(dir + "/run" + seed + ".pt.trace.json"))
+                .exit_code == 0);
+  REQUIRE(runShell("printf '%s' '{\"x\": 1}' > " + shellQuote(dir + "/notes.json")).exit_code == 0);
+  REQUIRE(runShell("printf '%s' '{\"schemaVersion\": 1, \"distributedInfo\": {\"rank\": 0}, \"traceEvents\": ["
+                   "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#1\", \"pid\": 1, \"tid\": 1, "
+                   "\"ts\": 0, \"dur\": 100}, {\"ph\": \"X\", \"name\": \"bad\", \"pid\": 1, \"tid\": 1, \"ts\": 1, "
+                   "\"dur\": \"x\"}]}' > " + shellQuote(dir + "/lossy.json"))
+              .exit_code == 0);
+  for (const char* command : {"check", "summary"}) {
+    const auto run = runSteplint({command, dir});
+    INFO(command << "\n" << run.err);
+    CHECK(run.exit_code == 2);  // notes.json is no trace
+    CHECK(count(run.err, "notes.json: not a trace") == 1);
+    CHECK(count(run.err, "lossy.json: 1 x event_bad_number") == 1);
+    CHECK(run.out.find("Job ") == std::string::npos);
+  }
+  const auto check = runSteplint({"check", dir, "--format", "json"});
+  CHECK(nlohmann::json::parse(check.out)["traces"].size() == 3);  // each trace's own findings
+  const auto summary = runSteplint({"summary", dir});
+  CHECK(count(summary.out, "steplint summary: ") == 3);
+}
+
+TEST_CASE("job cli: diff of two job folders: the job's step, the slowest rank, rank by rank (#14, #15)") {
+  const std::string base = writeJob("diff_base", "--ranks 4 --straggler backward --straggler-rank 3");
+  const std::string next = writeJob("diff_new", "--ranks 4");
+  const auto text = runSteplint({"diff", base, next});
+  INFO(text.err);
+  CHECK(text.exit_code == 0);
+  CHECK(text.out.find("Job step time: ") != std::string::npos);
+  CHECK(text.out.find("Slowest rank: rank 3 (the others waited ") != std::string::npos);
+  CHECK(text.out.find("cause: GPU compute) → rank ") != std::string::npos);
+
+  const auto json = runSteplint({"diff", base, next + "/rank*.pt.trace.json", "--format", "json"});
+  CHECK(json.exit_code == 0);
+  const auto doc = nlohmann::json::parse(json.out);
+  CHECK(doc["schema"] == "steplint.jobdiff/1");
+  CHECK(doc["step_delta_ms"].get<double>() == Approx(-8).epsilon(0.05));  // the planted 8 ms of backward
+  CHECK(doc["base"]["straggler"]["rank"] == 3);
+  CHECK(doc["new"]["straggler"].is_null());
+  REQUIRE(doc["ranks"].size() == 4);
+  const double compute_delta =
+      doc["ranks"][3]["new"]["compute_ms"].get<double>() - doc["ranks"][3]["base"]["compute_ms"].get<double>();
+  CHECK(compute_delta == Approx(-8).epsilon(0.05));
+
+  const auto markdown = runSteplint({"diff", base, next, "--format", "markdown"});
+  CHECK(markdown.out.find("## steplint diff (job)") != std::string::npos);
+  const auto empty = runSteplint({"diff", base, scratchPath("no_such_job_dir") + "/*.json"});
+  CHECK(empty.exit_code == 2);
+  CHECK(empty.err.find("matches no file") != std::string::npos);
+}
+
+TEST_CASE("job cli: diff of the real 4-rank DDP jobs: the DataLoader straggler fixed (#14, #15)") {
+  // tests/data/gpu_ddp (H200, gloo): rank 2's DataLoader 4x slower, then the balanced run.
+  const auto run = runSteplint({"diff", testDataPath("gpu_ddp/dataloader"), testDataPath("gpu_ddp/balanced"),
+                                "--format", "json"});
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const auto doc = nlohmann::json::parse(run.out);
+  CHECK(doc["base"]["ranks"] == 4);
+  CHECK(doc["base"]["straggler"]["rank"] == 2);
+  CHECK(doc["base"]["straggler"]["cause"] == "input pipeline");
+  CHECK(doc["base"]["slowest_rank"]["rank"] == 2);
+  CHECK(doc["base"]["slowest_rank"]["late_ms"].get<double>() == Approx(22.5).epsilon(0.05));
+  CHECK(doc["new"]["straggler"].is_null());
+  CHECK(doc["step_delta_ms"].get<double>() == Approx(-7.87).epsilon(0.05));
+  // The waiting ranks stop waiting: the job's comm wait falls by about the straggler's delay.
+  CHECK(doc["new"]["comm_wait_ms"].get<double>() - doc["base"]["comm_wait_ms"].get<double>() ==
+        Approx(-15.4).epsilon(0.05));
 }

@@ -22,6 +22,17 @@ TEST_CASE("fixture job: HTA's NCCL trace is rank 0 of 2, rank 1 missing") {
   for (const auto& s : rank.steps)
     for (const auto& c : s.collectives) allreduces += c.name == "allreduce";
   CHECK(allreduces > 0);
+  // The kernels carry c10d's args (torch 2.2: a process group, no sequence number).
+  REQUIRE(rank.groups.size() == 1);
+  CHECK(rank.groups[0].name == "0");
+  CHECK(rank.groups[0].description == "default_pg");
+  CHECK(rank.groups[0].ranks == std::vector<int64_t>{0, 1});
+  for (const auto& s : rank.steps)
+    for (const auto& c : s.collectives) {
+      CHECK(c.group == "0");
+      CHECK(c.seq == -1);
+      CHECK(c.nelems > 0);
+    }
   std::vector<analyzer::RankSummary> ranks{rank};
   std::vector<std::string> warnings;
   const auto jobs = analyzer::groupJobs(std::move(ranks), warnings);

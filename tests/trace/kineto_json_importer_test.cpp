@@ -274,6 +274,61 @@ TEST_CASE("distributedInfo and unknown top-level metadata are kept", "[trace][im
   CHECK(m.events.empty());
 }
 
+TEST_CASE("collective args on record_param_comms and the NCCL kernel are kept (#14)", "[trace][import]") {
+  // torch 2.4: the args on the c10d op, copied onto the kernel it launches; "Seq" and the
+  // 2024-04 spelling "Process Group ID" on a second call; an op with only "dtype" is no collective.
+  const auto r = importJson(R"J({"traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 1, "ts": 10, "dur": 50,
+     "args": {"External id": 7, "Collective name": "allreduce", "Process Group Name": "1",
+              "Process Group Description": "tp_group", "Process Group Ranks": "[0, 2]", "Group size": 2,
+              "dtype": "BFloat16", "In msg nelems": 4096, "Out msg nelems": 4096, "Seq": 41}},
+    {"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 1, "ts": 100, "dur": 20,
+     "args": {"External id": 8, "Collective name": "broadcast", "Process Group ID": 0, "seq": "3"}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::to", "pid": 1, "tid": 1, "ts": 200, "dur": 5,
+     "args": {"External id": 9, "dtype": "Float"}},
+    {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_bf16_RING_LL", "pid": 0, "tid": 20,
+     "ts": 70, "dur": 300, "args": {"device": 0, "stream": 20, "correlation": 5, "External id": 7,
+     "Collective name": "allreduce", "Process Group Name": "1", "In msg nelems": 4096, "Seq": 41}}
+  ]})J");
+  REQUIRE(r.status.ok());
+  const TraceModel& m = r.model;
+  REQUIRE(m.collectives.size() == 3);
+  const Event* first = nullptr;
+  const Event* second = nullptr;
+  for (const Event& e : m.events) {
+    if (m.name(e) != "record_param_comms") continue;
+    (first ? second : first) = &e;
+  }
+  REQUIRE(first);
+  REQUIRE(second);
+  const CollectiveDetail* a = m.collective(*first);
+  REQUIRE(a);
+  CHECK(m.str(a->name) == "allreduce");
+  CHECK(m.str(a->group) == "1");
+  CHECK(m.str(a->group_desc) == "tp_group");
+  CHECK(m.str(a->group_ranks) == "[0, 2]");
+  CHECK(m.str(a->dtype) == "BFloat16");
+  CHECK(a->group_size == 2);
+  CHECK(a->in_nelems == 4096);
+  CHECK(a->out_nelems == 4096);
+  CHECK(a->seq == 41);
+  CHECK_FALSE(a->on_device);
+  const CollectiveDetail* b = m.collective(*second);
+  REQUIRE(b);
+  CHECK(m.str(b->name) == "broadcast");
+  CHECK(m.str(b->group) == "0");  // a number, kept as its text
+  CHECK(b->seq == 3);             // a numeric string
+  CHECK(b->in_nelems == -1);
+  CHECK(m.collective(*findEvent(m, "aten::to")) == nullptr);
+  const Event* kernel = findEvent(m, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL");
+  REQUIRE(kernel);
+  const CollectiveDetail* k = m.collective(*kernel);
+  REQUIRE(k);
+  CHECK(k->on_device);
+  CHECK(k->seq == 41);
+  CHECK(m.gpu(*kernel)->stream == 20);  // the kernel's own detail is untouched
+}
+
 TEST_CASE("gzip input is detected by content", "[trace][import]") {
   // gzip -c of {"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}]}
   static const unsigned char kGz[] = {

@@ -19,6 +19,7 @@ void EventBatch::clear() {
   events.clear();
   gpu.clear();
   ops.clear();
+  collectives.clear();
   memory.clear();
   instants.clear();
   counters.clear();
@@ -80,6 +81,11 @@ void BatchMerger::merge(EventBatch& batch) {
     op.concrete_inputs = strings_[op.concrete_inputs];
     op.call_stack = strings_[op.call_stack];
     model.op_details.push_back(op);
+  }
+  for (CollectiveDetail c : batch.collectives) {
+    for (StringId* id : {&c.name, &c.group, &c.group_desc, &c.group_ranks, &c.dtype}) *id = strings_[*id];
+    c.owner += c.on_device ? gpu_base : op_base;
+    model.collectives.push_back(c);
   }
   for (Event e : batch.events) {
     e.name = strings_[e.name];

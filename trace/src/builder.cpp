@@ -216,6 +216,12 @@ void TraceBuilder::finalize() {
   sortByTime(model_.instants);
   sortByTime(model_.counters);
   sortByTime(model_.flows);
+  auto by_owner = [](const CollectiveDetail& a, const CollectiveDetail& b) {
+    return std::make_pair(a.on_device, a.owner) < std::make_pair(b.on_device, b.owner);
+  };
+  auto& collectives = model_.collectives;
+  if (!std::is_sorted(collectives.begin(), collectives.end(), by_owner))
+    std::stable_sort(collectives.begin(), collectives.end(), by_owner);
 }
 
 }  // namespace steplint::trace

@@ -304,6 +304,16 @@ class PrefetchSource final : public ByteSource {
 
 }  // namespace
 
+size_t readFully(ByteSource& source, char* dst, size_t size) {
+  size_t filled = 0;
+  while (filled < size) {
+    const size_t n = source.read(dst + filled, size - filled);
+    if (n == 0) break;
+    filled += n;
+  }
+  return filled;
+}
+
 std::unique_ptr<ByteSource> openFileSource(InputFile file) {
   const uint64_t size = file.knownSize();
   const int fd = file.release();

@@ -39,6 +39,7 @@ struct EventBatch {
   std::vector<Event> events;  // Event.track = index into tracks; detail = index into gpu/ops
   std::vector<GpuDetail> gpu;
   std::vector<OpDetail> ops;
+  std::vector<CollectiveDetail> collectives;  // owner = index into gpu or ops of this batch
   std::vector<MemoryEvent> memory;
   std::vector<InstantEvent> instants;
   std::vector<CounterSample> counters;

@@ -27,20 +27,9 @@ const std::vector<ImporterEntry>& builtinImporters() {
   return importers;
 }
 
-// Fills `dst` as far as the source goes (a pipe may deliver one byte at a time).
-size_t readUpTo(ByteSource& source, char* dst, size_t size) {
-  size_t filled = 0;
-  while (filled < size) {
-    const size_t n = source.read(dst + filled, size - filled);
-    if (n == 0) break;
-    filled += n;
-  }
-  return filled;
-}
-
 std::string readHead(ByteSource& source) {
   std::string head(kSniffBytes, '\0');
-  head.resize(readUpTo(source, head.data(), head.size()));
+  head.resize(readFully(source, head.data(), head.size()));
   return head;
 }
 
@@ -83,7 +72,7 @@ ImportStatus importTraceFile(const std::string& path, TraceModel& out, const Imp
   if (!file.isOpen()) return {ImportError::kIo, path + ": " + error};
   std::unique_ptr<ByteSource> source = openFileSource(std::move(file));
   std::string magic(2, '\0');
-  magic.resize(readUpTo(*source, magic.data(), magic.size()));
+  magic.resize(readFully(*source, magic.data(), magic.size()));
   const bool gzipped = looksGzipped(magic);
   source = openPrefixedSource(std::move(magic), std::move(source));
   if (gzipped) source = openPrefetchSource(openGzipSource(std::move(source)));

@@ -31,34 +31,6 @@ bool parseInteger(std::string_view s, int64_t& out) {
   return true;
 }
 
-// Reads an integer-valued JSON value (ints, floats rounded, numeric strings).
-bool readInt(od::value& v, int64_t& out, bool& overflow) {
-  od::json_type type;
-  if (v.type().get(type)) return false;
-  if (type == od::json_type::string) {
-    std::string_view s;
-    return !v.get_string().get(s) && parseInteger(s, out);
-  }
-  if (type != od::json_type::number) return false;
-  od::number_type nt;
-  if (v.get_number_type().get(nt)) {
-    overflow = true;
-    return false;
-  }
-  if (nt == od::number_type::signed_integer) return !v.get_int64().get(out);
-  if (nt == od::number_type::unsigned_integer) {
-    overflow = true;  // above INT64_MAX (e.g. "Comms Id")
-    return false;
-  }
-  double d;
-  if (v.get_double().get(d) || !std::isfinite(d) || std::fabs(d) > 9.2e18) {
-    overflow = true;
-    return false;
-  }
-  out = std::llround(d);
-  return true;
-}
-
 bool readDouble(od::value& v, double& out) {
   double d;
   if (v.get_double().get(d) || !std::isfinite(d)) return false;
@@ -122,6 +94,49 @@ Key classifyKey(std::string_view k) {
 
 }  // namespace
 
+bool readInt(od::value& v, int64_t& out, bool& overflow) {
+  od::json_type type;
+  if (v.type().get(type)) return false;
+  if (type == od::json_type::string) {
+    std::string_view s;
+    return !v.get_string().get(s) && parseInteger(s, out);
+  }
+  if (type != od::json_type::number) return false;
+  od::number_type nt;
+  if (v.get_number_type().get(nt)) {
+    overflow = true;
+    return false;
+  }
+  if (nt == od::number_type::signed_integer) return !v.get_int64().get(out);
+  if (nt == od::number_type::unsigned_integer) {
+    overflow = true;  // above INT64_MAX (e.g. "Comms Id")
+    return false;
+  }
+  double d;
+  if (v.get_double().get(d) || !std::isfinite(d) || std::fabs(d) > 9.2e18) {
+    overflow = true;
+    return false;
+  }
+  out = std::llround(d);
+  return true;
+}
+
+bool readRawJson(od::value& v, EventBatch& batch, StringId& out) {
+  od::json_type type;
+  if (v.type().get(type)) return false;
+  std::string_view text;
+  if (type == od::json_type::array) {
+    od::array arr;
+    if (v.get_array().get(arr) || arr.raw_json().get(text)) return false;
+  } else if (type == od::json_type::string) {
+    if (v.get_string().get(text)) return false;
+  } else {
+    text = v.raw_json_token();
+  }
+  out = batch.strings.intern(text);
+  return true;
+}
+
 bool parseMicrosToNanos(std::string_view t, int64_t& ns, bool& overflow) {
   size_t i = 0;
   while (i < t.size() && (t[i] == ' ' || t[i] == '"')) ++i;
@@ -183,6 +198,7 @@ struct KinetoEventParser::Raw {
   GpuDetail gpu;
   OpDetail op;
   bool has_op = false;
+  CollectiveDetail collective;  // kept when it has a name ("Collective name")
   int64_t mem_bytes = 0, total_allocated = -1, total_reserved = -1, addr = 0;
   int64_t device_type = 0, device_id = -1;
   StringId meta_text = 0;
@@ -237,24 +253,6 @@ void readTriple(od::value& v, int32_t (&out)[3]) {
     if (readInt(val, n, overflow)) out[i] = static_cast<int32_t>(n);
     ++i;
   }
-}
-
-// Returns false when the value is not valid JSON (e.g. a bare N/A), so the event goes to the
-// repair path instead of silently losing the field.
-bool readRawJson(od::value& v, EventBatch& batch, StringId& out) {
-  od::json_type type;
-  if (v.type().get(type)) return false;
-  std::string_view text;
-  if (type == od::json_type::array) {
-    od::array arr;
-    if (v.get_array().get(arr) || arr.raw_json().get(text)) return false;
-  } else if (type == od::json_type::string) {
-    if (v.get_string().get(text)) return false;
-  } else {
-    text = v.raw_json_token();
-  }
-  out = batch.strings.intern(text);
-  return true;
 }
 
 // Flow ids: numbers, or strings that Perfetto reads as hexadecimal.
@@ -373,6 +371,9 @@ error_code KinetoEventParser::parseArgs(od::object args, Raw& raw, EventBatch& o
         if (meta && readInt(v, n, overflow)) raw.sort_index = n, raw.has_sort_index = true;
         break;
       default:
+        if (const CollectiveKey ck = classifyCollectiveKey(key); ck != CollectiveKey::kNone) {
+          if (!readCollectiveArg(ck, v, raw.collective, out, overflow)) return simdjson::TAPE_ERROR;
+        }
         break;
     }
     if (overflow) out.stats.add(Stat::event_integer_overflow);
@@ -475,7 +476,7 @@ void KinetoEventParser::commitComplete(Raw& raw, EventBatch& out) {
   Event e = baseEvent(raw, out);
   e.dur_ns = raw.dur;
   if (isCpuRange(e.kind)) {
-    if (raw.has_op) {
+    if (raw.has_op || raw.collective.name != 0) {
       e.detail = static_cast<uint32_t>(out.ops.size());
       out.ops.push_back(raw.op);
     }
@@ -488,6 +489,12 @@ void KinetoEventParser::commitComplete(Raw& raw, EventBatch& out) {
     if (e.kind == EventKind::kMemcpy || e.kind == EventKind::kMemset) parseCopyName(out.strings.view(raw.name), d);
     e.detail = static_cast<uint32_t>(out.gpu.size());
     out.gpu.push_back(d);
+  }
+  // Only a named collective: "dtype" or "Seq" alone may mean something else on another op.
+  if (raw.collective.name != 0 && e.detail != kNoIndex && (isCpuRange(e.kind) || e.kind == EventKind::kKernel)) {
+    raw.collective.owner = e.detail;
+    raw.collective.on_device = !isCpuRange(e.kind);
+    out.collectives.push_back(raw.collective);
   }
   out.events.push_back(e);
 }

@@ -23,6 +23,22 @@ namespace steplint::trace {
 /// the value does not fit int64 ns.
 bool parseMicrosToNanos(std::string_view text, int64_t& ns, bool& overflow);
 
+/// An integer-valued JSON value: ints, floats rounded, numeric strings. Sets `overflow` for
+/// values beyond int64 (e.g. "Comms Id").
+bool readInt(simdjson::ondemand::value& v, int64_t& out, bool& overflow);
+
+/// A value's text, interned: a string's contents, or an array's or number's JSON text. False
+/// when the value is not valid JSON (e.g. a bare N/A), so the event goes to the repair path
+/// instead of silently losing the field.
+bool readRawJson(simdjson::ondemand::value& v, EventBatch& batch, StringId& out);
+
+/// The c10d collective args (kineto_collective_args.cpp; docs/reference/trace-format.md §7.1).
+enum class CollectiveKey : uint8_t { kNone, kName, kGroup, kGroupDesc, kGroupRanks, kDtype, kSeq, kInNelems, kOutNelems, kGroupSize };
+CollectiveKey classifyCollectiveKey(std::string_view key);
+/// Stores one collective arg in `out`; false when the value is not valid JSON (see readRawJson).
+bool readCollectiveArg(CollectiveKey key, simdjson::ondemand::value& v, CollectiveDetail& out, EventBatch& batch,
+                       bool& overflow);
+
 /// Kind of an event from its `cat`, accepting legacy capitalised names (case-insensitive).
 /// (kineto_event_parser_kinds.cpp, with the three below.)
 EventKind eventKindFromCategory(std::string_view category);

@@ -74,6 +74,16 @@ std::pair<int64_t, int64_t> TraceModel::timeRange() const {
   return {lo, hi};
 }
 
+const CollectiveDetail* TraceModel::collective(const Event& e) const {
+  if (e.detail == kNoIndex || collectives.empty()) return nullptr;
+  const bool on_device = !isCpuRange(e.kind);
+  const auto it = std::lower_bound(collectives.begin(), collectives.end(), std::make_pair(on_device, e.detail),
+                                   [](const CollectiveDetail& c, const std::pair<bool, uint32_t>& key) {
+                                     return std::make_pair(c.on_device, c.owner) < key;
+                                   });
+  return it != collectives.end() && it->on_device == on_device && it->owner == e.detail ? &*it : nullptr;
+}
+
 int32_t TraceModel::deviceOf(const Event& e) const {
   if (const GpuDetail* g = gpu(e); g && g->device >= 0) return g->device;
   return static_cast<int32_t>(tracks[e.track].pid);

@@ -88,12 +88,6 @@ std::string severityBreakdown(const LintReport& report) {
   return text;
 }
 
-const RuleDefinition* selectedRule(const LintReport& report, std::string_view code) {
-  for (const RuleDefinition* rule : report.selected)
-    if (rule->info().code == code) return rule;
-  return nullptr;
-}
-
 std::string xmlEscape(std::string_view text) {
   std::string out;
   out.reserve(text.size());

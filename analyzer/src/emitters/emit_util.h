@@ -28,9 +28,6 @@ std::string counted(size_t n, std::string_view noun);
 /// "1 error, 2 warnings" for the findings of the report ("" when none).
 std::string severityBreakdown(const LintReport& report);
 
-/// The selected rule with this code, or nullptr.
-const RuleDefinition* selectedRule(const LintReport& report, std::string_view code);
-
 /// XML text/attribute escaping; characters XML 1.0 forbids (most C0 controls) become U+FFFD.
 std::string xmlEscape(std::string_view text);
 

@@ -72,8 +72,7 @@ json traceToJson(const TraceReport& t, const EmitOptions& options) {
 
 json rulesToJson(const LintReport& report) {
   json rules = json::array();
-  for (const RuleDefinition* rule : report.selected) {
-    const RuleInfo& info = rule->info();
+  for (const RuleInfo& info : report.selected) {
     rules.push_back({{"code", info.code},
                      {"name", info.name},
                      {"category", categoryName(info.category)},

@@ -27,9 +27,9 @@ std::vector<RuleOutcome> outcomes(const LintReport& report, const LintResult& li
     out.push_back({code, name, "steplint", {}, nullptr});
     return out.back();
   };
-  for (const RuleDefinition* rule : report.selected) {
-    RuleOutcome& o = slot(std::string(rule->info().code), std::string(rule->info().name));
-    o.category = "steplint." + std::string(categoryName(rule->info().category));
+  for (const RuleInfo& rule : report.selected) {
+    RuleOutcome& o = slot(std::string(rule.code), std::string(rule.name));
+    o.category = "steplint." + std::string(categoryName(rule.category));
   }
   for (const Diagnostic& d : lint.diagnostics) slot(d.code, d.name).findings.push_back(&d);
   for (const NotChecked& n : lint.not_checked) slot(n.code, n.name).not_checked = &n;

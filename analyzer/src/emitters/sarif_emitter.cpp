@@ -33,11 +33,10 @@ std::string uriEncode(const std::string& path) {
 }
 
 json ruleDescriptor(const LintReport& report, std::string_view code, std::string_view name,
-                    const RuleDefinition* rule) {
-  const std::string summary =
-      rule != nullptr ? std::string(rule->info().summary) : std::string(name);
+                    const RuleInfo* rule) {
+  const std::string summary = rule != nullptr ? std::string(rule->summary) : std::string(name);
   auto full = report.rule_descriptions.find(std::string(code));
-  const Severity level = rule != nullptr ? rule->info().default_severity : Severity::kWarning;
+  const Severity level = rule != nullptr ? rule->default_severity : Severity::kWarning;
   json d = {{"id", code},
             {"name", name},
             {"shortDescription", {{"text", summary}}},
@@ -46,8 +45,8 @@ json ruleDescriptor(const LintReport& report, std::string_view code, std::string
             {"helpUri", ruleDocUrl(code, name)},
             {"defaultConfiguration", {{"level", severityName(level)}}}};
   if (rule != nullptr)
-    d["properties"] = {{"category", categoryName(rule->info().category)},
-                       {"tags", json::array({"performance", categoryName(rule->info().category)})}};
+    d["properties"] = {{"category", categoryName(rule->category)},
+                       {"tags", json::array({"performance", categoryName(rule->category)})}};
   return d;
 }
 
@@ -55,12 +54,12 @@ json ruleDescriptor(const LintReport& report, std::string_view code, std::string
 /// every result's ruleId must resolve). `index` maps code -> position.
 json buildRules(const LintReport& report, std::map<std::string, size_t>& index) {
   json rules = json::array();
-  auto add = [&](std::string_view code, std::string_view name, const RuleDefinition* rule) {
+  auto add = [&](std::string_view code, std::string_view name, const RuleInfo* rule) {
     if (index.count(std::string(code)) > 0) return;
     index[std::string(code)] = rules.size();
     rules.push_back(ruleDescriptor(report, code, name, rule));
   };
-  for (const RuleDefinition* rule : report.selected) add(rule->info().code, rule->info().name, rule);
+  for (const RuleInfo& rule : report.selected) add(rule.code, rule.name, &rule);
   for (const TraceReport& t : report.traces) {
     for (const Diagnostic& d : t.lint.diagnostics) add(d.code, d.name, nullptr);
     for (const NotChecked& n : t.lint.not_checked) add(n.code, n.name, nullptr);

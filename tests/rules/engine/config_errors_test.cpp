@@ -98,6 +98,21 @@ TEST_CASE("config errors: unknown keys, rules and options", "[engine][config]") 
             .rfind("lint.options.SL101.\"odd key\": ", 0) == 0);
 }
 
+TEST_CASE("config errors: a job rule has no options, and is a known selector (#14)", "[engine][config]") {
+  analyzer::RuleRegistry registry;
+  addFakeRules(registry);
+  registry.addJobRuleInfo({"SL701", "straggler-rank", analyzer::Category::kJob, analyzer::Severity::kWarning, true,
+                           "one rank keeps the others waiting"});
+  TempDir dir;
+  analyzer::LintConfig config;
+  const auto errors = analyzer::loadLintConfig(
+      dir.write("steplint.toml", "[lint]\nignore = [\"SL701\"]\n[lint.options.straggler-rank]\nx = 1\n"), registry, config);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].key == "lint.options.straggler-rank");
+  CHECK(errors[0].message == "'straggler-rank' is a job rule; job rules have no options");
+  CHECK(config.ignore == std::vector<std::string>{"SL701"});
+}
+
 TEST_CASE("config errors: every problem is reported, with the file", "[engine][config]") {
   const auto errors =
       errorsFor("[lint]\nfail-on = 1\nselect = [\"nope\"]\n[lint.options.SL101]\nmode = 2\n");

@@ -1,8 +1,11 @@
 // Rule selection: defaults -> select -> extend-select -> ignore (LintConfig::selectedRules).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "fake_rules.h"
 #include "steplint/analyzer/lint_config.h"
+#include "steplint/analyzer/suggest.h"
 
 namespace steplint::test {
 namespace {
@@ -56,6 +59,33 @@ TEST_CASE("selection: validateSelectors", "[engine][selection]") {
   CHECK(errors[0].key == "lint.extend-select");
   CHECK(errors[0].message == "unknown rule selector 'SL777'");
   CHECK(errors[1].key == "lint.ignore");
+}
+
+TEST_CASE("selection: job rules are selected, ignored and validated as per-trace rules are (#14)",
+          "[engine][selection]") {
+  analyzer::RuleRegistry registry;
+  addFakeRules(registry);
+  const analyzer::RuleInfo straggler{"SL701", "straggler-rank", analyzer::Category::kJob,
+                                     analyzer::Severity::kWarning, true, "one rank keeps the others waiting"};
+  registry.addJobRuleInfo(straggler);
+  analyzer::LintConfig config;
+  CHECK(config.selects(straggler));  // enabled by default
+  config.ignore = {"SL7"};
+  CHECK_FALSE(config.selects(straggler));
+  config.ignore = {};
+  config.select = {"SL1"};
+  CHECK_FALSE(config.selects(straggler));
+  config.extend_select = {"straggler-rank"};
+  CHECK(config.selects(straggler));
+  CHECK(codesOf(config.selectedRules(registry)) == Codes{"SL101", "SL102"});  // per-trace rules only
+
+  config = {};
+  config.select = {"SL701", "straggler-rank"};
+  CHECK(analyzer::validateSelectors(config, registry).empty());
+  config.select = {"SL702"};
+  REQUIRE(analyzer::validateSelectors(config, registry).size() == 1);
+  const auto names = analyzer::ruleCodesAndNames(registry);
+  CHECK(std::find(names.begin(), names.end(), "straggler-rank") != names.end());
 }
 
 }  // namespace

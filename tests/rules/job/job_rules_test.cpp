@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "steplint/analyzer/job_rule.h"
+#include "steplint/rules/builtin.h"
 #include "steplint/rules/job_rules.h"
 
 using namespace steplint::analyzer;
@@ -47,10 +48,10 @@ JobAnalysis makeJob(LateRank late_rank, double late_ms, LateCause cause = LateCa
   return job;
 }
 
-JobLintResult lint(const JobAnalysis& job) {
+JobLintResult lint(const JobAnalysis& job, const LintConfig& config = {}) {
   JobRuleRegistry registry;
   steplint::rules::registerJobRules(registry);
-  return lintJob(job, registry);
+  return lintJob(job, registry, config);
 }
 
 }  // namespace
@@ -115,4 +116,37 @@ TEST_CASE("job rules: the analysis's reasons are each rule's not-checked reasons
   REQUIRE(result.not_checked.size() == 3);
   CHECK(result.not_checked[0].code == "SL701");
   CHECK(result.not_checked[2].reason == "one rank: there is no other rank to compare it with");
+}
+
+TEST_CASE("job rules: the configuration selects them as it selects per-trace rules (#14)") {
+  const JobAnalysis job = makeJob([](int) { return 1; }, 8.0);
+  LintConfig ignore;
+  ignore.ignore = {"SL701"};
+  const JobLintResult without = lint(job, ignore);
+  CHECK(without.diagnostics.empty());
+  LintConfig only;
+  only.select = {"SL7"};
+  CHECK(lint(job, only).diagnostics.size() == 1);
+  only.select = {"SL1"};  // per-trace rules only: no job rule runs, none says "not checked"
+  const JobLintResult none = lint(job, only);
+  CHECK(none.diagnostics.empty());
+  CHECK(none.not_checked.empty());
+  JobAnalysis one_rank = job;
+  one_rank.not_checked = {"one rank: there is no other rank to compare it with"};
+  LintConfig just_703;
+  just_703.select = {"time-lost-at-collectives"};
+  const JobLintResult reasons = lint(one_rank, just_703);
+  REQUIRE(reasons.not_checked.size() == 1);
+  CHECK(reasons.not_checked[0].code == "SL703");
+}
+
+TEST_CASE("job rules: the built-in registry knows their codes and names for selectors (#14)") {
+  steplint::analyzer::RuleRegistry registry;
+  steplint::rules::registerBuiltinRules(registry);
+  REQUIRE(registry.jobRuleInfos().size() == 3);
+  CHECK(registry.jobRuleInfos()[0].code == "SL701");
+  CHECK(registry.jobRuleInfos()[2].name == "time-lost-at-collectives");
+  LintConfig config;
+  config.select = {"SL701", "load-imbalance"};
+  CHECK(validateSelectors(config, registry).empty());
 }

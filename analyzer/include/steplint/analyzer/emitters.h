@@ -37,7 +37,9 @@ struct TraceReport {
 
 struct LintReport {
   std::vector<TraceReport> traces;
-  std::vector<const RuleDefinition*> selected;  // registry order: SARIF rules[], JUnit test cases
+  /// The rules that ran, per-trace and job rules alike, in registry order: SARIF rules[], JUnit
+  /// test cases, the "N rules selected" count.
+  std::vector<RuleInfo> selected;
   Severity fail_on = Severity::kWarning;
   std::string tool_version;  // "0.1.0"
   /// Rule code -> the doc page's "What it does" paragraph (SARIF fullDescription); optional.

@@ -5,8 +5,9 @@
 // Clocks are not compared. A collective ends at about the same moment on every rank, so the
 // rank that arrived last waited the least: each rank's wait in a collective is its duration
 // minus the shortest duration any rank saw for the same collective, and that shortest one is
-// the transfer itself. Collectives are matched by step number, process group and position in
-// the step; their kinds must agree.
+// the transfer itself. Collectives are matched within a step number and process group: by
+// sequence number where the trace's args carry one (torch >= 2.3), else by position among the
+// group's calls in the step; their kinds must agree (job_match.h).
 #pragma once
 
 #include <cstdint>
@@ -73,6 +74,7 @@ struct JobAnalysis {
   std::vector<JobRank> ranks;
   std::vector<JobStep> steps;     // the step numbers every rank has, in order
   int64_t matched_collectives = 0;
+  int64_t matched_by_seq = 0;     // of those, matched by (process group, sequence number); the rest by order
   bool has_collectives = false;
   double median_step_ns = 0;      // median over steps of the median rank's step
   // The job-level verdict: the rank most often late, when it is late in most steps.
@@ -86,6 +88,10 @@ struct JobAnalysis {
 };
 
 JobAnalysis analyzeJob(const Job& job, const JobOptions& options = {});
+
+/// How the collectives were matched across ranks, for the report: "process group and sequence
+/// number", "order within each process group", both (with counts), or "none".
+std::string collectiveMatching(const JobAnalysis& job);
 
 /// The per-rank table, the late steps and the warnings, as text.
 void printJobText(std::ostream& out, const JobAnalysis& job);

@@ -10,6 +10,7 @@
 
 #include "steplint/analyzer/diagnostic.h"
 #include "steplint/analyzer/job.h"
+#include "steplint/analyzer/lint_config.h"
 #include "steplint/analyzer/rule.h"
 
 namespace steplint::analyzer {
@@ -42,7 +43,8 @@ struct JobLintResult {
   std::vector<NotChecked> not_checked;
 };
 
-/// Runs every job rule on one job's analysis.
-JobLintResult lintJob(const JobAnalysis& job, const JobRuleRegistry& registry);
+/// Runs the job rules `config` selects (--select, --ignore, steplint.toml: LintConfig::selects)
+/// on one job's analysis; the default configuration selects them all.
+JobLintResult lintJob(const JobAnalysis& job, const JobRuleRegistry& registry, const LintConfig& config = {});
 
 }  // namespace steplint::analyzer

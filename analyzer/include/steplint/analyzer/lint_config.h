@@ -30,6 +30,8 @@ struct LintConfig {
 
   /// The rules this configuration selects, in registry order.
   std::vector<const RuleDefinition*> selectedRules(const RuleRegistry& registry) const;
+  /// Whether it selects this rule: a per-trace rule or a job rule alike.
+  bool selects(const RuleInfo& info) const;
 };
 
 /// Loads `path` (steplint.toml, or pyproject.toml's [tool.steplint]) into `config`,

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -18,10 +19,19 @@ namespace steplint::analyzer {
 /// One collective call as one rank saw it. Durations are the rank's own; no absolute time is
 /// kept, because the ranks' clocks are not trusted to agree.
 struct RankCollective {
-  std::string group;    // process group; "default" when the trace does not say
+  std::string group;    // process group name from the args ("0", "1" ...); "default" when the trace has none
   int64_t index = 0;    // position among the step's collectives of this group
   std::string name;     // normalised: "allreduce", "broadcast", "allgather" ...
   int64_t dur_ns = 0;   // device kernel (NCCL) or host range (gloo), waiting included
+  int64_t seq = -1;     // the call's sequence number in its group (torch >= 2.3 args), -1: unknown
+  int64_t nelems = -1;  // "In msg nelems", -1: unknown
+};
+
+/// A process group as the collectives' args describe it.
+struct ProcessGroup {
+  std::string name;            // "0", "1" ...: the same on every rank of the group
+  std::string description;     // "default_pg", ... ("" when not recorded)
+  std::vector<int64_t> ranks;  // its global ranks; empty when not recorded
 };
 
 /// A name (kernel) and the time it took in one step.
@@ -54,7 +64,8 @@ struct RankSummary {
   std::string comm_source;   // "device kernels", "host ranges" or "" (no collectives)
   std::string step_source;   // "ProfilerStep", "detected", "whole trace"
   std::vector<RankStep> steps;
-  std::vector<std::string> notes;  // what could not be read, and why
+  std::vector<ProcessGroup> groups;  // from the collectives' args, by name; empty without them
+  std::vector<std::string> notes;    // what could not be read, and why
 };
 
 struct RankSummaryOptions {
@@ -65,15 +76,24 @@ struct RankSummaryOptions {
 /// and "nccl:all_reduce" both give "allreduce"; "" when the name is no collective.
 std::string collectiveKind(std::string_view name);
 
+/// Who a trace is in its job: source, rank, world size and backend from its distributedInfo,
+/// else the rank from the file name. summarizeRank uses it; the CLI also on a file's first bytes
+/// (trace/peek.h), to tell a job's ranks from unrelated traces before importing them.
+void setRankIdentity(const trace::DistributedInfo& info, const std::string& source, RankSummary& out);
+
 /// Reduces one imported trace (and its summary) to a RankSummary.
 RankSummary summarizeRank(const trace::TraceModel& model, const TraceSummary& summary,
                           const RankSummaryOptions& options = {});
 
 /// The summary as JSON: `steplint summary --format json` writes it as "rank_summary".
 nlohmann::json rankSummaryToJson(const RankSummary& rank);
-/// Reads rankSummaryToJson's output; "" on success, else what is wrong (`out` untouched).
+
+enum class RankSummaryRead : uint8_t { kRead, kNotASummary, kBroken };
+/// Reads the "rank_summary" of a `steplint summary --format json` document's text into `out`.
+/// kNotASummary: the text is no steplint summary (a trace, another JSON document); kBroken: it
+/// is one, but its rank summary is missing or malformed (`problem` says what; `out` untouched).
 /// Sizes are bounded, so a corrupt file is an error, not a huge allocation.
-std::string rankSummaryFromJson(const nlohmann::json& j, RankSummary& out);
+RankSummaryRead readRankSummaryDocument(std::string_view json_text, RankSummary& out, std::string& problem);
 
 /// The rank in a file name written by torch's tensorboard_trace_handler or a launcher
 /// ("rank3", "rank_3", "rank-3", "worker3"); -1 when none is found.

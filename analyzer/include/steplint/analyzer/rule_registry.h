@@ -1,6 +1,9 @@
 // The one registry of rules. Filled explicitly by rules::registerBuiltinRules (no static
 // self-registration); looked up by code ("SL101"), name ("dataloader-wait") or prefix ("SL1").
 // It holds immutable definitions (rule_definition.h): runs build their own rules from them.
+// Job rules (SL7xx, job_rule.h) are built and run apart, over a job rather than a trace; the
+// registry holds their RuleInfo too, so selectors, suggestions and the configuration treat
+// both kinds alike.
 #pragma once
 
 #include <memory>
@@ -27,8 +30,16 @@ class RuleRegistry {
   /// Rules matched by a selector: "ALL", a code, a name, or a code prefix ("SL1", "SL10").
   std::vector<const RuleDefinition*> match(std::string_view selector) const;
 
+  void addJobRuleInfo(const RuleInfo& info) { job_rules_.push_back(info); }
+  /// The job rules' codes and names, in code order (rules::registerBuiltinRules adds them).
+  const std::vector<RuleInfo>& jobRuleInfos() const { return job_rules_; }
+
  private:
   std::vector<std::unique_ptr<const RuleDefinition>> rules_;
+  std::vector<RuleInfo> job_rules_;
 };
+
+/// True when `selector` ("ALL", a code, a name or a code prefix such as "SL1") names the rule.
+bool selectorMatches(std::string_view selector, const RuleInfo& info);
 
 }  // namespace steplint::analyzer

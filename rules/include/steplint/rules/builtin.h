@@ -5,7 +5,8 @@
 
 namespace steplint::rules {
 
-/// Adds every built-in rule, in code order. The one place rules are registered.
+/// Adds every built-in rule, in code order, and the job rules' codes and names (job_rules.h).
+/// The one place rules are registered.
 void registerBuiltinRules(analyzer::RuleRegistry& registry);
 
 }  // namespace steplint::rules

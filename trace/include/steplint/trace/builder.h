@@ -31,6 +31,8 @@ class TraceBuilder {
   uint32_t addEvent(const Event& e);
   uint32_t addGpuDetail(const GpuDetail& d);
   uint32_t addOpDetail(const OpDetail& d);
+  /// `c.owner` names the op or device detail (addOpDetail / addGpuDetail) the args belong to.
+  void addCollective(const CollectiveDetail& c) { model_.collectives.push_back(c); }
   void addMemoryEvent(const MemoryEvent& m) { model_.memory_events.push_back(m); }
   void addInstant(const InstantEvent& i) { model_.instants.push_back(i); }
   void addCounter(const CounterSample& c) { model_.counters.push_back(c); }

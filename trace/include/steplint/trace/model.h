@@ -110,6 +110,24 @@ struct OpDetail {
   StringId concrete_inputs = 0;
 };
 
+/// The args c10d records for one collective call: on the `record_param_comms` CPU op that wraps
+/// it, and (torch 2.x) copied onto the NCCL kernel it launches (docs/reference/trace-format.md
+/// §7.1, §7.4). A side table keyed by the owner's detail record rather than a field of every
+/// OpDetail/GpuDetail: a trace has a few collectives per step and millions of other events.
+struct CollectiveDetail {
+  uint32_t owner = kNoIndex;  // index into op_details (CPU op) or gpu_details (on_device)
+  bool on_device = false;
+  int32_t group_size = -1;    // "Group size"
+  int64_t seq = kNoId;        // "Seq" / "seq" (torch >= 2.3): the call's number within its process group
+  int64_t in_nelems = -1;     // "In msg nelems"
+  int64_t out_nelems = -1;    // "Out msg nelems"
+  StringId name = 0;          // "Collective name": allreduce, broadcast, allgather, ... (0 = absent)
+  StringId group = 0;         // "Process Group Name" ("Process Group ID" in 2024-04 traces): "0", "1", ...
+  StringId group_desc = 0;    // "Process Group Description": default_pg, ...
+  StringId group_ranks = 0;   // "Process Group Ranks" as written: "[0, 1]"
+  StringId dtype = 0;         // "dtype": Float, BFloat16, ...
+};
+
 enum class TrackKind : uint8_t { kCpuThread, kGpuStream, kOther };
 
 /// One row of the timeline: a CPU thread, a GPU stream, or a named pseudo-process row.
@@ -240,6 +258,7 @@ class TraceModel {
   std::vector<Event> events;  // sorted by (track, start_ns, longer first) after finalize
   std::vector<GpuDetail> gpu_details;
   std::vector<OpDetail> op_details;
+  std::vector<CollectiveDetail> collectives;  // sorted by (on_device, owner) after finalize
   std::vector<MemoryEvent> memory_events;  // sorted by ts
   std::vector<InstantEvent> instants;      // sorted by ts
   std::vector<CounterSample> counters;     // sorted by ts
@@ -257,6 +276,8 @@ class TraceModel {
     return (e.detail != kNoIndex && isCpuRange(e.kind) && e.detail < op_details.size())
                ? &op_details[e.detail] : nullptr;
   }
+  /// The collective args recorded on this event itself (not on an enclosing op), or nullptr.
+  const CollectiveDetail* collective(const Event& e) const;
   /// Events of one track, sorted by start.
   std::pair<const Event*, const Event*> trackEvents(uint32_t track) const {
     const Track& t = tracks[track];

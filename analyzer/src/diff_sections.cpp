@@ -1,0 +1,78 @@
+// diff_sections.h.
+#include "diff_sections.h"
+
+#include <cmath>
+#include <ostream>
+
+namespace steplint::analyzer {
+
+std::string signedMs(double ns) {
+  if (std::fabs(ns) < kDiffNoiseNs) return "0.000";
+  return (ns > 0 ? "+" : "-") + formatMs(std::fabs(ns));
+}
+
+std::string signedPercent(double delta, double base) {
+  if (base <= 0) return "";
+  return (delta >= 0 ? "+" : "-") + formatFixed(100.0 * std::fabs(delta) / base, 1) + "%";
+}
+
+std::string markdownCell(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += "\\|";
+    else if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '\n' || c == '\r') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+std::string markdownCode(const std::string& text) {
+  std::string out;
+  for (char c : text) out += c == '`' ? '\'' : c;
+  return "`" + out + "`";
+}
+
+void printSectionsText(std::ostream& out, const std::vector<DiffSection>& sections) {
+  for (const DiffSection& s : sections) {
+    out << '\n' << s.title << '\n';
+    if (!s.rows.empty()) {
+      TextTable table(s.columns);
+      for (const auto& row : s.rows) table.addRow(row);
+      table.print(out);
+    }
+    if (!s.footer.empty()) out << "  " << s.footer << '\n';
+  }
+}
+
+void printSectionsMarkdown(std::ostream& out, const std::vector<DiffSection>& sections) {
+  for (const DiffSection& s : sections) {
+    out << "\n### " << s.title << "\n\n";
+    if (!s.rows.empty()) {
+      out << '|';
+      for (const auto& c : s.columns) out << ' ' << markdownCell(c.title) << " |";
+      out << "\n|";
+      for (const auto& c : s.columns) out << (c.align == TextTable::Align::kRight ? "---:|" : "---|");
+      out << '\n';
+      for (const auto& row : s.rows) {
+        out << '|';
+        for (const std::string& v : row) out << ' ' << markdownCell(v) << " |";
+        out << '\n';
+      }
+    }
+    if (!s.footer.empty()) out << (s.rows.empty() ? "" : "\n") << s.footer << '\n';
+  }
+}
+
+void printNotesText(std::ostream& out, const std::vector<std::string>& notes) {
+  if (notes.empty()) return;
+  out << "\nNotes\n";
+  for (const std::string& n : notes) out << "  - " << n << '\n';
+}
+
+void printNotesMarkdown(std::ostream& out, const std::vector<std::string>& notes) {
+  for (const std::string& n : notes) out << "\n> **Note:** " << markdownCell(n) << '\n';
+}
+
+}  // namespace steplint::analyzer

@@ -1,0 +1,37 @@
+// What both `steplint diff` renderings share, for runs (run_diff.h) and jobs (job_diff.h):
+// sections built once as rows and printed as text (terminal) or Markdown (a PR comment), so the
+// two never disagree.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "text_table.h"
+
+namespace steplint::analyzer {
+
+struct DiffSection {
+  std::string title;
+  std::vector<TextTable::Column> columns;
+  std::vector<std::vector<std::string>> rows;
+  std::string footer;  // "... 40 more rows (--top 0 shows all)"
+};
+
+// Deltas below this are rounding, not change (0.5 µs/step).
+inline constexpr double kDiffNoiseNs = 500;
+
+std::string signedMs(double ns);                      // "+1.250", "-0.300", "0.000" within the noise
+std::string signedPercent(double delta, double base); // "+12.5%"; "" without a base
+
+/// Text safe inside a Markdown table cell: no line breaks, column separators or raw HTML.
+std::string markdownCell(const std::string& text);
+std::string markdownCode(const std::string& text);  // `text`, backticks inside replaced
+
+void printSectionsText(std::ostream& out, const std::vector<DiffSection>& sections);
+void printSectionsMarkdown(std::ostream& out, const std::vector<DiffSection>& sections);
+/// The diff's notes: a "Notes" list (text), or one quoted line each (Markdown).
+void printNotesText(std::ostream& out, const std::vector<std::string>& notes);
+void printNotesMarkdown(std::ostream& out, const std::vector<std::string>& notes);
+
+}  // namespace steplint::analyzer
