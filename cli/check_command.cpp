@@ -255,9 +255,10 @@ bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::
     ranks_ = std::move(result.ranks);
   }
   if (!looksLikeJob(ranks_)) return all_ok;
-  if (!per_rank_) {  // the job's findings replace the ranks' own
+  if (!per_rank_) {  // the job's findings replace the ranks' own; say so, so none is taken for absent
     report.traces.clear();
     report.selected.clear();
+    printNote("a job's report runs the job rules only; --per-rank also reports each rank's own findings");
   }
   for (const auto& rule : job_rules_.rules())
     if (config.selects(rule->info())) report.selected.push_back(rule->info());

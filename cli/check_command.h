@@ -39,6 +39,8 @@ class CheckCommand final : public Command {
   void addReportOptions(CLI::App& app, bool with_output);
   /// Runs the check on `traces` with the options parsed so far; returns an ExitCode.
   int runOn(std::vector<std::string> traces);
+  /// As --per-rank: a job's report keeps each rank's own findings besides the job's.
+  void keepRankFindings() { per_rank_ = true; }
 
  private:
   /// Loads the config file and applies the flags; prints errors and returns false on any.

@@ -306,6 +306,9 @@ int RecordCommand::reportTraces(std::vector<StagedTrace> traces, int wait_status
                traces.end());
   const std::vector<std::string> report = tracesToReport(traces);
   for (const StagedTrace& trace : traces) warnAbout(trace, failure, wait_status);
+  // A run of ranks: the job's findings and each rank's own, as `check --per-rank` (a rank's
+  // pageable copies or slow loader must not disappear behind the job report).
+  if (report.size() > 1) check_.keepRankFindings();
   if (!no_report_ && !report.empty()) check_.runOn(report);
   for (const StagedTrace& trace : traces) printNote("trace: " + trace.path + describeProcess(trace));
   return exit_code;

@@ -66,8 +66,11 @@ TEST_CASE("steplint record: each rank of a torchrun-like run writes its own trac
   CHECK(filesBeside(trace) == std::set<std::string>{"ranks.rank0.pt.trace.json", "ranks.rank1.pt.trace.json"});
   CHECK(output.find("trace: " + withTag(trace, "rank0") + " (rank 0)") != std::string::npos);
   CHECK(output.find("trace: " + withTag(trace, "rank1") + " (rank 1)") != std::string::npos);
-  CHECK(output.find("SL701 straggler-rank") != std::string::npos);  // the job report, not two reports
-  CHECK(output.find("in 1 trace") != std::string::npos);
+  // One report: the job's (SL701 cannot decide without collectives) and each rank's own findings.
+  CHECK(output.find("SL701 straggler-rank") != std::string::npos);
+  CHECK(output.find("in 3 traces") != std::string::npos);
+  CHECK(output.find("ranks.rank0.pt.trace.json:step 0: SL101") != std::string::npos);
+  CHECK(output.find("ranks.rank1.pt.trace.json:step 0: SL101") != std::string::npos);
 }
 
 TEST_CASE("steplint record: processes without a rank never share a file (#16)", "[torch]") {
