@@ -13,14 +13,18 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "config.h"
 #include "exit_codes.h"
 #include "messages.h"
 #include "record_output.h"
 #include "status_channel.h"
+#include "steplint/analyzer/summary.h"
 #include "steplint/trace/importer.h"
+#include "steplint/trace/output_file.h"
 #include "steplint/trace/trace_file_names.h"
+#include "summary_command.h"
 
 #ifndef STEPLINT_INSTALL_LIBDIR
 #define STEPLINT_INSTALL_LIBDIR "lib"  // set by cli/CMakeLists.txt from GNUInstallDirs
@@ -199,6 +203,10 @@ void RecordCommand::addOptions(CLI::App& app) {
   app.add_flag("--shapes", shapes_, "Record input shapes and dtypes (Input Dims; more overhead)");
   app.add_flag("--no-cupti", no_cupti_, "Do not record GPU activity with CUPTI");
   app.add_flag("--no-report", no_report_, "Only record; do not print the findings afterwards");
+  app.add_option("--summary-dir", summary_dir_,
+                 "Also write each trace's summary (summary --format json, with its rank summary) into DIR, "
+                 "from which a job report can be built without the traces")
+      ->type_name("DIR");
   check_.addReportOptions(app, /*with_output=*/false);
 }
 
@@ -311,7 +319,29 @@ int RecordCommand::reportTraces(std::vector<StagedTrace> traces, int wait_status
   if (report.size() > 1) check_.keepRankFindings();
   if (!no_report_ && !report.empty()) check_.runOn(report);
   for (const StagedTrace& trace : traces) printNote("trace: " + trace.path + describeProcess(trace));
+  if (!summary_dir_.empty() && !writeSummaries(traces) && exit_code == 0) return kExitUsageError;
   return exit_code;
+}
+
+bool RecordCommand::writeSummaries(const std::vector<StagedTrace>& traces) const {
+  bool all_written = true;
+  for (const StagedTrace& staged : traces) {
+    trace::TraceModel model;
+    if (!trace::importTraceFile(staged.path, model).ok()) continue;  // check said why
+    analyzer::TraceSummary summary = analyzer::summarize(model);
+    summary.source = staged.path;
+    const std::string name = fs::path(staged.path).filename().string();
+    const std::string stem = name.substr(0, name.size() - trace::traceSuffix(name).size());
+    const std::string out = (fs::path(summary_dir_) / (stem + ".summary.json")).string();
+    if (std::string problem = trace::writeOutputFile(out, summaryDocument(summary, model).dump(2) + "\n");
+        !problem.empty()) {
+      printError(out + ": " + problem);
+      all_written = false;
+      continue;
+    }
+    printNote("summary: " + out);
+  }
+  return all_written;
 }
 
 int RecordCommand::run() {
@@ -331,6 +361,15 @@ int RecordCommand::run() {
     output_path_ = "steplint_" + fs::path(command_[0]).filename().string() + ".pt.trace.json.gz";
   output_path_ = absolutePath(output_path_);
   // Everything that can be checked before the trainer runs is: a refused -o costs no run.
+  if (!summary_dir_.empty()) {
+    std::error_code ec;
+    fs::create_directories(summary_dir_, ec);
+    if (!fs::is_directory(summary_dir_, ec)) {
+      printError("--summary-dir " + summary_dir_ + ": not a directory and cannot be created" +
+                 (ec ? " (" + ec.message() + ")" : std::string()));
+      return kExitUsageError;
+    }
+  }
   TraceStaging staging;
   std::string problem;
   if (!staging.reserve(output_path_, &problem)) {

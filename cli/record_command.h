@@ -61,6 +61,9 @@ class RecordCommand final : public Command {
   /// short. A run of several ranks is reported as one job. Returns the exit code: the
   /// trainer's, or 2 when it succeeded but the trace is lost.
   int reportTraces(std::vector<StagedTrace> traces, int wait_status, const std::string& status_text);
+  /// --summary-dir: each trace's `summary --format json` document (with its rank summary) as
+  /// DIR/<trace name>.summary.json. False after printing why one could not be written.
+  bool writeSummaries(const std::vector<StagedTrace>& traces) const;
   /// Warns about a trace that is not where it should be or is cut short.
   void warnAbout(const StagedTrace& trace, const collector::StatusMessage* failure, int wait_status) const;
 
@@ -68,6 +71,7 @@ class RecordCommand final : public Command {
   std::vector<std::string> command_;
   std::string output_path_;
   std::string schedule_;
+  std::string summary_dir_;
   bool shapes_ = false;
   bool no_cupti_ = false;
   bool no_report_ = false;

@@ -76,22 +76,25 @@ void summarizeEach(const std::vector<JobInput>& inputs, const analyzer::SummaryO
     }
     analyzer::TraceSummary summary = analyzer::summarize(model, options);
     if (summary.source.empty()) summary.source = input.path;
-    const analyzer::RankSummary rank = analyzer::summarizeRank(model, summary);
     if (json) {
-      // The rank summary rides along, so a job report can later be built from these files.
-      nlohmann::json doc = analyzer::summaryToJson(summary, model);
-      doc["rank_summary"] = analyzer::rankSummaryToJson(rank);
-      out.documents.push_back(std::move(doc));
+      out.documents.push_back(summaryDocument(summary, model));
     } else {
       if (out.rendered > 0) out.text << '\n';
       analyzer::printSummaryText(out.text, summary, model, color);
     }
-    if (keep_ranks) out.ranks.push_back(rank);
+    if (keep_ranks) out.ranks.push_back(analyzer::summarizeRank(model, summary));
     ++out.rendered;
   }
 }
 
 }  // namespace
+
+nlohmann::json summaryDocument(const analyzer::TraceSummary& summary, const trace::TraceModel& model) {
+  // The rank summary rides along, so a job report can later be built from these files.
+  nlohmann::json doc = analyzer::summaryToJson(summary, model);
+  doc["rank_summary"] = analyzer::rankSummaryToJson(analyzer::summarizeRank(model, summary));
+  return doc;
+}
 
 void SummaryCommand::addOptions(CLI::App& app) {
   app.add_option("TRACE", traces_,

@@ -6,10 +6,17 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "command.h"
 #include "step_flags.h"
+#include "steplint/analyzer/summary.h"
 
 namespace steplint::cli {
+
+/// One trace's `summary --format json` document: the summary with its "rank_summary", from
+/// which a job report can be built without the trace (docs/summary-json.md).
+nlohmann::json summaryDocument(const analyzer::TraceSummary& summary, const trace::TraceModel& model);
 
 class SummaryCommand final : public Command {
  public:

@@ -107,3 +107,33 @@ TEST_CASE("steplint record: processes without a rank never share a file (#16)", 
 }
 
 }  // namespace steplint::e2e
+
+namespace steplint::e2e {
+
+TEST_CASE("steplint record --summary-dir: each rank's summary file, from which the job report is built (#14)", "[torch]") {
+  const std::string trace = traceInOwnFolder("summaries");
+  const std::string dir = (fs::path(trace).parent_path() / "rank_summaries").string();
+  const std::string log = scratchPath("summaries.log");
+  const std::string script = "RANK=0 WORLD_SIZE=2 " + slowTrainer("4") + " & RANK=1 WORLD_SIZE=2 " +
+                             slowTrainer("4") + "; wait";
+  const int rc = runProcess({STEPLINT_EXE, "record", "--no-cupti", "--no-config", "--no-report", "--summary-dir", dir,
+                             "-o", trace, "--", "sh", "-c", script},
+                            {{"OMP_NUM_THREADS", "1"}}, log);
+  INFO(readFile(log));
+  CHECK(rc == 0);
+  CHECK(fs::exists(fs::path(dir) / "summaries.rank0.summary.json"));
+  CHECK(fs::exists(fs::path(dir) / "summaries.rank1.summary.json"));
+  const std::string job_log = scratchPath("summaries_job.log");
+  CHECK(runProcess({STEPLINT_EXE, "summary", dir}, {}, job_log) == 0);
+  CHECK(readFile(job_log).find("2 rank(s) of 2") != std::string::npos);
+
+  // A --summary-dir that cannot be a directory is refused before the program runs.
+  const std::string refused_log = scratchPath("summaries_refused.log");
+  CHECK(runProcess({STEPLINT_EXE, "record", "--summary-dir", withTag(trace, "rank0"), "-o", trace, "--", "sh",
+                    "-c", "echo program-ran"},
+                   {}, refused_log) == 2);
+  CHECK(readFile(refused_log).find("program-ran") == std::string::npos);
+  CHECK(readFile(refused_log).find("--summary-dir") != std::string::npos);
+}
+
+}  // namespace steplint::e2e
