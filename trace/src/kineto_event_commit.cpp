@@ -58,18 +58,20 @@ void KinetoEventParser::commitComplete(Raw& raw, EventBatch& out) {
       e.detail = static_cast<uint32_t>(out.ops.size());
       out.ops.push_back(raw.op);
     }
-  } else if (isDeviceOp(e.kind) || e.kind == EventKind::kGpuUserAnnotation || e.kind == EventKind::kCudaSync ||
-             e.kind == EventKind::kCudaEvent) {
+  } else if (isDeviceOp(e.kind) || e.kind == EventKind::kGpuUserAnnotation ||
+             e.kind == EventKind::kCudaSync || e.kind == EventKind::kCudaEvent) {
     GpuDetail& d = raw.gpu;
     if (d.device < 0 && raw.pid.label == 0) d.device = static_cast<int32_t>(raw.pid.number);
     if (d.stream < 0 && raw.tid.label == 0 && e.kind != EventKind::kCudaSync)
       d.stream = static_cast<int32_t>(raw.tid.number);
-    if (e.kind == EventKind::kMemcpy || e.kind == EventKind::kMemset) parseCopyName(out.strings.view(raw.name), d);
+    if (e.kind == EventKind::kMemcpy || e.kind == EventKind::kMemset)
+      parseCopyName(out.strings.view(raw.name), d);
     e.detail = static_cast<uint32_t>(out.gpu.size());
     out.gpu.push_back(d);
   }
   // Only a named collective: "dtype" or "Seq" alone may mean something else on another op.
-  if (raw.collective.name != 0 && e.detail != kNoIndex && (isCpuRange(e.kind) || e.kind == EventKind::kKernel)) {
+  if (raw.collective.name != 0 && e.detail != kNoIndex &&
+      (isCpuRange(e.kind) || e.kind == EventKind::kKernel)) {
     raw.collective.owner = e.detail;
     raw.collective.on_device = !isCpuRange(e.kind);
     out.collectives.push_back(raw.collective);
@@ -113,10 +115,14 @@ void KinetoEventParser::commitMeta(Raw& raw, EventBatch& out) {
   m.tid = raw.tid;
   m.text = raw.meta_text;
   m.number = raw.sort_index;
-  if (name == "process_name") m.kind = Kind::kProcessName;
-  else if (name == "thread_name") m.kind = Kind::kThreadName;
-  else if (name == "process_sort_index" && raw.has_sort_index) m.kind = Kind::kProcessSortIndex;
-  else if (name == "thread_sort_index" && raw.has_sort_index) m.kind = Kind::kThreadSortIndex;
+  if (name == "process_name")
+    m.kind = Kind::kProcessName;
+  else if (name == "thread_name")
+    m.kind = Kind::kThreadName;
+  else if (name == "process_sort_index" && raw.has_sort_index)
+    m.kind = Kind::kProcessSortIndex;
+  else if (name == "thread_sort_index" && raw.has_sort_index)
+    m.kind = Kind::kThreadSortIndex;
   else {
     if (name != "process_labels") out.stats.add(Stat::metadata_unknown);
     return;

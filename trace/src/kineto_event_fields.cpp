@@ -121,8 +121,10 @@ bool parseMicrosToNanos(std::string_view t, int64_t& ns, bool& overflow) {
     ++i;
     int taken = 0;
     for (; i < t.size() && t[i] >= '0' && t[i] <= '9'; ++i, ++digits) {
-      if (taken < 3) frac = frac * 10 + static_cast<uint64_t>(t[i] - '0');
-      else if (taken == 3 && t[i] >= '5') ++frac;  // round half up on the first dropped digit
+      if (taken < 3)
+        frac = frac * 10 + static_cast<uint64_t>(t[i] - '0');
+      else if (taken == 3 && t[i] >= '5')
+        ++frac;  // round half up on the first dropped digit
       ++taken;
     }
     for (; taken < 3; ++taken) frac *= 10;
