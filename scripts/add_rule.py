@@ -112,7 +112,7 @@ TEST_TEMPLATE = """\
 #include <catch2/catch.hpp>
 
 #include "../rule_test_util.h"
-#include "../transfer/kineto_trace.h"
+#include "kineto_trace.h"
 
 namespace steplint::test {{
 namespace {{

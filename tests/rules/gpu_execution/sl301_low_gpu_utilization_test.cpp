@@ -2,24 +2,23 @@
 
 #include "../rule_test_util.h"
 #include "fixture_model.h"
-#include "trace_json.h"
+#include "kineto_trace.h"
 
-using steplint::test::JsonTrace;
+using steplint::test::forEachStep;
+using steplint::test::KinetoTrace;
 
 namespace {
 
 // Three 1 ms steps; each runs CPU work for 600 µs, then one op launches one kernel of
 // `kernel_us` at +610 µs.
 std::string stepsWithKernel(double kernel_us) {
-  JsonTrace t;
+  KinetoTrace t;
   t.device(0, 7, 0);
-  for (int s = 0; s < 3; ++s) {
-    const double base = 1000.0 * s;
-    t.step(s, base, 1000);
+  forEachStep<0>(t, 3, 1000, [&](int, double base) {
     t.op("aten::to", base + 10, 500);
-    const int64_t mm = t.op("aten::mm", base + 600, 50);
+    const int64_t mm = t.op("aten::mm", base + 600, 50).lastExternalId();
     t.launch(mm, base + 600, 5, "volta_sgemm_64x64_nt", base + 610, kernel_us);
-  }
+  });
   return t.str();
 }
 
@@ -50,7 +49,7 @@ TEST_CASE("SL301 is silent at 70% utilization and follows min-utilization") {
 }
 
 TEST_CASE("SL301 is not checked without GPU activity") {
-  JsonTrace t;
+  KinetoTrace t;
   t.step(0, 0, 100);
   t.op("aten::mm", 10, 50);
   const auto run = steplint::test::runRuleOnJson("SL301", t.str());
