@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "../gpu_execution/fixture_model.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
 #include "kineto_trace.h"
 
@@ -41,7 +41,7 @@ TEST_CASE("SL501 flags DataParallel driving two GPUs, with GPU 0's extra work as
 
 TEST_CASE("SL501 is silent on one GPU and without DataParallel") {
   CHECK(steplint::test::runRuleOnJson("SL501", dataParallel(1)).diagnostics.empty());
-  const auto model = steplint::test::loadFixture(steplint::test::kResnet0);
+  const auto model = steplint::test::loadFixture(steplint::test::kResnetWorkers0);
   CHECK(steplint::test::runRule("SL501", model).diagnostics.empty());
   const auto cpu = steplint::test::loadFixture(steplint::test::kCpuOnly);
   CHECK(steplint::test::runRule("SL501", cpu).not_checked.size() == 1);

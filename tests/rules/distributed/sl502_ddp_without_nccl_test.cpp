@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "../gpu_execution/fixture_model.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
 #include "kineto_trace.h"
 

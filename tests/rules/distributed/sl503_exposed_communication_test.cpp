@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "../gpu_execution/fixture_model.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
 #include "kineto_trace.h"
 
@@ -82,7 +82,7 @@ TEST_CASE("SL503 is silent when compute kernels cover the collective") {
 }
 
 TEST_CASE("SL503 on fixtures: ResNet-50 has no communication, the 2xA100 DDP trace exposes 6%") {
-  const auto resnet = steplint::test::loadFixture(steplint::test::kResnet0);
+  const auto resnet = steplint::test::loadFixture(steplint::test::kResnetWorkers0);
   CHECK(steplint::test::runRule("SL503", resnet).diagnostics.empty());
   const auto ddp = steplint::test::loadFixture(steplint::test::kNcclDdp);
   CHECK(steplint::test::runRule("SL503", ddp).diagnostics.empty());

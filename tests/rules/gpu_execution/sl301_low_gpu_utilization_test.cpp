@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
-#include "fixture_model.h"
 #include "kineto_trace.h"
 
 using steplint::test::forEachStep;
@@ -58,14 +58,14 @@ TEST_CASE("SL301 is not checked without GPU activity") {
 }
 
 TEST_CASE("SL301 on the ResNet-50 fixtures: 55.5% and 70.3% are not below 50%") {
-  for (const char* f : {steplint::test::kResnet0, steplint::test::kResnet4}) {
+  for (const char* f : {steplint::test::kResnetWorkers0, steplint::test::kResnetWorkers4}) {
     const auto model = steplint::test::loadFixture(f);
     const auto run = steplint::test::runRule("SL301", model);
     CHECK(run.diagnostics.empty());
     CHECK(run.not_checked.empty());
   }
   // with a 60% threshold the 0-worker run (55.5%, DataLoader-bound) is reported
-  const auto model = steplint::test::loadFixture(steplint::test::kResnet0);
+  const auto model = steplint::test::loadFixture(steplint::test::kResnetWorkers0);
   const auto run = steplint::test::runRule("SL301", model, {{"min-utilization", 0.6}});
   REQUIRE(run.diagnostics.size() == 1);
   INFO(run.diagnostics[0].message);

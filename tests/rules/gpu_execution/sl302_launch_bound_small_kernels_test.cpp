@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
-#include "fixture_model.h"
 #include "kineto_trace.h"
 
 using steplint::test::forEachStep;
@@ -50,7 +50,7 @@ TEST_CASE("SL302 is silent for long kernels, few kernels, or a busy GPU") {
 }
 
 TEST_CASE("SL302 on the ResNet-50 fixtures") {
-  for (const char* f : {steplint::test::kResnet0, steplint::test::kResnet4}) {
+  for (const char* f : {steplint::test::kResnetWorkers0, steplint::test::kResnetWorkers4}) {
     const auto model = steplint::test::loadFixture(f);
     const auto run = steplint::test::runRule("SL302", model);
     for (const auto& d : run.diagnostics) WARN(f << ": " << d.message << " | saving " << d.saving.per_step_ms);

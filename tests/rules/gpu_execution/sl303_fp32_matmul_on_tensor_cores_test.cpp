@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
-#include "fixture_model.h"
 #include "kineto_trace.h"
 
 using steplint::test::forEachStep;
@@ -123,7 +123,7 @@ TEST_CASE("SL303 is not checked without deviceProperties") {
 }
 
 TEST_CASE("SL303 fires on both ResNet-50 fixtures with about 68% eligible kernel time (tb_plugin R6)") {
-  for (const char* f : {steplint::test::kResnet0, steplint::test::kResnet4}) {
+  for (const char* f : {steplint::test::kResnetWorkers0, steplint::test::kResnetWorkers4}) {
     const auto model = steplint::test::loadFixture(f);
     const auto run = steplint::test::runRule("SL303", model);
     REQUIRE(run.diagnostics.size() == 1);

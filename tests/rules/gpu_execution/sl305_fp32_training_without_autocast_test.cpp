@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
-#include "fixture_model.h"
 #include "gpu_execution/kernel_precision.h"
 #include "kineto_trace.h"
 
@@ -231,7 +231,7 @@ TEST_CASE("SL305 on HTA's DDP trace (A100): TF32 convolutions and FP32 GEMMs, SL
 }
 
 TEST_CASE("SL305 is silent on the V100 ResNet-50 fixtures: FP32 there is SL303's") {
-  const auto model = steplint::test::loadFixture(steplint::test::kResnet0);
+  const auto model = steplint::test::loadFixture(steplint::test::kResnetWorkers0);
   const auto run = steplint::test::runRule("SL305", model);
   CHECK(run.diagnostics.empty());
   CHECK(run.not_checked.empty());

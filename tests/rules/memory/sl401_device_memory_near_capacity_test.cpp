@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "../gpu_execution/fixture_model.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
 #include "kineto_trace.h"
 
@@ -74,7 +74,7 @@ TEST_CASE("SL401 is not checked without memory events, capacity, or totals") {
 }
 
 TEST_CASE("SL401 on the ResNet-50 fixtures: no finding") {
-  for (const char* f : {steplint::test::kResnet0, steplint::test::kResnet4}) {
+  for (const char* f : {steplint::test::kResnetWorkers0, steplint::test::kResnetWorkers4}) {
     const auto model = steplint::test::loadFixture(f);
     CHECK(steplint::test::runRule("SL401", model).diagnostics.empty());
   }

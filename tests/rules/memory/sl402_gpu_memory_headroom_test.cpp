@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "../gpu_execution/fixture_model.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
 #include "kineto_trace.h"
 
@@ -56,7 +56,7 @@ TEST_CASE("SL402 is silent for a busy GPU or a full one") {
 }
 
 TEST_CASE("SL402 is not checked without allocator totals (legacy ResNet-50 traces) or GPU activity") {
-  const auto model = steplint::test::loadFixture(steplint::test::kResnet0);
+  const auto model = steplint::test::loadFixture(steplint::test::kResnetWorkers0);
   const auto run = steplint::test::runRule("SL402", model);
   CHECK(run.diagnostics.empty());
   CHECK(run.not_checked.size() == 1);

@@ -2,7 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "../gpu_execution/fixture_model.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
 #include "kineto_trace.h"
 
@@ -82,7 +82,7 @@ TEST_CASE("SL403 without shapes judges the DataLoader batch_size that steplint r
 }
 
 TEST_CASE("SL403 on the ResNet-50 fixtures: batch 32 is aligned") {
-  for (const char* f : {steplint::test::kResnet0, steplint::test::kResnet4}) {
+  for (const char* f : {steplint::test::kResnetWorkers0, steplint::test::kResnetWorkers4}) {
     const auto model = steplint::test::loadFixture(f);
     const auto run = steplint::test::runRule("SL403", model);
     CHECK(run.diagnostics.empty());

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
-#include "../transfer/fixture_run.h"
 #include "kineto_trace.h"
 
 using steplint::test::KinetoTrace;

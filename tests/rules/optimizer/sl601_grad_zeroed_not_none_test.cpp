@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "../gpu_execution/fixture_model.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
 #include "kineto_trace.h"
 
@@ -62,7 +62,7 @@ TEST_CASE("SL601 is silent for aten::zeros, an empty zero_grad, and not checked 
 }
 
 TEST_CASE("SL601 fires on both ResNet-50 fixtures (SGD.zero_grad zeroes 161 gradients)") {
-  for (const char* f : {steplint::test::kResnet0, steplint::test::kResnet4}) {
+  for (const char* f : {steplint::test::kResnetWorkers0, steplint::test::kResnetWorkers4}) {
     const auto model = steplint::test::loadFixture(f);
     const auto run = steplint::test::runRule("SL601", model);
     REQUIRE(run.diagnostics.size() == 1);

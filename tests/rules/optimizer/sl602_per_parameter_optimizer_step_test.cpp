@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "../gpu_execution/fixture_model.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
 #include "kineto_trace.h"
 
@@ -50,7 +50,7 @@ TEST_CASE("SL602 is silent for foreach steps and few kernels") {
 }
 
 TEST_CASE("SL602 on fixtures: fires on ResNet-50 (SGD, 483 kernels), silent on the foreach DDP trace") {
-  for (const char* f : {steplint::test::kResnet0, steplint::test::kResnet4}) {
+  for (const char* f : {steplint::test::kResnetWorkers0, steplint::test::kResnetWorkers4}) {
     const auto model = steplint::test::loadFixture(f);
     const auto run = steplint::test::runRule("SL602", model);
     REQUIRE(run.diagnostics.size() == 1);

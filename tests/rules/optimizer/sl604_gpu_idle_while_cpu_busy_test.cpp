@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "../gpu_execution/fixture_model.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
 #include "kineto_trace.h"
 
@@ -40,7 +40,7 @@ TEST_CASE("SL604 is silent for short (launch-only) ops, and not checked without 
   CHECK(run.not_checked.size() == 1);
   const auto cpu = steplint::test::loadFixture(steplint::test::kCpuOnly);
   CHECK(steplint::test::runRule("SL604", cpu).not_checked.size() == 1);
-  const auto resnet = steplint::test::loadFixture(steplint::test::kResnet0);  // kernels ran
+  const auto resnet = steplint::test::loadFixture(steplint::test::kResnetWorkers0);  // kernels ran
   const auto r = steplint::test::runRule("SL604", resnet);
   CHECK(r.diagnostics.empty());
   CHECK(r.not_checked.empty());

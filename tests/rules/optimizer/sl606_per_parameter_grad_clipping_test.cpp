@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "../gpu_execution/fixture_model.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
 #include "kineto_trace.h"
 
@@ -133,7 +133,7 @@ TEST_CASE("SL606 is silent for foreach clipping, norms without scaling and short
 }
 
 TEST_CASE("SL606: the ResNet-50 fixtures do not clip gradients") {
-  const auto model = steplint::test::loadFixture(steplint::test::kResnet0);
+  const auto model = steplint::test::loadFixture(steplint::test::kResnetWorkers0);
   const auto run = steplint::test::runRule("SL606", model);
   CHECK(run.diagnostics.empty());
   CHECK(run.not_checked.empty());
