@@ -21,7 +21,7 @@
 #include "sample_loop.h"
 #include "sample_model.h"
 
-using namespace steplint::samples;  // NOLINT(google-build-using-namespace): sample program
+using namespace steplint::samples;  // sample program
 
 namespace {
 

@@ -22,7 +22,14 @@ prints what would be written.
 import argparse
 import pathlib
 import re
+import shutil
+import subprocess
 import sys
+
+# The project's formatting: the C++ files this script creates are formatted with it, so that
+# they pass scripts/check-format.sh (CI) as written. Named explicitly because --root may be a
+# copy of the tree without it.
+CLANG_FORMAT_STYLE = pathlib.Path(__file__).resolve().parent.parent / ".clang-format"
 
 # Category directory -> (Category enumerator, hundreds digit, name in docs/rules/README.md).
 CATEGORIES = {
@@ -112,7 +119,7 @@ TEST_TEMPLATE = """\
 #include <catch2/catch.hpp>
 
 #include "../rule_test_util.h"
-#include "../transfer/kineto_trace.h"
+#include "kineto_trace.h"
 
 namespace steplint::test {{
 namespace {{
@@ -230,6 +237,17 @@ def plan(root, code, name, category):
     return files
 
 
+def format_created(paths):
+    """Formats the C++ files this run created with .clang-format (never a file it only edits,
+    so that no line it did not write changes). Without clang-format they stay as written."""
+    clang_format = shutil.which("clang-format")
+    if not paths or clang_format is None or not CLANG_FORMAT_STYLE.is_file():
+        if paths:
+            print("add_rule.py: clang-format not found: run `git clang-format` before committing")
+        return
+    subprocess.run([clang_format, "-i", f"--style=file:{CLANG_FORMAT_STYLE}", *map(str, paths)], check=True)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("code", help="SLNNN, in the category's hundreds block")
@@ -244,12 +262,16 @@ def main(argv=None):
     except (Refused, OSError) as error:
         print(f"add_rule.py: {error}", file=sys.stderr)
         return 1
+    created = []
     for path, text in sorted(files.items()):
         verb = "modify" if path.exists() else "create"
         print(f"{verb} {path.relative_to(args.root.resolve())}")
         if not args.dry_run:
+            if verb == "create" and path.suffix in (".cpp", ".h"):
+                created.append(path)
             path.write_text(text)
     if not args.dry_run:
+        format_created(created)
         print(f"next: write check() and the doc page; the tests ([{args.code}]) fail until the rule finds the pattern")
     return 0
 

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
-# CI's second half, after scripts/test.sh passed (.ci/run): the importer-facing tests under
-# ASan + UBSan, then a short libFuzzer run over the seed corpus (docs/fuzzing.md). Exits
-# non-zero on any test failure, sanitizer report, or fuzzer crash, leak, timeout or OOM.
+# CI's second half, after scripts/test.sh passed (.ci/run): the formatting of the lines the
+# change touches (scripts/check-format.sh), the importer-facing tests under ASan + UBSan, then
+# a short libFuzzer run over the seed corpus (docs/fuzzing.md). Exits non-zero on a
+# formatting violation, any test failure, sanitizer report, or fuzzer crash, leak, timeout or
+# OOM.
 # Prints how long each step took; CI has 90 minutes on 2 cores for everything.
 #
-#   bash scripts/ci-extra.sh                        # both steps
-#   STEPLINT_CI_EXTRA=asan bash scripts/ci-extra.sh # only one: asan or fuzz
+#   bash scripts/ci-extra.sh                        # all three steps
+#   STEPLINT_CI_EXTRA=asan bash scripts/ci-extra.sh # only some: format, asan, fuzz
 #   STEPLINT_FUZZ_SECONDS=600 bash scripts/ci-extra.sh
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-steps=${STEPLINT_CI_EXTRA:-asan fuzz}
+steps=${STEPLINT_CI_EXTRA:-format asan fuzz}
 jobs=${STEPLINT_JOBS:-2}
 fuzz_seconds=${STEPLINT_FUZZ_SECONDS:-60}
 # Only the executables that read untrusted traces and compute on them: the importer (trace,
@@ -38,7 +40,11 @@ print_timings() {
 }
 trap print_timings EXIT
 
-bash scripts/install-deps.sh  # clang and libclang-rt-14-dev (libFuzzer) are in its list
+bash scripts/install-deps.sh  # clang, libclang-rt-14-dev (libFuzzer), clang-format are in its list
+
+if [[ " $steps " == *" format "* ]]; then
+  timed "format (changed lines)" bash scripts/check-format.sh
+fi
 
 if [[ " $steps " == *" asan "* ]]; then
   timed "asan configure" cmake --preset asan -B build-asan

@@ -121,9 +121,9 @@ bool parseBaselineScope(std::string_view text, BaselineScope& out) {
 }
 
 std::string traceScope(const std::string& path, const trace::TraceMetadata& metadata, BaselineScope scope) {
-  const std::string rank = metadata.distributed.present && metadata.distributed.rank >= 0
-                               ? "rank=" + std::to_string(metadata.distributed.rank)
-                               : "";
+  std::string rank = metadata.distributed.present && metadata.distributed.rank >= 0
+                         ? "rank=" + std::to_string(metadata.distributed.rank)
+                         : "";
   switch (scope) {
     case BaselineScope::kNone: return "";
     case BaselineScope::kRank: return rank;

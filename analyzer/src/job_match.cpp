@@ -54,8 +54,9 @@ void matchBySeq(const PerRank& per_rank, const std::vector<size_t>& ranks, const
   int64_t partial = 0, differing = 0;
   for (const auto& [seq, calls] : by_seq) {
     if (calls.size() < ranks.size()) ++partial;
-    const bool same = std::all_of(calls.begin(), calls.end(),
-                                  [&](const auto& rc) { return rc.second->name == calls.front().second->name; });
+    const bool same = std::all_of(calls.begin(), calls.end(), [&seq_calls = calls](const auto& rc) {
+      return rc.second->name == seq_calls.front().second->name;
+    });
     if (!same) ++differing;
     if (calls.size() >= 2 && same) {
       addMatch(calls, out);
@@ -131,8 +132,9 @@ StepComm matchCollectives(const std::vector<const RankStep*>& rows, const std::v
     per_rank.resize(rows.size());
     const std::vector<size_t> ranks = participants(group, per_rank, rank_ids, members, *rows[0], warnings);
     if (ranks.size() < 2) continue;
-    const bool seq = std::all_of(ranks.begin(), ranks.end(), [&](size_t r) {
-      return std::all_of(per_rank[r].begin(), per_rank[r].end(), [](const RankCollective* c) { return c->seq >= 0; });
+    const bool seq = std::all_of(ranks.begin(), ranks.end(), [&rank_calls = per_rank](size_t r) {
+      return std::all_of(rank_calls[r].begin(), rank_calls[r].end(),
+                         [](const RankCollective* c) { return c->seq >= 0; });
     });
     if (seq) matchBySeq(per_rank, ranks, group, rows, out, warnings);
     else matchByOrder(per_rank, ranks, group, rows, rank_ids, out, warnings);

@@ -173,7 +173,7 @@ class ConfigReader {
     for (const auto& [key, node] : values) {
       const std::string full = joinKey(prefix, key.str());
       auto spec = std::find_if(specs.begin(), specs.end(),
-                               [&](const OptionSpec& s) { return s.name == key.str(); });
+                               [&name = key](const OptionSpec& s) { return s.name == name.str(); });
       if (spec == specs.end()) {
         unknownOption(rule, specs, full, key.str());
         continue;

@@ -5,7 +5,7 @@
 #include "tracegen/synth_constants.h"
 
 namespace steplint::bench {
-using namespace names;  // NOLINT(google-build-using-namespace): constants only
+using namespace names;  // constants only
 
 void StepSynthesizer::step(int64_t number, std::string& out) {
   cpu_.clear();

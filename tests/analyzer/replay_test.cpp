@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "kineto_trace.h"
 #include "steplint/analyzer/profiler_overhead.h"
 #include "steplint/analyzer/replay.h"
 #include "test_model.h"
@@ -21,6 +22,7 @@ using steplint::trace::TraceModel;
 namespace {
 
 constexpr double kMs = 1000;  // TestTrace takes µs
+constexpr const char* kLoader = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__";
 
 /// Every event named `name`, as an interval set of its host time.
 IntervalSet rangesNamed(const TraceModel& model, std::string_view name) {
@@ -35,6 +37,16 @@ std::vector<uint32_t> eventsNamed(const TraceModel& model, std::string_view name
   for (uint32_t i = 0; i < model.events.size(); ++i)
     if (model.name(model.events[i]) == name) out.push_back(i);
   return out;
+}
+
+/// `count` steps of 10 ms from ProfilerStep#0, each filled by `body(trace, step_start_us)`;
+/// finalized.
+template <class Body>
+TestTrace tenMsSteps(int count, Body body) {
+  TestTrace t;
+  steplint::test::forEachStep<0>(t, count, 10 * kMs, [&](int, double at) { body(t, at); });
+  t.finalize();
+  return t;
 }
 
 /// A stream sync call waiting for everything launched before it (its own correlation).
@@ -52,7 +64,7 @@ TestTrace dataThenKernelThenSync(int steps) {
     const double kernel_end = kernel_start + 9 * kMs;
     const double step_end = kernel_end + 0.1 * kMs;
     t.step(n, at, step_end - at);
-    t.annotation("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", at, 3 * kMs);
+    t.annotation(kLoader, at, 3 * kMs);
     t.launch(at + 3 * kMs, 10, kernel_start, 9 * kMs, "gemm");
     streamSync(t, at + 4 * kMs, kernel_end + 5 - (at + 4 * kMs));
     at = step_end;
@@ -79,7 +91,7 @@ TEST_CASE("replay: a sync that serialises the loader with the GPU: each fix alon
   TestTrace t = dataThenKernelThenSync(8);
   const auto steps = computeSteps(t.model);
   FixEffect loader;
-  loader.host_time = rangesNamed(t.model, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+  loader.host_time = rangesNamed(t.model, kLoader);
   loader.host_factor = 0;
   FixEffect sync;
   sync.waits = eventsNamed(t.model, "cudaStreamSynchronize");
@@ -98,15 +110,10 @@ TEST_CASE("replay: a sync that serialises the loader with the GPU: each fix alon
 }
 
 TEST_CASE("replay: a faster kernel saves nothing when the host is the bottleneck") {
-  TestTrace t;
-  double at = 0;
-  for (int n = 0; n < 6; ++n) {
-    t.step(n, at, 10 * kMs);
-    t.op("aten::slow_host_work", at, 9 * kMs);
-    t.launch(at + 9 * kMs, 10, at + 9 * kMs + 20, 0.5 * kMs, "small_kernel");
-    at += 10 * kMs;
-  }
-  t.finalize();
+  const TestTrace t = tenMsSteps(6, [](TestTrace& s, double at) {
+    s.op("aten::slow_host_work", at, 9 * kMs);
+    s.launch(at + 9 * kMs, 10, at + 9 * kMs + 20, 0.5 * kMs, "small_kernel");
+  });
   const auto steps = computeSteps(t.model);
   FixEffect faster_kernel;
   faster_kernel.device_ops = eventsNamed(t.model, "small_kernel");
@@ -121,18 +128,13 @@ TEST_CASE("replay: a faster kernel saves nothing when the host is the bottleneck
 }
 
 TEST_CASE("replay: CPU-only steps are additive") {
-  TestTrace t;
-  double at = 0;
-  for (int n = 0; n < 4; ++n) {
-    t.step(n, at, 10 * kMs);
-    t.annotation("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", at, 4 * kMs);
-    t.op("aten::copy_", at + 5 * kMs, 1 * kMs);
-    at += 10 * kMs;
-  }
-  t.finalize();
+  const TestTrace t = tenMsSteps(4, [](TestTrace& s, double at) {
+    s.annotation(kLoader, at, 4 * kMs);
+    s.op("aten::copy_", at + 5 * kMs, 1 * kMs);
+  });
   const auto steps = computeSteps(t.model);
   FixEffect loader;
-  loader.host_time = rangesNamed(t.model, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+  loader.host_time = rangesNamed(t.model, kLoader);
   loader.host_factor = 0;
   FixEffect copy;
   copy.host_time = rangesNamed(t.model, "aten::copy_");
@@ -144,17 +146,12 @@ TEST_CASE("replay: CPU-only steps are additive") {
 }
 
 TEST_CASE("replay: a blocking copy call is a launch and a wait") {
-  TestTrace t;
-  double at = 0;
-  for (int n = 0; n < 5; ++n) {
-    t.step(n, at, 10 * kMs);
+  const TestTrace t = tenMsSteps(5, [](TestTrace& s, double at) {
     // Pageable copy: the call returns only after the 4 ms copy ends.
-    t.launch(at + 1 * kMs, 4.2 * kMs, at + 1 * kMs + 100, 4 * kMs, "Memcpy HtoD (Pageable -> Device)",
-             EventKind::kMemcpy);
-    t.op("aten::host_work", at + 5.3 * kMs, 4 * kMs);
-    at += 10 * kMs;
-  }
-  t.finalize();
+    s.launch(at + 1 * kMs, 4.2 * kMs, at + 1 * kMs + 100, 4 * kMs,
+             "Memcpy HtoD (Pageable -> Device)", EventKind::kMemcpy);
+    s.op("aten::host_work", at + 5.3 * kMs, 4 * kMs);
+  });
   const auto steps = computeSteps(t.model);
   FixEffect async_copy;
   for (uint32_t i = 0; i < t.model.events.size(); ++i)
@@ -175,7 +172,7 @@ TEST_CASE("replay: randomised traces — fixes never slow a step, shares add up,
     for (int n = 0; n < steps_n; ++n) {
       const double begin = at;
       at += u(rng) * 2 * kMs;  // loader
-      t.annotation("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", begin, at - begin + 1);
+      t.annotation(kLoader, begin, at - begin + 1);
       const int launches = 1 + static_cast<int>(u(rng) * 6);
       for (int k = 0; k < launches; ++k) {
         at += u(rng) * 0.5 * kMs;
@@ -199,7 +196,7 @@ TEST_CASE("replay: randomised traces — fixes never slow a step, shares add up,
     const auto steps = computeSteps(t.model);
     if (steps.steps.empty()) continue;
     FixEffect loader;
-    loader.host_time = rangesNamed(t.model, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+    loader.host_time = rangesNamed(t.model, kLoader);
     loader.host_factor = 0;
     FixEffect gemm;
     gemm.device_ops = eventsNamed(t.model, "gemm");
@@ -230,19 +227,14 @@ TEST_CASE("replay: the profiler's cost per recorded host event is taken out befo
   // Each 10 ms step: a 4 ms DataLoader range holding 999 recorded 3 µs ops (1000 events with the
   // range itself), then one op. At 1 µs of recording cost per event the loader took 3 ms
   // unprofiled and the step 8.999 ms.
-  TestTrace t;
-  double at = 0;
-  for (int n = 0; n < 4; ++n) {
-    t.step(n, at, 10 * kMs);
-    t.annotation("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", at, 4 * kMs);
-    for (int k = 0; k < 999; ++k) t.op("aten::sample_op", at + 1 + 4 * k, 3);
-    t.op("aten::train_op", at + 5 * kMs, 1 * kMs);
-    at += 10 * kMs;
-  }
-  t.finalize();
+  const TestTrace t = tenMsSteps(4, [](TestTrace& s, double at) {
+    s.annotation(kLoader, at, 4 * kMs);
+    for (int k = 0; k < 999; ++k) s.op("aten::sample_op", at + 1 + 4 * k, 3);
+    s.op("aten::train_op", at + 5 * kMs, 1 * kMs);
+  });
   const auto steps = computeSteps(t.model);
   FixEffect loader;
-  loader.host_time = rangesNamed(t.model, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+  loader.host_time = rangesNamed(t.model, kLoader);
   loader.host_factor = 0;
   const StepReplay replay(t.model, steps, {loader}, /*op_overhead_ns=*/1000);
   // The step thread's events: the step range, 1000 in the loader, one op.

@@ -77,6 +77,11 @@ inline trace::TraceModel importInline(std::string_view json) {
   return model;
 }
 
+/// A metric of a diagnostic's evidence, or -1 when absent.
+inline double metricOf(const analyzer::Diagnostic& d, const std::string& key) {
+  return d.evidence.metric(key, -1);
+}
+
 inline RuleRun runRuleOnJson(std::string_view code, std::string_view json,
                              const std::map<std::string, analyzer::OptionValue>& overrides = {}) {
   const trace::TraceModel model = importInline(json);

@@ -102,6 +102,15 @@ def main():
         check("REQUIRE(run.diagnostics.size() == 1)" in test.read_text(), "positive test expects a finding")
         check(run(root, "SL199", "other-name", "--category", "input_pipeline").returncode == 1,
               "refuses the code it just created")
+        clang_format = shutil.which("clang-format")
+        if clang_format is None:
+            print("format check skipped: no clang-format")
+        else:
+            for path in (rule, test):
+                result = subprocess.run([clang_format, f"--style=file:{SOURCE / '.clang-format'}", str(path)],
+                                        capture_output=True, text=True)
+                check(result.returncode == 0 and result.stdout == path.read_text(),
+                      f"{path.name} is formatted as .clang-format says (scripts/check-format.sh)")
 
         if COMMANDS is None or not COMMANDS.is_file():
             print("compile check skipped: no compile_commands.json")

@@ -3,6 +3,10 @@
 // (bad UTF-8, raw control characters, bare N/A, ...), the batch continues event by event,
 // each one repaired (json_repair.h) only if it fails strict parsing; what still fails is
 // dropped and counted. Field meanings: docs/reference/trace-format.md §4–§9.
+//
+// Sources: kineto_event_parser.cpp (the batch driver above), kineto_event_fields.cpp (one
+// object's fields into a Raw, kineto_event_keys.h / kineto_event_raw.h), kineto_event_commit.cpp
+// (a Raw into model records by phase), kineto_event_parser_kinds.cpp (kinds from categories).
 #pragma once
 
 #include <cstdint>

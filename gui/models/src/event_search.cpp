@@ -18,8 +18,8 @@ bool before(const trace::Event& a, uint32_t ai, const trace::Event& b, uint32_t 
 
 bool containsIgnoringCase(std::string_view haystack, std::string_view needle) {
   if (needle.empty()) return true;
-  auto it = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
-                        [](char a, char b) { return lower(a) == lower(b); });
+  const auto* it = std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end(),
+                               [](char a, char b) { return lower(a) == lower(b); });
   return it != haystack.end();
 }
 

@@ -1,7 +1,5 @@
 list(APPEND STEPLINT_RULE_SOURCES
   src/gpu_execution/registry.cpp
-  src/common/kernel_util.cpp
-  src/common/kernel_gaps.cpp
   src/gpu_execution/tensor_core_eligible.cpp
   src/gpu_execution/kernel_precision.cpp
   src/gpu_execution/sl301_low_gpu_utilization.cpp

@@ -8,5 +8,4 @@ list(APPEND STEPLINT_RULE_SOURCES
   src/optimizer/sl605_adam_step_scan.cpp
   src/optimizer/sl606_clip_regions.cpp
   src/optimizer/sl606_per_parameter_grad_clipping.cpp
-  src/common/json_args.cpp
 )

@@ -6,7 +6,7 @@
 
 namespace steplint::rules {
 
-using namespace common;  // NOLINT(google-build-using-namespace): rules/src/common helpers
+using namespace common;  // rules/src/common helpers
 
 using analyzer::Category;
 using analyzer::Severity;

@@ -1,10 +1,4 @@
 list(APPEND STEPLINT_RULE_SOURCES
-  src/common/rule_support.cpp
-  src/common/trace_tree.cpp
-  src/common/gpu_timeline.cpp
-  src/common/host_sync.cpp
-  src/common/shared_data.cpp
-  src/common/transfers.cpp
   src/transfer/registry.cpp
   src/transfer/sl201_pageable_h2d_copy.cpp
   src/transfer/sl202_host_sync_in_step.cpp

@@ -1,26 +1,25 @@
 #include <catch2/catch.hpp>
 
-#include "../gpu_execution/fixture_model.h"
-#include "../gpu_execution/trace_json.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
+#include "kineto_trace.h"
 
-using steplint::test::JsonTrace;
+using steplint::test::forEachStep;
+using steplint::test::KinetoTrace;
 
 namespace {
 
 // Two 1 ms steps under DataParallel.forward: GPU 0 runs 500 µs per step, GPU 1 runs 200 µs.
 std::string dataParallel(int devices) {
-  JsonTrace t;
+  KinetoTrace t;
   t.device(0, 7, 0).device(1, 7, 0);
-  for (int s = 0; s < 2; ++s) {
-    const double base = 1000.0 * s;
-    t.step(s, base, 1000);
+  forEachStep<0>(t, 2, 1000, [&](int, double base) {
     t.annotation("DataParallel.forward", base + 5, 300);
-    const int64_t a = t.op("aten::mm", base + 10, 20);
+    const int64_t a = t.op("aten::mm", base + 10, 20).lastExternalId();
     t.launch(a, base + 12, 5, "volta_sgemm_64x64_nt", base + 20, 500, 0);
-    const int64_t b = t.op("aten::mm", base + 40, 20);
+    const int64_t b = t.op("aten::mm", base + 40, 20).lastExternalId();
     t.launch(b, base + 42, 5, "volta_sgemm_64x64_nt", base + 50, 200, devices > 1 ? 1 : 0, 8);
-  }
+  });
   return t.str();
 }
 
@@ -42,7 +41,7 @@ TEST_CASE("SL501 flags DataParallel driving two GPUs, with GPU 0's extra work as
 
 TEST_CASE("SL501 is silent on one GPU and without DataParallel") {
   CHECK(steplint::test::runRuleOnJson("SL501", dataParallel(1)).diagnostics.empty());
-  const auto model = steplint::test::loadFixture(steplint::test::kResnet0);
+  const auto model = steplint::test::loadFixture(steplint::test::kResnetWorkers0);
   CHECK(steplint::test::runRule("SL501", model).diagnostics.empty());
   const auto cpu = steplint::test::loadFixture(steplint::test::kCpuOnly);
   CHECK(steplint::test::runRule("SL501", cpu).not_checked.size() == 1);

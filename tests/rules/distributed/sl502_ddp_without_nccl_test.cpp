@@ -1,26 +1,26 @@
 #include <catch2/catch.hpp>
 
-#include "../gpu_execution/fixture_model.h"
-#include "../gpu_execution/trace_json.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
+#include "kineto_trace.h"
 
-using steplint::test::JsonTrace;
+using steplint::test::forEachStep;
+using steplint::test::KinetoTrace;
 
 namespace {
 
 // DDP over `comm` ("gloo:all_reduce" or "nccl:all_reduce"): 200 µs of exposed collective per 1 ms step.
 std::string ddp(const std::string& comm, const std::string& backend, int major = 7) {
-  JsonTrace t;
+  KinetoTrace t;
   t.device(0, major, 0);
-  t.meta("distributedInfo", "{\"backend\": \"" + backend + "\", \"rank\": 0, \"world_size\": 2}");
-  for (int s = 0; s < 2; ++s) {
-    const double base = 1000.0 * s;
-    t.step(s, base, 1000);
+  t.metadata("distributedInfo",
+             "{\"backend\": \"" + backend + "\", \"rank\": 0, \"world_size\": 2}");
+  forEachStep<0>(t, 2, 1000, [&](int, double base) {
     t.annotation("DistributedDataParallel.forward", base + 5, 100);
-    const int64_t a = t.op("aten::mm", base + 10, 20);
+    const int64_t a = t.op("aten::mm", base + 10, 20).lastExternalId();
     t.launch(a, base + 12, 5, "volta_sgemm_64x64_nt", base + 20, 300);
     t.annotation(comm, base + 500, 200);
-  }
+  });
   return t.str();
 }
 

@@ -2,50 +2,47 @@
 
 #include <algorithm>
 
-#include "../gpu_execution/fixture_model.h"
-#include "../gpu_execution/trace_json.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
+#include "kineto_trace.h"
 
-using steplint::test::JsonTrace;
+using steplint::test::forEachStep;
+using steplint::test::KinetoTrace;
 
 namespace {
 
 // Two 1 ms steps: compute kernel [20, 20 + compute_us), then nccl:all_reduce [500, 800) whose
 // NCCL kernel runs [520, 800).
 std::string allReduce(double compute_us) {
-  JsonTrace t;
+  KinetoTrace t;
   t.device(0, 8, 0);
-  for (int s = 0; s < 2; ++s) {
-    const double base = 1000.0 * s;
-    t.step(s, base, 1000);
-    const int64_t mm = t.op("aten::mm", base + 10, 20);
+  forEachStep<0>(t, 2, 1000, [&](int, double base) {
+    const int64_t mm = t.op("aten::mm", base + 10, 20).lastExternalId();
     t.launch(mm, base + 12, 5, "sm80_xmma_gemm_bf16", base + 20, compute_us);
     t.annotation("nccl:all_reduce", base + 500, 300);
-    const int64_t rec = t.op("record_param_comms", base + 505, 10);
+    const int64_t rec = t.op("record_param_comms", base + 505, 10).lastExternalId();
     t.launch(rec, base + 506, 5, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", base + 520, 280, 0, 13);
-  }
+  });
   return t.str();
 }
 
 /// Eight steps whose 100 µs host part launches a 300 µs GEMM and then a 280 µs all-reduce on the
 /// communication stream after it: the GPU bounds each step at 580 µs.
 std::string gpuBoundAllReduce() {
-  JsonTrace t;
+  KinetoTrace t;
   t.device(0, 8, 0);
   double compute_free = 0, comm_free = 0;
-  for (int s = 0; s < 8; ++s) {
-    const double base = 100.0 * s;
-    t.step(s, base, 100);
-    const int64_t mm = t.op("aten::mm", base + 10, 20);
+  forEachStep<0>(t, 8, 100, [&](int, double base) {
+    const int64_t mm = t.op("aten::mm", base + 10, 20).lastExternalId();
     const double mm_start = std::max({compute_free, comm_free, base + 20});
     compute_free = mm_start + 300;
     t.launch(mm, base + 12, 5, "sm80_xmma_gemm_bf16", mm_start, 300);
     t.annotation("nccl:all_reduce", base + 50, 40);
-    const int64_t rec = t.op("record_param_comms", base + 55, 10);
+    const int64_t rec = t.op("record_param_comms", base + 55, 10).lastExternalId();
     const double comm_start = std::max(compute_free, base + 70);  // waits for the gradients
     comm_free = comm_start + 280;
     t.launch(rec, base + 56, 5, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", comm_start, 280, 0, 13);
-  }
+  });
   return t.str();
 }
 
@@ -85,7 +82,7 @@ TEST_CASE("SL503 is silent when compute kernels cover the collective") {
 }
 
 TEST_CASE("SL503 on fixtures: ResNet-50 has no communication, the 2xA100 DDP trace exposes 6%") {
-  const auto resnet = steplint::test::loadFixture(steplint::test::kResnet0);
+  const auto resnet = steplint::test::loadFixture(steplint::test::kResnetWorkers0);
   CHECK(steplint::test::runRule("SL503", resnet).diagnostics.empty());
   const auto ddp = steplint::test::loadFixture(steplint::test::kNcclDdp);
   CHECK(steplint::test::runRule("SL503", ddp).diagnostics.empty());

@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-#include "../transfer/kineto_trace.h"
+#include "kineto_trace.h"
 #include "steplint/analyzer/lint.h"
 #include "steplint/analyzer/rule_registry.h"
 #include "steplint/rules/builtin.h"
@@ -135,11 +135,10 @@ TEST_CASE("rule definition: two runs with different options on two threads", "[e
 // Three 10 ms steps, 30 % of each waiting for the DataLoader (SL101 dataloader-wait).
 trace::TraceModel loaderModel() {
   KinetoTrace t;
-  for (int s = 0; s < 3; ++s) {
-    const double b = 10000.0 * s;
-    t.step(s + 1, b, 10000).annotation("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", b + 10, 3000);
+  forEachStep(t, 3, 10000, [&](int, double b) {
+    t.annotation("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", b + 10, 3000);
     t.op("aten::conv2d", b + 3100, 5000);
-  }
+  });
   trace::TraceModel model;
   REQUIRE(trace::importTraceBytes(t.str(), model, {}, "loader.json").ok());
   return model;

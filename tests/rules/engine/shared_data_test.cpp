@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include "../rule_test_util.h"
-#include "../transfer/kineto_trace.h"
 #include "common/shared_data.h"
+#include "kineto_trace.h"
 
 namespace {
 

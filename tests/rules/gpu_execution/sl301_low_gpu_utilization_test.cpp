@@ -1,25 +1,24 @@
 #include <catch2/catch.hpp>
 
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
-#include "fixture_model.h"
-#include "trace_json.h"
+#include "kineto_trace.h"
 
-using steplint::test::JsonTrace;
+using steplint::test::forEachStep;
+using steplint::test::KinetoTrace;
 
 namespace {
 
 // Three 1 ms steps; each runs CPU work for 600 µs, then one op launches one kernel of
 // `kernel_us` at +610 µs.
 std::string stepsWithKernel(double kernel_us) {
-  JsonTrace t;
+  KinetoTrace t;
   t.device(0, 7, 0);
-  for (int s = 0; s < 3; ++s) {
-    const double base = 1000.0 * s;
-    t.step(s, base, 1000);
+  forEachStep<0>(t, 3, 1000, [&](int, double base) {
     t.op("aten::to", base + 10, 500);
-    const int64_t mm = t.op("aten::mm", base + 600, 50);
+    const int64_t mm = t.op("aten::mm", base + 600, 50).lastExternalId();
     t.launch(mm, base + 600, 5, "volta_sgemm_64x64_nt", base + 610, kernel_us);
-  }
+  });
   return t.str();
 }
 
@@ -50,7 +49,7 @@ TEST_CASE("SL301 is silent at 70% utilization and follows min-utilization") {
 }
 
 TEST_CASE("SL301 is not checked without GPU activity") {
-  JsonTrace t;
+  KinetoTrace t;
   t.step(0, 0, 100);
   t.op("aten::mm", 10, 50);
   const auto run = steplint::test::runRuleOnJson("SL301", t.str());
@@ -59,14 +58,14 @@ TEST_CASE("SL301 is not checked without GPU activity") {
 }
 
 TEST_CASE("SL301 on the ResNet-50 fixtures: 55.5% and 70.3% are not below 50%") {
-  for (const char* f : {steplint::test::kResnet0, steplint::test::kResnet4}) {
+  for (const char* f : {steplint::test::kResnetWorkers0, steplint::test::kResnetWorkers4}) {
     const auto model = steplint::test::loadFixture(f);
     const auto run = steplint::test::runRule("SL301", model);
     CHECK(run.diagnostics.empty());
     CHECK(run.not_checked.empty());
   }
   // with a 60% threshold the 0-worker run (55.5%, DataLoader-bound) is reported
-  const auto model = steplint::test::loadFixture(steplint::test::kResnet0);
+  const auto model = steplint::test::loadFixture(steplint::test::kResnetWorkers0);
   const auto run = steplint::test::runRule("SL301", model, {{"min-utilization", 0.6}});
   REQUIRE(run.diagnostics.size() == 1);
   INFO(run.diagnostics[0].message);

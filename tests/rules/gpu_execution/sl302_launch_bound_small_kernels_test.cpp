@@ -1,27 +1,26 @@
 #include <catch2/catch.hpp>
 
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
-#include "fixture_model.h"
-#include "trace_json.h"
+#include "kineto_trace.h"
 
-using steplint::test::JsonTrace;
+using steplint::test::forEachStep;
+using steplint::test::KinetoTrace;
 
 namespace {
 
 // Two 2 ms steps of `n` ops, each launching a `kernel_us` kernel; the host issues one launch
 // every `every_us` µs, so the GPU drains between kernels when kernel_us < every_us.
 std::string tinyKernels(int n, double kernel_us, double every_us) {
-  JsonTrace t;
+  KinetoTrace t;
   t.device(0, 8, 0);
-  for (int s = 0; s < 2; ++s) {
-    const double base = 2000.0 * s;
-    t.step(s, base, 2000);
+  forEachStep<0>(t, 2, 2000, [&](int, double base) {
     for (int i = 0; i < n; ++i) {
       const double ts = base + 10 + every_us * i;
-      const int64_t op = t.op("aten::add_", ts, every_us - 2);
+      const int64_t op = t.op("aten::add_", ts, every_us - 2).lastExternalId();
       t.launch(op, ts + 1, 4, "vectorized_elementwise_kernel", ts + 6, kernel_us);
     }
-  }
+  });
   return t.str();
 }
 
@@ -51,7 +50,7 @@ TEST_CASE("SL302 is silent for long kernels, few kernels, or a busy GPU") {
 }
 
 TEST_CASE("SL302 on the ResNet-50 fixtures") {
-  for (const char* f : {steplint::test::kResnet0, steplint::test::kResnet4}) {
+  for (const char* f : {steplint::test::kResnetWorkers0, steplint::test::kResnetWorkers4}) {
     const auto model = steplint::test::loadFixture(f);
     const auto run = steplint::test::runRule("SL302", model);
     for (const auto& d : run.diagnostics) WARN(f << ": " << d.message << " | saving " << d.saving.per_step_ms);

@@ -2,11 +2,12 @@
 
 #include <algorithm>
 
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
-#include "fixture_model.h"
-#include "trace_json.h"
+#include "kineto_trace.h"
 
-using steplint::test::JsonTrace;
+using steplint::test::forEachStep;
+using steplint::test::KinetoTrace;
 
 namespace {
 
@@ -14,16 +15,18 @@ namespace {
 // 200 µs kernel; AddmmBackward0 (modern name, TB-Q4) launches a 200 µs GEMM.
 std::string convTrace(int major, const std::string& conv_kernel, bool with_props = true,
                       const std::string& autocast_enabled = "") {
-  JsonTrace t;
+  KinetoTrace t;
   if (with_props) t.device(0, major, 0, 34084028416, "Tesla V100-SXM2-32GB");
-  if (!autocast_enabled.empty()) t.meta("autocast_enabled", autocast_enabled).meta("autocast_dtype", "\"torch.float16\"");
+  if (!autocast_enabled.empty())
+    t.metadata("autocast_enabled", autocast_enabled)
+        .metadata("autocast_dtype", "\"torch.float16\"");
   t.step(1, 0, 1000);
   t.op("aten::conv2d", 10, 100);
-  const int64_t conv = t.op("aten::cudnn_convolution", 20, 80);
+  const int64_t conv = t.op("aten::cudnn_convolution", 20, 80).lastExternalId();
   t.launch(conv, 30, 5, conv_kernel, 40, 600);
-  const int64_t relu = t.op("aten::relu_", 120, 20);
+  const int64_t relu = t.op("aten::relu_", 120, 20).lastExternalId();
   t.launch(relu, 125, 5, "vectorized_elementwise_kernel", 640, 200);
-  const int64_t bwd = t.op("AddmmBackward0", 150, 20);
+  const int64_t bwd = t.op("AddmmBackward0", 150, 20).lastExternalId();
   t.launch(bwd, 155, 5, "volta_sgemm_128x64_nn", 840, 100);
   return t.str();
 }
@@ -31,25 +34,23 @@ std::string convTrace(int major, const std::string& conv_kernel, bool with_props
 /// Four steps whose host part takes 300 µs while their kernels (600 µs FP32 conv, 200 µs relu,
 /// 100 µs FP32 GEMM) queue behind the previous step's: the GPU bounds every step at 900 µs.
 std::string gpuBoundConvTrace() {
-  JsonTrace t;
+  KinetoTrace t;
   t.device(0, 7, 0, 34084028416, "Tesla V100-SXM2-32GB");
   double gpu_free = 0;
-  for (int s = 0; s < 4; ++s) {
-    const double b = 300.0 * s;
-    t.step(s + 1, b, 300);
+  forEachStep(t, 4, 300, [&](int, double b) {
     auto queue = [&](double launch_at, double dur) {
       const double start = std::max(gpu_free, launch_at + 10);
       gpu_free = start + dur;
       return start;
     };
     t.op("aten::conv2d", b + 10, 100);
-    const int64_t conv = t.op("aten::cudnn_convolution", b + 20, 80);
+    const int64_t conv = t.op("aten::cudnn_convolution", b + 20, 80).lastExternalId();
     t.launch(conv, b + 30, 5, "volta_scudnn_128x64_relu_interior_nn_v1", queue(b + 30, 600), 600);
-    const int64_t relu = t.op("aten::relu_", b + 120, 20);
+    const int64_t relu = t.op("aten::relu_", b + 120, 20).lastExternalId();
     t.launch(relu, b + 125, 5, "vectorized_elementwise_kernel", queue(b + 125, 200), 200);
-    const int64_t bwd = t.op("AddmmBackward0", b + 150, 20);
+    const int64_t bwd = t.op("AddmmBackward0", b + 150, 20).lastExternalId();
     t.launch(bwd, b + 155, 5, "volta_sgemm_128x64_nn", queue(b + 155, 100), 100);
-  }
+  });
   return t.str();
 }
 
@@ -122,7 +123,7 @@ TEST_CASE("SL303 is not checked without deviceProperties") {
 }
 
 TEST_CASE("SL303 fires on both ResNet-50 fixtures with about 68% eligible kernel time (tb_plugin R6)") {
-  for (const char* f : {steplint::test::kResnet0, steplint::test::kResnet4}) {
+  for (const char* f : {steplint::test::kResnetWorkers0, steplint::test::kResnetWorkers4}) {
     const auto model = steplint::test::loadFixture(f);
     const auto run = steplint::test::runRule("SL303", model);
     REQUIRE(run.diagnostics.size() == 1);

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
-#include "fixture_model.h"
 #include "gpu_execution/kernel_precision.h"
-#include "trace_json.h"
+#include "kineto_trace.h"
 
-using steplint::test::JsonTrace;
+using steplint::test::KinetoTrace;
 
 namespace {
 
@@ -32,23 +32,23 @@ struct Scenario {
 /// a 200 µs relu and a 100 µs GEMM (AddmmBackward0); the kernels queue behind the previous
 /// step's. With host_us 300 the GPU bounds every step at 900 µs; with 1000 the host does.
 std::string fourSteps(const Scenario& s) {
-  JsonTrace t;
+  KinetoTrace t;
   t.device(0, s.major, 0, 42505273344, s.major >= 8 ? "NVIDIA A100-SXM4-40GB" : "Tesla V100-SXM2-32GB");
-  if (!s.autocast_enabled.empty()) t.meta("autocast_enabled", s.autocast_enabled);
-  if (s.autocast_enabled == "true") t.meta("autocast_dtype", "\"torch.bfloat16\"");
+  if (!s.autocast_enabled.empty()) t.metadata("autocast_enabled", s.autocast_enabled);
+  if (s.autocast_enabled == "true") t.metadata("autocast_dtype", "\"torch.bfloat16\"");
   steplint::test::StreamQueue stream(10);
   for (int i = 0; i < 4; ++i) {
     const double b = s.host_us * i;
     t.step(i + 1, b, s.host_us);
     if (s.autocast_frame) t.python("torch/amp/autocast_mode.py(327): __enter__", b + 2, 5);
     t.op("aten::conv2d", b + 10, 100);
-    const int64_t conv = t.op("aten::cudnn_convolution", b + 20, 80);
+    const int64_t conv = t.op("aten::cudnn_convolution", b + 20, 80).lastExternalId();
     t.launch(conv, b + 30, 5, s.conv_kernel, stream.at(b + 30, 600), 600);
-    const int64_t relu = t.op("aten::relu_", b + 120, 20);
+    const int64_t relu = t.op("aten::relu_", b + 120, 20).lastExternalId();
     t.launch(relu, b + 125, 5, "vectorized_elementwise_kernel", stream.at(b + 125, 200), 200);
-    const int64_t bwd = s.gemm_types.empty() ? t.op("AddmmBackward0", b + 150, 20)
-                                             : t.opWithArgs("AddmmBackward0", b + 150, 20,
-                                                            "\"Input type\": " + s.gemm_types);
+    t.opWithArgs("AddmmBackward0", b + 150, 20,
+                 s.gemm_types.empty() ? "" : "\"Input type\": " + s.gemm_types);
+    const int64_t bwd = t.lastExternalId();
     t.launch(bwd, b + 155, 5, s.gemm_kernel, stream.at(b + 155, 100), 100);
   }
   return t.str();
@@ -181,9 +181,9 @@ TEST_CASE("SL305 reads the dtype from Input type when the kernel name does not s
 }
 
 TEST_CASE("SL305 is not checked without deviceProperties") {
-  JsonTrace t;
+  KinetoTrace t;
   t.step(1, 0, 1000);
-  const int64_t mm = t.op("aten::mm", 10, 50);
+  const int64_t mm = t.op("aten::mm", 10, 50).lastExternalId();
   t.launch(mm, 20, 5, kFp32Gemm, 40, 500);
   const auto run = steplint::test::runRuleOnJson("SL305", t.str());
   CHECK(run.diagnostics.empty());
@@ -231,7 +231,7 @@ TEST_CASE("SL305 on HTA's DDP trace (A100): TF32 convolutions and FP32 GEMMs, SL
 }
 
 TEST_CASE("SL305 is silent on the V100 ResNet-50 fixtures: FP32 there is SL303's") {
-  const auto model = steplint::test::loadFixture(steplint::test::kResnet0);
+  const auto model = steplint::test::loadFixture(steplint::test::kResnetWorkers0);
   const auto run = steplint::test::runRule("SL305", model);
   CHECK(run.diagnostics.empty());
   CHECK(run.not_checked.empty());

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "../transfer/fixture_run.h"
-#include "../transfer/kineto_trace.h"
+#include "../rule_fixtures.h"
+#include "kineto_trace.h"
 
 namespace steplint::test {
 namespace {
@@ -15,12 +15,11 @@ std::string loaderSteps(double loader_us, const char* loader = kSingle, bool gpu
   KinetoTrace t;
   if (cpu_cores > 0) t.metadata("cpu_cores", std::to_string(cpu_cores));
   if (gpu) t.device(0).device(1);
-  for (int s = 0; s < 3; ++s) {
-    const double b = 10000.0 * s;
-    t.step(s + 1, b, 10000).annotation(loader, b + 10, loader_us);
+  forEachStep(t, 3, 10000, [&](int, double b) {
+    t.annotation(loader, b + 10, loader_us);
     t.op("aten::conv2d", b + 20 + loader_us, 5000);
     if (gpu) t.kernel(b + 30 + loader_us, 10, b + 100 + loader_us, 2000);
-  }
+  });
   return t.str();
 }
 

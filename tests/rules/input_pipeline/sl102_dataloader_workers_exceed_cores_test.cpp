@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "../transfer/fixture_run.h"
-#include "../transfer/kineto_trace.h"
+#include "../rule_fixtures.h"
+#include "kineto_trace.h"
 
 namespace steplint::test {
 namespace {

@@ -1,10 +1,11 @@
 #include <catch2/catch.hpp>
 
-#include "../gpu_execution/fixture_model.h"
-#include "../gpu_execution/trace_json.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
+#include "kineto_trace.h"
 
-using steplint::test::JsonTrace;
+using steplint::test::forEachStep;
+using steplint::test::KinetoTrace;
 
 namespace {
 
@@ -13,16 +14,14 @@ constexpr int64_t kGiB = 1024LL * 1024 * 1024;
 // Three 1 ms steps, one kernel of `kernel_us` each (ending 10 µs before the step does), on a 32 GiB GPU whose memory
 // peaks at `peak`.
 std::string trace(double kernel_us, int64_t peak) {
-  JsonTrace t;
+  KinetoTrace t;
   t.device(0, 7, 0, 32 * kGiB);
-  for (int s = 0; s < 3; ++s) {
-    const double base = 1000.0 * s;
-    t.step(s, base, 1000);
+  forEachStep<0>(t, 3, 1000, [&](int, double base) {
     const double k_ts = base + 990 - kernel_us;
-    const int64_t op = t.op("aten::mm", k_ts - 10, 5);
+    const int64_t op = t.op("aten::mm", k_ts - 10, 5).lastExternalId();
     t.launch(op, k_ts - 9, 3, "volta_sgemm_64x64_nt", k_ts, kernel_us);
     t.memory(k_ts, peak);
-  }
+  });
   return t.str();
 }
 
@@ -57,7 +56,7 @@ TEST_CASE("SL402 is silent for a busy GPU or a full one") {
 }
 
 TEST_CASE("SL402 is not checked without allocator totals (legacy ResNet-50 traces) or GPU activity") {
-  const auto model = steplint::test::loadFixture(steplint::test::kResnet0);
+  const auto model = steplint::test::loadFixture(steplint::test::kResnetWorkers0);
   const auto run = steplint::test::runRule("SL402", model);
   CHECK(run.diagnostics.empty());
   CHECK(run.not_checked.size() == 1);

@@ -2,26 +2,31 @@
 
 #include <catch2/catch.hpp>
 
-#include "../gpu_execution/fixture_model.h"
-#include "../gpu_execution/trace_json.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
+#include "kineto_trace.h"
 
-using steplint::test::JsonTrace;
+using steplint::test::KinetoTrace;
 
 namespace {
 
 std::string convSteps(const std::vector<int>& batches, bool shapes = true, const std::string& loader_batch = "") {
-  JsonTrace t;
+  KinetoTrace t;
   t.device(0, 7, 0);
-  if (!loader_batch.empty()) t.meta("dataloader_batch_size", loader_batch);
+  if (!loader_batch.empty()) t.metadata("dataloader_batch_size", loader_batch);
   for (size_t s = 0; s < batches.size(); ++s) {
     const double base = 1000.0 * static_cast<double>(s);
     t.step(static_cast<int>(s), base, 1000);
     const std::string n = std::to_string(batches[s]);
-    t.op("aten::conv2d", base + 10, 100, shapes ? "[[" + n + ", 3, 224, 224], [64, 3, 7, 7], [], [], [], [], []]" : "");
-    const int64_t conv = t.op("aten::cudnn_convolution", base + 20, 80);
+    const auto dims = [&](const std::string& raw) {
+      return shapes ? "\"Input Dims\": " + raw : "";
+    };
+    t.opWithArgs("aten::conv2d", base + 10, 100,
+                 dims("[[" + n + ", 3, 224, 224], [64, 3, 7, 7], [], [], [], [], []]"));
+    const int64_t conv = t.op("aten::cudnn_convolution", base + 20, 80).lastExternalId();
     t.launch(conv, base + 30, 5, "volta_scudnn_128x64_relu_interior_nn_v1", base + 40, 300);
-    t.op("aten::addmm", base + 500, 50, shapes ? "[[1000], [" + n + ", 2048], [2048, 1000], [], []]" : "");
+    t.opWithArgs("aten::addmm", base + 500, 50,
+                 dims("[[1000], [" + n + ", 2048], [2048, 1000], [], []]"));
   }
   return t.str();
 }
@@ -77,7 +82,7 @@ TEST_CASE("SL403 without shapes judges the DataLoader batch_size that steplint r
 }
 
 TEST_CASE("SL403 on the ResNet-50 fixtures: batch 32 is aligned") {
-  for (const char* f : {steplint::test::kResnet0, steplint::test::kResnet4}) {
+  for (const char* f : {steplint::test::kResnetWorkers0, steplint::test::kResnetWorkers4}) {
     const auto model = steplint::test::loadFixture(f);
     const auto run = steplint::test::runRule("SL403", model);
     CHECK(run.diagnostics.empty());

@@ -1,10 +1,10 @@
 #include <catch2/catch.hpp>
 
-#include "../gpu_execution/trace_json.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
-#include "../transfer/fixture_run.h"
+#include "kineto_trace.h"
 
-using steplint::test::JsonTrace;
+using steplint::test::KinetoTrace;
 
 namespace {
 
@@ -14,12 +14,12 @@ constexpr int64_t kGiB = 1024 * kMiB;
 // `per_step.size()` steps of 1 ms on a 10 GiB GPU; step i's GPU allocator samples peak at
 // per_step[i] (a sample at its start, its peak in the middle).
 std::string gpuSteps(const std::vector<int64_t>& per_step) {
-  JsonTrace t;
+  KinetoTrace t;
   t.device(0, 8, 0, 10 * kGiB, "A10");
   for (size_t i = 0; i < per_step.size(); ++i) {
     const int64_t b = 1000 * static_cast<int64_t>(i);
     t.step(static_cast<int>(i) + 1, b, 1000);
-    const int64_t op = t.op("aten::mm", b + 10, 50);
+    const int64_t op = t.op("aten::mm", b + 10, 50).lastExternalId();
     t.launch(op, b + 20, 5, "sm80_xmma_gemm", b + 30, 500);
     t.memory(b + 100, per_step[i] / 2).memory(b + 500, per_step[i]);
   }
@@ -64,7 +64,7 @@ TEST_CASE("SL404 is silent for flat memory, allocator warm-up, small or noisy gr
 }
 
 TEST_CASE("SL404 reads steplint record's host memory counter", "[rules][SL404]") {
-  JsonTrace t;
+  KinetoTrace t;
   for (int i = 0; i < 8; ++i) {
     const int64_t b = 1000 * i;
     t.step(i + 1, b, 1000).op("aten::addmm", b + 10, 500);
@@ -77,13 +77,13 @@ TEST_CASE("SL404 reads steplint record's host memory counter", "[rules][SL404]")
 }
 
 TEST_CASE("SL404 is not checked without memory samples in enough steps", "[rules][SL404]") {
-  JsonTrace none;
+  KinetoTrace none;
   none.device(0, 8, 0).step(1, 0, 100).step(2, 100, 100);
   const auto run = steplint::test::runRuleOnJson("SL404", none.str());
   REQUIRE(run.not_checked.size() == 1);
   CHECK(run.not_checked[0].find("profile_memory=True") != std::string::npos);
   CHECK(steplint::test::runRuleOnJson("SL404", gpuSteps(linear(kGiB, 64 * kMiB, 4))).not_checked.size() == 1);
-  JsonTrace legacy;
+  KinetoTrace legacy;
   for (int i = 0; i < 6; ++i) legacy.step(i + 1, 1000 * i, 1000).legacyMemory(1000 * i + 10, 4096);
   const auto old = steplint::test::runRuleOnJson("SL404", legacy.str());
   REQUIRE(old.not_checked.size() == 1);

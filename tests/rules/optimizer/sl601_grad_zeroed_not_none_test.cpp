@@ -1,33 +1,32 @@
 #include <catch2/catch.hpp>
 
-#include "../gpu_execution/fixture_model.h"
-#include "../gpu_execution/trace_json.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
+#include "kineto_trace.h"
 
-using steplint::test::JsonTrace;
+using steplint::test::forEachStep;
+using steplint::test::KinetoTrace;
 
 namespace {
 
 // Two 1 ms steps; zero_grad [10, 210) zero-fills `n` gradients (10 µs host, 2 µs fill kernel each).
 // `under_zeros` puts each aten::zero_ under aten::zeros (a fresh tensor, not a gradient).
 std::string zeroGrad(int n, bool under_zeros = false, const std::string& range = "Optimizer.zero_grad#SGD.zero_grad") {
-  JsonTrace t;
+  KinetoTrace t;
   t.device(0, 7, 0);
-  for (int s = 0; s < 2; ++s) {
-    const double base = 1000.0 * s;
-    t.step(s, base, 1000);
+  forEachStep<0>(t, 2, 1000, [&](int, double base) {
     t.annotation(range, base + 10, 200);
     for (int i = 0; i < n; ++i) {
       const double ts = base + 12 + 15.0 * i;
       if (under_zeros) t.op("aten::zeros", ts - 1, 12);
-      const int64_t z = t.op("aten::zero_", ts, 10);
-      const int64_t f = t.op("aten::fill_", ts + 1, 8);
+      const int64_t z = t.op("aten::zero_", ts, 10).lastExternalId();
+      const int64_t f = t.op("aten::fill_", ts + 1, 8).lastExternalId();
       t.launch(f, ts + 2, 4, "vectorized_elementwise_kernel<FillFunctor<float>>", ts + 5, 2);
       (void)z;
     }
-    const int64_t mm = t.op("aten::mm", base + 300, 20);
+    const int64_t mm = t.op("aten::mm", base + 300, 20).lastExternalId();
     t.launch(mm, base + 302, 5, "volta_sgemm_64x64_nt", base + 310, 400);
-  }
+  });
   return t.str();
 }
 
@@ -63,7 +62,7 @@ TEST_CASE("SL601 is silent for aten::zeros, an empty zero_grad, and not checked 
 }
 
 TEST_CASE("SL601 fires on both ResNet-50 fixtures (SGD.zero_grad zeroes 161 gradients)") {
-  for (const char* f : {steplint::test::kResnet0, steplint::test::kResnet4}) {
+  for (const char* f : {steplint::test::kResnetWorkers0, steplint::test::kResnetWorkers4}) {
     const auto model = steplint::test::loadFixture(f);
     const auto run = steplint::test::runRule("SL601", model);
     REQUIRE(run.diagnostics.size() == 1);

@@ -1,30 +1,31 @@
 #include <catch2/catch.hpp>
 
-#include "../gpu_execution/fixture_model.h"
-#include "../gpu_execution/trace_json.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
+#include "kineto_trace.h"
 
-using steplint::test::JsonTrace;
+using steplint::test::forEachStep;
+using steplint::test::KinetoTrace;
 
 namespace {
 
 // Two 10 ms steps; Optimizer.step [5000, 9000) runs `n` per-parameter add_ ops (2 µs kernels),
 // or, with `foreach`, 4 aten::_foreach_add_ ops launching multi_tensor_apply kernels.
 std::string optimizerStep(int n, bool foreach = false) {
-  JsonTrace t;
+  KinetoTrace t;
   t.device(0, 8, 0);
-  for (int s = 0; s < 2; ++s) {
-    const double base = 10000.0 * s;
-    t.step(s, base, 10000);
-    const int64_t mm = t.op("aten::mm", base + 10, 20);
+  forEachStep<0>(t, 2, 10000, [&](int, double base) {
+    const int64_t mm = t.op("aten::mm", base + 10, 20).lastExternalId();
     t.launch(mm, base + 12, 5, "sm80_xmma_gemm_bf16", base + 20, 3000);
     t.annotation("Optimizer.step#Adam.step", base + 5000, 4000);
     for (int i = 0; i < n; ++i) {
       const double ts = base + 5010 + 30.0 * i;
-      const int64_t op = t.op(foreach ? "aten::_foreach_add_" : "aten::add_", ts, 20);
-      t.launch(op, ts + 2, 5, foreach ? "multi_tensor_apply_kernel" : "vectorized_elementwise_kernel", ts + 10, 2);
+      const int64_t op =
+          t.op(foreach ? "aten::_foreach_add_" : "aten::add_", ts, 20).lastExternalId();
+      t.launch(op, ts + 2, 5,
+               foreach ? "multi_tensor_apply_kernel" : "vectorized_elementwise_kernel", ts + 10, 2);
     }
-  }
+  });
   return t.str();
 }
 
@@ -49,7 +50,7 @@ TEST_CASE("SL602 is silent for foreach steps and few kernels") {
 }
 
 TEST_CASE("SL602 on fixtures: fires on ResNet-50 (SGD, 483 kernels), silent on the foreach DDP trace") {
-  for (const char* f : {steplint::test::kResnet0, steplint::test::kResnet4}) {
+  for (const char* f : {steplint::test::kResnetWorkers0, steplint::test::kResnetWorkers4}) {
     const auto model = steplint::test::loadFixture(f);
     const auto run = steplint::test::runRule("SL602", model);
     REQUIRE(run.diagnostics.size() == 1);

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "../transfer/fixture_run.h"
-#include "../transfer/kineto_trace.h"
+#include "../rule_fixtures.h"
+#include "kineto_trace.h"
 
 namespace steplint::test {
 namespace {
@@ -78,13 +78,11 @@ TEST_CASE("SL603: torch.tensor(list) is not flagged: as_tensor converts a sequen
 std::string gpuSteps(Call call, bool early_kernel) {
   KinetoTrace t;
   t.device(0);
-  for (int s = 0; s < 3; ++s) {
-    const double b = 10000.0 * s;
-    t.step(s + 1, b, 10000);
+  forEachStep(t, 3, 10000, [&](int, double b) {
     if (early_kernel) t.op("aten::mm", b + 10, 40).kernel(b + 20, 10, b + 60, 300);
     addCall(t, b, call);
     t.op("aten::mm", b + 1000, 100).kernel(b + 1010, 10, b + 1100, 8000);
-  }
+  });
   return t.str();
 }
 

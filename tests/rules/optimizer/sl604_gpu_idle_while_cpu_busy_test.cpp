@@ -1,24 +1,23 @@
 #include <catch2/catch.hpp>
 
-#include "../gpu_execution/fixture_model.h"
-#include "../gpu_execution/trace_json.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
+#include "kineto_trace.h"
 
-using steplint::test::JsonTrace;
+using steplint::test::forEachStep;
+using steplint::test::KinetoTrace;
 
 namespace {
 
 // Two 1 ms steps with two conv2d ops of `op_us` each and no kernel; deviceProperties optional.
 std::string cpuConvs(double op_us, bool gpu_props = true) {
-  JsonTrace t;
+  KinetoTrace t;
   if (gpu_props) t.device(0, 8, 0, 85899345920, "NVIDIA A100");
-  for (int s = 0; s < 2; ++s) {
-    const double base = 1000.0 * s;
-    t.step(s, base, 1000);
+  forEachStep<0>(t, 2, 1000, [&](int, double base) {
     t.op("aten::conv2d", base + 10, op_us);
     t.op("aten::convolution", base + 11, op_us - 2);
     t.op("aten::conv2d", base + 500, op_us);
-  }
+  });
   return t.str();
 }
 
@@ -41,7 +40,7 @@ TEST_CASE("SL604 is silent for short (launch-only) ops, and not checked without 
   CHECK(run.not_checked.size() == 1);
   const auto cpu = steplint::test::loadFixture(steplint::test::kCpuOnly);
   CHECK(steplint::test::runRule("SL604", cpu).not_checked.size() == 1);
-  const auto resnet = steplint::test::loadFixture(steplint::test::kResnet0);  // kernels ran
+  const auto resnet = steplint::test::loadFixture(steplint::test::kResnetWorkers0);  // kernels ran
   const auto r = steplint::test::runRule("SL604", resnet);
   CHECK(r.diagnostics.empty());
   CHECK(r.not_checked.empty());

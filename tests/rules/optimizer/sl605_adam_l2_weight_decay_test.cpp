@@ -2,30 +2,29 @@
 
 #include <functional>
 
-#include "../gpu_execution/trace_json.h"
-#include "fixtures.h"
 #include "../rule_test_util.h"
+#include "fixtures.h"
+#include "kineto_trace.h"
 
-using steplint::test::JsonTrace;
+using steplint::test::forEachStep;
+using steplint::test::KinetoTrace;
 
 namespace {
 
 // Adds the ops of one optimizer step, starting at `ts` (µs), nested by time in its range.
-using Body = std::function<void(JsonTrace&, double ts)>;
+using Body = std::function<void(KinetoTrace&, double ts)>;
 
 // Two 10 ms steps; each has an aten::mm and a `step_name` range [5000, 9000) holding `body`.
 // No step name: no optimizer range. No GPU: a CPU-only trace.
 std::string trace(const std::string& step_name, const Body& body, bool gpu = true) {
-  JsonTrace t;
+  KinetoTrace t;
   if (gpu) t.device(0, 8, 0);
-  for (int s = 0; s < 2; ++s) {
-    const double base = 10000.0 * s;
-    t.step(s, base, 10000);
-    const int64_t mm = t.op("aten::mm", base + 10, 20);
+  forEachStep<0>(t, 2, 10000, [&](int, double base) {
+    const int64_t mm = t.op("aten::mm", base + 10, 20).lastExternalId();
     if (gpu) t.launch(mm, base + 12, 5, "sm80_xmma_gemm_bf16", base + 20, 3000);
     if (!step_name.empty()) t.annotation(step_name, base + 5000, 4000);
     body(t, base + 5010);
-  }
+  });
   return t.str();
 }
 
@@ -37,10 +36,10 @@ const std::string kWeightDecayAdd = kTwoLists + R"(, "Concrete Inputs": ["", "",
 // PyTorch 2.x foreach Adam: `l2_args` are the args of the out-of-place
 // _foreach_add(grads, params, alpha=weight_decay), which launches a 50 µs kernel (no add when empty).
 Body foreachStep(const std::string& l2_args) {
-  return [l2_args](JsonTrace& t, double ts) {
+  return [l2_args](KinetoTrace& t, double ts) {
     t.opWithArgs("aten::_foreach_add_", ts, 20, kListScalar);  // step counters
     if (!l2_args.empty()) {
-      const int64_t add = t.opWithArgs("aten::_foreach_add", ts + 30, 40, l2_args);
+      const int64_t add = t.opWithArgs("aten::_foreach_add", ts + 30, 40, l2_args).lastExternalId();
       t.launch(add, ts + 40, 5, "multi_tensor_apply_kernel", ts + 3000, 50);
     }
     t.opWithArgs("aten::_foreach_lerp_", ts + 80, 20, "");
@@ -55,7 +54,7 @@ Body foreachStep(const std::string& l2_args) {
 // before the moment updates, exp_avgs updated by an in-place list+list add after them, eps added
 // out of place. `typed`: with "Input type" and "Concrete Inputs" (record_shapes=True, Kineto).
 Body foreachStep113(bool weight_decay, bool typed) {
-  return [=](JsonTrace& t, double ts) {
+  return [=](KinetoTrace& t, double ts) {
     auto args = [typed](const std::string& a) { return typed ? a : std::string(); };
     t.opWithArgs("aten::_foreach_add_", ts, 20, args(kListScalar));  // step counters
     if (weight_decay) t.opWithArgs("aten::_foreach_add_", ts + 30, 20, args(kWeightDecayAdd));
@@ -72,7 +71,7 @@ Body foreachStep113(bool weight_decay, bool typed) {
 // Single-tensor Adam over 3 parameters; `add_args` are the args of grad.add(param, alpha=...),
 // no add when empty.
 Body singleTensorStep(const std::string& add_args) {
-  return [add_args](JsonTrace& t, double ts) {
+  return [add_args](KinetoTrace& t, double ts) {
     for (int p = 0; p < 3; ++p) {
       const double at = ts + 300.0 * p;
       t.opWithArgs("aten::add_", at, 10, R"("Input type": ["float", "Scalar", "Scalar"])");  // step_t += 1
@@ -88,9 +87,9 @@ Body singleTensorStep(const std::string& add_args) {
 
 // Fused Adam: the step counters, then aten::_fused_adam_ with these args.
 Body fusedStep(const std::string& fused_args, const std::string& name = "aten::_fused_adam_") {
-  return [fused_args, name](JsonTrace& t, double ts) {
+  return [fused_args, name](KinetoTrace& t, double ts) {
     t.opWithArgs("aten::_foreach_add_", ts, 20, kListScalar);
-    const int64_t op = t.opWithArgs(name, ts + 30, 40, fused_args);
+    const int64_t op = t.opWithArgs(name, ts + 30, 40, fused_args).lastExternalId();
     t.launch(op, ts + 40, 5, "multi_tensor_apply_kernel", ts + 3000, 80);
   };
 }
@@ -162,7 +161,7 @@ TEST_CASE("SL605 is silent for Adam's eps add and later list+list adds (PyTorch 
   CHECK(run.not_checked.empty());
   // 2.x without weight decay: no out-of-place add at all, decided even without input types.
   for (const std::string& args : {kListScalar, std::string()}) {
-    const Body body = [args](JsonTrace& t, double ts) {
+    const Body body = [args](KinetoTrace& t, double ts) {
       t.opWithArgs("aten::_foreach_add_", ts, 20, args);
       t.opWithArgs("aten::_foreach_lerp_", ts + 30, 20, "");
       t.opWithArgs("aten::_foreach_addcmul_", ts + 60, 20, "");
@@ -176,7 +175,7 @@ TEST_CASE("SL605 is silent for Adam's eps add and later list+list adds (PyTorch 
 }
 
 TEST_CASE("SL605 is silent for the capturable denominator add (list+list, out of place, <= 2.0)") {
-  const Body body = [](JsonTrace& t, double ts) {
+  const Body body = [](KinetoTrace& t, double ts) {
     t.opWithArgs("aten::_foreach_add_", ts, 20, kListScalar);
     t.opWithArgs("aten::_foreach_mul_", ts + 30, 20, "");
     t.opWithArgs("aten::_foreach_add_", ts + 60, 20, kTwoLists);
@@ -200,7 +199,7 @@ TEST_CASE("SL605 cannot tell in-place foreach adds apart without input types") {
 
 TEST_CASE("SL605 with maximize=True: the in-place add decides with types, not without") {
   auto body = [](bool typed) {
-    return Body([typed](JsonTrace& t, double ts) {
+    return Body([typed](KinetoTrace& t, double ts) {
       t.opWithArgs("aten::_foreach_neg", ts, 20, "");
       t.opWithArgs("aten::_foreach_add_", ts + 30, 20, typed ? kListScalar : "");
       t.opWithArgs("aten::_foreach_add_", ts + 60, 20, typed ? kWeightDecayAdd : "");  // in place with maximize
@@ -242,7 +241,7 @@ TEST_CASE("SL605 single-tensor Adam without weight decay, or adding a scalar, is
 
 TEST_CASE("SL605 ignores per-tensor aten::add inside a foreach op (the CPU fallback)") {
   auto body = [](const std::string& types) {
-    return Body([types](JsonTrace& t, double ts) {
+    return Body([types](KinetoTrace& t, double ts) {
       t.opWithArgs("aten::_foreach_add_", ts, 20, types);
       t.opWithArgs("aten::_foreach_mul_", ts + 30, 20, "");
       t.opWithArgs("aten::_foreach_addcmul_", ts + 60, 20, "");
@@ -260,12 +259,13 @@ TEST_CASE("SL605 ignores per-tensor aten::add inside a foreach op (the CPU fallb
 }
 
 TEST_CASE("SL605 does not guess on an unknown implementation or an empty step") {
-  const Body other = [](JsonTrace& t, double ts) { t.opWithArgs("aten::copy_", ts, 20, ""); };
+  const Body other = [](KinetoTrace& t, double ts) { t.opWithArgs("aten::copy_", ts, 20, ""); };
   const auto run = steplint::test::runRuleOnJson("SL605", trace(kAdam, other));
   CHECK(run.diagnostics.empty());
   REQUIRE(run.not_checked.size() == 1);
   CHECK(run.not_checked[0].find("match none of torch.optim.Adam's implementations") != std::string::npos);
-  const auto empty = steplint::test::runRuleOnJson("SL605", trace(kAdam, [](JsonTrace&, double) {}));
+  const auto empty =
+      steplint::test::runRuleOnJson("SL605", trace(kAdam, [](KinetoTrace&, double) {}));
   CHECK(empty.not_checked == std::vector<std::string>{"the Adam steps contain no recorded aten ops"});
 }
 

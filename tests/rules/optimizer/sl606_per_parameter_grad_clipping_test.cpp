@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <chrono>
 
-#include "../gpu_execution/fixture_model.h"
-#include "../gpu_execution/trace_json.h"
+#include "../rule_fixtures.h"
 #include "../rule_test_util.h"
+#include "kineto_trace.h"
 
-using steplint::test::JsonTrace;
+using steplint::test::KinetoTrace;
 
 namespace {
 
@@ -28,18 +28,18 @@ struct ClipScenario {
 /// ops like the norms. With kPythonFrame a clip_grad_norm_ frame covers them; kForeach runs
 /// _foreach_norm / _foreach_mul_ instead (multi_tensor_apply kernels, 8 tensors per launch).
 std::string clipSteps(const ClipScenario& s) {
-  JsonTrace t;
+  KinetoTrace t;
   t.device(0, 8, 0);
   steplint::test::StreamQueue stream(5);
   for (int i = 0; i < 4; ++i) {
     const double b = s.step_us * i;
     t.step(i + 1, b, s.step_us);
-    const int64_t mm = t.op("aten::mm", b + 10, 20);
+    const int64_t mm = t.op("aten::mm", b + 10, 20).lastExternalId();
     t.launch(mm, b + 12, 5, "sm80_xmma_gemm_bf16bf16_bf16f32_f32", stream.at(b + 12, s.mm_us), s.mm_us);
     double at = b + 1200;
     auto perParam = [&](const std::string& name, const std::string& kernel, int n) {
       for (int p = 0; p < n; ++p, at += 12) {
-        const int64_t op = t.op(name, at, 10);
+        const int64_t op = t.op(name, at, 10).lastExternalId();
         t.launch(op, at + 2, 3, kernel, stream.at(at + 2, 2), 2);
       }
     };
@@ -133,7 +133,7 @@ TEST_CASE("SL606 is silent for foreach clipping, norms without scaling and short
 }
 
 TEST_CASE("SL606: the ResNet-50 fixtures do not clip gradients") {
-  const auto model = steplint::test::loadFixture(steplint::test::kResnet0);
+  const auto model = steplint::test::loadFixture(steplint::test::kResnetWorkers0);
   const auto run = steplint::test::runRule("SL606", model);
   CHECK(run.diagnostics.empty());
   CHECK(run.not_checked.empty());
@@ -142,10 +142,10 @@ TEST_CASE("SL606: the ResNet-50 fixtures do not clip gradients") {
 TEST_CASE("SL606: a long run of norm ops without scaling is scanned once, not once per op") {
   // 60,000 sibling norm ops in one step and no mul_: every op starts a candidate run. Scanning
   // the run again from each op would walk 1.8e9 siblings; one scan is 60,000.
-  JsonTrace t;
+  KinetoTrace t;
   t.device(0, 8, 0);
   t.step(1, 0, 700000);
-  const int64_t mm = t.op("aten::mm", 1, 2);
+  const int64_t mm = t.op("aten::mm", 1, 2).lastExternalId();
   t.launch(mm, 1.5, 0.5, "sm80_xmma_gemm_bf16bf16_bf16f32_f32", 10, 100);
   for (int i = 0; i < 60000; ++i) t.op("aten::linalg_vector_norm", 10 + 10.0 * i, 8);
   const auto model = steplint::test::importInline(t.str());

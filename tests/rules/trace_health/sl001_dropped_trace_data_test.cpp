@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "../transfer/fixture_run.h"
-#include "../transfer/kineto_trace.h"
+#include "../rule_fixtures.h"
+#include "kineto_trace.h"
 
 namespace steplint::test {
 namespace {
@@ -9,10 +9,9 @@ namespace {
 std::string smallTrace() {
   KinetoTrace t;
   t.device(0);
-  for (int s = 0; s < 3; ++s) {
-    const double b = 1000.0 * s;
-    t.step(s + 1, b, 1000).op("aten::mm", b + 10, 100).kernel(b + 20, 10, b + 50, 500);
-  }
+  forEachStep(t, 3, 1000, [&](int, double b) {
+    t.op("aten::mm", b + 10, 100).kernel(b + 20, 10, b + 50, 500);
+  });
   return t.str();
 }
 

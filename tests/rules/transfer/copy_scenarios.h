@@ -15,14 +15,12 @@ inline std::string hostToDeviceCopySteps(const std::string& src, bool sync, int 
                                          double call_us = 2000) {
   KinetoTrace t;
   t.device(0, major);
-  for (int s = 0; s < steps; ++s) {
-    const double b = 10000.0 * s;
-    t.step(s + 1, b, 10000);
+  forEachStep(t, steps, 10000, [&](int, double b) {
     t.op("aten::to", b + 100, 2200).op("aten::_to_copy", b + 110, 2180).op("aten::copy_", b + 120, 2150);
     t.copy("HtoD", src, "Device", b + 130, call_us, b + 150, 1900, 12'000'000);
     if (sync) t.runtime("cudaStreamSynchronize", b + 2140, 100);
     t.op("aten::conv2d", b + 2400, 200).kernel(b + 2450, 20, b + 2500, 6000);
-  }
+  });
   return t.str();
 }
 

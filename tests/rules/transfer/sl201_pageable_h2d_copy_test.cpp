@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "../rule_fixtures.h"
 #include "copy_scenarios.h"
-#include "fixture_run.h"
 
 namespace steplint::test {
 namespace {

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "../rule_fixtures.h"
 #include "copy_scenarios.h"
-#include "fixture_run.h"
 
 namespace steplint::test {
 namespace {
@@ -14,9 +14,8 @@ namespace {
 std::string itemSteps(bool explicit_sync, int steps = 3) {
   KinetoTrace t;
   t.device(0);
-  for (int s = 0; s < steps; ++s) {
-    const double b = 10000.0 * s;
-    t.step(s + 1, b, 10000).kernel(b + 100, 10, b + 200, 3000);
+  forEachStep(t, steps, 10000, [&](int, double b) {
+    t.kernel(b + 100, 10, b + 200, 3000);
     t.op("aten::item", b + 400, 2900).op("aten::_local_scalar_dense", b + 410, 2880);
     t.copy("DtoH", "Device", "Pageable", b + 420, 2850, b + 3210, 50, 4);
     t.runtime("cudaStreamSynchronize", b + 3275, 10);
@@ -25,7 +24,7 @@ std::string itemSteps(bool explicit_sync, int steps = 3) {
       t.runtime("cudaDeviceSynchronize", b + 3750, 260);
       t.op("aten::mul", b + 4200, 50).kernel(b + 4210, 10, b + 4300, 100);
     }
-  }
+  });
   return t.str();
 }
 
@@ -102,13 +101,12 @@ TEST_CASE("SL202: occasional syncs (every other step) stay below min-syncs-per-s
 TEST_CASE("SL202: cuda_sync records without an API call count as syncs", "[rules][SL202]") {
   KinetoTrace t;
   t.device(0);
-  for (int s = 0; s < 2; ++s) {
-    const double b = 10000.0 * s;
-    t.step(s + 1, b, 10000).kernel(b + 100, 10, b + 200, 1000);
+  forEachStep(t, 2, 10000, [&](int, double b) {
+    t.kernel(b + 100, 10, b + 200, 1000);
     t.syncRecord("Stream Sync", b + 300, 905);        // returns at 1205, the kernel ended at 1200
     t.syncRecord("Stream Wait Event", b + 1300, 5);   // not a host wait
     t.op("aten::add", b + 1400, 50).kernel(b + 1410, 10, b + 1500, 100);
-  }
+  });
   const RuleRun run = runRuleOnJson("SL202", t.str());
   REQUIRE(run.diagnostics.size() == 1);
   CHECK(run.diagnostics[0].evidence.metric("syncs_per_step") == Approx(1));
@@ -139,15 +137,13 @@ TEST_CASE("SL202: an end-of-step .item() is charged the idle it causes at the ne
           "[rules][SL202]") {
   KinetoTrace t;
   t.device(0);
-  for (int s = 0; s < 6; ++s) {
-    const double b = 9200.0 * s;
-    t.step(s + 1, b, 9200);
+  forEachStep(t, 6, 9200, [&](int, double b) {
     t.annotation("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", b, 3000);
     t.op("aten::mm", b + 3050, 100).kernel(b + 3100, 10, b + 3110, 6000);
     t.op("aten::item", b + 3600, 5560).op("aten::_local_scalar_dense", b + 3610, 5540);
     t.copy("DtoH", "Device", "Pageable", b + 3620, 5500, b + 9112, 3, 4);
     t.runtime("cudaStreamSynchronize", b + 9125, 10);
-  }
+  });
   const RuleRun run = runRuleOnJson("SL202", t.str());
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
@@ -165,15 +161,13 @@ TEST_CASE("SL202: an end-of-step .item() is charged the idle it causes at the ne
 TEST_CASE("SL202: a blocking device-to-host copy is charged the host time it blocks (#13)", "[rules][SL202]") {
   KinetoTrace t;
   t.device(0);
-  for (int s = 0; s < 4; ++s) {
-    const double b = 246000.0 * s;
-    t.step(s + 1, b, 246000);
+  forEachStep(t, 4, 246000, [&](int, double b) {
     t.op("aten::mm", b + 100, 2000).kernel(b + 200, 50, b + 300, 140000);
     t.op("aten::to", b + 2500, 138000).op("aten::_to_copy", b + 2510, 137980).op("aten::copy_", b + 2520, 137960);
     t.copy("DtoH", "Device", "Pageable", b + 2530, 137900, b + 140300, 100, 4);
     t.runtime("cudaStreamSynchronize", b + 140440, 10);
     t.op("aten::cpu_metrics", b + 140500, 100000);
-  }
+  });
   const RuleRun run = runRuleOnJson("SL202", t.str());
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];

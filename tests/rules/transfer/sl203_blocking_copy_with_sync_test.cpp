@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include "../rule_fixtures.h"
 #include "copy_scenarios.h"
-#include "fixture_run.h"
 
 namespace steplint::test {
 namespace {
@@ -37,26 +37,23 @@ TEST_CASE("SL203: a non-blocking copy from pinned memory is not flagged", "[rule
 TEST_CASE("SL203: device-to-host copies with a sync are left to SL202", "[rules][SL203]") {
   KinetoTrace t;
   t.device(0);
-  for (int s = 0; s < 2; ++s) {
-    const double b = 10000.0 * s;
-    t.step(s + 1, b, 10000).kernel(b + 10, 10, b + 50, 1000);
+  forEachStep(t, 2, 10000, [&](int, double b) {
+    t.kernel(b + 10, 10, b + 50, 1000);
     t.op("aten::copy_", b + 100, 1200).copy("DtoH", "Device", "Pageable", b + 110, 1000, b + 1050, 50, 4);
     t.runtime("cudaStreamSynchronize", b + 1120, 50);
-  }
+  });
   CHECK(runRuleOnJson("SL203", t.str()).diagnostics.empty());
 }
 
 TEST_CASE("SL203: synchronous copy APIs and bare calls without ops (LibTorch) are found", "[rules][SL203]") {
   KinetoTrace t;
   t.device(0);
-  for (int s = 0; s < 2; ++s) {
-    const double b = 10000.0 * s;
-    t.step(s + 1, b, 10000);
+  forEachStep(t, 2, 10000, [&](int, double b) {
     t.copy("HtoD", "Pinned", "Device", b + 100, 300, b + 150, 200, 1 << 20, "cudaMemcpy");  // blocks by itself
     t.copy("HtoD", "Pinned", "Device", b + 500, 20, b + 550, 200, 1 << 20);                 // async ...
     t.runtime("cudaStreamSynchronize", b + 530, 230);                                       // ... then synced
     t.kernel(b + 1000, 10, b + 1100, 500);
-  }
+  });
   const RuleRun run = runRuleOnJson("SL203", t.str());
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "fixture_run.h"
+#include "../rule_fixtures.h"
 #include "kineto_trace.h"
 
 namespace steplint::test {
@@ -57,9 +57,8 @@ TEST_CASE("SL204: torch.zeros(...).to(device) every step is flagged", "[rules][S
 TEST_CASE("SL204: with Python stacks the factory is the previous sibling of the .to() frame", "[rules][SL204]") {
   KinetoTrace t;
   t.device(0);
-  for (int s = 0; s < 2; ++s) {
-    const double b = 10000.0 * s;
-    t.step(s + 1, b, 10000).python("train.py(12): train_step", b + 50, 1000);
+  forEachStep(t, 2, 10000, [&](int, double b) {
+    t.python("train.py(12): train_step", b + 50, 1000);
     t.python("<built-in method randn of type object at 0x7f>", b + 100, 60).op("aten::randn", b + 105, 50);
     t.op("aten::normal_", b + 120, 20);
     t.python("<built-in method to of Tensor object at 0x7f>", b + 200, 320).op("aten::to", b + 205, 300);
@@ -67,7 +66,7 @@ TEST_CASE("SL204: with Python stacks the factory is the previous sibling of the 
     t.copy("HtoD", "Pageable", "Device", b + 230, 200, b + 300, 100, 2560);
     t.runtime("cudaStreamSynchronize", b + 440, 20);
     t.op("aten::mm", b + 600, 100).kernel(b + 610, 10, b + 700, 300);
-  }
+  });
   const RuleRun run = runRuleOnJson("SL204", t.str());
   REQUIRE(run.diagnostics.size() == 1);
   CHECK(run.diagnostics[0].message == "1 tensor per step created on the CPU (aten::randn) then copied to the GPU "

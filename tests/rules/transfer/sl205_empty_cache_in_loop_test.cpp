@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "fixture_run.h"
+#include "../rule_fixtures.h"
 #include "kineto_trace.h"
 
 namespace steplint::test {

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "fixture_run.h"
+#include "../rule_fixtures.h"
 #include "kineto_trace.h"
 
 namespace steplint::test {
@@ -11,9 +11,7 @@ namespace {
 std::string syncSteps(int syncs, int steps = 3) {
   KinetoTrace t;
   t.device(0);
-  for (int s = 0; s < steps; ++s) {
-    const double b = 20000.0 * s;
-    t.step(s + 1, b, 20000);
+  forEachStep(t, steps, 20000, [&](int, double b) {
     double at = b + 100;
     for (int i = 0; i < syncs; ++i) {
       t.op("aten::mm", at, 50).kernel(at + 10, 10, at + 100, 1000);  // kernel [at+100, at+1100)
@@ -21,7 +19,7 @@ std::string syncSteps(int syncs, int steps = 3) {
       at += 1300;                                                      // next kernel at (at+1300)+100
     }
     t.op("aten::add", at, 50).kernel(at + 10, 10, at + 100, 100);
-  }
+  });
   return t.str();
 }
 

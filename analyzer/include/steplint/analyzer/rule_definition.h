@@ -48,6 +48,7 @@ T optionAs(const OptionValue& value, const std::string& name) {
 /// Binds the option `name` to `member`; its default is the member's initialiser in Options.
 /// The bounds apply to number options (default: not negative, see OptionSpec).
 template <typename Options, typename T>
+// NOLINTNEXTLINE(performance-unnecessary-value-param): both are moved; clang-tidy 14 misses it
 OptionBinding<Options> option(std::string name, T Options::*member, std::string description,
                               double min_value = 0.0,
                               double max_value = std::numeric_limits<double>::infinity()) {
