@@ -36,9 +36,13 @@ namespace an = steplint::analyzer;
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double secondsSince(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
-void row(const std::string& part, double seconds) { std::printf("%-40s %8.3f\n", part.c_str(), seconds); }
+void row(const std::string& part, double seconds) {
+  std::printf("%-40s %8.3f\n", part.c_str(), seconds);
+}
 
 class CountingSink final : public an::DiagnosticSink {
  public:
@@ -81,12 +85,13 @@ void timeRules(const steplint::trace::TraceModel& model, const an::TraceSummary&
     CountingSink sink;
     t = Clock::now();
     rule->check(context, sink);
-    row("rule " + std::string(rule->info().code) + " " + std::string(rule->info().name), secondsSince(t));
+    row("rule " + std::string(rule->info().code) + " " + std::string(rule->info().name),
+        secondsSince(t));
   }
 }
 
-void dump(const std::string& path, const steplint::trace::TraceModel& model, const an::TraceSummary& summary,
-          const an::LintResult& lint) {
+void dump(const std::string& path, const steplint::trace::TraceModel& model,
+          const an::TraceSummary& summary, const an::LintResult& lint) {
   std::ofstream out(path);
   out << an::summaryToJson(summary, model).dump(1) << "\n";
   an::LintReport report;
@@ -126,7 +131,8 @@ int main(int argc, char** argv) {
   const double lint_s = secondsSince(t);
   row("lint (runLint, default rules)", lint_s);
   row("summarize + lint", summary_s + lint_s);
-  std::printf("diagnostics=%zu not_checked=%zu\n", lint.diagnostics.size(), lint.not_checked.size());
+  std::printf("diagnostics=%zu not_checked=%zu\n", lint.diagnostics.size(),
+              lint.not_checked.size());
   if (dumping) dump(argv[3], model, summary, lint);
   return 0;
 }

@@ -17,7 +17,8 @@
 namespace {
 
 size_t countAll(const steplint::trace::TraceModel& m) {
-  return m.events.size() + m.memory_events.size() + m.instants.size() + m.counters.size() + m.flows.size();
+  return m.events.size() + m.memory_events.size() + m.instants.size() + m.counters.size() +
+         m.flows.size();
 }
 
 }  // namespace
@@ -37,14 +38,16 @@ int main(int argc, char** argv) {
   for (int i = first; i < argc; ++i) {
     steplint::trace::TraceModel model;
     auto t0 = std::chrono::steady_clock::now();
-    steplint::trace::ImportStatus status = steplint::trace::importTraceFile(argv[i], model, options);
+    steplint::trace::ImportStatus status =
+        steplint::trace::importTraceFile(argv[i], model, options);
     double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     double mb = static_cast<double>(model.metadata.input_bytes) / 1e6;
-    std::printf("file=%s ok=%d json_bytes=%llu seconds=%.3f mb_per_s=%.1f events=%zu peak_rss_kb=%ld\n", argv[i],
-                status.ok() ? 1 : 0, static_cast<unsigned long long>(model.metadata.input_bytes), seconds,
-                seconds > 0 ? mb / seconds : 0.0, countAll(model), usage.ru_maxrss);
+    std::printf(
+        "file=%s ok=%d json_bytes=%llu seconds=%.3f mb_per_s=%.1f events=%zu peak_rss_kb=%ld\n",
+        argv[i], status.ok() ? 1 : 0, static_cast<unsigned long long>(model.metadata.input_bytes),
+        seconds, seconds > 0 ? mb / seconds : 0.0, countAll(model), usage.ru_maxrss);
     if (!status.ok()) {
       std::fprintf(stderr, "steplint-import-bench: %s\n", status.message.c_str());
       rc = 1;

@@ -5,7 +5,8 @@
 //
 //   steplint-tracegen --steps 20 -o demo.pt.trace.json.gz
 //   steplint-tracegen --target-bytes 1G -o bench/results/gen_1G.pt.trace.json
-//   steplint-tracegen --ranks 4 --straggler backward --straggler-rank 2 -o job/   (one file per rank)
+//   steplint-tracegen --ranks 4 --straggler backward --straggler-rank 2 -o job/   (one file per
+//   rank)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -29,21 +30,26 @@ bool parseBytes(const std::string& text, uint64_t& out) {
   if (end == text.c_str() || value < 0) return false;
   double scale = 1;
   std::string suffix(end);
-  if (suffix == "k" || suffix == "K" || suffix == "kB" || suffix == "KB") scale = 1e3;
-  else if (suffix == "M" || suffix == "MB") scale = 1e6;
-  else if (suffix == "G" || suffix == "GB") scale = 1e9;
-  else if (!suffix.empty()) return false;
+  if (suffix == "k" || suffix == "K" || suffix == "kB" || suffix == "KB")
+    scale = 1e3;
+  else if (suffix == "M" || suffix == "MB")
+    scale = 1e6;
+  else if (suffix == "G" || suffix == "GB")
+    scale = 1e9;
+  else if (!suffix.empty())
+    return false;
   out = static_cast<uint64_t>(value * scale);
   return true;
 }
 
 bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // --ranks: a whole job, rank<r>.pt.trace.json[.gz] in the directory `dir`, one step at a time.
-int writeJob(const steplint::bench::JobSynthOptions& options, const std::string& dir, int64_t steps, int gzip_level,
-             bool quiet) {
+int writeJob(const steplint::bench::JobSynthOptions& options, const std::string& dir, int64_t steps,
+             int gzip_level, bool quiet) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) {
@@ -54,8 +60,10 @@ int writeJob(const steplint::bench::JobSynthOptions& options, const std::string&
   std::vector<steplint::bench::OutputSink> sinks(static_cast<size_t>(job.ranks()));
   std::string error;
   for (int r = 0; r < job.ranks(); ++r) {
-    const std::string path = (std::filesystem::path(dir) / ("rank" + std::to_string(r) + ".pt.trace.json" +
-                                                            (gzip_level >= 0 ? ".gz" : ""))).string();
+    const std::string path =
+        (std::filesystem::path(dir) /
+         ("rank" + std::to_string(r) + ".pt.trace.json" + (gzip_level >= 0 ? ".gz" : "")))
+            .string();
     if (!sinks[static_cast<size_t>(r)].open(path, gzip_level, error)) {
       std::fprintf(stderr, "steplint-tracegen: %s\n", error.c_str());
       return 1;
@@ -78,15 +86,17 @@ int writeJob(const steplint::bench::JobSynthOptions& options, const std::string&
       return 1;
     }
   if (!quiet)
-    std::fprintf(stderr, "steplint-tracegen: %d ranks x %lld steps in %s (straggler: %s)\n", job.ranks(),
-                 static_cast<long long>(steps), dir.c_str(), steplint::bench::plantedStragglerName(options.straggler));
+    std::fprintf(stderr, "steplint-tracegen: %d ranks x %lld steps in %s (straggler: %s)\n",
+                 job.ranks(), static_cast<long long>(steps), dir.c_str(),
+                 steplint::bench::plantedStragglerName(options.straggler));
   return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Write a synthetic torch.profiler / Kineto trace (deterministic for a given --seed)"};
+  CLI::App app{
+      "Write a synthetic torch.profiler / Kineto trace (deterministic for a given --seed)"};
   std::string output = "-";
   int64_t steps = 10;
   std::string target_text;
@@ -96,10 +106,12 @@ int main(int argc, char** argv) {
   std::string trace_name;
   steplint::bench::SynthOptions synth;
   app.add_option("-o,--output", output, "Output path; '-' = stdout; a .gz name implies --gzip");
-  app.add_option("--steps", steps, "Number of ProfilerStep#N to write (ignored with --target-bytes)")
+  app.add_option("--steps", steps,
+                 "Number of ProfilerStep#N to write (ignored with --target-bytes)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--target-bytes", target_text,
-                 "Keep adding steps until the uncompressed JSON is about this size (e.g. 1G, 100M)");
+  app.add_option(
+      "--target-bytes", target_text,
+      "Keep adding steps until the uncompressed JSON is about this size (e.g. 1G, 100M)");
   app.add_flag("--gzip", gzip, "Write a gzip stream");
   app.add_option("--gzip-level", gzip_level, "zlib level 0-9 for --gzip")->check(CLI::Range(0, 9));
   app.add_option("--dataloader-ms", synth.dataloader_ms, "Mean DataLoader time per step")
@@ -107,11 +119,14 @@ int main(int argc, char** argv) {
   app.add_option("--kernels-per-step", synth.kernels_per_step, "Kernels launched per step (>= 15)")
       ->check(CLI::Range(1, 1000000));
   app.add_option("--seed", synth.seed, "Random seed");
-  app.add_option("--noise-seed", synth.noise_seed,
-                 "Per-event noise from this seed, the model from --seed: a re-recording of the same trainer");
-  app.add_option("--kernel-slowdown", synth.kernel_slowdown, "Every kernel's mean duration times this (e.g. 1.1)")
+  app.add_option(
+      "--noise-seed", synth.noise_seed,
+      "Per-event noise from this seed, the model from --seed: a re-recording of the same trainer");
+  app.add_option("--kernel-slowdown", synth.kernel_slowdown,
+                 "Every kernel's mean duration times this (e.g. 1.1)")
       ->check(CLI::Range(0.01, 100.0));
-  app.add_option("--extra-dtod-copies", synth.extra_dtod_copies, "Device-to-device copies added per step")
+  app.add_option("--extra-dtod-copies", synth.extra_dtod_copies,
+                 "Device-to-device copies added per step")
       ->check(CLI::Range(0, 10000));
   app.add_option("--trace-name", trace_name, "Value of the top-level traceName key");
   app.add_flag("-q,--quiet", quiet, "No summary line on stderr");
@@ -119,18 +134,22 @@ int main(int argc, char** argv) {
   job.ranks = 0;
   std::string straggler = "none", collectives = "nccl", collective_args = "none";
   bool no_distributed_info = false;
-  app.add_option("--ranks", job.ranks, "Write a whole job: one trace per rank into the directory -o")
+  app.add_option("--ranks", job.ranks,
+                 "Write a whole job: one trace per rank into the directory -o")
       ->check(CLI::Range(1, 4096));
   app.add_option("--straggler", straggler, "Planted straggler: none, backward, dataloader or sync")
       ->check(CLI::IsMember({"none", "backward", "dataloader", "sync"}));
-  app.add_option("--straggler-rank", job.straggler_rank, "The straggling rank")->check(CLI::NonNegativeNumber);
+  app.add_option("--straggler-rank", job.straggler_rank, "The straggling rank")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--collectives", collectives, "nccl (device kernels) or gloo (host ranges)")
       ->check(CLI::IsMember({"nccl", "gloo"}));
-  app.add_option("--collective-args", collective_args,
-                 "c10d args on the collectives: none, group (process group on record_param_comms) or seq "
-                 "(group and sequence number, also on NCCL kernels: torch >= 2.3)")
+  app.add_option(
+         "--collective-args", collective_args,
+         "c10d args on the collectives: none, group (process group on record_param_comms) or seq "
+         "(group and sequence number, also on NCCL kernels: torch >= 2.3)")
       ->check(CLI::IsMember({"none", "group", "seq"}));
-  app.add_flag("--no-distributed-info", no_distributed_info, "Leave distributedInfo out (ranks from file names)");
+  app.add_flag("--no-distributed-info", no_distributed_info,
+               "Leave distributedInfo out (ranks from file names)");
   CLI11_PARSE(app, argc, argv);
   if (job.ranks > 0) {
     if (output == "-") {
@@ -138,7 +157,8 @@ int main(int argc, char** argv) {
       return 2;
     }
     steplint::bench::parsePlantedStraggler(straggler, job.straggler);
-    job.style = collectives == "gloo" ? steplint::bench::CollectiveStyle::kGloo : steplint::bench::CollectiveStyle::kNccl;
+    job.style = collectives == "gloo" ? steplint::bench::CollectiveStyle::kGloo
+                                      : steplint::bench::CollectiveStyle::kNccl;
     job.distributed_info = !no_distributed_info;
     steplint::bench::parseCollectiveArgs(collective_args, job.collective_args);
     job.seed = synth.seed;
@@ -184,9 +204,11 @@ int main(int argc, char** argv) {
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!quiet) {
-    std::fprintf(stderr, "steplint-tracegen: %lld steps, %.1f MB JSON (%.1f MB written) in %.2f s (%.0f MB/s)\n",
-                 static_cast<long long>(written_steps), static_cast<double>(in) / 1e6,
-                 static_cast<double>(out) / 1e6, seconds, static_cast<double>(in) / 1e6 / seconds);
+    std::fprintf(
+        stderr,
+        "steplint-tracegen: %lld steps, %.1f MB JSON (%.1f MB written) in %.2f s (%.0f MB/s)\n",
+        static_cast<long long>(written_steps), static_cast<double>(in) / 1e6,
+        static_cast<double>(out) / 1e6, seconds, static_cast<double>(in) / 1e6 / seconds);
   }
   return 0;
 }

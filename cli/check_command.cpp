@@ -31,13 +31,16 @@ CheckCommand::CheckCommand() {
 }
 
 void CheckCommand::addOptions(CLI::App& app) {
-  app.add_option("TRACE", traces_,
-                 "Trace files, folders of traces or quoted globs: torch.profiler / Kineto JSON, plain or .gz")
+  app.add_option(
+         "TRACE", traces_,
+         "Trace files, folders of traces or quoted globs: torch.profiler / Kineto JSON, plain or .gz")
       ->required()
       ->type_name("PATH");
   addReportOptions(app, true);
-  app.add_flag("--per-rank", per_rank_, "For a job's traces: each trace's findings too, besides the job's");
-  app.add_option("--jobs", workers_, "Traces imported at once for a job (default: cores, at most 4)")
+  app.add_flag("--per-rank", per_rank_,
+               "For a job's traces: each trace's findings too, besides the job's");
+  app.add_option("--jobs", workers_,
+                 "Traces imported at once for a job (default: cores, at most 4)")
       ->check(CLI::Range(1u, 64u));
 }
 
@@ -46,7 +49,8 @@ void CheckCommand::addReportOptions(CLI::App& app, bool with_output) {
       ->check(CLI::IsMember(emitters_.names()))
       ->capture_default_str();
   if (with_output)
-    app.add_option("-o,--output", output_path_, "Write the report to FILE instead of standard output")
+    app.add_option("-o,--output", output_path_,
+                   "Write the report to FILE instead of standard output")
         ->type_name("FILE");
   CLI::Option* config =
       app.add_option("--config", config_path_, "Use this steplint.toml or pyproject.toml")
@@ -82,15 +86,18 @@ void CheckCommand::addReportOptions(CLI::App& app, bool with_output) {
                  "What a baseline entry is tied to: the trace's file-name pattern and rank (file), "
                  "its rank, or nothing (none); default file")
       ->check(CLI::IsMember({"file", "rank", "none"}));
-  app.add_option("--worse-factor", worse_factor_,
-                 "Report an accepted finding again when it grew by more than this factor (default 2)")
+  app.add_option(
+         "--worse-factor", worse_factor_,
+         "Report an accepted finding again when it grew by more than this factor (default 2)")
       ->check(CLI::Range(1.0, 1000.0));
-  app.add_option("--compare", compare_path_,
-                 "Gate on step time against this base run's trace (docs/cli.md \"Regression gate\")")
+  app.add_option(
+         "--compare", compare_path_,
+         "Gate on step time against this base run's trace (docs/cli.md \"Regression gate\")")
       ->type_name("BASE");
-  app.add_option("--max-regression", max_regression_,
-                 "With --compare: the growth allowed, e.g. 5% (step time) or kernel=10% (a category); "
-                 "default 5%")
+  app.add_option(
+         "--max-regression", max_regression_,
+         "With --compare: the growth allowed, e.g. 5% (step time) or kernel=10% (a category); "
+         "default 5%")
       ->delimiter(',')
       ->allow_extra_args(false)
       ->type_name("LIMIT,...");
@@ -106,14 +113,16 @@ bool CheckCommand::resolveConfig(analyzer::LintConfig& config, analyzer::GateOpt
   // A job's folder is searched itself: its steplint.toml applies to its traces.
   const fs::path first(traces_.front());
   std::error_code ec;
-  const std::string trace_dir = (fs::is_directory(first, ec) ? first : first.parent_path()).string();
+  const std::string trace_dir =
+      (fs::is_directory(first, ec) ? first : first.parent_path()).string();
   std::vector<analyzer::ConfigError> errors;
   if (auto file =
           chooseConfigFile(config_path_, no_config_, trace_dir.empty() ? "." : trace_dir, cwd)) {
     errors = analyzer::loadLintConfig(*file, rules_, config);
     if (errors.empty()) errors = analyzer::loadCompareConfig(*file, gate, baseline);
   }
-  if (!baseline_scope_.empty()) analyzer::parseBaselineScope(baseline_scope_, baseline.scope);  // CLI11 checked it
+  if (!baseline_scope_.empty())
+    analyzer::parseBaselineScope(baseline_scope_, baseline.scope);  // CLI11 checked it
   if (worse_factor_ > 0) baseline.worse_factor = worse_factor_;
   if (!max_regression_.empty()) gate.limits.clear();  // flags replace the file's limits
   for (const std::string& text : max_regression_) {
@@ -151,15 +160,17 @@ void CheckCommand::gateTrace(const trace::TraceModel& model, const analyzer::Gat
   const analyzer::RunProfile next = analyzer::profileRun(model, entry.summary, nullptr);
   const std::vector<analyzer::GateCheck> checks = analyzer::runGate(base, next, gate);
   for (const analyzer::GateCheck& c : checks)
-    printNote("regression gate, " + entry.lint.source + ": " + std::string(analyzer::gateVerdictName(c.verdict)) +
-              ": " + c.reason);
+    printNote("regression gate, " + entry.lint.source + ": " +
+              std::string(analyzer::gateVerdictName(c.verdict)) + ": " + c.reason);
   analyzer::addGateResults(checks, compare_path_, entry.lint);
 }
 
-bool CheckCommand::lintTraces(const analyzer::LintConfig& config, const analyzer::Baseline& baseline,
-                              const analyzer::BaselineOptions& baseline_options, const analyzer::GateOptions& gate,
-                              const analyzer::RunProfile* base, analyzer::LintReport& report,
-                              std::vector<Unfiltered>& unfiltered, size_t& worse) const {
+bool CheckCommand::lintTraces(const analyzer::LintConfig& config,
+                              const analyzer::Baseline& baseline,
+                              const analyzer::BaselineOptions& baseline_options,
+                              const analyzer::GateOptions& gate, const analyzer::RunProfile* base,
+                              analyzer::LintReport& report, std::vector<Unfiltered>& unfiltered,
+                              size_t& worse) const {
   analyzer::SummaryOptions options;
   options.steps = step_flags_.options();
   bool all_ok = true;
@@ -168,7 +179,8 @@ bool CheckCommand::lintTraces(const analyzer::LintConfig& config, const analyzer
       all_ok = false;
       continue;
     }
-    if (input.kind == JobInput::Kind::kRankSummary) {  // a rank reduced elsewhere: only the job rules use it
+    if (input.kind ==
+        JobInput::Kind::kRankSummary) {  // a rank reduced elsewhere: only the job rules use it
       ranks_.push_back(input.rank);
       continue;
     }
@@ -242,8 +254,9 @@ bool CheckCommand::checkOutputs() const {
 }
 
 bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::Baseline& baseline,
-                            const analyzer::BaselineOptions& baseline_options, analyzer::LintReport& report,
-                            std::vector<Unfiltered>& unfiltered, size_t& worse) {
+                            const analyzer::BaselineOptions& baseline_options,
+                            analyzer::LintReport& report, std::vector<Unfiltered>& unfiltered,
+                            size_t& worse) {
   bool all_ok = true;
   if (job_first_) {
     // The job alone: import several ranks at once, keep only their summaries.
@@ -255,10 +268,12 @@ bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::
     ranks_ = std::move(result.ranks);
   }
   if (!looksLikeJob(ranks_)) return all_ok;
-  if (!per_rank_) {  // the job's findings replace the ranks' own; say so, so none is taken for absent
+  if (!per_rank_) {  // the job's findings replace the ranks' own; say so, so none is taken for
+                     // absent
     report.traces.clear();
     report.selected.clear();
-    printNote("a job's report runs the job rules only; --per-rank also reports each rank's own findings");
+    printNote(
+        "a job's report runs the job rules only; --per-rank also reports each rank's own findings");
   }
   for (const auto& rule : job_rules_.rules())
     if (config.selects(rule->info())) report.selected.push_back(rule->info());
@@ -273,7 +288,8 @@ bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::
     entry.lint.not_checked = lint.not_checked;
     entry.lint.average_step_ms = job.median_step_ns / 1e6;
     // A job's findings are scoped by the job's name (its folder), like a trace's by its file.
-    const std::string scope = analyzer::traceScope(entry.lint.source, trace::TraceMetadata{}, baseline_options.scope);
+    const std::string scope =
+        analyzer::traceScope(entry.lint.source, trace::TraceMetadata{}, baseline_options.scope);
     if (!write_baseline_path_.empty()) unfiltered.push_back({entry.lint, scope});
     const analyzer::BaselineOutcome outcome =
         analyzer::applyBaseline(baseline, entry.lint, scope, baseline_options.worse_factor);
@@ -309,12 +325,15 @@ int CheckCommand::run() {
       return kExitUsageError;
     }
     if (baseline.version != 2)
-      printNote(baseline_path_ + " is a " + (baseline.version == 1 ? "steplint.baseline/1" : "hand-written") +
-                " baseline: its entries apply to every trace and carry no sizes, so a finding that grew is not "
-                "reported again; rewrite it with --write-baseline to scope them");
+      printNote(
+          baseline_path_ + " is a " +
+          (baseline.version == 1 ? "steplint.baseline/1" : "hand-written") +
+          " baseline: its entries apply to every trace and carry no sizes, so a finding that grew is not "
+          "reported again; rewrite it with --write-baseline to scope them");
   }
   analyzer::LintReport report;
-  for (const analyzer::RuleDefinition* rule : config.selectedRules(rules_)) report.selected.push_back(rule->info());
+  for (const analyzer::RuleDefinition* rule : config.selectedRules(rules_))
+    report.selected.push_back(rule->info());
   report.fail_on = config.fail_on;
   report.tool_version = STEPLINT_VERSION;
   report.rule_descriptions = ruleDescriptions(rules_);
@@ -323,7 +342,8 @@ int CheckCommand::run() {
   size_t worse = 0;
   const analyzer::RunProfile* base_run = compare_path_.empty() ? nullptr : &base;
   const auto lint_each = [&] {
-    return lintTraces(config, baseline, baseline_options, gate, base_run, report, unfiltered, worse);
+    return lintTraces(config, baseline, baseline_options, gate, base_run, report, unfiltered,
+                      worse);
   };
   const TraceInputs inputs = expandTraceInputs(traces_);
   for (const std::string& problem : inputs.problems) printError(problem);
@@ -344,8 +364,9 @@ int CheckCommand::run() {
     printNote(std::to_string(report.suppressedCount()) + " finding(s) suppressed by the baseline " +
               baseline_path_);
   if (worse > 0)
-    printNote(std::to_string(worse) + " accepted finding(s) reported again: grown beyond the baseline " +
-              baseline_path_ + "'s band");
+    printNote(std::to_string(worse) +
+              " accepted finding(s) reported again: grown beyond the baseline " + baseline_path_ +
+              "'s band");
   if (!write_baseline_path_.empty()) {
     std::vector<analyzer::ScopedResult> scoped;
     for (const Unfiltered& u : unfiltered) scoped.push_back({&u.lint, u.scope});

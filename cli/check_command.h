@@ -15,8 +15,8 @@
 #include "steplint/analyzer/job_rule.h"
 #include "steplint/analyzer/rank_summary.h"
 #include "steplint/analyzer/regression.h"
-#include "steplint/analyzer/run_diff.h"
 #include "steplint/analyzer/rule_registry.h"
+#include "steplint/analyzer/run_diff.h"
 
 namespace CLI {
 class Option;
@@ -52,8 +52,8 @@ class CheckCommand final : public Command {
   bool profileBase(analyzer::RunProfile& base) const;
   /// Runs the gate of `gate` for one trace against `base` into its lint result, and says on
   /// stderr what each limit decided.
-  void gateTrace(const trace::TraceModel& model, const analyzer::GateOptions& gate, const analyzer::RunProfile& base,
-                 analyzer::TraceReport& entry) const;
+  void gateTrace(const trace::TraceModel& model, const analyzer::GateOptions& gate,
+                 const analyzer::RunProfile& base, analyzer::TraceReport& entry) const;
   /// One trace's findings before the baseline, with the trace's scope key (--write-baseline).
   struct Unfiltered {
     analyzer::LintResult lint;
@@ -62,9 +62,10 @@ class CheckCommand final : public Command {
   /// Imports, analyses and lints each trace into `report`, hiding findings in `baseline`;
   /// `unfiltered` (for --write-baseline) gets every finding. False if any trace failed.
   bool lintTraces(const analyzer::LintConfig& config, const analyzer::Baseline& baseline,
-                  const analyzer::BaselineOptions& baseline_options, const analyzer::GateOptions& gate,
-                  const analyzer::RunProfile* base, analyzer::LintReport& report,
-                  std::vector<Unfiltered>& unfiltered, size_t& worse) const;
+                  const analyzer::BaselineOptions& baseline_options,
+                  const analyzer::GateOptions& gate, const analyzer::RunProfile* base,
+                  analyzer::LintReport& report, std::vector<Unfiltered>& unfiltered,
+                  size_t& worse) const;
   /// When the traces are a distributed job's: runs the job rules on each job and adds one
   /// report entry per job (replacing the per-trace entries unless --per-rank). A folder or
   /// glob is imported here, several traces at once. False if any trace failed to import.
@@ -99,9 +100,9 @@ class CheckCommand final : public Command {
   std::string fail_on_;
   std::string baseline_path_;
   std::string write_baseline_path_;
-  std::string baseline_scope_;   // --baseline-scope (empty: config, else "file")
-  double worse_factor_ = 0;      // --worse-factor (0: config, else 2)
-  std::string compare_path_;                // --compare BASE: the regression gate's base run
+  std::string baseline_scope_;               // --baseline-scope (empty: config, else "file")
+  double worse_factor_ = 0;                  // --worse-factor (0: config, else 2)
+  std::string compare_path_;                 // --compare BASE: the regression gate's base run
   std::vector<std::string> max_regression_;  // --max-regression LIMIT...
   StepFlags step_flags_;
   std::string color_ = "auto";

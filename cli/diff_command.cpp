@@ -25,17 +25,21 @@ namespace fs = std::filesystem;
 DiffCommand::DiffCommand() { rules::registerBuiltinRules(rules_); }
 
 void DiffCommand::addOptions(CLI::App& app) {
-  app.add_option("BASE", base_path_,
-                 "The run to compare against (the baseline): a trace file, or a job's folder or quoted glob")
+  app.add_option(
+         "BASE", base_path_,
+         "The run to compare against (the baseline): a trace file, or a job's folder or quoted glob")
       ->required()
       ->type_name("PATH");
-  app.add_option("NEW", new_path_, "The run to compare: a trace file, or a job's folder or quoted glob")
+  app.add_option("NEW", new_path_,
+                 "The run to compare: a trace file, or a job's folder or quoted glob")
       ->required()
       ->type_name("PATH");
-  app.add_option("--format", format_, "Output format; json: schema steplint.diff/1 (docs/diff-json.md)")
+  app.add_option("--format", format_,
+                 "Output format; json: schema steplint.diff/1 (docs/diff-json.md)")
       ->check(CLI::IsMember({"text", "json", "markdown"}))
       ->capture_default_str();
-  app.add_option("-o,--output", output_path_, "Write the comparison to FILE instead of standard output")
+  app.add_option("-o,--output", output_path_,
+                 "Write the comparison to FILE instead of standard output")
       ->type_name("FILE");
   app.add_option("--top", top_, "Rows per op table in text and Markdown (0 = all; JSON has all)")
       ->capture_default_str();
@@ -43,12 +47,15 @@ void DiffCommand::addOptions(CLI::App& app) {
                  "A finding is worse (better) when its size grew (shrank) by this factor")
       ->check(CLI::Range(1.0, 1000.0))
       ->capture_default_str();
-  app.add_flag("--no-findings", no_findings_, "Do not run the rules (faster; no findings comparison)");
-  CLI::Option* config =
-      app.add_option("--config", config_path_, "Use this steplint.toml or pyproject.toml for the rules")
-          ->type_name("FILE");
-  app.add_flag("--no-config", no_config_, "Ignore steplint.toml / pyproject.toml files")->excludes(config);
-  app.add_option("--jobs", workers_, "For two jobs: traces imported at once (default: cores, at most 4)")
+  app.add_flag("--no-findings", no_findings_,
+               "Do not run the rules (faster; no findings comparison)");
+  CLI::Option* config = app.add_option("--config", config_path_,
+                                       "Use this steplint.toml or pyproject.toml for the rules")
+                            ->type_name("FILE");
+  app.add_flag("--no-config", no_config_, "Ignore steplint.toml / pyproject.toml files")
+      ->excludes(config);
+  app.add_option("--jobs", workers_,
+                 "For two jobs: traces imported at once (default: cores, at most 4)")
       ->check(CLI::Range(1u, 64u));
   step_flags_.add(app);
 }
@@ -94,7 +101,8 @@ bool DiffCommand::write(const std::function<void(std::ostream&)>& render) const 
   return true;
 }
 
-std::optional<analyzer::JobAnalysis> DiffCommand::readJob(const std::string& path, bool& all_read) const {
+std::optional<analyzer::JobAnalysis> DiffCommand::readJob(const std::string& path,
+                                                          bool& all_read) const {
   const TraceInputs inputs = expandTraceInputs({path});
   for (const std::string& problem : inputs.problems) printError(problem);
   JobInputOptions options;
@@ -109,7 +117,8 @@ std::optional<analyzer::JobAnalysis> DiffCommand::readJob(const std::string& pat
     return std::nullopt;
   }
   if (jobs.size() > 1)
-    printWarning(path + ": holds " + std::to_string(jobs.size()) + " jobs; compared the first (" + jobs[0].identity + ")");
+    printWarning(path + ": holds " + std::to_string(jobs.size()) + " jobs; compared the first (" +
+                 jobs[0].identity + ")");
   for (const std::string& w : jobs[0].warnings) printWarning(path + ": " + w);
   return std::move(jobs[0]);
 }
@@ -123,9 +132,12 @@ int DiffCommand::runJobs() {
   diff.base_source = base_path_;
   diff.new_source = new_path_;
   const bool written = write([&](std::ostream& out) {
-    if (format_ == "json") out << analyzer::jobDiffToJson(diff).dump(2) << '\n';
-    else if (format_ == "markdown") analyzer::printJobDiffMarkdown(out, diff, top_);
-    else analyzer::printJobDiffText(out, diff, top_);
+    if (format_ == "json")
+      out << analyzer::jobDiffToJson(diff).dump(2) << '\n';
+    else if (format_ == "markdown")
+      analyzer::printJobDiffMarkdown(out, diff, top_);
+    else
+      analyzer::printJobDiffText(out, diff, top_);
   });
   return written && all_read ? kExitOk : kExitUsageError;
 }
@@ -153,9 +165,12 @@ int DiffCommand::run() {
   options.finding_factor = finding_factor_;
   const analyzer::RunDiff diff = analyzer::diffRuns(*base, *next, options);
   const bool written = write([&](std::ostream& out) {
-    if (format_ == "json") out << analyzer::runDiffToJson(diff).dump(2) << '\n';
-    else if (format_ == "markdown") analyzer::printRunDiffMarkdown(out, diff, top_);
-    else analyzer::printRunDiffText(out, diff, top_);
+    if (format_ == "json")
+      out << analyzer::runDiffToJson(diff).dump(2) << '\n';
+    else if (format_ == "markdown")
+      analyzer::printRunDiffMarkdown(out, diff, top_);
+    else
+      analyzer::printRunDiffText(out, diff, top_);
   });
   return written ? kExitOk : kExitUsageError;
 }

@@ -33,7 +33,8 @@ class DiffCommand final : public Command {
  private:
   /// Imports one trace, analyses and lints it; nullopt (after printing why) when it cannot be
   /// read. One trace is in memory at a time: only the profile is kept.
-  std::optional<analyzer::RunProfile> profile(const std::string& path, const analyzer::LintConfig* config) const;
+  std::optional<analyzer::RunProfile> profile(const std::string& path,
+                                              const analyzer::LintConfig* config) const;
   /// The rules' configuration (steplint.toml as `check` finds it); false after printing errors.
   bool loadConfig(analyzer::LintConfig& config) const;
   /// Reads a folder, glob or trace as one job's ranks; nullopt (after printing why) when no

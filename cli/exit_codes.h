@@ -5,8 +5,9 @@ namespace steplint::cli {
 
 /// What `main` returns. Scripts and CI depend on these numbers: never renumber.
 ///
-/// docs/reference/style.md §2.6 sketches a separate code 3 for unreadable input; v0 follows flake8 and ruff,
-/// which report both usage errors and unreadable input as 2, so CI wrappers need one check.
+/// docs/reference/style.md §2.6 sketches a separate code 3 for unreadable input; v0 follows flake8
+/// and ruff, which report both usage errors and unreadable input as 2, so CI wrappers need one
+/// check.
 enum ExitCode : int {
   kExitOk = 0,          // ran to completion; import warnings do not change this
   kExitFindings = 1,    // reserved for `steplint check`: findings at or above fail-on

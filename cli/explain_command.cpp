@@ -70,7 +70,8 @@ std::string explainText(const analyzer::RuleRegistry& registry, const std::strin
     if (!code.empty() && (code == rule || name == rule)) return std::string(doc.text);
   }
   if (const rules::UncheckedTip* tip = rules::findUncheckedTip(rule))
-    return "# " + std::string(tip->topic) + " (a tip, not a rule)\n\nTip: " + std::string(tip->advice) +
+    return "# " + std::string(tip->topic) +
+           " (a tip, not a rule)\n\nTip: " + std::string(tip->advice) +
            ".\n\nWhy steplint has no rule for it: " + std::string(tip->why) + ".\n";
   return {};
 }

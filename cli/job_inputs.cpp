@@ -28,20 +28,26 @@ constexpr size_t kMaxRankSummaryBytes = size_t{64} << 20;
 /// Whether `path` (whose first bytes are `peek`) is a `steplint summary --format json` document
 /// with a rank summary. A file that is no such document is left to the trace importer (false,
 /// `problem` empty); one that is but cannot be read gets `problem`.
-bool readRankSummaryFile(const std::string& path, const trace::FilePeek& peek, analyzer::RankSummary& rank,
-                         std::string& problem) {
+bool readRankSummaryFile(const std::string& path, const trace::FilePeek& peek,
+                         analyzer::RankSummary& rank, std::string& problem) {
   if (!peek.mayBeOtherJson() || peek.size > kMaxRankSummaryBytes) return false;
   std::string text, error;
-  if (!trace::readInputFile(path, kMaxRankSummaryBytes, text, error)) return false;  // the importer says why
+  if (!trace::readInputFile(path, kMaxRankSummaryBytes, text, error))
+    return false;  // the importer says why
   switch (analyzer::readRankSummaryDocument(text, rank, problem)) {
-    case analyzer::RankSummaryRead::kRead: return true;
-    case analyzer::RankSummaryRead::kBroken: problem = path + ": " + problem; return false;
-    case analyzer::RankSummaryRead::kNotASummary: return false;
+    case analyzer::RankSummaryRead::kRead:
+      return true;
+    case analyzer::RankSummaryRead::kBroken:
+      problem = path + ": " + problem;
+      return false;
+    case analyzer::RankSummaryRead::kNotASummary:
+      return false;
   }
   return false;
 }
 
-void importOne(const std::string& path, const JobInputOptions& options, int parse_threads, Slot& slot) {
+void importOne(const std::string& path, const JobInputOptions& options, int parse_threads,
+               Slot& slot) {
   trace::TraceModel model;  // freed when this returns: only the summary outlives it
   trace::ImportOptions import;
   import.threads = parse_threads;
@@ -86,7 +92,8 @@ JobInputResult summarizeRanks(const std::vector<JobInput>& inputs, const JobInpu
   std::vector<Slot> slots(traces.size());
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i = next++; i < traces.size(); i = next++) importOne(traces[i]->path, options, parse_threads, slots[i]);
+    for (size_t i = next++; i < traces.size(); i = next++)
+      importOne(traces[i]->path, options, parse_threads, slots[i]);
   };
   std::vector<std::thread> pool;
   for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work);
@@ -119,7 +126,8 @@ JobInputResult summarizeRanks(const std::vector<JobInput>& inputs, const JobInpu
 std::vector<analyzer::JobAnalysis> analyzeJobs(std::vector<analyzer::RankSummary> ranks,
                                                std::vector<std::string>& warnings) {
   std::vector<analyzer::JobAnalysis> out;
-  for (const analyzer::Job& job : analyzer::groupJobs(std::move(ranks), warnings)) out.push_back(analyzer::analyzeJob(job));
+  for (const analyzer::Job& job : analyzer::groupJobs(std::move(ranks), warnings))
+    out.push_back(analyzer::analyzeJob(job));
   return out;
 }
 

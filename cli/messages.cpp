@@ -54,7 +54,8 @@ std::vector<std::string> importWarningLines(const std::string& path,
 
 std::vector<std::string> importWarnings(const std::string& path, const trace::TraceModel& model) {
   std::vector<std::string> lines = importWarningLines(path, model.stats);
-  if (model.events.empty()) lines.push_back(path + ": no complete events imported; the results are empty");
+  if (model.events.empty())
+    lines.push_back(path + ": no complete events imported; the results are empty");
   return lines;
 }
 

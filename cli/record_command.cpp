@@ -1,10 +1,10 @@
 #include "record_command.h"
 
-#include <CLI/CLI.hpp>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cerrno>
@@ -85,7 +85,8 @@ const collector::StatusMessage* findStatus(const std::vector<collector::StatusMe
 }
 
 void replaceAll(std::string& text, const std::string& from, const std::string& to) {
-  for (size_t at = 0; !from.empty() && (at = text.find(from, at)) != std::string::npos; at += to.size())
+  for (size_t at = 0; !from.empty() && (at = text.find(from, at)) != std::string::npos;
+       at += to.size())
     text.replace(at, from.size(), to);
 }
 
@@ -121,7 +122,8 @@ std::string selfExecutable() {
 /// imports torch, so its collector writes a trace too, of nothing.
 bool recordsAnything(const std::string& path) {
   trace::TraceModel model;
-  if (!trace::importTraceFile(path, model).ok()) return true;  // unreadable: keep it, check says why
+  if (!trace::importTraceFile(path, model).ok())
+    return true;  // unreadable: keep it, check says why
   return std::any_of(model.events.begin(), model.events.end(), [](const trace::Event& e) {
     return trace::isCpuRange(e.kind) || trace::isDeviceOp(e.kind);
   });
@@ -139,10 +141,14 @@ std::string describeProcess(const StagedTrace& trace) {
 std::vector<std::string> tracesToReport(std::vector<StagedTrace>& traces) {
   std::vector<std::string> ranks, others;
   for (const StagedTrace& t : traces) (t.isRank() ? ranks : others).push_back(t.path);
-  if (ranks.empty()) return traces.front().tag.empty() ? std::vector<std::string>{traces.front().path} : others;
-  auto launcher = std::find_if(traces.begin(), traces.end(), [](const StagedTrace& t) { return t.tag.empty(); });
-  if (launcher != traces.end() && launcher->state == StagedTrace::State::kComplete && !recordsAnything(launcher->path)) {
-    printNote("the run's launcher (" + launcher->path + ") recorded no operator; its trace was removed");
+  if (ranks.empty())
+    return traces.front().tag.empty() ? std::vector<std::string>{traces.front().path} : others;
+  auto launcher = std::find_if(traces.begin(), traces.end(),
+                               [](const StagedTrace& t) { return t.tag.empty(); });
+  if (launcher != traces.end() && launcher->state == StagedTrace::State::kComplete &&
+      !recordsAnything(launcher->path)) {
+    printNote("the run's launcher (" + launcher->path +
+              ") recorded no operator; its trace was removed");
     std::remove(launcher->path.c_str());
     traces.erase(launcher);
   }
@@ -159,16 +165,15 @@ CollectorLibraries findCollectorLibraries(const std::string& exe_path) {
     libs.python_hook = (preload.parent_path() / kPythonHookDir).string();
     return libs;
   };
-  if (const char* explicit_path = std::getenv("STEPLINT_PRELOAD_LIB"); explicit_path && *explicit_path)
+  if (const char* explicit_path = std::getenv("STEPLINT_PRELOAD_LIB");
+      explicit_path && *explicit_path)
     return withCollector(explicit_path);
   const fs::path dir = fs::path(exe_path).parent_path();
   for (const fs::path& candidate :
-       {dir / ".." / "collector" / kPreloadFile,        // build tree: <build>/cli/steplint
+       {dir / ".." / "collector" / kPreloadFile,              // build tree: <build>/cli/steplint
         dir / ".." / STEPLINT_INSTALL_LIBDIR / kPreloadFile,  // install: <prefix>/bin/steplint
-        dir / ".." / "lib" / kPreloadFile,
-        dir / ".." / "lib64" / kPreloadFile,
-        dir / ".." / "lib" / "steplint" / kPreloadFile,
-        dir / kPreloadFile}) {
+        dir / ".." / "lib" / kPreloadFile, dir / ".." / "lib64" / kPreloadFile,
+        dir / ".." / "lib" / "steplint" / kPreloadFile, dir / kPreloadFile}) {
     if (isFile(candidate)) return withCollector(candidate.lexically_normal());
   }
   return libs;
@@ -194,8 +199,9 @@ void RecordCommand::addOptions(CLI::App& app) {
   app.add_option("COMMAND", command_, "The trainer and its arguments, after --")
       ->required()
       ->type_name("PROGRAM ARGS...");
-  app.add_option("-o,--output", output_path_,
-                 "Trace file to write (default steplint_<program>.pt.trace.json.gz; .gz compresses)")
+  app.add_option(
+         "-o,--output", output_path_,
+         "Trace file to write (default steplint_<program>.pt.trace.json.gz; .gz compresses)")
       ->type_name("FILE");
   app.add_option("--schedule", schedule_,
                  "Record only some steps: wait,warmup,active[,repeat] as torch.profiler.schedule")
@@ -203,9 +209,10 @@ void RecordCommand::addOptions(CLI::App& app) {
   app.add_flag("--shapes", shapes_, "Record input shapes and dtypes (Input Dims; more overhead)");
   app.add_flag("--no-cupti", no_cupti_, "Do not record GPU activity with CUPTI");
   app.add_flag("--no-report", no_report_, "Only record; do not print the findings afterwards");
-  app.add_option("--summary-dir", summary_dir_,
-                 "Also write each trace's summary (summary --format json, with its rank summary) into DIR, "
-                 "from which a job report can be built without the traces")
+  app.add_option(
+         "--summary-dir", summary_dir_,
+         "Also write each trace's summary (summary --format json, with its rank summary) into DIR, "
+         "from which a job report can be built without the traces")
       ->type_name("DIR");
   check_.addReportOptions(app, /*with_output=*/false);
 }
@@ -214,7 +221,8 @@ void RecordCommand::execTrainer(const CollectorLibraries& libs, const std::strin
                                 int status_fd) const {
   setenv("STEPLINT_RECORD", "1", 1);
   setenv("STEPLINT_OUTPUT", trace_path.c_str(), 1);
-  setenv("STEPLINT_TRACE_NAME", output_path_.c_str(), 1);  // the name it will have, not the staging name
+  setenv("STEPLINT_TRACE_NAME", output_path_.c_str(),
+         1);  // the name it will have, not the staging name
   if (status_fd >= 0 && fcntl(status_fd, F_SETFD, 0) == 0)  // inherited across exec
     setenv("STEPLINT_STATUS_FD", collector::statusChannelSpec(status_fd).c_str(), 1);
   setenv("STEPLINT_COLLECTOR_LIB", libs.collector.c_str(), 1);
@@ -230,8 +238,8 @@ void RecordCommand::execTrainer(const CollectorLibraries& libs, const std::strin
   for (const std::string& arg : command_) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
   execvp(argv[0], argv.data());
-  const std::string message = "steplint: error: cannot run " + command_[0] + " (" +
-                              std::strerror(errno) + ")\n";
+  const std::string message =
+      "steplint: error: cannot run " + command_[0] + " (" + std::strerror(errno) + ")\n";
   (void)!write(STDERR_FILENO, message.data(), message.size());
   _exit(127);  // what shells report for a command that cannot be run
 }
@@ -240,7 +248,8 @@ int RecordCommand::runTrainer(const CollectorLibraries& libs, const std::string&
                               std::string* status_text) const {
   int status_pipe[2] = {-1, -1};
   if (pipe2(status_pipe, O_CLOEXEC | O_NONBLOCK) != 0) status_pipe[0] = status_pipe[1] = -1;
-  struct sigaction old_int {}, old_term {};
+  struct sigaction old_int {
+  }, old_term{};
   installForwarding(&old_int, &old_term);
   std::cout.flush();
   const pid_t pid = fork();
@@ -281,17 +290,21 @@ void RecordCommand::warnAbout(const StagedTrace& trace, const collector::StatusM
   if (failure != nullptr) {
     printError(trace.path + ": " + failure->text + analysing);
   } else {
-    printWarning(trace.path + ": the recording did not finish (" + unfinishedCause(wait_status) + ")" + analysing);
+    printWarning(trace.path + ": the recording did not finish (" + unfinishedCause(wait_status) +
+                 ")" + analysing);
   }
 }
 
-int RecordCommand::reportTraces(std::vector<StagedTrace> traces, int wait_status, const std::string& status_text) {
+int RecordCommand::reportTraces(std::vector<StagedTrace> traces, int wait_status,
+                                const std::string& status_text) {
   const int trainer_exit = exitCodeOf(wait_status);
   const auto messages = collector::parseStatusMessages(status_text);
-  const collector::StatusMessage* failure = findStatus(messages, collector::StatusKind::kWriteFailed);
+  const collector::StatusMessage* failure =
+      findStatus(messages, collector::StatusKind::kWriteFailed);
   if (failure == nullptr) failure = findStatus(messages, collector::StatusKind::kNotRecording);
   // A collector built against another torch records nothing: with no trace at all, that is why.
-  const collector::StatusMessage* mismatch = findStatus(messages, collector::StatusKind::kTorchMismatch);
+  const collector::StatusMessage* mismatch =
+      findStatus(messages, collector::StatusKind::kTorchMismatch);
   const auto written = [](const StagedTrace& t) { return t.state != StagedTrace::State::kNone; };
   const bool none_written = std::none_of(traces.begin(), traces.end(), written);
   if (failure == nullptr && none_written) failure = mismatch;
@@ -309,8 +322,10 @@ int RecordCommand::reportTraces(std::vector<StagedTrace> traces, int wait_status
     }
     return exit_code;
   }
-  if (mismatch != nullptr) printWarning(mismatch->text);  // a process of the run that did not record
-  traces.erase(std::remove_if(traces.begin(), traces.end(), [&](const StagedTrace& t) { return !written(t); }),
+  if (mismatch != nullptr)
+    printWarning(mismatch->text);  // a process of the run that did not record
+  traces.erase(std::remove_if(traces.begin(), traces.end(),
+                              [&](const StagedTrace& t) { return !written(t); }),
                traces.end());
   const std::vector<std::string> report = tracesToReport(traces);
   for (const StagedTrace& trace : traces) warnAbout(trace, failure, wait_status);
@@ -318,7 +333,8 @@ int RecordCommand::reportTraces(std::vector<StagedTrace> traces, int wait_status
   // pageable copies or slow loader must not disappear behind the job report).
   if (report.size() > 1) check_.keepRankFindings();
   if (!no_report_ && !report.empty()) check_.runOn(report);
-  for (const StagedTrace& trace : traces) printNote("trace: " + trace.path + describeProcess(trace));
+  for (const StagedTrace& trace : traces)
+    printNote("trace: " + trace.path + describeProcess(trace));
   if (!summary_dir_.empty() && !writeSummaries(traces) && exit_code == 0) return kExitUsageError;
   return exit_code;
 }
@@ -333,7 +349,8 @@ bool RecordCommand::writeSummaries(const std::vector<StagedTrace>& traces) const
     const std::string name = fs::path(staged.path).filename().string();
     const std::string stem = name.substr(0, name.size() - trace::traceSuffix(name).size());
     const std::string out = (fs::path(summary_dir_) / (stem + ".summary.json")).string();
-    if (std::string problem = trace::writeOutputFile(out, summaryDocument(summary, model).dump(2) + "\n");
+    if (std::string problem =
+            trace::writeOutputFile(out, summaryDocument(summary, model).dump(2) + "\n");
         !problem.empty()) {
       printError(out + ": " + problem);
       all_written = false;
@@ -382,9 +399,11 @@ int RecordCommand::run() {
   std::vector<StagedTrace> traces = staging.finish();
   // The collectors' messages name the staging files: name the files the user will find.
   for (const StagedTrace& trace : traces)
-    replaceAll(status_text, trace.staged, trace.tag.empty() ? output_path_ : trace::processTracePath(output_path_, trace.tag));
+    replaceAll(status_text, trace.staged,
+               trace.tag.empty() ? output_path_ : trace::processTracePath(output_path_, trace.tag));
   const int trainer_exit = exitCodeOf(status);
-  if (trainer_exit != 0) printNote(command_[0] + " exited with status " + std::to_string(trainer_exit));
+  if (trainer_exit != 0)
+    printNote(command_[0] + " exited with status " + std::to_string(trainer_exit));
   return reportTraces(std::move(traces), status, status_text);
 }
 

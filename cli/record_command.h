@@ -20,8 +20,8 @@ namespace steplint::cli {
 
 /// Where the collector's two libraries are, found relative to the steplint executable.
 struct CollectorLibraries {
-  std::string preload;    // libsteplint_preload.so
-  std::string collector;  // libsteplint_collector.so
+  std::string preload;      // libsteplint_preload.so
+  std::string collector;    // libsteplint_collector.so
   std::string python_hook;  // steplint_python/ (sitecustomize.py), next to the preload
 };
 
@@ -56,16 +56,19 @@ class RecordCommand final : public Command {
                                 int status_fd) const;
   /// Forks the trainer, forwards SIGINT/SIGTERM, waits; returns its wait status or -1, and in
   /// *status_text what the collector reported (status_channel.h).
-  int runTrainer(const CollectorLibraries& libs, const std::string& trace_path, std::string* status_text) const;
+  int runTrainer(const CollectorLibraries& libs, const std::string& trace_path,
+                 std::string* status_text) const;
   /// Reports on the traces (or their .partial); prints why when none was written or one is cut
   /// short. A run of several ranks is reported as one job. Returns the exit code: the
   /// trainer's, or 2 when it succeeded but the trace is lost.
-  int reportTraces(std::vector<StagedTrace> traces, int wait_status, const std::string& status_text);
+  int reportTraces(std::vector<StagedTrace> traces, int wait_status,
+                   const std::string& status_text);
   /// --summary-dir: each trace's `summary --format json` document (with its rank summary) as
   /// DIR/<trace name>.summary.json. False after printing why one could not be written.
   bool writeSummaries(const std::vector<StagedTrace>& traces) const;
   /// Warns about a trace that is not where it should be or is cut short.
-  void warnAbout(const StagedTrace& trace, const collector::StatusMessage* failure, int wait_status) const;
+  void warnAbout(const StagedTrace& trace, const collector::StatusMessage* failure,
+                 int wait_status) const;
 
   CheckCommand check_;
   std::vector<std::string> command_;

@@ -56,7 +56,8 @@ bool endsWith(std::string_view text, std::string_view end) {
 /// The rank of a "rank<N>" tag, else -1.
 long rankOfTag(const std::string& tag) {
   if (tag.size() < 5 || tag.compare(0, 4, "rank") != 0) return -1;
-  if (!std::all_of(tag.begin() + 4, tag.end(), [](char c) { return c >= '0' && c <= '9'; })) return -1;
+  if (!std::all_of(tag.begin() + 4, tag.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return -1;
   return std::strtol(tag.c_str() + 4, nullptr, 10);
 }
 
@@ -91,13 +92,15 @@ bool TraceStaging::reserve(const std::string& output, std::string* error) {
     if (!ec) output_ = target.string();
   }
   if (kindAt(output_) == Kind::kOther) {
-    *error = output + " exists and is not a regular file; steplint record writes only regular files";
+    *error =
+        output + " exists and is not a regular file; steplint record writes only regular files";
     return false;
   }
   const fs::path parent = fs::path(output_).parent_path();
   fs::create_directories(parent, ec);
   if (ec) {
-    *error = "cannot create the directory " + parent.string() + " for " + output + ": " + ec.message();
+    *error =
+        "cannot create the directory " + parent.string() + " for " + output + ": " + ec.message();
     return false;
   }
   // ".steplint-XXXXXX.<name>": hidden, unique, and it ends like -o, so the collector still
@@ -126,11 +129,12 @@ std::vector<std::string> TraceStaging::stagedTags() const {
   const std::string stem = name.substr(0, name.size() - suffix.size());
   std::vector<std::string> tags{""};
   std::error_code ec;
-  for (fs::directory_iterator it(staged.parent_path(), ec), end; !ec && it != end; it.increment(ec)) {
+  for (fs::directory_iterator it(staged.parent_path(), ec), end; !ec && it != end;
+       it.increment(ec)) {
     std::string file = it->path().filename().string();
     if (endsWith(file, kPartialSuffix)) file.resize(file.size() - kPartialSuffix.size());
-    if (file.size() <= stem.size() + 1 + suffix.size() || file.compare(0, stem.size() + 1, stem + ".") != 0 ||
-        !endsWith(file, suffix))
+    if (file.size() <= stem.size() + 1 + suffix.size() ||
+        file.compare(0, stem.size() + 1, stem + ".") != 0 || !endsWith(file, suffix))
       continue;
     std::string tag = file.substr(stem.size() + 1, file.size() - stem.size() - 1 - suffix.size());
     if (std::find(tags.begin(), tags.end(), tag) == tags.end()) tags.push_back(std::move(tag));
@@ -162,7 +166,8 @@ StagedTrace TraceStaging::finishOne(const std::string& tag) {
 }
 
 std::vector<StagedTrace> TraceStaging::finish() {
-  directory_lock_ = ::open(fs::path(output_).parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  directory_lock_ =
+      ::open(fs::path(output_).parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (directory_lock_ >= 0) flock(directory_lock_, LOCK_EX);  // best effort (NFS may refuse)
   std::vector<StagedTrace> traces;
   for (const std::string& tag : stagedTags()) traces.push_back(finishOne(tag));

@@ -44,11 +44,14 @@ void printText(const analyzer::RuleRegistry& registry, const analyzer::JobRuleRe
   if (registry.rules().empty()) std::cout << "(no rules registered)\n";
   // Tips without a rule follow, so that the catalog says why they are not checked.
   size_t topic_width = 0;
-  for (const rules::UncheckedTip& tip : rules::uncheckedTips()) topic_width = std::max(topic_width, tip.topic.size());
-  if (!rules::uncheckedTips().empty()) std::cout << "\nTips with no rule (no trace can check them; steplint explain TOPIC):\n";
+  for (const rules::UncheckedTip& tip : rules::uncheckedTips())
+    topic_width = std::max(topic_width, tip.topic.size());
+  if (!rules::uncheckedTips().empty())
+    std::cout << "\nTips with no rule (no trace can check them; steplint explain TOPIC):\n";
   for (const rules::UncheckedTip& tip : rules::uncheckedTips()) {
     const std::string indent(topic_width + 4, ' ');
-    std::cout << "  " << tip.topic << std::string(topic_width - tip.topic.size() + 2, ' ') << tip.advice << '\n'
+    std::cout << "  " << tip.topic << std::string(topic_width - tip.topic.size() + 2, ' ')
+              << tip.advice << '\n'
               << indent << "no rule: " << tip.why << '\n';
   }
 }
@@ -96,7 +99,8 @@ std::string tableCell(std::string_view text) {
 }
 
 /// The table of docs/rules/README.md: links are relative, so they work on GitHub and locally.
-void printMarkdown(const analyzer::RuleRegistry& registry, const analyzer::JobRuleRegistry& job_rules) {
+void printMarkdown(const analyzer::RuleRegistry& registry,
+                   const analyzer::JobRuleRegistry& job_rules) {
   std::cout
       << "| Code | Name | Category | Default | Severity | Summary |\n|---|---|---|---|---|---|\n";
   std::vector<const RuleInfo*> infos;
@@ -111,10 +115,12 @@ void printMarkdown(const analyzer::RuleRegistry& registry, const analyzer::JobRu
               << " |\n";
   }
   if (rules::uncheckedTips().empty()) return;
-  std::cout << "\nTips with no rule: no trace can check them (`steplint explain TOPIC` prints one).\n\n"
-            << "| Topic | Tip | Why no rule |\n|---|---|---|\n";
+  std::cout
+      << "\nTips with no rule: no trace can check them (`steplint explain TOPIC` prints one).\n\n"
+      << "| Topic | Tip | Why no rule |\n|---|---|---|\n";
   for (const rules::UncheckedTip& tip : rules::uncheckedTips())
-    std::cout << "| `" << tip.topic << "` | " << tableCell(tip.advice) << " | " << tableCell(tip.why) << " |\n";
+    std::cout << "| `" << tip.topic << "` | " << tableCell(tip.advice) << " | "
+              << tableCell(tip.why) << " |\n";
 }
 
 }  // namespace

@@ -13,11 +13,13 @@ struct StepFlags {
   bool keep_warmup = false;
 
   void add(CLI::App& app) {
-    app.add_flag("--keep-warmup-steps", keep_warmup,
-                 "Keep leading steps that took over 3x the median step (dropped by default as start-up)");
-    app.add_flag("--keep-tail-steps", keep_tail,
-                 "Keep trailing steps whose GPU work looks incompletely captured (dropped by default, "
-                 "as the TensorBoard profiler plugin does)");
+    app.add_flag(
+        "--keep-warmup-steps", keep_warmup,
+        "Keep leading steps that took over 3x the median step (dropped by default as start-up)");
+    app.add_flag(
+        "--keep-tail-steps", keep_tail,
+        "Keep trailing steps whose GPU work looks incompletely captured (dropped by default, "
+        "as the TensorBoard profiler plugin does)");
   }
 
   analyzer::StepOptions options() const {

@@ -58,14 +58,15 @@ struct PerTrace {
 
 /// Imports and summarizes each trace input once, one at a time; rank-summary inputs only join
 /// `out.ranks`. `keep_ranks`: the traces may be a job's (several, or a folder).
-void summarizeEach(const std::vector<JobInput>& inputs, const analyzer::SummaryOptions& options, bool json,
-                   bool color, bool keep_ranks, PerTrace& out) {
+void summarizeEach(const std::vector<JobInput>& inputs, const analyzer::SummaryOptions& options,
+                   bool json, bool color, bool keep_ranks, PerTrace& out) {
   for (const JobInput& input : inputs) {
     if (input.kind == JobInput::Kind::kFailed) {
       out.any_failed = true;
       continue;
     }
-    if (input.kind == JobInput::Kind::kRankSummary) {  // a rank reduced elsewhere: only the job uses it
+    if (input.kind ==
+        JobInput::Kind::kRankSummary) {  // a rank reduced elsewhere: only the job uses it
       out.ranks.push_back(input.rank);
       continue;
     }
@@ -89,7 +90,8 @@ void summarizeEach(const std::vector<JobInput>& inputs, const analyzer::SummaryO
 
 }  // namespace
 
-nlohmann::json summaryDocument(const analyzer::TraceSummary& summary, const trace::TraceModel& model) {
+nlohmann::json summaryDocument(const analyzer::TraceSummary& summary,
+                               const trace::TraceModel& model) {
   // The rank summary rides along, so a job report can later be built from these files.
   nlohmann::json doc = analyzer::summaryToJson(summary, model);
   doc["rank_summary"] = analyzer::rankSummaryToJson(analyzer::summarizeRank(model, summary));
@@ -97,12 +99,14 @@ nlohmann::json summaryDocument(const analyzer::TraceSummary& summary, const trac
 }
 
 void SummaryCommand::addOptions(CLI::App& app) {
-  app.add_option("TRACE", traces_,
-                 "Trace files, folders of traces or quoted globs: torch.profiler / Kineto JSON, plain or .gz")
+  app.add_option(
+         "TRACE", traces_,
+         "Trace files, folders of traces or quoted globs: torch.profiler / Kineto JSON, plain or .gz")
       ->required()
       ->type_name("PATH");
-  app.add_option("--format", format_,
-                 "Output format; json: schema steplint.summary/1, or steplint.jobs/1 for a job (docs/cli.md)")
+  app.add_option(
+         "--format", format_,
+         "Output format; json: schema steplint.summary/1, or steplint.jobs/1 for a job (docs/cli.md)")
       ->check(CLI::IsMember({"text", "json"}))
       ->capture_default_str();
   step_flags_.add(app);
@@ -112,8 +116,10 @@ void SummaryCommand::addOptions(CLI::App& app) {
   app.add_option("-o,--output", output_path_,
                  "Write the summary to FILE instead of standard output")
       ->type_name("FILE");
-  app.add_flag("--per-rank", per_rank_, "For a job's traces: each trace's summary too, before the job report");
-  app.add_option("--jobs", workers_, "Traces imported at once for a job (default: cores, at most 4)")
+  app.add_flag("--per-rank", per_rank_,
+               "For a job's traces: each trace's summary too, before the job report");
+  app.add_option("--jobs", workers_,
+                 "Traces imported at once for a job (default: cores, at most 4)")
       ->check(CLI::Range(1u, 64u));
 }
 
@@ -127,7 +133,8 @@ int SummaryCommand::run() {
 
   // Before any import: `-o t.json t.json` would replace the trace with its own summary.
   if (to_file) {
-    if (std::string problem = trace::checkOutputPath(output_path_, inputs.files); !problem.empty()) {
+    if (std::string problem = trace::checkOutputPath(output_path_, inputs.files);
+        !problem.empty()) {
       printError(output_path_ + ": " + problem);
       return kExitUsageError;
     }
@@ -158,7 +165,8 @@ int SummaryCommand::run() {
   // their events, which Kineto never writes): then each trace is read once more, one by one.
   PerTrace each;
   if (!job_first || !looksLikeJob(ranks)) {
-    summarizeEach(classified, options, json, color, inputs.files.size() > 1 || inputs.from_folder_or_glob, each);
+    summarizeEach(classified, options, json, color,
+                  inputs.files.size() > 1 || inputs.from_folder_or_glob, each);
     any_failed = any_failed || each.any_failed;
     ranks = std::move(each.ranks);
   }
@@ -181,7 +189,8 @@ int SummaryCommand::run() {
   out.flush();
 
   if (to_file && (rendered > 0 || (json && inputs.files.size() > 1))) {
-    if (std::string problem = trace::writeOutputFile(output_path_, buffer.str()); !problem.empty()) {
+    if (std::string problem = trace::writeOutputFile(output_path_, buffer.str());
+        !problem.empty()) {
       printError(output_path_ + ": " + problem);
       return kExitUsageError;
     }

@@ -16,7 +16,8 @@ namespace steplint::cli {
 
 /// One trace's `summary --format json` document: the summary with its "rank_summary", from
 /// which a job report can be built without the trace (docs/summary-json.md).
-nlohmann::json summaryDocument(const analyzer::TraceSummary& summary, const trace::TraceModel& model);
+nlohmann::json summaryDocument(const analyzer::TraceSummary& summary,
+                               const trace::TraceModel& model);
 
 class SummaryCommand final : public Command {
  public:

@@ -11,7 +11,8 @@ namespace {
 namespace fs = std::filesystem;
 
 bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 bool hasGlobCharacters(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
@@ -24,8 +25,10 @@ std::vector<std::string> folderTraces(const std::string& dir, std::string& probl
     if (it->is_regular_file(type_ec) && looksLikeTraceName(it->path().filename().string()))
       out.push_back(it->path().string());
   }
-  if (ec) problem = dir + ": cannot list the folder (" + ec.message() + ")";
-  else if (out.empty()) problem = dir + ": no trace files in it (*.json, *.json.gz)";
+  if (ec)
+    problem = dir + ": cannot list the folder (" + ec.message() + ")";
+  else if (out.empty())
+    problem = dir + ": no trace files in it (*.json, *.json.gz)";
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -35,10 +38,13 @@ std::vector<std::string> globTraces(const std::string& pattern, std::string& pro
   glob_t matches{};
   const int rc = ::glob(pattern.c_str(), 0, nullptr, &matches);
   if (rc == 0)
-    for (size_t i = 0; i < matches.gl_pathc; ++i) out.emplace_back(matches.gl_pathv[i]);  // glob sorts
+    for (size_t i = 0; i < matches.gl_pathc; ++i)
+      out.emplace_back(matches.gl_pathv[i]);  // glob sorts
   ::globfree(&matches);
-  if (rc == GLOB_NOMATCH) problem = pattern + ": matches no file";
-  else if (rc != 0) problem = pattern + ": cannot expand the pattern";
+  if (rc == GLOB_NOMATCH)
+    problem = pattern + ": matches no file";
+  else if (rc != 0)
+    problem = pattern + ": cannot expand the pattern";
   return out;
 }
 

@@ -19,9 +19,10 @@ int main(int argc, char** argv) {
   SampleOptions options;
   if (!parseSampleOptions(argc, argv, &options)) return 2;
   if (options.mistakes_given) {
-    std::fprintf(stderr,
-                 "fast_trainer: --mistakes and --fix are slow_trainer's switches (slow_trainer --mistakes none "
-                 "is the slow sample with every mistake fixed)\n");
+    std::fprintf(
+        stderr,
+        "fast_trainer: --mistakes and --fix are slow_trainer's switches (slow_trainer --mistakes none "
+        "is the slow sample with every mistake fixed)\n");
     return 2;
   }
   const bool cuda = options.device == "cuda";
@@ -38,12 +39,12 @@ int main(int argc, char** argv) {
   Mlp model(shape);
   model->to(device);
   torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.01).momentum(0.9));
-  auto loader = torch::data::make_data_loader(
-      InMemoryDataset(/*pinned=*/cuda, shape.features), torch::data::samplers::RandomSampler(kDatasetSize),
-      torch::data::DataLoaderOptions()
-          .batch_size(cuda ? 512 : 128)
-          .workers(loaderWorkers(options, cuda ? 2 : 0))
-          .drop_last(true));
+  auto loader = torch::data::make_data_loader(InMemoryDataset(/*pinned=*/cuda, shape.features),
+                                              torch::data::samplers::RandomSampler(kDatasetSize),
+                                              torch::data::DataLoaderOptions()
+                                                  .batch_size(cuda ? 512 : 128)
+                                                  .workers(loaderWorkers(options, cuda ? 2 : 0))
+                                                  .drop_last(true));
 
   ReferenceProfiler reference;
   if (!reference.start(options, cuda)) return 2;
@@ -53,6 +54,7 @@ int main(int argc, char** argv) {
   });
   reference.stop();
   printStepTime("fast_trainer", options.steps, mean_ms);
-  std::printf("fast_trainer: mean loss %.4f\n", loss_sum.item<double>() / static_cast<double>(options.steps));
+  std::printf("fast_trainer: mean loss %.4f\n",
+              loss_sum.item<double>() / static_cast<double>(options.steps));
   return options.exit_code;
 }

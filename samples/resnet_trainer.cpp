@@ -21,7 +21,8 @@ constexpr int64_t kPoolBatches = 4;  // distinct batches cycled through: real co
 
 /// kPoolBatches synthetic batches made once (in pinned memory on a GPU run); a "batch" is one
 /// of them, so the input pipeline costs nothing and the step is the model's.
-class PooledImages : public torch::data::datasets::BatchDataset<PooledImages, torch::data::Example<>> {
+class PooledImages
+    : public torch::data::datasets::BatchDataset<PooledImages, torch::data::Example<>> {
  public:
   PooledImages(int64_t batch, int64_t image_size, bool pinned) : batch_(batch) {
     for (int64_t i = 0; i < kPoolBatches; ++i) {
@@ -32,10 +33,13 @@ class PooledImages : public torch::data::datasets::BatchDataset<PooledImages, to
     }
   }
   torch::data::Example<> get_batch(torch::ArrayRef<size_t> indices) override {
-    const auto slot = static_cast<size_t>(indices.empty() ? 0 : indices[0] / static_cast<size_t>(batch_));
+    const auto slot =
+        static_cast<size_t>(indices.empty() ? 0 : indices[0] / static_cast<size_t>(batch_));
     return {images_[slot % kPoolBatches], labels_[slot % kPoolBatches]};
   }
-  torch::optional<size_t> size() const override { return static_cast<size_t>(batch_ * kPoolBatches); }
+  torch::optional<size_t> size() const override {
+    return static_cast<size_t>(batch_ * kPoolBatches);
+  }
 
  private:
   int64_t batch_;
@@ -80,6 +84,7 @@ int main(int argc, char** argv) {
   });
   reference.stop();
   printStepTime("resnet_trainer", options.steps, mean_ms);
-  std::printf("resnet_trainer: mean loss %.4f\n", loss_sum.item<double>() / static_cast<double>(options.steps));
+  std::printf("resnet_trainer: mean loss %.4f\n",
+              loss_sum.item<double>() / static_cast<double>(options.steps));
   return options.exit_code;
 }

@@ -12,7 +12,8 @@
 //   * cudnn-benchmark-off: cudnn.benchmark off (SL304);
 //   * fp32-matmul: FP32 matmuls without TF32 on a GPU (SL303).
 //
-//   ./slow_trainer [--device cpu|cuda] [--steps N] [--steplint-steps] [--mistakes all|none|NAME,...]
+//   ./slow_trainer [--device cpu|cuda] [--steps N] [--steplint-steps] [--mistakes
+//   all|none|NAME,...]
 //                  [--fix NAME,...]
 //   steplint record -- ./slow_trainer --steps 30
 #include <cstdio>
@@ -39,11 +40,13 @@ class Trainer {
     const bool pinned = device_.is_cuda() && !on(Mistake::kPageableCopy);
     // The inline loader stacks pageable batches; pinning them here is what Python's
     // DataLoader(pin_memory=True) does with 0 workers. The materialised one gathers pinned.
-    if (pinned && !batch.data.is_pinned()) batch = {batch.data.pin_memory(), batch.target.pin_memory()};
+    if (pinned && !batch.data.is_pinned())
+      batch = {batch.data.pin_memory(), batch.target.pin_memory()};
     torch::Tensor x = batch.data.to(device_, /*non_blocking=*/pinned);
     torch::Tensor y = batch.target.to(device_, /*non_blocking=*/pinned);
-    torch::Tensor scale = on(Mistake::kCpuScalar) ? torch::tensor({1.0f}).to(device_)  // built on the CPU
-                                                  : torch::ones({1}, torch::TensorOptions().device(device_));
+    torch::Tensor scale = on(Mistake::kCpuScalar)
+                              ? torch::tensor({1.0f}).to(device_)  // built on the CPU
+                              : torch::ones({1}, torch::TensorOptions().device(device_));
     {
       // The names torch.optim's hooks give these ranges in Python; LibTorch has none (SL601).
       RECORD_USER_SCOPE("Optimizer.zero_grad#SGD.zero_grad");
@@ -63,7 +66,9 @@ class Trainer {
   }
 
   // With item-sync on, the sum is on the host already: no extra aten::item in the trace.
-  double lossSum() const { return on(Mistake::kItemSync) ? loss_on_host_ : loss_on_device_.item<double>(); }
+  double lossSum() const {
+    return on(Mistake::kItemSync) ? loss_on_host_ : loss_on_device_.item<double>();
+  }
 
  private:
   static Mlp onDevice(Mlp model, torch::Device device) {
@@ -88,7 +93,8 @@ int train(Loader& loader, Trainer& trainer, const SampleOptions& options) {
       runSteps(loader, options, [&](torch::data::Example<>& batch) { trainer.step(batch); });
   reference.stop();
   printStepTime("slow_trainer", options.steps, mean_ms);
-  std::printf("slow_trainer: mean loss %.4f\n", trainer.lossSum() / static_cast<double>(options.steps));
+  std::printf("slow_trainer: mean loss %.4f\n",
+              trainer.lossSum() / static_cast<double>(options.steps));
   return options.exit_code;
 }
 
@@ -121,8 +127,8 @@ int main(int argc, char** argv) {
   }
   // fast_trainer's input pipeline (on a GPU, 2 worker threads gather into pinned memory).
   const bool pinned = cuda && !mistakes.has(Mistake::kPageableCopy);
-  auto loader = torch::data::make_data_loader(InMemoryDataset(pinned, features),
-                                              torch::data::samplers::RandomSampler(kDatasetSize),
-                                              loader_options.workers(loaderWorkers(options, cuda ? 2 : 0)));
+  auto loader = torch::data::make_data_loader(
+      InMemoryDataset(pinned, features), torch::data::samplers::RandomSampler(kDatasetSize),
+      loader_options.workers(loaderWorkers(options, cuda ? 2 : 0)));
   return train(*loader, trainer, options);
 }

@@ -30,7 +30,8 @@ struct HostSets {
 bool isStepRange(std::string_view name) { return name.substr(0, 13) == "ProfilerStep#"; }
 
 /// Host causes before priority: what each recorded interval of the host timeline is.
-HostSets hostSets(const TraceModel& model, const StepResult& steps, const IntervalSet& inferred_loader) {
+HostSets hostSets(const TraceModel& model, const StepResult& steps,
+                  const IntervalSet& inferred_loader) {
   const int64_t from = steps.steps.front().start_ns, to = steps.steps.back().end_ns;
   const std::vector<char> host = hostTimelineTracks(model, steps, from, to);
   std::array<IntervalSetBuilder, kHostCauseCount> raw;
@@ -42,25 +43,29 @@ HostSets hostSets(const TraceModel& model, const StepResult& steps, const Interv
   NameMemo is_step(model, isStepRange);
   for (const Event& e : model.events) {
     // A cuda_sync record is a host wait whichever row it is drawn on (no API call mirrors it).
-    if (e.kind == EventKind::kCudaSync && e.link == kNoIndex && model.name(e) != "Stream Wait Event") {
+    if (e.kind == EventKind::kCudaSync && e.link == kNoIndex &&
+        model.name(e) != "Stream Wait Event") {
       raw[static_cast<size_t>(HostCause::kBlockedSync)].add(e.start_ns, e.end_ns());
       continue;
     }
     if (e.track >= host.size() || !host[e.track]) continue;
     if (trace::isLaunchApi(e.kind)) {
-      raw[static_cast<size_t>(is_sync(e.name) ? HostCause::kBlockedSync : HostCause::kLaunch)].add(e.start_ns,
-                                                                                                  e.end_ns());
+      raw[static_cast<size_t>(is_sync(e.name) ? HostCause::kBlockedSync : HostCause::kLaunch)].add(
+          e.start_ns, e.end_ns());
     } else if (trace::isCpuRange(e.kind) && !is_step(e.name)) {
-      raw[static_cast<size_t>(is_loader(e.name) ? HostCause::kDataLoader : HostCause::kOps)].add(e.start_ns, e.end_ns());
+      raw[static_cast<size_t>(is_loader(e.name) ? HostCause::kDataLoader : HostCause::kOps)].add(
+          e.start_ns, e.end_ns());
     }
   }
   for (const Interval& iv : inferred_loader.intervals())
     raw[static_cast<size_t>(HostCause::kDataLoader)].add(iv.start, iv.end);
   // A copy call that returned only after its copy ended blocked the host (pageable memory).
   for (const Event& op : model.events) {
-    if ((op.kind != EventKind::kMemcpy && op.kind != EventKind::kMemset) || op.link == kNoIndex) continue;
+    if ((op.kind != EventKind::kMemcpy && op.kind != EventKind::kMemset) || op.link == kNoIndex)
+      continue;
     const Event& call = model.events[op.link];
-    if (trace::isLaunchApi(call.kind) && call.track < host.size() && host[call.track] && call.end_ns() >= op.end_ns())
+    if (trace::isLaunchApi(call.kind) && call.track < host.size() && host[call.track] &&
+        call.end_ns() >= op.end_ns())
       raw[static_cast<size_t>(HostCause::kBlockedCopy)].add(call.start_ns, call.end_ns());
   }
   HostSets out;
@@ -122,7 +127,8 @@ IntervalSet afterWaits(const IntervalSet& waits, const IntervalSet& busy) {
 }
 
 /// The device's causes, disjoint, over the whole trace.
-std::array<IntervalSet, kDeviceCauseCount> deviceSets(DeviceBusy& busy, const HostSets& host, const IntervalSet& all) {
+std::array<IntervalSet, kDeviceCauseCount> deviceSets(DeviceBusy& busy, const HostSets& host,
+                                                      const IntervalSet& all) {
   std::array<IntervalSet, kDeviceCauseCount> out;
   IntervalSet taken;
   for (size_t i = 0; i < busy.raw.size(); ++i) {
@@ -135,10 +141,12 @@ std::array<IntervalSet, kDeviceCauseCount> deviceSets(DeviceBusy& busy, const Ho
     idle = idle.subtract(part);
     return part;
   };
-  out[static_cast<size_t>(DeviceCause::kIdleData)] = claim(host.by_cause[static_cast<size_t>(HostCause::kDataLoader)]);
+  out[static_cast<size_t>(DeviceCause::kIdleData)] =
+      claim(host.by_cause[static_cast<size_t>(HostCause::kDataLoader)]);
   out[static_cast<size_t>(DeviceCause::kIdleBlocked)] = claim(host.waits);
   out[static_cast<size_t>(DeviceCause::kIdleAfterSync)] = claim(afterWaits(host.waits, taken));
-  out[static_cast<size_t>(DeviceCause::kIdleLaunch)] = claim(host.by_cause[static_cast<size_t>(HostCause::kLaunch)]);
+  out[static_cast<size_t>(DeviceCause::kIdleLaunch)] =
+      claim(host.by_cause[static_cast<size_t>(HostCause::kLaunch)]);
   out[static_cast<size_t>(DeviceCause::kIdleHostWork)] = idle;
   return out;
 }
@@ -147,7 +155,8 @@ void average(AttributionResult& r) {
   const double n = static_cast<double>(r.per_step.size());
   for (const StepAttribution& a : r.per_step) {
     r.average_total_ns += static_cast<double>(a.total_ns) / n;
-    for (int c = 0; c < kHostCauseCount; ++c) r.average_host_ns[c] += static_cast<double>(a.host_ns[c]) / n;
+    for (int c = 0; c < kHostCauseCount; ++c)
+      r.average_host_ns[c] += static_cast<double>(a.host_ns[c]) / n;
     if (r.average_device_ns.size() < a.devices.size()) r.average_device_ns.resize(a.devices.size());
     for (size_t d = 0; d < a.devices.size(); ++d) {
       r.average_device_ns[d].first = a.devices[d].device;
@@ -172,9 +181,15 @@ std::string hostCauseLabel(const AttributionResult& a, HostCause c) {
 }
 
 std::string_view deviceCauseName(DeviceCause c) {
-  static constexpr std::array<std::string_view, kDeviceCauseCount> kNames = {
-      "compute",          "communication",          "copy",           "memset",          "idle: data",
-      "idle: host blocked", "idle: after a sync", "idle: launch calls", "idle: host work"};
+  static constexpr std::array<std::string_view, kDeviceCauseCount> kNames = {"compute",
+                                                                             "communication",
+                                                                             "copy",
+                                                                             "memset",
+                                                                             "idle: data",
+                                                                             "idle: host blocked",
+                                                                             "idle: after a sync",
+                                                                             "idle: launch calls",
+                                                                             "idle: host work"};
   return kNames[static_cast<size_t>(c)];
 }
 
@@ -184,7 +199,8 @@ AttributionResult computeAttribution(const TraceModel& model, const StepResult& 
   if (steps.steps.empty()) return result;
   result.dataloader_inferred = !inferred_loader.empty();
   const HostSets host = hostSets(model, steps, inferred_loader);
-  const IntervalSet all = IntervalSet::fromUnsorted({{steps.steps.front().start_ns, steps.steps.back().end_ns}});
+  const IntervalSet all =
+      IntervalSet::fromUnsorted({{steps.steps.front().start_ns, steps.steps.back().end_ns}});
   std::map<int32_t, DeviceBusy> busy = deviceBusy(model);
   std::vector<std::pair<int32_t, std::array<IntervalSet, kDeviceCauseCount>>> devices;
   for (auto& [device, b] : busy) devices.emplace_back(device, deviceSets(b, host, all));
@@ -201,7 +217,8 @@ AttributionResult computeAttribution(const TraceModel& model, const StepResult& 
     for (const auto& [device, sets] : devices) {
       DeviceAttribution d;
       d.device = device;
-      for (int c = 0; c < kDeviceCauseCount; ++c) d.ns[c] = sets[c].overlapLength(s.start_ns, s.end_ns);
+      for (int c = 0; c < kDeviceCauseCount; ++c)
+        d.ns[c] = sets[c].overlapLength(s.start_ns, s.end_ns);
       a.devices.push_back(d);
     }
     result.per_step.push_back(std::move(a));

@@ -35,18 +35,23 @@ std::string readSchema(const nlohmann::json& doc, int& version) {
     version = 1;
     return {};
   }
-  const std::string found = schema->is_string() ? "\"" + schema->get<std::string>() + "\"" : schema->dump();
-  return "unsupported baseline schema " + (found.size() > 80 ? found.substr(0, 80) + "..." : found) +
-         " (this steplint reads \"" + kBaselineSchema + "\" and \"" + kBaselineSchemaV1 + "\")";
+  const std::string found =
+      schema->is_string() ? "\"" + schema->get<std::string>() + "\"" : schema->dump();
+  return "unsupported baseline schema " +
+         (found.size() > 80 ? found.substr(0, 80) + "..." : found) + " (this steplint reads \"" +
+         kBaselineSchema + "\" and \"" + kBaselineSchemaV1 + "\")";
 }
 
 // Entry fields of version 2; missing or mistyped ones leave the entry unscoped / unsized,
 // which errs on the side of suppressing what the file accepted.
 BaselineEntry readEntry(const nlohmann::json& entry) {
   BaselineEntry e;
-  if (auto it = entry.find("scope"); it != entry.end() && it->is_string()) e.scope = it->get<std::string>();
-  if (auto it = entry.find("magnitude"); it != entry.end() && it->is_number()) e.magnitude = it->get<double>();
-  if (auto it = entry.find("unit"); it != entry.end() && it->is_string()) e.unit = it->get<std::string>();
+  if (auto it = entry.find("scope"); it != entry.end() && it->is_string())
+    e.scope = it->get<std::string>();
+  if (auto it = entry.find("magnitude"); it != entry.end() && it->is_number())
+    e.magnitude = it->get<double>();
+  if (auto it = entry.find("unit"); it != entry.end() && it->is_string())
+    e.unit = it->get<std::string>();
   return e;
 }
 
@@ -86,8 +91,12 @@ std::string writeEntries(const std::string& path, const std::vector<ScopedResult
       const FindingSize size = findingSize(d);
       auto key = std::make_pair(size.fingerprint, scoped.scope);
       if (entries.count(key) > 0) continue;
-      nlohmann::json entry = {{"fingerprint", size.fingerprint}, {"scope", scoped.scope}, {"code", d.code},
-                              {"name", d.name},           {"message", d.message},       {"trace", scoped.result->source}};
+      nlohmann::json entry = {{"fingerprint", size.fingerprint},
+                              {"scope", scoped.scope},
+                              {"code", d.code},
+                              {"name", d.name},
+                              {"message", d.message},
+                              {"trace", scoped.result->source}};
       if (size.magnitude >= 0) {
         entry["magnitude"] = size.magnitude;
         entry["unit"] = size.unit;
@@ -104,9 +113,12 @@ std::string writeEntries(const std::string& path, const std::vector<ScopedResult
 
 std::string_view baselineScopeName(BaselineScope scope) {
   switch (scope) {
-    case BaselineScope::kFile: return "file";
-    case BaselineScope::kRank: return "rank";
-    case BaselineScope::kNone: return "none";
+    case BaselineScope::kFile:
+      return "file";
+    case BaselineScope::kRank:
+      return "rank";
+    case BaselineScope::kNone:
+      return "none";
   }
   return "file";
 }
@@ -120,19 +132,24 @@ bool parseBaselineScope(std::string_view text, BaselineScope& out) {
   return false;
 }
 
-std::string traceScope(const std::string& path, const trace::TraceMetadata& metadata, BaselineScope scope) {
+std::string traceScope(const std::string& path, const trace::TraceMetadata& metadata,
+                       BaselineScope scope) {
   std::string rank = metadata.distributed.present && metadata.distributed.rank >= 0
                          ? "rank=" + std::to_string(metadata.distributed.rank)
                          : "";
   switch (scope) {
-    case BaselineScope::kNone: return "";
-    case BaselineScope::kRank: return rank;
-    case BaselineScope::kFile: return rank.empty() ? namePattern(path) : rank + ":" + namePattern(path);
+    case BaselineScope::kNone:
+      return "";
+    case BaselineScope::kRank:
+      return rank;
+    case BaselineScope::kFile:
+      return rank.empty() ? namePattern(path) : rank + ":" + namePattern(path);
   }
   return "";
 }
 
-const BaselineEntry* Baseline::find(const std::string& fingerprint, const std::string& scope) const {
+const BaselineEntry* Baseline::find(const std::string& fingerprint,
+                                    const std::string& scope) const {
   auto it = entries.find(fingerprint);
   if (it == entries.end()) return nullptr;
   // An unscoped entry applies to every trace; an unscoped trace (--baseline-scope none) to
@@ -157,12 +174,14 @@ std::string loadBaseline(const std::string& path, Baseline& out) {
     const nlohmann::json& entry = (*list)[i];
     if (entry.is_string()) {
       out.entries[entry.get<std::string>()].push_back({});
-    } else if (entry.is_object() && entry.contains("fingerprint") && entry["fingerprint"].is_string()) {
+    } else if (entry.is_object() && entry.contains("fingerprint") &&
+               entry["fingerprint"].is_string()) {
       // Version 1 wrote no scope; were one present, it would still not be trusted.
       BaselineEntry e = out.version == 1 ? BaselineEntry{} : readEntry(entry);
       out.entries[entry["fingerprint"].get<std::string>()].push_back(std::move(e));
     } else {
-      return "fingerprints[" + std::to_string(i) + "]: expected a string or an object with a \"fingerprint\" string";
+      return "fingerprints[" + std::to_string(i) +
+             "]: expected a string or an object with a \"fingerprint\" string";
     }
   }
   return {};
@@ -178,8 +197,8 @@ std::string writeBaseline(const std::string& path, const std::vector<LintResult>
   return writeEntries(path, scoped);
 }
 
-BaselineOutcome applyBaseline(const Baseline& baseline, LintResult& result, const std::string& scope,
-                              double worse_factor) {
+BaselineOutcome applyBaseline(const Baseline& baseline, LintResult& result,
+                              const std::string& scope, double worse_factor) {
   BaselineOutcome outcome;
   std::vector<Diagnostic> kept;
   for (Diagnostic& d : result.diagnostics) {
@@ -194,7 +213,8 @@ BaselineOutcome applyBaseline(const Baseline& baseline, LintResult& result, cons
       continue;
     }
     d.message += "; worse than baseline: " + formatFixed(accepted->magnitude, 2) + " -> " +
-                 formatFixed(now.magnitude, 2) + " " + now.unit + " (band " + formatFixed(worse_factor, 2) + "x)";
+                 formatFixed(now.magnitude, 2) + " " + now.unit + " (band " +
+                 formatFixed(worse_factor, 2) + "x)";
     d.evidence.metrics.emplace_back("baseline_magnitude", accepted->magnitude);
     ++outcome.worse;
     kept.push_back(std::move(d));

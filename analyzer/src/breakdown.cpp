@@ -17,9 +17,13 @@ using trace::TraceModel;
 
 constexpr int kRoleCount = kStepCategoryCount - 1;  // every category but Other has a role
 
-bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool startsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
 
-bool isOpOrAnnotation(EventKind k) { return k == EventKind::kCpuOp || k == EventKind::kUserAnnotation; }
+bool isOpOrAnnotation(EventKind k) {
+  return k == EventKind::kCpuOp || k == EventKind::kUserAnnotation;
+}
 
 // What a CPU range's name says about its role, computed once per distinct name: traces repeat
 // a few thousand names across millions of events.
@@ -27,7 +31,8 @@ enum class NameRole : int8_t { kUnknown = -1, kPlain, kDataLoader, kProfilerStep
 
 class NameRoles {
  public:
-  explicit NameRoles(const TraceModel& model) : model_(model), cache_(model.strings.size(), NameRole::kUnknown) {}
+  explicit NameRoles(const TraceModel& model)
+      : model_(model), cache_(model.strings.size(), NameRole::kUnknown) {}
   NameRole of(trace::StringId name) {
     NameRole& r = cache_[name];
     if (r == NameRole::kUnknown) r = classify(model_.str(name));
@@ -62,7 +67,8 @@ class CommAncestry {
         break;
       }
       path.push_back(i);
-      if (trace::isCpuRange(model_.events[i].kind) && names_.of(model_.events[i].name) == NameRole::kCommunication) {
+      if (trace::isCpuRange(model_.events[i].kind) &&
+          names_.of(model_.events[i].name) == NameRole::kCommunication) {
         answer = kYes;
         break;
       }
@@ -89,17 +95,24 @@ bool isCommKernel(const TraceModel& model, const Event& kernel, CommAncestry& co
   return op != trace::kNoIndex && comm.underCommOp(op);
 }
 
-std::optional<StepCategory> roleOf(const TraceModel& model, const Event& e, CommAncestry& comm, NameRoles& names) {
+std::optional<StepCategory> roleOf(const TraceModel& model, const Event& e, CommAncestry& comm,
+                                   NameRoles& names) {
   switch (e.kind) {
-    case EventKind::kKernel: return isCommKernel(model, e, comm) ? StepCategory::kCommunication : StepCategory::kKernel;
-    case EventKind::kMemcpy: return StepCategory::kMemcpy;
-    case EventKind::kMemset: return StepCategory::kMemset;
+    case EventKind::kKernel:
+      return isCommKernel(model, e, comm) ? StepCategory::kCommunication : StepCategory::kKernel;
+    case EventKind::kMemcpy:
+      return StepCategory::kMemcpy;
+    case EventKind::kMemset:
+      return StepCategory::kMemset;
     case EventKind::kRuntime:
-    case EventKind::kDriver: return StepCategory::kRuntime;  // tb ignores cuda_driver (TB-Q10)
+    case EventKind::kDriver:
+      return StepCategory::kRuntime;  // tb ignores cuda_driver (TB-Q10)
     case EventKind::kCpuOp:
     case EventKind::kUserAnnotation:
-    case EventKind::kPythonFunction: break;
-    default: return std::nullopt;  // gpu_user_annotation, syncs, overhead ...: no role (TB-Q9)
+    case EventKind::kPythonFunction:
+      break;
+    default:
+      return std::nullopt;  // gpu_user_annotation, syncs, overhead ...: no role (TB-Q9)
   }
   const NameRole role = names.of(e.name);
   if (isOpOrAnnotation(e.kind) && role == NameRole::kDataLoader) return StepCategory::kDataLoader;
@@ -125,7 +138,8 @@ std::array<IntervalSet, kRoleCount> roleSets(const TraceModel& model) {
   std::array<IntervalSetBuilder, kRoleCount> raw;
   for (int r = 0; r < kRoleCount; ++r) raw[r].reserve(counts[r]);
   for (uint32_t i = 0; i < model.events.size(); ++i)
-    if (role_of[i] != kNoRole) raw[role_of[i]].add(model.events[i].start_ns, model.events[i].end_ns());
+    if (role_of[i] != kNoRole)
+      raw[role_of[i]].add(model.events[i].start_ns, model.events[i].end_ns());
   std::array<IntervalSet, kRoleCount> sets;
   for (int r = 0; r < kRoleCount; ++r) sets[r] = raw[r].build();
   return sets;
@@ -139,8 +153,8 @@ std::array<IntervalSet, kRoleCount> roleSets(const TraceModel& model) {
 // covers it, else to Other. That is the same as intersecting with each role in turn and
 // subtracting the result from what is left, without building that shrinking set once per
 // role (on a multi-million-event trace each copy costs tens of megabytes of fresh pages).
-std::array<IntervalSet, kStepCategoryCount> prioritize(const std::array<IntervalSet, kRoleCount>& roles,
-                                                       const std::vector<Step>& steps) {
+std::array<IntervalSet, kStepCategoryCount> prioritize(
+    const std::array<IntervalSet, kRoleCount>& roles, const std::vector<Step>& steps) {
   std::vector<Interval> step_ranges;
   for (const Step& s : steps) step_ranges.push_back({s.start_ns, s.end_ns});
   const IntervalSet step_set = IntervalSet::fromUnsorted(std::move(step_ranges));
@@ -168,15 +182,16 @@ std::array<IntervalSet, kStepCategoryCount> prioritize(const std::array<Interval
     }
   }
   std::array<IntervalSet, kStepCategoryCount> parts;
-  for (int c = 0; c < kStepCategoryCount; ++c) parts[c] = IntervalSet::fromUnsorted(std::move(pieces[c]));
+  for (int c = 0; c < kStepCategoryCount; ++c)
+    parts[c] = IntervalSet::fromUnsorted(std::move(pieces[c]));
   return parts;
 }
 
 }  // namespace
 
 std::string_view stepCategoryName(StepCategory c) {
-  static constexpr std::string_view kNames[kStepCategoryCount] = {"Kernel",  "Memcpy",     "Memset",   "Communication",
-                                                                  "Runtime", "DataLoader", "CPU Exec", "Other"};
+  static constexpr std::string_view kNames[kStepCategoryCount] = {
+      "Kernel", "Memcpy", "Memset", "Communication", "Runtime", "DataLoader", "CPU Exec", "Other"};
   return kNames[static_cast<size_t>(c)];
 }
 
@@ -210,13 +225,15 @@ BreakdownResult computeBreakdown(const TraceModel& model, const StepResult& step
     StepBreakdown row;
     row.step_number = s.number;
     row.total_ns = s.duration_ns();
-    for (int c = 0; c < kStepCategoryCount; ++c) row.ns[c] = parts[c].overlapLength(s.start_ns, s.end_ns);
+    for (int c = 0; c < kStepCategoryCount; ++c)
+      row.ns[c] = parts[c].overlapLength(s.start_ns, s.end_ns);
     result.per_step.push_back(row);
   }
   const double n = static_cast<double>(result.per_step.size());
   for (const StepBreakdown& row : result.per_step) {
     result.average_total_ns += static_cast<double>(row.total_ns) / n;
-    for (int c = 0; c < kStepCategoryCount; ++c) result.average_ns[c] += static_cast<double>(row.ns[c]) / n;
+    for (int c = 0; c < kStepCategoryCount; ++c)
+      result.average_ns[c] += static_cast<double>(row.ns[c]) / n;
   }
   return result;
 }

@@ -19,11 +19,16 @@ std::string signedPercent(double delta, double base) {
 std::string markdownCell(const std::string& text) {
   std::string out;
   for (char c : text) {
-    if (c == '|') out += "\\|";
-    else if (c == '<') out += "&lt;";
-    else if (c == '>') out += "&gt;";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
+    if (c == '|')
+      out += "\\|";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '\n' || c == '\r')
+      out += ' ';
+    else
+      out += c;
   }
   return out;
 }
@@ -53,7 +58,8 @@ void printSectionsMarkdown(std::ostream& out, const std::vector<DiffSection>& se
       out << '|';
       for (const auto& c : s.columns) out << ' ' << markdownCell(c.title) << " |";
       out << "\n|";
-      for (const auto& c : s.columns) out << (c.align == TextTable::Align::kRight ? "---:|" : "---|");
+      for (const auto& c : s.columns)
+        out << (c.align == TextTable::Align::kRight ? "---:|" : "---|");
       out << '\n';
       for (const auto& row : s.rows) {
         out << '|';

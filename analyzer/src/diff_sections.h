@@ -21,8 +21,8 @@ struct DiffSection {
 // Deltas below this are rounding, not change (0.5 µs/step).
 inline constexpr double kDiffNoiseNs = 500;
 
-std::string signedMs(double ns);                      // "+1.250", "-0.300", "0.000" within the noise
-std::string signedPercent(double delta, double base); // "+12.5%"; "" without a base
+std::string signedMs(double ns);  // "+1.250", "-0.300", "0.000" within the noise
+std::string signedPercent(double delta, double base);  // "+12.5%"; "" without a base
 
 /// Text safe inside a Markdown table cell: no line breaks, column separators or raw HTML.
 std::string markdownCell(const std::string& text);

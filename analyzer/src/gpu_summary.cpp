@@ -22,7 +22,8 @@ int64_t clippedLength(const Event& e, const Interval& w) {
 // tb_plugin sweeps kernel start/end points and clamps the SUM of the concurrent kernels'
 // blocks-per-SM to 1 (TB-Q11), so two half-GPU kernels read as a full GPU. Kept as is: it is
 // what the golden numbers use.
-double smEfficiency(const TraceModel& model, const std::vector<const Event*>& kernels, const Interval& w) {
+double smEfficiency(const TraceModel& model, const std::vector<const Event*>& kernels,
+                    const Interval& w) {
   struct Point {
     int64_t t;
     bool is_end;
@@ -39,8 +40,9 @@ double smEfficiency(const TraceModel& model, const std::vector<const Event*>& ke
   if (points.empty() || w.length() <= 0) return -1;
   // Ties at one timestamp need only starts before ends; the order among equals does not
   // change the sums, so an unstable sort is enough.
-  std::sort(points.begin(), points.end(),
-                   [](const Point& a, const Point& b) { return a.t != b.t ? a.t < b.t : (!a.is_end && b.is_end); });
+  std::sort(points.begin(), points.end(), [](const Point& a, const Point& b) {
+    return a.t != b.t ? a.t < b.t : (!a.is_end && b.is_end);
+  });
   double weighted = 0, sum = 0;
   int64_t active = 0, last = points.front().t;
   for (const Point& p : points) {
@@ -56,7 +58,8 @@ double smEfficiency(const TraceModel& model, const std::vector<const Event*>& ke
 }
 
 // Duration-weighted over kernel time inside the window (not over the window length).
-double achievedOccupancy(const TraceModel& model, const std::vector<const Event*>& kernels, const Interval& w) {
+double achievedOccupancy(const TraceModel& model, const std::vector<const Event*>& kernels,
+                         const Interval& w) {
   double weighted = 0;
   int64_t time = 0;
   for (const Event* k : kernels) {
@@ -71,7 +74,8 @@ double achievedOccupancy(const TraceModel& model, const std::vector<const Event*
 
 // Share of the kernel time in the window spent in tensor-core kernels, over kernels that
 // have a launch call (tb_plugin: kernels reachable from an operator through their runtime).
-double tensorCoreShare(const TraceModel& model, const std::vector<const Event*>& kernels, const Interval& w) {
+double tensorCoreShare(const TraceModel& model, const std::vector<const Event*>& kernels,
+                       const Interval& w) {
   int64_t tc = 0, total = 0;
   // Classify each distinct kernel name once: traces repeat a few hundred names millions of times.
   std::vector<int8_t> is_tc(model.strings.size(), -1);
@@ -92,8 +96,8 @@ std::string deviceName(const TraceModel& model, int32_t device) {
   return {};
 }
 
-GpuSummary summarizeDevice(const TraceModel& model, int32_t device, const std::vector<const Event*>& kernels,
-                           const Interval& w) {
+GpuSummary summarizeDevice(const TraceModel& model, int32_t device,
+                           const std::vector<const Event*>& kernels, const Interval& w) {
   GpuSummary s;
   s.device = device;
   s.name = deviceName(model, device);
@@ -103,10 +107,13 @@ GpuSummary summarizeDevice(const TraceModel& model, int32_t device, const std::v
   ranges.reserve(kernels.size());
   for (const Event* k : kernels) ranges.push_back({k->start_ns, k->end_ns()});
   s.kernel_busy_ns = IntervalSet::fromUnsorted(std::move(ranges)).overlapLength(w.start, w.end);
-  s.utilization = s.window_ns > 0 ? static_cast<double>(s.kernel_busy_ns) / static_cast<double>(s.window_ns) : 0;
+  s.utilization = s.window_ns > 0
+                      ? static_cast<double>(s.kernel_busy_ns) / static_cast<double>(s.window_ns)
+                      : 0;
   s.sm_efficiency = smEfficiency(model, kernels, w);
   s.achieved_occupancy = achievedOccupancy(model, kernels, w);
-  s.tensor_core_share = knowsTensorCoreNames(model.metadata.accelerator) ? tensorCoreShare(model, kernels, w) : -1;
+  s.tensor_core_share =
+      knowsTensorCoreNames(model.metadata.accelerator) ? tensorCoreShare(model, kernels, w) : -1;
   return s;
 }
 

@@ -4,8 +4,8 @@
 
 namespace steplint::analyzer {
 
-std::vector<char> hostTimelineTracks(const trace::TraceModel& model, const StepResult& steps, int64_t from,
-                                     int64_t to) {
+std::vector<char> hostTimelineTracks(const trace::TraceModel& model, const StepResult& steps,
+                                     int64_t from, int64_t to) {
   std::vector<char> host(model.tracks.size(), 0);
   for (const Step& s : steps.steps)
     if (s.event != trace::kNoIndex) host[model.events[s.event].track] = 1;
@@ -28,7 +28,8 @@ std::vector<char> hostTimelineTracks(const trace::TraceModel& model, const StepR
       return host;
     }
     const auto busiest = std::max_element(ops_on.begin(), ops_on.end());
-    if (busiest != ops_on.end() && *busiest > 0) host[static_cast<size_t>(busiest - ops_on.begin())] = 1;
+    if (busiest != ops_on.end() && *busiest > 0)
+      host[static_cast<size_t>(busiest - ops_on.begin())] = 1;
   }
   return host;
 }

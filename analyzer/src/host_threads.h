@@ -13,7 +13,7 @@
 namespace steplint::analyzer {
 
 /// One flag per track: 1 for the host timeline's threads, looking at events starting in [from, to).
-std::vector<char> hostTimelineTracks(const trace::TraceModel& model, const StepResult& steps, int64_t from,
-                                     int64_t to);
+std::vector<char> hostTimelineTracks(const trace::TraceModel& model, const StepResult& steps,
+                                     int64_t from, int64_t to);
 
 }  // namespace steplint::analyzer

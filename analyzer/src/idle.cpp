@@ -22,10 +22,12 @@ int64_t streamOf(const TraceModel& model, const Event& e) {
 }
 
 // Kernels, copies and memsets only: cuda_sync records measure host blocking, not stream work.
-std::map<StreamKey, std::vector<const Event*>> opsByStream(const TraceModel& model, const DeviceOpFilter& keep) {
+std::map<StreamKey, std::vector<const Event*>> opsByStream(const TraceModel& model,
+                                                           const DeviceOpFilter& keep) {
   std::map<StreamKey, std::vector<const Event*>> streams;
   for (const Event& e : model.events)
-    if (trace::isDeviceOp(e.kind) && (!keep || keep(e))) streams[{model.deviceOf(e), streamOf(model, e)}].push_back(&e);
+    if (trace::isDeviceOp(e.kind) && (!keep || keep(e)))
+      streams[{model.deviceOf(e), streamOf(model, e)}].push_back(&e);
   const auto by_start_then_end = [](const Event* a, const Event* b) {
     return a->start_ns != b->start_ns ? a->start_ns < b->start_ns : a->end_ns() < b->end_ns();
   };
@@ -37,11 +39,12 @@ std::map<StreamKey, std::vector<const Event*>> opsByStream(const TraceModel& mod
 }
 
 // Gap before `op`, against the previous op in start order (as HTA; not the running max end).
-void classifyGap(const TraceModel& model, const Event& prev, const Event& op, const IdleOptions& options,
-                 StreamIdle& out) {
+void classifyGap(const TraceModel& model, const Event& prev, const Event& op,
+                 const IdleOptions& options, StreamIdle& out) {
   const int64_t gap = op.start_ns - prev.end_ns();
   if (gap <= 0) return;  // overlapping or back-to-back ops: no idle time
-  const bool launched_late = op.link != trace::kNoIndex && model.events[op.link].start_ns > prev.end_ns();
+  const bool launched_late =
+      op.link != trace::kNoIndex && model.events[op.link].start_ns > prev.end_ns();
   if (launched_late)
     out.host_wait_ns += gap;
   else if (gap < options.kernel_wait_threshold_ns)
@@ -50,8 +53,8 @@ void classifyGap(const TraceModel& model, const Event& prev, const Event& op, co
     out.other_ns += gap;
 }
 
-StreamIdle summarizeStream(const TraceModel& model, StreamKey key, const std::vector<const Event*>& ops,
-                           const IdleOptions& options) {
+StreamIdle summarizeStream(const TraceModel& model, StreamKey key,
+                           const std::vector<const Event*>& ops, const IdleOptions& options) {
   StreamIdle s;
   s.device = key.first;
   s.stream = key.second;
@@ -77,7 +80,8 @@ std::vector<StreamIdle> computeIdleBreakdown(const TraceModel& model, const Idle
 std::vector<StreamIdle> computeIdleBreakdown(const TraceModel& model, const IdleOptions& options,
                                              const DeviceOpFilter& keep) {
   std::vector<StreamIdle> out;
-  for (const auto& [key, ops] : opsByStream(model, keep)) out.push_back(summarizeStream(model, key, ops, options));
+  for (const auto& [key, ops] : opsByStream(model, keep))
+    out.push_back(summarizeStream(model, key, ops, options));
   return out;
 }
 

@@ -46,7 +46,8 @@ std::vector<uint32_t> hostToDeviceIssuers(const TraceModel& model, uint32_t main
   std::vector<uint32_t> out;
   for (const Event& copy : model.events) {
     const trace::GpuDetail* g = model.gpu(copy);
-    if (copy.kind != trace::EventKind::kMemcpy || !g || g->copy_kind != trace::CopyKind::kHtoD) continue;
+    if (copy.kind != trace::EventKind::kMemcpy || !g || g->copy_kind != trace::CopyKind::kHtoD)
+      continue;
     if (copy.link == kNoIndex) continue;
     const Event& call = model.events[copy.link];
     if (call.link != kNoIndex && model.events[call.link].track == main)
@@ -54,8 +55,9 @@ std::vector<uint32_t> hostToDeviceIssuers(const TraceModel& model, uint32_t main
     else if (call.track == main)
       out.push_back(copy.link);
   }
-  std::sort(out.begin(), out.end(),
-            [&](uint32_t a, uint32_t b) { return model.events[a].start_ns < model.events[b].start_ns; });
+  std::sort(out.begin(), out.end(), [&](uint32_t a, uint32_t b) {
+    return model.events[a].start_ns < model.events[b].start_ns;
+  });
   return out;
 }
 
@@ -64,7 +66,8 @@ std::vector<uint32_t> hostToDeviceIssuers(const TraceModel& model, uint32_t main
 /// record the same value s0 as every op before the iteration's first autograd node. The op
 /// that creates that node records s0 too and takes it, so the ops after it record more. The
 /// forward therefore starts at the last op recording s0 before the first recording more.
-std::optional<int64_t> forwardStart(const TraceModel& model, const Event* it, const Event* end, int64_t lo) {
+std::optional<int64_t> forwardStart(const TraceModel& model, const Event* it, const Event* end,
+                                    int64_t lo) {
   int64_t s0 = trace::kNoId;
   const Event* creator = nullptr;
   for (; it != end; ++it) {
@@ -87,14 +90,16 @@ struct StepInput {
 };
 
 /// The input phase of one iteration [lo, hi) of the training thread `main`.
-StepInput stepInput(const TraceModel& model, uint32_t main, const std::vector<uint32_t>& h2d, int64_t lo,
-                    int64_t hi) {
+StepInput stepInput(const TraceModel& model, uint32_t main, const std::vector<uint32_t>& h2d,
+                    int64_t lo, int64_t hi) {
   const auto [first, last] = model.trackEvents(main);
-  const Event* it = std::lower_bound(first, last, lo, [](const Event& e, int64_t t) { return e.start_ns < t; });
-  const Event* end = std::lower_bound(it, last, hi, [](const Event& e, int64_t t) { return e.start_ns < t; });
+  const Event* it =
+      std::lower_bound(first, last, lo, [](const Event& e, int64_t t) { return e.start_ns < t; });
+  const Event* end =
+      std::lower_bound(it, last, hi, [](const Event& e, int64_t t) { return e.start_ns < t; });
   StepInput in{lo, lo, InputEnd::kNone};
   // zero_grad before the fetch ends no input phase; the phase starts after it.
-  for (; it != end && trace::isCpuRange(it->kind); ) {
+  for (; it != end && trace::isCpuRange(it->kind);) {
     const std::string_view name = model.name(*it);
     if (isStepRange(name)) {
       ++it;
@@ -108,9 +113,11 @@ StepInput stepInput(const TraceModel& model, uint32_t main, const std::vector<ui
   auto offer = [&](std::optional<int64_t> t, InputEnd by) {
     if (t && *t >= in.begin && *t < best) best = *t, in.by = by;
   };
-  const auto copy = std::lower_bound(h2d.begin(), h2d.end(), in.begin,
-                                     [&](uint32_t i, int64_t t) { return model.events[i].start_ns < t; });
-  if (copy != h2d.end()) offer(outermostRange(model, model.events[*copy], in.begin).start_ns, InputEnd::kHostToDevice);
+  const auto copy = std::lower_bound(h2d.begin(), h2d.end(), in.begin, [&](uint32_t i, int64_t t) {
+    return model.events[i].start_ns < t;
+  });
+  if (copy != h2d.end())
+    offer(outermostRange(model, model.events[*copy], in.begin).start_ns, InputEnd::kHostToDevice);
   const std::optional<int64_t> forward = forwardStart(model, it, end, in.begin);
   offer(forward, InputEnd::kForward);
   // zero_grad may also follow the forward (`loss = model(x); opt.zero_grad(); loss.backward()`):
@@ -137,7 +144,8 @@ IntervalSet workerWaits(const TraceModel& model, uint32_t main, const IntervalSe
 
 std::string whyNot(const StepResult& steps) {
   if (steps.steps.empty()) return "no steps";
-  if (!steps.stepsAreIterations()) return "the steps are not training-loop iterations (the whole trace is one step)";
+  if (!steps.stepsAreIterations())
+    return "the steps are not training-loop iterations (the whole trace is one step)";
   return "the training thread is not known";
 }
 
@@ -152,21 +160,25 @@ void average(InferredInputWait& w) {
 }  // namespace
 
 std::string InferredInputWait::method() const {
-  static constexpr const char* kEnds[kInputEndCount] = {"", "a host-to-device copy", "Optimizer.zero_grad",
-                                                        "the first autograd node of the forward"};
+  static constexpr const char* kEnds[kInputEndCount] = {
+      "", "a host-to-device copy", "Optimizer.zero_grad", "the first autograd node of the forward"};
   std::string ends;
   for (int b = 1; b < kInputEndCount; ++b) {
     if (steps_by_end[b] == 0) continue;
-    ends += (ends.empty() ? "" : ", ") + std::string(kEnds[b]) + " in " + std::to_string(steps_by_end[b]);
+    ends += (ends.empty() ? "" : ", ") + std::string(kEnds[b]) + " in " +
+            std::to_string(steps_by_end[b]);
   }
-  std::string out = "inferred (no DataLoader ranges): each iteration's start on the training thread until its first "
-                    "host-to-device copy, Optimizer.zero_grad before the forward or autograd node, whichever comes "
-                    "first (ended by " +
-                    ends + " of " + std::to_string(per_step_ns.size()) + " steps)";
+  std::string out =
+      "inferred (no DataLoader ranges): each iteration's start on the training thread until its first "
+      "host-to-device copy, Optimizer.zero_grad before the forward or autograd node, whichever comes "
+      "first (ended by " +
+      ends + " of " + std::to_string(per_step_ns.size()) + " steps)";
   if (average_worker_wait_ns > 0) {
     char buf[160];
-    std::snprintf(buf, sizeof buf, "; %.2f ms/step of it the training thread was idle while other threads ran ops "
-                  "(waiting for loader workers)", average_worker_wait_ns / 1e6);
+    std::snprintf(buf, sizeof buf,
+                  "; %.2f ms/step of it the training thread was idle while other threads ran ops "
+                  "(waiting for loader workers)",
+                  average_worker_wait_ns / 1e6);
     out += buf;
   }
   return out;
@@ -174,7 +186,8 @@ std::string InferredInputWait::method() const {
 
 InferredInputWait inferInputWait(const TraceModel& model, const StepResult& steps) {
   InferredInputWait w;
-  if (steps.steps.empty() || !steps.stepsAreIterations() || steps.main_track >= model.tracks.size()) {
+  if (steps.steps.empty() || !steps.stepsAreIterations() ||
+      steps.main_track >= model.tracks.size()) {
     w.reason = whyNot(steps);
     return w;
   }
@@ -189,9 +202,11 @@ InferredInputWait inferInputWait(const TraceModel& model, const StepResult& step
     ++w.steps_by_end[static_cast<size_t>(in.by)];
     phases.push_back({in.begin, in.end});
   }
-  if (w.steps_by_end[static_cast<size_t>(InputEnd::kNone)] == static_cast<int64_t>(steps.steps.size())) {
-    w.reason = "no step shows where its training starts (no op on the training thread whose Sequence number "
-               "advances, as in traces of the legacy profiler, and no host-to-device copy)";
+  if (w.steps_by_end[static_cast<size_t>(InputEnd::kNone)] ==
+      static_cast<int64_t>(steps.steps.size())) {
+    w.reason =
+        "no step shows where its training starts (no op on the training thread whose Sequence number "
+        "advances, as in traces of the legacy profiler, and no host-to-device copy)";
     return w;
   }
   w.inferred = true;
@@ -199,7 +214,8 @@ InferredInputWait inferInputWait(const TraceModel& model, const StepResult& step
   const BreakdownResult as_loader = computeBreakdown(model, steps, w.ranges);
   const IntervalSet waits = workerWaits(model, steps.main_track, w.ranges);
   for (size_t s = 0; s < steps.steps.size(); ++s) {
-    w.per_step_ns.push_back(as_loader.per_step[s].ns[static_cast<size_t>(StepCategory::kDataLoader)]);
+    w.per_step_ns.push_back(
+        as_loader.per_step[s].ns[static_cast<size_t>(StepCategory::kDataLoader)]);
     w.worker_wait_ns.push_back(waits.overlapLength(steps.steps[s].start_ns, steps.steps[s].end_ns));
   }
   average(w);

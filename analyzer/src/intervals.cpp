@@ -37,7 +37,9 @@ Interval* compactRun(Interval* begin, Interval* end) {
 
 // Merges the compacted runs into `out`, smallest start first (ties in any order: they merge).
 void mergeRuns(std::vector<std::pair<Interval*, Interval*>>& runs, std::vector<Interval>& out) {
-  const auto later = [&runs](size_t a, size_t b) { return runs[a].first->start > runs[b].first->start; };
+  const auto later = [&runs](size_t a, size_t b) {
+    return runs[a].first->start > runs[b].first->start;
+  };
   std::vector<size_t> heap;
   for (size_t r = 0; r < runs.size(); ++r)
     if (runs[r].first != runs[r].second) heap.push_back(r);
@@ -72,8 +74,8 @@ IntervalSet IntervalSet::fromUnsorted(std::vector<Interval> intervals) {
   run_starts.push_back(intervals.size());
   IntervalSet set;
   if (run_starts.size() == 2) {
-    intervals.resize(static_cast<size_t>(compactRun(intervals.data(), intervals.data() + intervals.size()) -
-                                         intervals.data()));
+    intervals.resize(static_cast<size_t>(
+        compactRun(intervals.data(), intervals.data() + intervals.size()) - intervals.data()));
     set.items_ = std::move(intervals);
   } else {
     std::vector<std::pair<Interval*, Interval*>> runs;
@@ -99,10 +101,11 @@ int64_t IntervalSet::length() const {
 int64_t IntervalSet::overlapLength(int64_t start, int64_t end) const {
   if (end <= start) return 0;
   // First interval that ends after `start`; items are sorted by both start and end.
-  auto it =
-      std::upper_bound(items_.begin(), items_.end(), start, [](int64_t t, const Interval& i) { return t < i.end; });
+  auto it = std::upper_bound(items_.begin(), items_.end(), start,
+                             [](int64_t t, const Interval& i) { return t < i.end; });
   int64_t total = 0;
-  for (; it != items_.end() && it->start < end; ++it) total += std::min(it->end, end) - std::max(it->start, start);
+  for (; it != items_.end() && it->start < end; ++it)
+    total += std::min(it->end, end) - std::max(it->start, start);
   return total;
 }
 
@@ -143,7 +146,8 @@ IntervalSet IntervalSet::unite(const IntervalSet& other) const {
   out.items_.reserve(items_.size() + other.items_.size());
   size_t i = 0, j = 0;
   while (i < items_.size() || j < other.items_.size()) {
-    const bool take_a = j == other.items_.size() || (i < items_.size() && items_[i].start <= other.items_[j].start);
+    const bool take_a =
+        j == other.items_.size() || (i < items_.size() && items_[i].start <= other.items_[j].start);
     const Interval& next = take_a ? items_[i++] : other.items_[j++];
     appendMerged(out.items_, next.start, next.end);
   }

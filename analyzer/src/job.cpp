@@ -22,7 +22,8 @@ int64_t median(std::vector<int64_t> v) {
 
 std::string jobIdentity(const RankSummary& r) {
   if (r.rank_from_file_name || r.world_size < 0) return "ranks from file names";
-  return "world_size=" + std::to_string(r.world_size) + (r.backend.empty() ? "" : " backend=" + r.backend);
+  return "world_size=" + std::to_string(r.world_size) +
+         (r.backend.empty() ? "" : " backend=" + r.backend);
 }
 
 std::vector<NamedTime> grownKernels(const std::vector<const RankStep*>& rows, size_t late) {
@@ -32,13 +33,15 @@ std::vector<NamedTime> grownKernels(const std::vector<const RankStep*>& rows, si
     for (size_t r = 0; r < rows.size(); ++r) {
       if (r == late) continue;
       const auto& top = rows[r]->top_kernels;
-      auto it = std::find_if(top.begin(), top.end(), [&](const NamedTime& o) { return o.name == k.name; });
+      auto it = std::find_if(top.begin(), top.end(),
+                             [&](const NamedTime& o) { return o.name == k.name; });
       others.push_back(it == top.end() ? 0 : it->ns);
     }
     const int64_t excess = k.ns - median(std::move(others));
     if (excess > 0) grown.push_back({k.name, excess});
   }
-  std::sort(grown.begin(), grown.end(), [](const NamedTime& a, const NamedTime& b) { return a.ns > b.ns; });
+  std::sort(grown.begin(), grown.end(),
+            [](const NamedTime& a, const NamedTime& b) { return a.ns > b.ns; });
   if (grown.size() > 5) grown.resize(5);
   return grown;
 }
@@ -47,8 +50,8 @@ std::vector<NamedTime> grownKernels(const std::vector<const RankStep*>& rows, si
 struct Parts {
   std::array<int64_t, 4> ns{};  // DataLoader, syncs, host work, compute
 };
-constexpr LateCause kPartCause[4] = {LateCause::kInputPipeline, LateCause::kHostSync, LateCause::kHostWork,
-                                     LateCause::kGpuCompute};
+constexpr LateCause kPartCause[4] = {LateCause::kInputPipeline, LateCause::kHostSync,
+                                     LateCause::kHostWork, LateCause::kGpuCompute};
 
 /// A rank's parts with its waiting at collectives taken out. A collective on the host (gloo)
 /// leaves the device idle while the rank waits, and the attribution calls that idle time "after
@@ -68,7 +71,8 @@ Parts partsOf(const RankStep& s, int64_t wait_ns, bool host_collectives) {
 
 /// Which part of the late rank's step grew most against the others' median; a cause only when
 /// that growth explains at least half of the lateness.
-void judgeCause(const std::vector<const RankStep*>& rows, const std::vector<Parts>& parts, size_t late, JobStep& step) {
+void judgeCause(const std::vector<const RankStep*>& rows, const std::vector<Parts>& parts,
+                size_t late, JobStep& step) {
   int64_t best = 0;
   LateCause cause = LateCause::kUnexplained;
   for (size_t i = 0; i < 4; ++i) {
@@ -90,11 +94,14 @@ std::vector<int64_t> commonSteps(const Job& job, std::vector<std::string>& warni
     for (const RankStep& s : r.steps) ++count[s.number];
   std::vector<int64_t> common;
   std::vector<int64_t> partial;
-  for (const auto& [number, n] : count) (n == job.ranks.size() ? common : partial).push_back(number);
+  for (const auto& [number, n] : count)
+    (n == job.ranks.size() ? common : partial).push_back(number);
   if (!partial.empty()) {
     std::string list;
-    for (size_t i = 0; i < partial.size() && i < 8; ++i) list += (i ? ", " : "") + std::to_string(partial[i]);
-    warnings.push_back(std::to_string(partial.size()) + " step number(s) not recorded on every rank (" + list +
+    for (size_t i = 0; i < partial.size() && i < 8; ++i)
+      list += (i ? ", " : "") + std::to_string(partial[i]);
+    warnings.push_back(std::to_string(partial.size()) +
+                       " step number(s) not recorded on every rank (" + list +
                        (partial.size() > 8 ? ", ..." : "") + "): left out of the comparison");
   }
   return common;
@@ -106,7 +113,8 @@ void verdict(JobAnalysis& out) {
     if (s.straggler >= 0) ++late_count[s.straggler];
   for (const auto& [rank, n] : late_count)
     if (n > out.straggler_steps) out.straggler = rank, out.straggler_steps = n;
-  // A rank late in only a few steps is noise or a one-off (a checkpoint, a GC pause), not a straggler.
+  // A rank late in only a few steps is noise or a one-off (a checkpoint, a GC pause), not a
+  // straggler.
   if (out.straggler < 0 || 2 * out.straggler_steps < static_cast<int64_t>(out.steps.size())) {
     out.straggler = -1;
     out.straggler_steps = 0;
@@ -117,21 +125,28 @@ void verdict(JobAnalysis& out) {
   for (const JobStep& s : out.steps)
     if (s.straggler == out.straggler) ++causes[s.cause], late += static_cast<double>(s.late_ns);
   out.mean_late_ns = late / static_cast<double>(out.straggler_steps);
-  out.straggler_cause = std::max_element(causes.begin(), causes.end(), [](const auto& a, const auto& b) {
-                          return a.second < b.second;
-                        })->first;
+  out.straggler_cause =
+      std::max_element(causes.begin(), causes.end(), [](const auto& a, const auto& b) {
+        return a.second < b.second;
+      })->first;
 }
 
 }  // namespace
 
 std::string_view lateCauseName(LateCause c) {
   switch (c) {
-    case LateCause::kNone: return "none";
-    case LateCause::kInputPipeline: return "input pipeline";
-    case LateCause::kHostSync: return "host syncs";
-    case LateCause::kHostWork: return "host work";
-    case LateCause::kGpuCompute: return "GPU compute";
-    case LateCause::kUnexplained: return "unexplained";
+    case LateCause::kNone:
+      return "none";
+    case LateCause::kInputPipeline:
+      return "input pipeline";
+    case LateCause::kHostSync:
+      return "host syncs";
+    case LateCause::kHostWork:
+      return "host work";
+    case LateCause::kGpuCompute:
+      return "GPU compute";
+    case LateCause::kUnexplained:
+      return "unexplained";
   }
   return "unknown";
 }
@@ -140,18 +155,22 @@ std::vector<Job> groupJobs(std::vector<RankSummary> ranks, std::vector<std::stri
   std::map<std::string, Job> by_identity;
   for (RankSummary& r : ranks) {
     if (r.rank < 0) {
-      warnings.push_back(r.source + ": no distributedInfo and no rank in the file name: left out of the job report");
+      warnings.push_back(
+          r.source +
+          ": no distributedInfo and no rank in the file name: left out of the job report");
       continue;
     }
     const std::string identity = jobIdentity(r);
     Job& job = by_identity[identity];
     job.identity = identity;
     if (r.rank_from_file_name)
-      job.warnings.push_back(r.source + ": no distributedInfo; rank " + std::to_string(r.rank) + " taken from the file name");
-    const auto dup = std::find_if(job.ranks.begin(), job.ranks.end(), [&](const RankSummary& o) { return o.rank == r.rank; });
+      job.warnings.push_back(r.source + ": no distributedInfo; rank " + std::to_string(r.rank) +
+                             " taken from the file name");
+    const auto dup = std::find_if(job.ranks.begin(), job.ranks.end(),
+                                  [&](const RankSummary& o) { return o.rank == r.rank; });
     if (dup != job.ranks.end()) {
-      job.warnings.push_back("rank " + std::to_string(r.rank) + " appears twice (" + dup->source + ", " + r.source +
-                             "): kept the first");
+      job.warnings.push_back("rank " + std::to_string(r.rank) + " appears twice (" + dup->source +
+                             ", " + r.source + "): kept the first");
       continue;
     }
     job.world_size = std::max(job.world_size, r.world_size);
@@ -159,11 +178,13 @@ std::vector<Job> groupJobs(std::vector<RankSummary> ranks, std::vector<std::stri
   }
   std::vector<Job> jobs;
   for (auto& [identity, job] : by_identity) {
-    std::sort(job.ranks.begin(), job.ranks.end(), [](const RankSummary& a, const RankSummary& b) { return a.rank < b.rank; });
+    std::sort(job.ranks.begin(), job.ranks.end(),
+              [](const RankSummary& a, const RankSummary& b) { return a.rank < b.rank; });
     jobs.push_back(std::move(job));
   }
   if (jobs.size() > 1)
-    warnings.push_back("the traces belong to " + std::to_string(jobs.size()) + " different jobs; each gets its own report");
+    warnings.push_back("the traces belong to " + std::to_string(jobs.size()) +
+                       " different jobs; each gets its own report");
   return jobs;
 }
 
@@ -176,13 +197,16 @@ JobAnalysis analyzeJob(const Job& job, const JobOptions& options) {
   if (job.world_size > 0 && static_cast<int64_t>(n) < job.world_size) {
     std::string missing;
     for (int64_t r = 0, shown = 0; r < job.world_size && shown < 16; ++r)
-      if (std::none_of(job.ranks.begin(), job.ranks.end(), [&](const RankSummary& s) { return s.rank == r; }))
+      if (std::none_of(job.ranks.begin(), job.ranks.end(),
+                       [&](const RankSummary& s) { return s.rank == r; }))
         missing += (shown++ ? ", " : "") + std::to_string(r);
     out.warnings.push_back("only " + std::to_string(n) + " of " + std::to_string(job.world_size) +
-                           " ranks have a trace (missing: " + missing + "): the comparison covers those present");
+                           " ranks have a trace (missing: " + missing +
+                           "): the comparison covers those present");
   }
   out.ranks.resize(n);
-  for (size_t r = 0; r < n; ++r) out.ranks[r].rank = job.ranks[r].rank, out.ranks[r].source = job.ranks[r].source;
+  for (size_t r = 0; r < n; ++r)
+    out.ranks[r].rank = job.ranks[r].rank, out.ranks[r].source = job.ranks[r].source;
   if (n < 2) {
     out.not_checked.push_back("one rank: there is no other rank to compare it with");
   }
@@ -199,7 +223,8 @@ JobAnalysis analyzeJob(const Job& job, const JobOptions& options) {
   for (int64_t number : common) {
     std::vector<const RankStep*> rows;
     for (const RankSummary& r : job.ranks)
-      rows.push_back(&*std::find_if(r.steps.begin(), r.steps.end(), [&](const RankStep& s) { return s.number == number; }));
+      rows.push_back(&*std::find_if(r.steps.begin(), r.steps.end(),
+                                    [&](const RankStep& s) { return s.number == number; }));
     JobStep step;
     step.number = number;
     std::vector<int64_t> times;
@@ -223,7 +248,8 @@ JobAnalysis analyzeJob(const Job& job, const JobOptions& options) {
       wait_sum += static_cast<double>(comm.wait_ns[r]);
     }
     if (n >= 2 && comm.matched > 0) {
-      // Only ranks that took part in a matched collective: one outside every group waited for nobody.
+      // Only ranks that took part in a matched collective: one outside every group waited for
+      // nobody.
       size_t late = n;
       for (size_t r = 0; r < n; ++r)
         if (comm.took_part[r] && (late == n || comm.wait_ns[r] < comm.wait_ns[late])) late = r;
@@ -231,28 +257,32 @@ JobAnalysis analyzeJob(const Job& job, const JobOptions& options) {
       for (size_t r = 0; r < n; ++r)
         if (r != late && comm.took_part[r]) others.push_back(comm.wait_ns[r]);
       step.late_ns = median(others) - comm.wait_ns[late];
-      const auto noise = std::max<int64_t>(options.min_late_ns,
-                                           static_cast<int64_t>(options.noise_fraction * static_cast<double>(step.median_step_ns)));
+      const auto noise = std::max<int64_t>(
+          options.min_late_ns,
+          static_cast<int64_t>(options.noise_fraction * static_cast<double>(step.median_step_ns)));
       if (step.late_ns >= noise) {
         step.straggler = rank_ids[late];
         ++out.ranks[late].straggler_steps;
         std::vector<Parts> parts;
-        for (size_t r = 0; r < n; ++r) parts.push_back(partsOf(*rows[r], comm.wait_ns[r], host_collectives[r]));
+        for (size_t r = 0; r < n; ++r)
+          parts.push_back(partsOf(*rows[r], comm.wait_ns[r], host_collectives[r]));
         judgeCause(rows, parts, late, step);
       }
     }
     out.steps.push_back(std::move(step));
   }
   out.has_collectives = out.matched_collectives > 0;
-  if (n >= 2 && common.empty()) out.not_checked.push_back("no step number is recorded on every rank");
+  if (n >= 2 && common.empty())
+    out.not_checked.push_back("no step number is recorded on every rank");
   else if (n >= 2 && !out.has_collectives)
-    out.not_checked.push_back("no collectives matched across the ranks (no NCCL kernels, no nccl:/gloo: ranges): "
-                              "without them the ranks' waiting cannot be measured");
+    out.not_checked.push_back(
+        "no collectives matched across the ranks (no NCCL kernels, no nccl:/gloo: ranges): "
+        "without them the ranks' waiting cannot be measured");
   if (!common.empty()) {
     const double steps = static_cast<double>(common.size());
     for (JobRank& r : out.ranks)
-      for (double* v : {&r.step_ns, &r.compute_ns, &r.transfer_ns, &r.wait_ns, &r.sync_ns, &r.host_work_ns,
-                        &r.dataloader_ns, &r.idle_ns})
+      for (double* v : {&r.step_ns, &r.compute_ns, &r.transfer_ns, &r.wait_ns, &r.sync_ns,
+                        &r.host_work_ns, &r.dataloader_ns, &r.idle_ns})
         *v /= steps;
     out.mean_wait_ns = wait_sum / (steps * static_cast<double>(n));
     out.median_step_ns = static_cast<double>(median(step_medians));

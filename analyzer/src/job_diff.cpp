@@ -18,8 +18,9 @@ double median(std::vector<double> v) {
 /// at the collectives was the last to arrive; it is late by the median other rank's wait.
 void slowestRank(const JobAnalysis& job, JobSide& side) {
   if (!job.has_collectives || job.ranks.size() < 2) return;
-  const auto least = std::min_element(job.ranks.begin(), job.ranks.end(),
-                                      [](const JobRank& a, const JobRank& b) { return a.wait_ns < b.wait_ns; });
+  const auto least =
+      std::min_element(job.ranks.begin(), job.ranks.end(),
+                       [](const JobRank& a, const JobRank& b) { return a.wait_ns < b.wait_ns; });
   std::vector<double> others;
   for (const JobRank& r : job.ranks)
     if (&r != &*least) others.push_back(r.wait_ns);
@@ -76,28 +77,32 @@ std::string rankList(const std::vector<RankDelta>& ranks, bool RankDelta::*in) {
 void addNotes(const JobAnalysis& base, const JobAnalysis& next, JobDiff& diff) {
   if (base.world_size != next.world_size)
     diff.notes.push_back("the world sizes differ (" + std::to_string(base.world_size) + " → " +
-                         std::to_string(next.world_size) + "): the job means compare different numbers of ranks");
+                         std::to_string(next.world_size) +
+                         "): the job means compare different numbers of ranks");
   if (const std::string only = rankList(diff.ranks, &RankDelta::in_new); !only.empty())
     diff.notes.push_back("rank(s) " + only + " only in the base run");
   if (const std::string only = rankList(diff.ranks, &RankDelta::in_base); !only.empty())
     diff.notes.push_back("rank(s) " + only + " only in the new run");
   for (const auto& [label, job] : {std::pair{"base", &base}, std::pair{"new", &next}}) {
-    if (job->steps.empty()) diff.notes.push_back(std::string("the ") + label + " run has no step every rank recorded");
+    if (job->steps.empty())
+      diff.notes.push_back(std::string("the ") + label + " run has no step every rank recorded");
     for (const std::string& reason : job->not_checked)
-      diff.notes.push_back(std::string("the ") + label + " run's ranks could not be compared: " + reason);
+      diff.notes.push_back(std::string("the ") + label +
+                           " run's ranks could not be compared: " + reason);
   }
 }
 
 }  // namespace
 
 std::string_view jobPartName(size_t part) {
-  static constexpr std::string_view kNames[kJobPartCount] = {"compute",   "comm transfer", "comm wait", "syncs",
-                                                             "host work", "DataLoader",    "idle"};
+  static constexpr std::string_view kNames[kJobPartCount] = {
+      "compute", "comm transfer", "comm wait", "syncs", "host work", "DataLoader", "idle"};
   return part < kJobPartCount ? kNames[part] : "";
 }
 
 JobParts jobParts(const JobRank& r) {
-  return {r.compute_ns, r.transfer_ns, r.wait_ns, r.sync_ns, r.host_work_ns, r.dataloader_ns, r.idle_ns};
+  return {r.compute_ns,   r.transfer_ns,   r.wait_ns, r.sync_ns,
+          r.host_work_ns, r.dataloader_ns, r.idle_ns};
 }
 
 JobDiff diffJobs(const JobAnalysis& base, const JobAnalysis& next) {

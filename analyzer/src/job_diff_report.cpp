@@ -19,14 +19,16 @@ std::string runLine(const std::string& source, const JobSide& side) {
 }
 
 std::string headline(const JobDiff& d) {
-  std::string line = "Job step time: " + formatMs(d.base.step_ns) + " → " + formatMs(d.next.step_ns) + " ms/step (" +
-                     signedMs(d.step_delta_ns) + " ms";
-  if (std::string pct = signedPercent(d.step_delta_ns, d.base.step_ns); !pct.empty()) line += ", " + pct;
+  std::string line = "Job step time: " + formatMs(d.base.step_ns) + " → " +
+                     formatMs(d.next.step_ns) + " ms/step (" + signedMs(d.step_delta_ns) + " ms";
+  if (std::string pct = signedPercent(d.step_delta_ns, d.base.step_ns); !pct.empty())
+    line += ", " + pct;
   line += ")";
   std::vector<size_t> order(kJobPartCount);
   for (size_t p = 0; p < kJobPartCount; ++p) order[p] = p;
   const auto delta = [&](size_t p) { return d.next.parts[p] - d.base.parts[p]; };
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return std::fabs(delta(a)) > std::fabs(delta(b)); });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return std::fabs(delta(a)) > std::fabs(delta(b)); });
   std::string parts;
   for (size_t p : order)
     if (std::fabs(delta(p)) >= 10 * kDiffNoiseNs)  // below 5 µs/step: not worth a word
@@ -36,22 +38,27 @@ std::string headline(const JobDiff& d) {
 
 std::string slowestText(const JobSide& s) {
   if (s.slowest_rank < 0) return "none measured (no collectives matched)";
-  std::string text = "rank " + std::to_string(s.slowest_rank) + " (the others waited " + formatMs(s.slowest_late_ns) +
-                     " ms/step for it";
+  std::string text = "rank " + std::to_string(s.slowest_rank) + " (the others waited " +
+                     formatMs(s.slowest_late_ns) + " ms/step for it";
   if (s.straggler >= 0)
-    text += "; straggler rank " + std::to_string(s.straggler) + " in " + std::to_string(s.straggler_steps) + " of " +
-            std::to_string(s.steps) + " steps, cause: " + std::string(lateCauseName(s.straggler_cause));
+    text += "; straggler rank " + std::to_string(s.straggler) + " in " +
+            std::to_string(s.straggler_steps) + " of " + std::to_string(s.steps) +
+            " steps, cause: " + std::string(lateCauseName(s.straggler_cause));
   else
     text += "; no straggler";
   return text + ")";
 }
 
 DiffSection parts(const JobDiff& d) {
-  DiffSection s{"The job's step, mean per rank and step (ms)", {{"part", Align::kLeft}, {"base"}, {"new"}, {"delta"}}, {}, ""};
+  DiffSection s{"The job's step, mean per rank and step (ms)",
+                {{"part", Align::kLeft}, {"base"}, {"new"}, {"delta"}},
+                {},
+                ""};
   for (size_t p = 0; p < kJobPartCount; ++p)
-    s.rows.push_back({std::string(jobPartName(p)), formatMs(d.base.parts[p]), formatMs(d.next.parts[p]),
-                      signedMs(d.next.parts[p] - d.base.parts[p])});
-  s.rows.push_back({"step", formatMs(d.base.step_ns), formatMs(d.next.step_ns), signedMs(d.step_delta_ns)});
+    s.rows.push_back({std::string(jobPartName(p)), formatMs(d.base.parts[p]),
+                      formatMs(d.next.parts[p]), signedMs(d.next.parts[p] - d.base.parts[p])});
+  s.rows.push_back(
+      {"step", formatMs(d.base.step_ns), formatMs(d.next.step_ns), signedMs(d.step_delta_ns)});
   s.footer = "syncs, host work and idle are device time; idle includes syncs and host work";
   return s;
 }
@@ -60,7 +67,14 @@ std::string either(bool present, double ns) { return present ? formatMs(ns) : "-
 
 DiffSection ranks(const JobDiff& d, size_t top) {
   DiffSection s{"Ranks, mean per step (ms)",
-                {{"rank"}, {"step"}, {"delta"}, {"compute"}, {"comm wait"}, {"syncs"}, {"host work"}, {"DataLoader"},
+                {{"rank"},
+                 {"step"},
+                 {"delta"},
+                 {"compute"},
+                 {"comm wait"},
+                 {"syncs"},
+                 {"host work"},
+                 {"DataLoader"},
                  {"late in steps"}},
                 {},
                 ""};
@@ -71,19 +85,24 @@ DiffSection ranks(const JobDiff& d, size_t top) {
       break;
     }
     const bool both = r.in_base && r.in_new;
-    const auto part = [&](size_t p) { return both ? signedMs(r.new_parts[p] - r.base_parts[p]) : "-"; };
-    s.rows.push_back({std::to_string(r.rank), either(r.in_base, r.base_step_ns) + " → " + either(r.in_new, r.new_step_ns),
-                      both ? signedMs(r.new_step_ns - r.base_step_ns) : "-", part(kCompute), part(kWait), part(kSyncs),
-                      part(kHost), part(kLoader),
-                      std::to_string(r.base_late_steps) + " → " + std::to_string(r.new_late_steps)});
+    const auto part = [&](size_t p) {
+      return both ? signedMs(r.new_parts[p] - r.base_parts[p]) : "-";
+    };
+    s.rows.push_back(
+        {std::to_string(r.rank),
+         either(r.in_base, r.base_step_ns) + " → " + either(r.in_new, r.new_step_ns),
+         both ? signedMs(r.new_step_ns - r.base_step_ns) : "-", part(kCompute), part(kWait),
+         part(kSyncs), part(kHost), part(kLoader),
+         std::to_string(r.base_late_steps) + " → " + std::to_string(r.new_late_steps)});
   }
   return s;
 }
 
 /// step_ms and the parts under the job report's JSON keys (compute_ms, comm_wait_ms, ...).
 nlohmann::json timesJson(double step_ns, const JobParts& parts) {
-  static constexpr const char* kKeys[kJobPartCount] = {"compute_ms",   "comm_transfer_ms", "comm_wait_ms", "sync_ms",
-                                                       "host_work_ms", "dataloader_ms",    "idle_ms"};
+  static constexpr const char* kKeys[kJobPartCount] = {
+      "compute_ms",   "comm_transfer_ms", "comm_wait_ms", "sync_ms",
+      "host_work_ms", "dataloader_ms",    "idle_ms"};
   nlohmann::json j = {{"step_ms", step_ns / 1e6}};
   for (size_t p = 0; p < kJobPartCount; ++p) j[kKeys[p]] = parts[p] / 1e6;
   return j;
@@ -93,7 +112,8 @@ nlohmann::json sideJson(const std::string& source, const JobSide& s) {
   nlohmann::json j = timesJson(s.step_ns, s.parts);
   j.update({{"source", source}, {"identity", s.identity}, {"ranks", s.ranks}, {"steps", s.steps}});
   j["slowest_rank"] = s.slowest_rank < 0 ? nlohmann::json(nullptr)
-                                         : nlohmann::json{{"rank", s.slowest_rank}, {"late_ms", s.slowest_late_ns / 1e6}};
+                                         : nlohmann::json{{"rank", s.slowest_rank},
+                                                          {"late_ms", s.slowest_late_ns / 1e6}};
   j["straggler"] = s.straggler < 0 ? nlohmann::json(nullptr)
                                    : nlohmann::json{{"rank", s.straggler},
                                                     {"cause", lateCauseName(s.straggler_cause)},
@@ -114,8 +134,9 @@ void printJobDiffText(std::ostream& out, const JobDiff& diff, size_t top) {
 
 void printJobDiffMarkdown(std::ostream& out, const JobDiff& diff, size_t top) {
   out << "## steplint diff (job)\n\n"
-      << "Base " << markdownCode(diff.base_source) << ", new " << markdownCode(diff.new_source) << ".\n\n**"
-      << markdownCell(headline(diff)) << "**\n\nSlowest rank: " << markdownCell(slowestText(diff.base)) << " → "
+      << "Base " << markdownCode(diff.base_source) << ", new " << markdownCode(diff.new_source)
+      << ".\n\n**" << markdownCell(headline(diff))
+      << "**\n\nSlowest rank: " << markdownCell(slowestText(diff.base)) << " → "
       << markdownCell(slowestText(diff.next)) << '\n';
   printNotesMarkdown(out, diff.notes);
   printSectionsMarkdown(out, {parts(diff), ranks(diff, top)});

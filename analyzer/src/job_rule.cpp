@@ -8,7 +8,8 @@ class CollectingSink : public DiagnosticSink {
   CollectingSink(const RuleInfo& info, JobLintResult& out) : info_(info), out_(out) {}
   void report(Diagnostic d) override { out_.diagnostics.push_back(std::move(d)); }
   void notChecked(std::string reason) override {
-    out_.not_checked.push_back({std::string(info_.code), std::string(info_.name), std::move(reason)});
+    out_.not_checked.push_back(
+        {std::string(info_.code), std::string(info_.name), std::move(reason)});
   }
 
  private:
@@ -32,7 +33,8 @@ const JobRule* JobRuleRegistry::find(std::string_view code_or_name) const {
   return nullptr;
 }
 
-JobLintResult lintJob(const JobAnalysis& job, const JobRuleRegistry& registry, const LintConfig& config) {
+JobLintResult lintJob(const JobAnalysis& job, const JobRuleRegistry& registry,
+                      const LintConfig& config) {
   JobLintResult result;
   for (const auto& rule : registry.rules()) {
     if (!config.selects(rule->info())) continue;

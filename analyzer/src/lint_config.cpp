@@ -22,7 +22,8 @@ bool isGroupPrefix(std::string_view selector) {
 bool isKnownSelector(std::string_view selector, const RuleRegistry& registry) {
   const auto& jobs = registry.jobRuleInfos();
   return selector == "ALL" || isGroupPrefix(selector) || !registry.match(selector).empty() ||
-         std::any_of(jobs.begin(), jobs.end(), [&](const RuleInfo& info) { return selectorMatches(selector, info); });
+         std::any_of(jobs.begin(), jobs.end(),
+                     [&](const RuleInfo& info) { return selectorMatches(selector, info); });
 }
 
 void validateSelectorList(const std::vector<std::string>& selectors, const std::string& key,
@@ -41,15 +42,18 @@ void validateSelectorList(const std::vector<std::string>& selectors, const std::
                           didYouMean(selector, candidates)});
   }
   if (unknown > kMaxReported)
-    errors.push_back({file, key, "and " + std::to_string(unknown - kMaxReported) + " more unknown rule selectors"});
+    errors.push_back(
+        {file, key,
+         "and " + std::to_string(unknown - kMaxReported) + " more unknown rule selectors"});
 }
 
 }  // namespace detail
 
 bool LintConfig::selects(const RuleInfo& info) const {
   const auto any = [&](const std::vector<std::string>& selectors) {
-    return std::any_of(selectors.begin(), selectors.end(),
-                       [&](const std::string& selector) { return selectorMatches(selector, info); });
+    return std::any_of(selectors.begin(), selectors.end(), [&](const std::string& selector) {
+      return selectorMatches(selector, info);
+    });
   };
   // ignore is applied last, so it wins over select within one configuration (documented in
   // docs/configuration.md); the CLI's --select starts a new selection instead.

@@ -21,7 +21,8 @@ namespace fs = std::filesystem;
 // Real configs are a few KiB; the limit only stops a mistaken path (a trace, a log, a pipe
 // that never ends) from being read whole into memory before TOML parsing rejects it.
 
-// `compare` and `baseline` are read by loadCompareConfig (compare_config.cpp); this reader skips them.
+// `compare` and `baseline` are read by loadCompareConfig (compare_config.cpp); this reader skips
+// them.
 const std::vector<std::string> kSectionKeys = {"lint", "compare", "baseline"};
 const std::vector<std::string> kLintKeys = {"select", "extend-select", "ignore", "fail-on",
                                             "options"};
@@ -87,8 +88,7 @@ class ConfigReader {
   void readSection(const toml::table& section, const std::string& prefix) {
     for (const auto& [key, node] : section) {
       const std::string full = joinKey(prefix, key.str());
-      if (key.str() == "compare" || key.str() == "baseline")
-        continue;
+      if (key.str() == "compare" || key.str() == "baseline") continue;
       if (key.str() != "lint")
         unknownKey(full, key.str(), kSectionKeys);
       else if (const toml::table* lint = node.as_table())
@@ -139,7 +139,8 @@ class ConfigReader {
     const auto* text = node.as_string();
     if (text == nullptr) return error(key, "expected a string, got " + typeName(node));
     if (!parseSeverity(text->get(), config_.fail_on))
-      error(key, "expected \"note\", \"warning\" or \"error\", got \"" + abbreviate(text->get()) + "\"");
+      error(key,
+            "expected \"note\", \"warning\" or \"error\", got \"" + abbreviate(text->get()) + "\"");
   }
 
   void readOptions(const toml::node& node, const std::string& key) {
@@ -149,7 +150,8 @@ class ConfigReader {
       const std::string full = joinKey(key, rule_key.str());
       const RuleDefinition* rule = registry_.find(rule_key.str());
       if (rule == nullptr && isJobRule(rule_key.str())) {
-        error(full, "'" + std::string(rule_key.str()) + "' is a job rule; job rules have no options");
+        error(full,
+              "'" + std::string(rule_key.str()) + "' is a job rule; job rules have no options");
       } else if (rule == nullptr) {
         error(full, "unknown rule '" + abbreviate(rule_key.str()) + "'" +
                         didYouMean(rule_key.str(), ruleCodesAndNames(registry_)));
@@ -163,11 +165,13 @@ class ConfigReader {
 
   bool isJobRule(std::string_view code_or_name) const {
     const auto& jobs = registry_.jobRuleInfos();
-    return std::any_of(jobs.begin(), jobs.end(),
-                       [&](const RuleInfo& info) { return info.code == code_or_name || info.name == code_or_name; });
+    return std::any_of(jobs.begin(), jobs.end(), [&](const RuleInfo& info) {
+      return info.code == code_or_name || info.name == code_or_name;
+    });
   }
 
-  void readRuleOptions(const RuleDefinition& rule, const toml::table& values, const std::string& prefix) {
+  void readRuleOptions(const RuleDefinition& rule, const toml::table& values,
+                       const std::string& prefix) {
     const std::vector<OptionSpec>& specs = rule.options();
     RuleOptions& target = config_.options[std::string(rule.info().code)];
     for (const auto& [key, node] : values) {
@@ -202,8 +206,8 @@ class ConfigReader {
     return std::nullopt;
   }
 
-  void unknownOption(const RuleDefinition& rule, const std::vector<OptionSpec>& specs, const std::string& key,
-                     std::string_view name) {
+  void unknownOption(const RuleDefinition& rule, const std::vector<OptionSpec>& specs,
+                     const std::string& key, std::string_view name) {
     const std::string label = std::string(rule.info().code) + " " + std::string(rule.info().name);
     if (specs.empty()) return error(key, "unknown option: " + label + " has no options");
     std::vector<std::string> names;
@@ -250,7 +254,8 @@ bool pyprojectHasSteplint(const fs::path& path) {
 std::vector<ConfigError> loadLintConfig(const std::string& path, const RuleRegistry& registry,
                                         LintConfig& config) {
   toml::table root;
-  if (std::optional<ConfigError> error = detail::parseConfigFile(path, root)) return {std::move(*error)};
+  if (std::optional<ConfigError> error = detail::parseConfigFile(path, root))
+    return {std::move(*error)};
   config.source_file = path;
   std::vector<ConfigError> errors;
   ConfigReader reader(path, registry, config, errors);
@@ -287,7 +292,8 @@ std::optional<ConfigError> parseConfigFile(const std::string& path, toml::table&
   trace::InputOpenOptions input;
   input.what = "config file";
   std::string text, problem;
-  if (!trace::readInputFile(path, kMaxConfigBytes, text, problem, input)) return ConfigError{path, "", problem};
+  if (!trace::readInputFile(path, kMaxConfigBytes, text, problem, input))
+    return ConfigError{path, "", problem};
   try {
     root = toml::parse(text, path);
   } catch (const toml::parse_error& e) {

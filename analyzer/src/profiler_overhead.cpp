@@ -31,7 +31,8 @@ ProfilerOverhead profilerOverhead(const trace::TraceModel& model) {
     const double ns = parseNs(*measured);
     if (ns >= 0) {
       const std::string* samples = extra(model, trace::kOpOverheadSamplesKey);
-      return {ns, "the recording's cost per recorded op, " + std::to_string(static_cast<long long>(ns)) +
+      return {ns, "the recording's cost per recorded op, " +
+                      std::to_string(static_cast<long long>(ns)) +
                       " ns, measured by steplint's collector" +
                       (samples ? " over " + *samples + " sampled ops" : std::string())};
     }
@@ -51,7 +52,8 @@ StepProfilerCost profilerCostPerStep(const trace::TraceModel& model, const StepR
     return it != steps.steps.begin() && t < (it - 1)->end_ns;
   };
   int64_t events = 0;
-  for (const trace::Event& e : model.events) events += trace::isCpuRange(e.kind) && in_step(e.start_ns);
+  for (const trace::Event& e : model.events)
+    events += trace::isCpuRange(e.kind) && in_step(e.start_ns);
   cost.events_per_step = static_cast<double>(events) / static_cast<double>(steps.steps.size());
   return cost;
 }

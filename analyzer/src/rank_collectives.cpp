@@ -17,7 +17,8 @@ constexpr int kMaxEnclosing = 4;
 
 /// The args on `at` or on one of its enclosing ranges.
 const CollectiveDetail* enclosingArgs(const TraceModel& model, uint32_t at) {
-  for (int depth = 0; at != trace::kNoIndex && depth < kMaxEnclosing; ++depth, at = model.events[at].parent)
+  for (int depth = 0; at != trace::kNoIndex && depth < kMaxEnclosing;
+       ++depth, at = model.events[at].parent)
     if (const CollectiveDetail* c = model.collective(model.events[at])) return c;
   return nullptr;
 }
@@ -30,14 +31,17 @@ const CollectiveDetail* linkedArgs(const TraceModel& model, const Event& e) {
 }
 
 /// The host-side args (record_param_comms) per normalised kind, in start order.
-std::map<std::string, std::vector<const CollectiveDetail*>> hostArgsByKind(const TraceModel& model) {
+std::map<std::string, std::vector<const CollectiveDetail*>> hostArgsByKind(
+    const TraceModel& model) {
   std::vector<std::pair<int64_t, const CollectiveDetail*>> found;
   for (const Event& e : model.events)
     if (trace::isCpuRange(e.kind))
       if (const CollectiveDetail* c = model.collective(e)) found.emplace_back(e.start_ns, c);
-  std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(found.begin(), found.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   std::map<std::string, std::vector<const CollectiveDetail*>> by_kind;
-  for (const auto& [start, c] : found) by_kind[normaliseCollectiveName(model.str(c->name))].push_back(c);
+  for (const auto& [start, c] : found)
+    by_kind[normaliseCollectiveName(model.str(c->name))].push_back(c);
   return by_kind;
 }
 
@@ -51,8 +55,10 @@ void pairByOrder(const TraceModel& model, std::vector<TimedCollective*>& all,
   std::map<std::string, bool> some_linked;
   for (size_t i = 0; i < all.size(); ++i) {
     if (model.events[all[i]->event].kind == trace::EventKind::kKernel) continue;
-    if (args[i]) some_linked[all[i]->c.name] = true;
-    else unpaired[all[i]->c.name].push_back(i);
+    if (args[i])
+      some_linked[all[i]->c.name] = true;
+    else
+      unpaired[all[i]->c.name].push_back(i);
   }
   if (unpaired.empty()) return;
   const auto host = hostArgsByKind(model);
@@ -84,10 +90,14 @@ std::vector<int64_t> parseRanks(std::string_view text) {
   return ranks;
 }
 
-void addGroup(const TraceModel& model, const CollectiveDetail& c, std::vector<ProcessGroup>& groups) {
+void addGroup(const TraceModel& model, const CollectiveDetail& c,
+              std::vector<ProcessGroup>& groups) {
   const std::string name(model.str(c.group));
-  if (std::any_of(groups.begin(), groups.end(), [&](const ProcessGroup& g) { return g.name == name; })) return;
-  groups.push_back({name, std::string(model.str(c.group_desc)), parseRanks(model.str(c.group_ranks))});
+  if (std::any_of(groups.begin(), groups.end(),
+                  [&](const ProcessGroup& g) { return g.name == name; }))
+    return;
+  groups.push_back(
+      {name, std::string(model.str(c.group_desc)), parseRanks(model.str(c.group_ranks))});
 }
 
 }  // namespace
@@ -98,12 +108,14 @@ std::string normaliseCollectiveName(std::string_view name) {
     if (ch == '(') break;
     if (ch != '_') out += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   }
-  // _all_gather_base / _reduce_scatter_base are the same collectives as all_gather / reduce_scatter.
+  // _all_gather_base / _reduce_scatter_base are the same collectives as all_gather /
+  // reduce_scatter.
   if (out.size() > 4 && out.compare(out.size() - 4, 4, "base") == 0) out.resize(out.size() - 4);
   return out;
 }
 
-void fillCollectiveArgs(const TraceModel& model, std::vector<std::vector<TimedCollective>>& per_step,
+void fillCollectiveArgs(const TraceModel& model,
+                        std::vector<std::vector<TimedCollective>>& per_step,
                         std::vector<ProcessGroup>& groups) {
   if (model.collectives.empty()) return;
   std::vector<TimedCollective*> all;
@@ -123,7 +135,8 @@ void fillCollectiveArgs(const TraceModel& model, std::vector<std::vector<TimedCo
     rc.seq = c->seq;
     rc.nelems = c->in_nelems;
   }
-  std::sort(groups.begin(), groups.end(), [](const ProcessGroup& a, const ProcessGroup& b) { return a.name < b.name; });
+  std::sort(groups.begin(), groups.end(),
+            [](const ProcessGroup& a, const ProcessGroup& b) { return a.name < b.name; });
 }
 
 }  // namespace steplint::analyzer

@@ -28,7 +28,8 @@ std::string normaliseCollectiveName(std::string_view name);
 /// of the op that launched it or encloses it (record_param_comms), or, for host ranges that run
 /// on a worker thread (gloo), the n-th record_param_comms of the same kind when the counts
 /// agree. Adds each group named to `groups`.
-void fillCollectiveArgs(const trace::TraceModel& model, std::vector<std::vector<TimedCollective>>& per_step,
+void fillCollectiveArgs(const trace::TraceModel& model,
+                        std::vector<std::vector<TimedCollective>>& per_step,
                         std::vector<ProcessGroup>& groups);
 
 }  // namespace steplint::analyzer

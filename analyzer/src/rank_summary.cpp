@@ -20,17 +20,21 @@ using trace::TraceModel;
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
 bool isCommKernel(std::string_view name) {
-  return startsWith(name, "nccl") || startsWith(name, "rccl") || name.find("ncclKernel") != std::string_view::npos ||
+  return startsWith(name, "nccl") || startsWith(name, "rccl") ||
+         name.find("ncclKernel") != std::string_view::npos ||
          name.find("ncclDevKernel") != std::string_view::npos;
 }
 
 // The c10d range of one collective: nccl:* and gloo:* (record_param_comms wraps them, so it is
 // left out to count each call once).
-bool isCollectiveRange(std::string_view name) { return startsWith(name, "nccl:") || startsWith(name, "gloo:"); }
+bool isCollectiveRange(std::string_view name) {
+  return startsWith(name, "nccl:") || startsWith(name, "gloo:");
+}
 
 /// Index of the step whose [start, end) holds t, or -1 (steps are sorted and disjoint).
 int stepIndexAt(const std::vector<Step>& steps, int64_t t) {
-  auto it = std::upper_bound(steps.begin(), steps.end(), t, [](int64_t v, const Step& s) { return v < s.start_ns; });
+  auto it = std::upper_bound(steps.begin(), steps.end(), t,
+                             [](int64_t v, const Step& s) { return v < s.start_ns; });
   if (it == steps.begin()) return -1;
   --it;
   return t < it->end_ns ? static_cast<int>(it - steps.begin()) : -1;
@@ -38,10 +42,14 @@ int stepIndexAt(const std::vector<Step>& steps, int64_t t) {
 
 std::string stepSourceName(StepSource s) {
   switch (s) {
-    case StepSource::kProfilerStep: return "ProfilerStep";
-    case StepSource::kDetected: return "detected";
-    case StepSource::kWholeTrace: return "whole trace";
-    default: return "none";
+    case StepSource::kProfilerStep:
+      return "ProfilerStep";
+    case StepSource::kDetected:
+      return "detected";
+    case StepSource::kWholeTrace:
+      return "whole trace";
+    default:
+      return "none";
   }
 }
 
@@ -72,8 +80,9 @@ void fillComponents(RankStep& row, const StepAttribution& a) {
 /// Collectives per step in the rank's own order, numbered per process group.
 void addCollectives(std::vector<RankStep>& rows, std::vector<std::vector<TimedCollective>>& raw) {
   for (size_t i = 0; i < rows.size(); ++i) {
-    std::sort(raw[i].begin(), raw[i].end(),
-              [](const TimedCollective& a, const TimedCollective& b) { return a.start_ns < b.start_ns; });
+    std::sort(raw[i].begin(), raw[i].end(), [](const TimedCollective& a, const TimedCollective& b) {
+      return a.start_ns < b.start_ns;
+    });
     std::unordered_map<std::string, int64_t> next_index;
     for (TimedCollective& r : raw[i]) {
       r.c.index = next_index[r.c.group]++;
@@ -87,7 +96,8 @@ void addCollectives(std::vector<RankStep>& rows, std::vector<std::vector<TimedCo
 
 std::string collectiveKind(std::string_view name) {
   std::string_view kind;
-  if (const size_t colon = name.find(':'); colon != std::string_view::npos && isCollectiveRange(name)) {
+  if (const size_t colon = name.find(':');
+      colon != std::string_view::npos && isCollectiveRange(name)) {
     kind = name.substr(colon + 1);
   } else if (isCommKernel(name)) {
     // ncclKernel_AllReduce_RING_LL_Sum_float(...), ncclDevKernel_AllGather_RING_LL: the token
@@ -102,7 +112,8 @@ std::string collectiveKind(std::string_view name) {
   return normaliseCollectiveName(kind);
 }
 
-void setRankIdentity(const trace::DistributedInfo& info, const std::string& source, RankSummary& out) {
+void setRankIdentity(const trace::DistributedInfo& info, const std::string& source,
+                     RankSummary& out) {
   out.source = source;
   if (info.present && info.rank >= 0) {
     out.rank = info.rank;
@@ -114,10 +125,11 @@ void setRankIdentity(const trace::DistributedInfo& info, const std::string& sour
   }
 }
 
-RankSummary summarizeRank(const TraceModel& model, const TraceSummary& summary, const RankSummaryOptions& options) {
+RankSummary summarizeRank(const TraceModel& model, const TraceSummary& summary,
+                          const RankSummaryOptions& options) {
   RankSummary rank;
-  setRankIdentity(model.metadata.distributed, summary.source.empty() ? model.metadata.source_path : summary.source,
-                  rank);
+  setRankIdentity(model.metadata.distributed,
+                  summary.source.empty() ? model.metadata.source_path : summary.source, rank);
   const std::vector<Step>& steps = summary.steps.steps;
   rank.step_source = stepSourceName(summary.steps.source);
   if (steps.empty()) {
@@ -144,22 +156,28 @@ RankSummary summarizeRank(const TraceModel& model, const TraceSummary& summary, 
     RankCollective c{"default", 0, collectiveKind(model.name(e)), e.dur_ns};
     (kernel ? kernels : ranges)[s].push_back({e.start_ns, model.indexOf(e), std::move(c)});
   }
-  const bool use_kernels = std::any_of(kernels.begin(), kernels.end(), [](const auto& v) { return !v.empty(); });
-  const bool use_ranges = std::any_of(ranges.begin(), ranges.end(), [](const auto& v) { return !v.empty(); });
+  const bool use_kernels =
+      std::any_of(kernels.begin(), kernels.end(), [](const auto& v) { return !v.empty(); });
+  const bool use_ranges =
+      std::any_of(ranges.begin(), ranges.end(), [](const auto& v) { return !v.empty(); });
   rank.comm_source = use_kernels ? "device kernels" : use_ranges ? "host ranges" : "";
 
   rank.steps.resize(steps.size());
   for (size_t i = 0; i < steps.size(); ++i) {
     RankStep& row = rank.steps[i];
     row.number = steps[i].number;
-    if (i < summary.attribution.per_step.size()) fillComponents(row, summary.attribution.per_step[i]);
-    else row.step_ns = steps[i].duration_ns();
+    if (i < summary.attribution.per_step.size())
+      fillComponents(row, summary.attribution.per_step[i]);
+    else
+      row.step_ns = steps[i].duration_ns();
     std::vector<NamedTime> top;
     top.reserve(compute[i].size());
     for (const auto& [name, ns] : compute[i]) top.push_back({std::string(model.str(name)), ns});
     const size_t keep = std::min(options.top_kernels, top.size());
     std::partial_sort(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(keep), top.end(),
-                      [](const NamedTime& a, const NamedTime& b) { return a.ns != b.ns ? a.ns > b.ns : a.name < b.name; });
+                      [](const NamedTime& a, const NamedTime& b) {
+                        return a.ns != b.ns ? a.ns > b.ns : a.name < b.name;
+                      });
     top.resize(keep);
     row.top_kernels = std::move(top);
   }
@@ -179,7 +197,8 @@ int64_t rankFromFileName(std::string_view path) {
       if (i < lower.size() && (lower[i] == '_' || lower[i] == '-' || lower[i] == '.')) ++i;
       int64_t value = 0;
       size_t digits = 0;
-      for (; i < lower.size() && std::isdigit(static_cast<unsigned char>(lower[i])) && digits < 9; ++i, ++digits)
+      for (; i < lower.size() && std::isdigit(static_cast<unsigned char>(lower[i])) && digits < 9;
+           ++i, ++digits)
         value = value * 10 + (lower[i] - '0');
       if (digits > 0) return value;
     }

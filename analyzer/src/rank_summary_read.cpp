@@ -65,10 +65,14 @@ class Fields {
 
 // The integer fields of a step, under the keys rankSummaryToJson writes.
 constexpr std::pair<const char*, int64_t RankStep::*> kStepFields[] = {
-    {"number", &RankStep::number},         {"step_ns", &RankStep::step_ns},
-    {"compute_ns", &RankStep::compute_ns}, {"comm_ns", &RankStep::comm_ns},
-    {"sync_ns", &RankStep::sync_ns},       {"host_work_ns", &RankStep::host_work_ns},
-    {"dataloader_ns", &RankStep::dataloader_ns}, {"idle_ns", &RankStep::idle_ns}};
+    {"number", &RankStep::number},
+    {"step_ns", &RankStep::step_ns},
+    {"compute_ns", &RankStep::compute_ns},
+    {"comm_ns", &RankStep::comm_ns},
+    {"sync_ns", &RankStep::sync_ns},
+    {"host_work_ns", &RankStep::host_work_ns},
+    {"dataloader_ns", &RankStep::dataloader_ns},
+    {"idle_ns", &RankStep::idle_ns}};
 
 // The rank's text fields likewise.
 constexpr std::pair<const char*, std::string RankSummary::*> kRankTexts[] = {
@@ -84,7 +88,8 @@ RankStep readStep(dom::object s, Fields& f) {
     const dom::object c = f.object(e, "a collective");
     if (!f.problem().empty()) break;
     step.collectives.push_back({f.text(c, "group"), f.integer(c, "index"), f.text(c, "name"),
-                                f.integer(c, "dur_ns"), f.optionalInteger(c, "seq"), f.optionalInteger(c, "nelems")});
+                                f.integer(c, "dur_ns"), f.optionalInteger(c, "seq"),
+                                f.optionalInteger(c, "nelems")});
   }
   for (dom::element e : f.array(s, "top_kernels", kMaxPerStep)) {
     const dom::object k = f.object(e, "a kernel");
@@ -130,12 +135,13 @@ RankSummary readRank(dom::object j, Fields& f) {
 
 }  // namespace
 
-RankSummaryRead readRankSummaryDocument(std::string_view json_text, RankSummary& out, std::string& problem) {
+RankSummaryRead readRankSummaryDocument(std::string_view json_text, RankSummary& out,
+                                        std::string& problem) {
   thread_local dom::parser parser;  // its buffers are reused from file to file
   dom::element doc;
   std::string_view schema;
-  if (parser.parse(json_text.data(), json_text.size()).get(doc) || doc["schema"].get_string().get(schema) ||
-      schema != "steplint.summary/1")
+  if (parser.parse(json_text.data(), json_text.size()).get(doc) ||
+      doc["schema"].get_string().get(schema) || schema != "steplint.summary/1")
     return RankSummaryRead::kNotASummary;
   dom::element rank;
   if (doc["rank_summary"].get(rank)) {

@@ -13,8 +13,8 @@
 namespace steplint::analyzer {
 namespace {
 
-constexpr std::string_view kCategoryKeys[kStepCategoryCount] = {"kernel",  "memcpy",     "memset",   "communication",
-                                                                "runtime", "dataloader", "cpu_exec", "other"};
+constexpr std::string_view kCategoryKeys[kStepCategoryCount] = {
+    "kernel", "memcpy", "memset", "communication", "runtime", "dataloader", "cpu_exec", "other"};
 
 double mean(const std::vector<int64_t>& v) {
   return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
@@ -23,7 +23,8 @@ double mean(const std::vector<int64_t>& v) {
 std::vector<int64_t> perStep(const RunProfile& run, const RegressionLimit& limit) {
   if (!limit.category) return run.step_ns;
   std::vector<int64_t> out;
-  for (const auto& step : run.step_category_ns) out.push_back(step[static_cast<size_t>(*limit.category)]);
+  for (const auto& step : run.step_category_ns)
+    out.push_back(step[static_cast<size_t>(*limit.category)]);
   return out;
 }
 
@@ -34,15 +35,18 @@ std::string percentText(double fraction) {
 
 std::string pText(double p) { return p < 0.001 ? "< 0.001" : "= " + formatFixed(p, 3); }
 
-void decide(const GateOptions& options, const std::vector<int64_t>& base, const std::vector<int64_t>& next,
-            GateCheck& c) {
-  const std::string figures = c.what + " " + formatMs(c.base_mean_ns) + " -> " + formatMs(c.new_mean_ns) + " ms/step (" +
-                              percentText(c.change()) + ", limit +" + formatFixed(100.0 * c.limit.max_fraction, 1) + "%)";
+void decide(const GateOptions& options, const std::vector<int64_t>& base,
+            const std::vector<int64_t>& next, GateCheck& c) {
+  const std::string figures = c.what + " " + formatMs(c.base_mean_ns) + " -> " +
+                              formatMs(c.new_mean_ns) + " ms/step (" + percentText(c.change()) +
+                              ", limit +" + formatFixed(100.0 * c.limit.max_fraction, 1) + "%)";
   if (c.base_steps < options.min_steps || c.new_steps < options.min_steps) {
     c.verdict = GateVerdict::kUndecided;
-    c.reason = "cannot decide: " + figures + ", but " + std::to_string(c.base_steps) + " steps in the base run and " +
-               std::to_string(c.new_steps) + " in the new one are too few to tell a change from step-to-step noise "
-               "(the test needs " + std::to_string(options.min_steps) + " in each)";
+    c.reason = "cannot decide: " + figures + ", but " + std::to_string(c.base_steps) +
+               " steps in the base run and " + std::to_string(c.new_steps) +
+               " in the new one are too few to tell a change from step-to-step noise "
+               "(the test needs " +
+               std::to_string(options.min_steps) + " in each)";
     return;
   }
   if (!(c.change() > c.limit.max_fraction)) {
@@ -50,13 +54,15 @@ void decide(const GateOptions& options, const std::vector<int64_t>& base, const 
     return;
   }
   c.p_value = mannWhitneyGreater(base, next).p_greater;
-  const std::string test = "Mann-Whitney p " + pText(c.p_value) + " over " + std::to_string(c.base_steps) + " and " +
-                           std::to_string(c.new_steps) + " steps";
+  const std::string test = "Mann-Whitney p " + pText(c.p_value) + " over " +
+                           std::to_string(c.base_steps) + " and " + std::to_string(c.new_steps) +
+                           " steps";
   if (c.p_value < options.alpha) {
     c.verdict = GateVerdict::kRegressed;
     c.reason = figures + "; significant given the per-step spread (" + test + ")";
   } else {
-    c.reason = figures + ", but not significant given the per-step spread (" + test + "): treated as noise";
+    c.reason = figures + ", but not significant given the per-step spread (" + test +
+               "): treated as noise";
   }
 }
 
@@ -93,7 +99,8 @@ std::string parseRegressionLimit(std::string_view text, RegressionLimit& out) {
   return "";
 }
 
-MannWhitneyResult mannWhitneyGreater(const std::vector<int64_t>& base, const std::vector<int64_t>& next) {
+MannWhitneyResult mannWhitneyGreater(const std::vector<int64_t>& base,
+                                     const std::vector<int64_t>& next) {
   MannWhitneyResult r;
   const size_t n1 = next.size(), n2 = base.size(), n = n1 + n2;
   if (n1 == 0 || n2 == 0) return r;
@@ -106,14 +113,16 @@ MannWhitneyResult mannWhitneyGreater(const std::vector<int64_t>& base, const std
   for (size_t i = 0; i < n;) {
     size_t j = i;
     while (j < n && all[j].first == all[i].first) ++j;
-    const double average_rank = (static_cast<double>(i + 1) + static_cast<double>(j)) / 2.0;  // ranks i+1..j
+    const double average_rank =
+        (static_cast<double>(i + 1) + static_cast<double>(j)) / 2.0;  // ranks i+1..j
     for (size_t k = i; k < j; ++k)
       if (all[k].second) rank_sum_next += average_rank;
     const double t = static_cast<double>(j - i);
     tie_term += t * t * t - t;
     i = j;
   }
-  const double d1 = static_cast<double>(n1), d2 = static_cast<double>(n2), dn = static_cast<double>(n);
+  const double d1 = static_cast<double>(n1), d2 = static_cast<double>(n2),
+               dn = static_cast<double>(n);
   r.u = rank_sum_next - d1 * (d1 + 1) / 2;
   const double variance = d1 * d2 / 12.0 * ((dn + 1) - tie_term / (dn * (dn - 1)));
   if (variance <= 0) return r;  // every value equal: no evidence either way
@@ -124,9 +133,12 @@ MannWhitneyResult mannWhitneyGreater(const std::vector<int64_t>& base, const std
 
 std::string_view gateVerdictName(GateVerdict verdict) {
   switch (verdict) {
-    case GateVerdict::kPass: return "pass";
-    case GateVerdict::kRegressed: return "regressed";
-    case GateVerdict::kUndecided: return "undecided";
+    case GateVerdict::kPass:
+      return "pass";
+    case GateVerdict::kRegressed:
+      return "regressed";
+    case GateVerdict::kUndecided:
+      return "undecided";
   }
   return "pass";
 }
@@ -136,12 +148,14 @@ double GateCheck::change() const {
   return new_mean_ns > 0 ? std::numeric_limits<double>::infinity() : 0.0;
 }
 
-std::vector<GateCheck> runGate(const RunProfile& base, const RunProfile& next, const GateOptions& options) {
+std::vector<GateCheck> runGate(const RunProfile& base, const RunProfile& next,
+                               const GateOptions& options) {
   std::vector<GateCheck> out;
   for (const RegressionLimit& limit : options.limits) {
     GateCheck c;
     c.limit = limit;
-    c.what = limit.category ? std::string(stepCategoryName(*limit.category)) + " time" : "step time";
+    c.what =
+        limit.category ? std::string(stepCategoryName(*limit.category)) + " time" : "step time";
     c.key = limit.category ? std::string(stepCategoryKey(*limit.category)) : "step";
     const std::vector<int64_t> b = perStep(base, limit), n = perStep(next, limit);
     c.base_mean_ns = mean(b);
@@ -154,11 +168,13 @@ std::vector<GateCheck> runGate(const RunProfile& base, const RunProfile& next, c
   return out;
 }
 
-void addGateResults(const std::vector<GateCheck>& checks, const std::string& base_source, LintResult& lint) {
+void addGateResults(const std::vector<GateCheck>& checks, const std::string& base_source,
+                    LintResult& lint) {
   std::vector<Diagnostic> regressions;
   for (const GateCheck& c : checks) {
     if (c.verdict == GateVerdict::kUndecided) {
-      lint.not_checked.push_back({std::string(kRegressionCode), std::string(kRegressionName), c.reason});
+      lint.not_checked.push_back(
+          {std::string(kRegressionCode), std::string(kRegressionName), c.reason});
       continue;
     }
     if (c.verdict != GateVerdict::kRegressed) continue;
@@ -172,8 +188,8 @@ void addGateResults(const std::vector<GateCheck>& checks, const std::string& bas
                           {"base_ms_per_step", c.base_mean_ns / 1e6},
                           {"new_ms_per_step", c.new_mean_ns / 1e6},
                           {"p_value", c.p_value}};
-    d.saving.method = "a regression against the base run, not a fix: it costs " + formatMs(c.new_mean_ns - c.base_mean_ns) +
-                      " ms/step";
+    d.saving.method = "a regression against the base run, not a fix: it costs " +
+                      formatMs(c.new_mean_ns - c.base_mean_ns) + " ms/step";
     d.fix = {"steplint diff " + base_source + " " + (lint.source.empty() ? "NEW" : lint.source) +
              " shows which ops and kernels changed"};
     regressions.push_back(std::move(d));

@@ -92,8 +92,8 @@ ReplayEnds runReplay(const ReplayProgram& p, const Factors& factors, uint64_t ma
   return out;
 }
 
-StepReplay::StepReplay(const trace::TraceModel& model, const StepResult& steps, const std::vector<FixEffect>& fixes,
-                       double op_overhead_ns)
+StepReplay::StepReplay(const trace::TraceModel& model, const StepResult& steps,
+                       const std::vector<FixEffect>& fixes, double op_overhead_ns)
     : op_overhead_ns_(std::max(0.0, op_overhead_ns)) {
   const size_t n = steps.steps.size();
   if (n == 0) return;
@@ -103,7 +103,8 @@ StepReplay::StepReplay(const trace::TraceModel& model, const StepResult& steps, 
     // is farthest from start-up and from an incomplete tail.
     const size_t keep = std::max<size_t>(1, n * kMaxItems / program->items.size());
     const size_t first = (n - keep) / 2;
-    program = std::make_unique<ReplayProgram>(buildReplayProgram(model, steps, first, first + keep, fixes));
+    program = std::make_unique<ReplayProgram>(
+        buildReplayProgram(model, steps, first, first + keep, fixes));
   }
   program_ = std::move(program);
 }
@@ -118,7 +119,8 @@ size_t StepReplay::fixCount() const { return valid() ? program_->point.host.size
 
 bool StepReplay::hasWorstCase() const {
   if (!valid()) return false;
-  return program_->point.host != program_->worst.host || program_->point.device != program_->worst.device;
+  return program_->point.host != program_->worst.host ||
+         program_->point.device != program_->worst.device;
 }
 
 double StepReplay::observedStepNs() const {
@@ -134,8 +136,8 @@ double StepReplay::replayStepNs(uint64_t mask, ReplayScenario scenario) const {
   // The window's steps run kPasses times back to back; the last pass's length is the steady
   // state the trainer settles in, free of the first step's pipeline fill (the first kernel of
   // a window cannot overlap the host work before it).
-  const ReplayEnds ends = runReplay(*program_, scenario.worst ? program_->worst : program_->point, mask, kPasses,
-                                    scenario.keep_overhead ? 0 : op_overhead_ns_);
+  const ReplayEnds ends = runReplay(*program_, scenario.worst ? program_->worst : program_->point,
+                                    mask, kPasses, scenario.keep_overhead ? 0 : op_overhead_ns_);
   return (ends[kPasses - 1] - ends[kPasses - 2]) / static_cast<double>(program_->steps);
 }
 
@@ -144,7 +146,8 @@ namespace {
 /// Shapley values of the fixes in one scenario: each fix's marginal saving averaged over every
 /// order of applying the fixes (over every subset for up to kExactShapleyFixes, else sampled
 /// orders).
-std::vector<double> shapleyShares(const StepReplay& replay, size_t n, ReplayScenario scenario, bool* exact) {
+std::vector<double> shapleyShares(const StepReplay& replay, size_t n, ReplayScenario scenario,
+                                  bool* exact) {
   std::vector<double> share(n, 0);
   if (n <= kExactShapleyFixes) {
     std::vector<double> t(size_t{1} << n);
@@ -153,7 +156,8 @@ std::vector<double> shapleyShares(const StepReplay& replay, size_t n, ReplayScen
       const uint64_t bit = uint64_t{1} << i;
       for (uint64_t s = 0; s < t.size(); ++s) {
         if (s & bit) continue;
-        share[i] += shapleyWeight(static_cast<size_t>(__builtin_popcountll(s)), n) * (t[s] - t[s | bit]);
+        share[i] +=
+            shapleyWeight(static_cast<size_t>(__builtin_popcountll(s)), n) * (t[s] - t[s | bit]);
       }
     }
     return share;
@@ -185,12 +189,14 @@ struct ScenarioSavings {
   double base = 0;
 };
 
-ScenarioSavings scenarioSavings(const StepReplay& replay, size_t n, ReplayScenario scenario, bool* exact) {
+ScenarioSavings scenarioSavings(const StepReplay& replay, size_t n, ReplayScenario scenario,
+                                bool* exact) {
   ScenarioSavings out;
   out.base = replay.replayStepNs(0, scenario);
   const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
   out.all = out.base - replay.replayStepNs(all, scenario);
-  for (size_t i = 0; i < n; ++i) out.alone.push_back(out.base - replay.replayStepNs(uint64_t{1} << i, scenario));
+  for (size_t i = 0; i < n; ++i)
+    out.alone.push_back(out.base - replay.replayStepNs(uint64_t{1} << i, scenario));
   out.share = shapleyShares(replay, n, scenario, exact);
   return out;
 }

@@ -34,8 +34,8 @@ struct OpInfo {
 /// A point of the host timeline where something happens: a launch, or a wait [start, end).
 struct HostAction {
   int64_t start = 0;
-  int64_t end = 0;           // == start for launches
-  uint32_t first_op = 0;     // launches: [first_op, first_op + op_count) in the launch-ordered list
+  int64_t end = 0;        // == start for launches
+  uint32_t first_op = 0;  // launches: [first_op, first_op + op_count) in the launch-ordered list
   uint32_t op_count = 0;
   uint32_t wait_call = kNoIndex;  // waits: the call (for FixEffect::waits)
   uint32_t target = kNoIndex;     // waits: the op event waited for
@@ -64,7 +64,8 @@ class Builder {
     for (size_t f = 0; f < fixes_.size() && f < StepReplay::kMaxFixes; ++f) {
       const FixEffect& fix = fixes_[f];
       addFactors(program_.point, fix.host_factor, fix.device_factor);
-      addFactors(program_.worst, fix.host_factor_worst >= 0 ? fix.host_factor_worst : fix.host_factor,
+      addFactors(program_.worst,
+                 fix.host_factor_worst >= 0 ? fix.host_factor_worst : fix.host_factor,
                  fix.device_factor_worst >= 0 ? fix.device_factor_worst : fix.device_factor);
     }
     program_.observed = observedLength();
@@ -90,7 +91,8 @@ class Builder {
       const trace::Track& track = model_.tracks[t];
       for (uint32_t i = track.first_event; i < track.first_event + track.event_count; ++i) {
         const Event& e = model_.events[i];
-        if (trace::isCpuRange(e.kind) && e.start_ns >= start_ && e.start_ns < host_end_) recorded_.push_back(e.start_ns);
+        if (trace::isCpuRange(e.kind) && e.start_ns >= start_ && e.start_ns < host_end_)
+          recorded_.push_back(e.start_ns);
       }
     }
     std::sort(recorded_.begin(), recorded_.end());
@@ -157,7 +159,8 @@ class Builder {
       // A cuda_sync record that no API call mirrors is the only sign of that host wait.
       const Event& e = model_.events[i];
       if (e.kind != trace::EventKind::kCudaSync || e.link != kNoIndex) continue;
-      if (e.start_ns < start_ || e.start_ns >= host_end_ || model_.name(e) == "Stream Wait Event") continue;
+      if (e.start_ns < start_ || e.start_ns >= host_end_ || model_.name(e) == "Stream Wait Event")
+        continue;
       const uint32_t target = opWaitedFor(e.start_ns, e.end_ns());
       if (target != kNoIndex) waits_.push_back({e.start_ns, e.end_ns(), 0, 0, i, target, true});
     }
@@ -207,10 +210,11 @@ class Builder {
     dropOverlappingWaits();
     actions_.insert(actions_.end(), waits_.begin(), waits_.end());
     // Launches before waits at the same time: a blocking copy is enqueued, then waited for.
-    std::stable_sort(actions_.begin(), actions_.end(), [](const HostAction& a, const HostAction& b) {
-      if (a.start != b.start) return a.start < b.start;
-      return !a.is_wait && b.is_wait;
-    });
+    std::stable_sort(actions_.begin(), actions_.end(),
+                     [](const HostAction& a, const HostAction& b) {
+                       if (a.start != b.start) return a.start < b.start;
+                       return !a.is_wait && b.is_wait;
+                     });
   }
 
   /// A wait during which another thread launched work, or that overlaps an earlier wait,
@@ -218,7 +222,8 @@ class Builder {
   void dropOverlappingWaits() {
     std::vector<int64_t> launch_times;
     for (const HostAction& a : actions_) launch_times.push_back(a.start);
-    std::sort(waits_.begin(), waits_.end(), [](const HostAction& a, const HostAction& b) { return a.start < b.start; });
+    std::sort(waits_.begin(), waits_.end(),
+              [](const HostAction& a, const HostAction& b) { return a.start < b.start; });
     std::vector<HostAction> kept;
     int64_t last_end = INT64_MIN;
     for (const HostAction& w : waits_) {
@@ -349,8 +354,10 @@ class Builder {
       ReplayOp& op = program_.ops[local];
       if (c.start > std::max(c.enqueue, c.queue)) op.dep = dependencyOf(info, local);
       if (op.dep != kNoOp) c.dep = static_cast<double>(endOf(launch_order_[op.dep]));
-      if (c.enqueue >= c.queue && c.enqueue >= c.dep) launch_bound.push_back(c.start - c.enqueue);
-      else if (c.queue >= c.dep) queue_bound.push_back(c.start - c.queue);
+      if (c.enqueue >= c.queue && c.enqueue >= c.dep)
+        launch_bound.push_back(c.start - c.enqueue);
+      else if (c.queue >= c.dep)
+        queue_bound.push_back(c.start - c.queue);
       prev_end[info.slot] = static_cast<double>(model_.events[info.event].end_ns());
     }
     const double typical_launch = median(launch_bound);
@@ -363,9 +370,12 @@ class Builder {
       op.dep_delay = 0;
       const double binding = std::max({c.enqueue, c.queue, c.dep});
       const double observed = std::max(0.0, c.start - binding);
-      if (binding == c.enqueue) op.launch_delay = observed;
-      else if (binding == c.queue) op.queue_delay = observed;
-      else op.dep_delay = observed;
+      if (binding == c.enqueue)
+        op.launch_delay = observed;
+      else if (binding == c.queue)
+        op.queue_delay = observed;
+      else
+        op.dep_delay = observed;
     }
   }
 
@@ -430,18 +440,18 @@ class Builder {
   const TraceModel& model_;
   const StepResult& steps_;
   const std::vector<FixEffect>& fixes_;
-  std::vector<int64_t> recorded_;         // start times of recorded host events (collectRecorded)
+  std::vector<int64_t> recorded_;  // start times of recorded host events (collectRecorded)
   int64_t start_ = 0;
   int64_t host_end_ = 0;
   ReplayProgram program_;
   std::map<std::pair<int32_t, int32_t>, uint32_t> slots_;
-  std::vector<OpInfo> ops_;               // sorted by launch
-  std::vector<uint32_t> by_end_;          // indices into ops_, sorted by observed end
+  std::vector<OpInfo> ops_;       // sorted by launch
+  std::vector<uint32_t> by_end_;  // indices into ops_, sorted by observed end
   std::vector<HostAction> actions_;
   std::vector<HostAction> waits_;
-  std::vector<uint32_t> local_of_;        // ops_ index -> program op (kNoOp: not launched in the window)
-  std::vector<uint32_t> launch_order_;    // program op -> ops_ index
-  std::map<uint32_t, uint32_t> op_index_;  // op event -> ops_ index
+  std::vector<uint32_t> local_of_;  // ops_ index -> program op (kNoOp: not launched in the window)
+  std::vector<uint32_t> launch_order_;       // program op -> ops_ index
+  std::map<uint32_t, uint32_t> op_index_;    // op event -> ops_ index
   std::map<uint32_t, size_t> wait_item_of_;  // wait call event -> item
   std::vector<Bound> bounds_;
   size_t next_bound_ = 0;
@@ -450,8 +460,8 @@ class Builder {
 
 }  // namespace
 
-ReplayProgram buildReplayProgram(const TraceModel& model, const StepResult& steps, size_t first, size_t last,
-                                 const std::vector<FixEffect>& fixes) {
+ReplayProgram buildReplayProgram(const TraceModel& model, const StepResult& steps, size_t first,
+                                 size_t last, const std::vector<FixEffect>& fixes) {
   return Builder(model, steps, first, last, fixes).build();
 }
 

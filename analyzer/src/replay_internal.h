@@ -14,28 +14,29 @@ inline constexpr uint32_t kNoOp = UINT32_MAX;
 
 /// One GPU op of the window, in launch order.
 struct ReplayOp {
-  double dur = 0;          // observed duration
+  double dur = 0;  // observed duration
   // Delays after each constraint: the op starts at the latest of launch + launch_delay, its
   // queue's previous op's end + queue_delay, and its dependency's end + dep_delay. The binding
   // constraint keeps its observed delay; the others get the trace's typical one.
   double launch_delay = 0;
   double queue_delay = 0;
   double dep_delay = 0;
-  uint32_t slot = 0;       // (device, stream) queue
-  uint32_t dep = kNoOp;    // op on another stream it waited for (launched earlier), if any
-  uint64_t mask = 0;       // fixes that shorten it
+  uint32_t slot = 0;     // (device, stream) queue
+  uint32_t dep = kNoOp;  // op on another stream it waited for (launched earlier), if any
+  uint64_t mask = 0;     // fixes that shorten it
 };
 
 /// One step of the serial host timeline.
 struct ReplayItem {
   enum Kind : uint8_t { kWork, kLaunch, kWait };
   Kind kind = kWork;
-  uint32_t op = kNoOp;     // kLaunch: the op enqueued; kWait: the op waited for (or a pre-window op)
-  uint64_t mask = 0;       // kWork: fixes that shrink it; kWait: fixes that remove the wait
-  double dur = 0;          // kWork: observed duration; kWait: what is left when it no longer blocks
-  double after = 0;        // kWait: observed time from the op's end to the call's return
-  uint32_t recorded = 0;   // kWork: recorded host events that start in it (each inflated it by the profiler's cost)
-  double fixed_end = -1;   // kWait on an op that ran before the window: its (unchanging) end
+  uint32_t op = kNoOp;  // kLaunch: the op enqueued; kWait: the op waited for (or a pre-window op)
+  uint64_t mask = 0;    // kWork: fixes that shrink it; kWait: fixes that remove the wait
+  double dur = 0;       // kWork: observed duration; kWait: what is left when it no longer blocks
+  double after = 0;     // kWait: observed time from the op's end to the call's return
+  uint32_t recorded =
+      0;  // kWork: recorded host events that start in it (each inflated it by the profiler's cost)
+  double fixed_end = -1;  // kWait on an op that ran before the window: its (unchanging) end
 };
 
 /// Per fix: what remains of the host time, GPU op time and removed waits it touches.
@@ -46,25 +47,25 @@ struct Factors {
 };
 
 struct ReplayProgram {
-  double start = 0;                     // window start (the first kept step's start)
-  size_t steps = 0;                     // kept steps in the window
-  double observed = 0;                  // observed window length (same formula as the replay)
-  std::vector<ReplayItem> items;        // host timeline, in time order
-  std::vector<ReplayOp> ops;            // window ops, indexed by ReplayItem::op
-  std::vector<double> slot_free;        // per queue: when the ops before the window left it free
-  Factors point;                        // per fix: the fixes' expected effect
-  Factors worst;                        // per fix: their pessimistic effect
+  double start = 0;               // window start (the first kept step's start)
+  size_t steps = 0;               // kept steps in the window
+  double observed = 0;            // observed window length (same formula as the replay)
+  std::vector<ReplayItem> items;  // host timeline, in time order
+  std::vector<ReplayOp> ops;      // window ops, indexed by ReplayItem::op
+  std::vector<double> slot_free;  // per queue: when the ops before the window left it free
+  Factors point;                  // per fix: the fixes' expected effect
+  Factors worst;                  // per fix: their pessimistic effect
 };
 
 /// Builds the program of `steps`' kept steps [first, last) (replay_build.cpp).
-ReplayProgram buildReplayProgram(const trace::TraceModel& model, const StepResult& steps, size_t first, size_t last,
-                                 const std::vector<FixEffect>& fixes);
+ReplayProgram buildReplayProgram(const trace::TraceModel& model, const StepResult& steps,
+                                 size_t first, size_t last, const std::vector<FixEffect>& fixes);
 
 /// Runs the program `repetitions` times back to back with the fixes in `mask` applied; returns
 /// when each pass completed (its host timeline and its GPU work) (replay.cpp).
 using ReplayEnds = std::vector<double>;
 /// `op_overhead_ns`: taken out of each work item per recorded event in it (0: as recorded).
-ReplayEnds runReplay(const ReplayProgram& program, const Factors& factors, uint64_t mask, int repetitions,
-                     double op_overhead_ns);
+ReplayEnds runReplay(const ReplayProgram& program, const Factors& factors, uint64_t mask,
+                     int repetitions, double op_overhead_ns);
 
 }  // namespace steplint::analyzer

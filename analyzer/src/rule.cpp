@@ -21,12 +21,17 @@ std::string numberText(double value) {
 
 std::string checkOptionValue(const OptionSpec& spec, const OptionValue& value) {
   double number = 0;
-  if (const auto* d = std::get_if<double>(&value)) number = *d;
-  else if (const auto* i = std::get_if<int64_t>(&value)) number = static_cast<double>(*i);
-  else return {};
+  if (const auto* d = std::get_if<double>(&value))
+    number = *d;
+  else if (const auto* i = std::get_if<int64_t>(&value))
+    number = static_cast<double>(*i);
+  else
+    return {};
   if (!std::isfinite(number)) return "expected a finite number, got " + numberText(number);
-  if (number < spec.min_value) return "must be at least " + numberText(spec.min_value) + ", got " + numberText(number);
-  if (number > spec.max_value) return "must be at most " + numberText(spec.max_value) + ", got " + numberText(number);
+  if (number < spec.min_value)
+    return "must be at least " + numberText(spec.min_value) + ", got " + numberText(number);
+  if (number > spec.max_value)
+    return "must be at most " + numberText(spec.max_value) + ", got " + numberText(number);
   return {};
 }
 

@@ -24,7 +24,8 @@ const RuleDefinition* RuleRegistry::find(std::string_view code_or_name) const {
 }
 
 bool selectorMatches(std::string_view selector, const RuleInfo& info) {
-  const bool prefix = selector.size() >= 2 && selector.substr(0, 2) == "SL" && info.code.substr(0, selector.size()) == selector;
+  const bool prefix = selector.size() >= 2 && selector.substr(0, 2) == "SL" &&
+                      info.code.substr(0, selector.size()) == selector;
   return selector == "ALL" || info.name == selector || prefix;
 }
 

@@ -17,26 +17,32 @@ double quantile(const std::vector<int64_t>& sorted, double q) {
   const double pos = q * static_cast<double>(sorted.size() - 1);
   const size_t lo = static_cast<size_t>(pos);
   const size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return static_cast<double>(sorted[lo]) + (pos - static_cast<double>(lo)) * static_cast<double>(sorted[hi] - sorted[lo]);
+  return static_cast<double>(sorted[lo]) +
+         (pos - static_cast<double>(lo)) * static_cast<double>(sorted[hi] - sorted[lo]);
 }
 
-GroupDelta fromGroups(const WorkGroup* base, double base_steps, const WorkGroup* next, double new_steps) {
+GroupDelta fromGroups(const WorkGroup* base, double base_steps, const WorkGroup* next,
+                      double new_steps) {
   const WorkGroup& any = base ? *base : *next;
   GroupDelta d;
   d.name = any.name;
   d.shapes = any.shapes;
   d.stream = any.stream;
   d.kind = any.kind;
-  d.change = base && next ? GroupChange::kMatched : base ? GroupChange::kVanished : GroupChange::kAppeared;
+  d.change = base && next ? GroupChange::kMatched
+             : base       ? GroupChange::kVanished
+                          : GroupChange::kAppeared;
   if (base) {
     d.base_count = static_cast<double>(base->count) / base_steps;
     d.base_ns = static_cast<double>(base->total_ns) / base_steps;
-    d.base_mean_ns = base->count ? static_cast<double>(base->total_ns) / static_cast<double>(base->count) : 0;
+    d.base_mean_ns =
+        base->count ? static_cast<double>(base->total_ns) / static_cast<double>(base->count) : 0;
   }
   if (next) {
     d.new_count = static_cast<double>(next->count) / new_steps;
     d.new_ns = static_cast<double>(next->total_ns) / new_steps;
-    d.new_mean_ns = next->count ? static_cast<double>(next->total_ns) / static_cast<double>(next->count) : 0;
+    d.new_mean_ns =
+        next->count ? static_cast<double>(next->total_ns) / static_cast<double>(next->count) : 0;
   }
   return d;
 }
@@ -61,8 +67,8 @@ struct Matched {
   double fraction = -1;  // matched time / all time, both runs
 };
 
-Matched matchGroups(const std::vector<WorkGroup>& base, double base_steps, const std::vector<WorkGroup>& next,
-                    double new_steps) {
+Matched matchGroups(const std::vector<WorkGroup>& base, double base_steps,
+                    const std::vector<WorkGroup>& next, double new_steps) {
   using Key = std::tuple<const std::string&, const std::string&, int32_t>;
   std::map<Key, const WorkGroup*> base_by_key;
   for (const WorkGroup& g : base) base_by_key.emplace(Key{g.name, g.shapes, g.stream}, &g);
@@ -82,10 +88,12 @@ Matched matchGroups(const std::vector<WorkGroup>& base, double base_steps, const
   for (const WorkGroup& g : base)
     if (!base_used.count(&g)) base_left.push_back(&g);
   // Second pass: a kernel on another stream, an op with other shapes, is still that kernel/op.
-  const std::map<std::string, WorkGroup> base_names = byName(base_left), next_names = byName(next_left);
+  const std::map<std::string, WorkGroup> base_names = byName(base_left),
+                                         next_names = byName(next_left);
   for (const auto& [name, g] : next_names) {
     auto it = base_names.find(name);
-    GroupDelta d = fromGroups(it == base_names.end() ? nullptr : &it->second, base_steps, &g, new_steps);
+    GroupDelta d =
+        fromGroups(it == base_names.end() ? nullptr : &it->second, base_steps, &g, new_steps);
     if (it != base_names.end()) {  // the fine keys differ, so neither describes the row
       d.by_name_only = true;
       d.stream = -1;
@@ -110,7 +118,8 @@ Matched matchGroups(const std::vector<WorkGroup>& base, double base_steps, const
 }
 
 FindingChange classify(const FindingSize& base, const FindingSize& next, double factor) {
-  if (base.unit != next.unit || base.magnitude < 0 || next.magnitude < 0) return FindingChange::kSame;
+  if (base.unit != next.unit || base.magnitude < 0 || next.magnitude < 0)
+    return FindingChange::kSame;
   if (base.magnitude == 0) return next.magnitude > 0 ? FindingChange::kWorse : FindingChange::kSame;
   const double ratio = next.magnitude / base.magnitude;
   if (ratio >= factor) return FindingChange::kWorse;
@@ -118,23 +127,31 @@ FindingChange classify(const FindingSize& base, const FindingSize& next, double 
   return FindingChange::kSame;
 }
 
-std::vector<FindingDelta> diffFindings(const RunProfile& base, const RunProfile& next, double factor) {
+std::vector<FindingDelta> diffFindings(const RunProfile& base, const RunProfile& next,
+                                       double factor) {
   std::map<std::string, FindingDelta> by_fingerprint;
   for (const FindingSize& f : base.findings) by_fingerprint[f.fingerprint].base = f;
   for (const FindingSize& f : next.findings) by_fingerprint[f.fingerprint].next = f;
   std::vector<FindingDelta> out;
   for (auto& [fingerprint, d] : by_fingerprint) {
-    if (d.base.fingerprint.empty()) d.change = FindingChange::kNew;
-    else if (d.next.fingerprint.empty()) d.change = FindingChange::kFixed;
-    else d.change = classify(d.base, d.next, factor);
+    if (d.base.fingerprint.empty())
+      d.change = FindingChange::kNew;
+    else if (d.next.fingerprint.empty())
+      d.change = FindingChange::kFixed;
+    else
+      d.change = classify(d.base, d.next, factor);
     out.push_back(std::move(d));
   }
   // What a reviewer acts on first: new and worse findings.
-  static constexpr FindingChange kOrder[] = {FindingChange::kNew, FindingChange::kWorse, FindingChange::kFixed,
-                                             FindingChange::kBetter, FindingChange::kSame};
-  auto rank = [](FindingChange c) { return std::find(std::begin(kOrder), std::end(kOrder), c) - std::begin(kOrder); };
-  std::stable_sort(out.begin(), out.end(),
-                   [&](const FindingDelta& a, const FindingDelta& b) { return rank(a.change) < rank(b.change); });
+  static constexpr FindingChange kOrder[] = {FindingChange::kNew, FindingChange::kWorse,
+                                             FindingChange::kFixed, FindingChange::kBetter,
+                                             FindingChange::kSame};
+  auto rank = [](FindingChange c) {
+    return std::find(std::begin(kOrder), std::end(kOrder), c) - std::begin(kOrder);
+  };
+  std::stable_sort(out.begin(), out.end(), [&](const FindingDelta& a, const FindingDelta& b) {
+    return rank(a.change) < rank(b.change);
+  });
   return out;
 }
 
@@ -150,46 +167,61 @@ std::vector<MetadataDelta> diffMetadata(const RunProfile& base, const RunProfile
   return out;
 }
 
-std::string percent(double fraction) { return std::to_string(static_cast<int>(std::lround(fraction * 100))) + "%"; }
+std::string percent(double fraction) {
+  return std::to_string(static_cast<int>(std::lround(fraction * 100))) + "%";
+}
 
 void addNotes(const RunProfile& base, const RunProfile& next, RunDiff& diff) {
   for (const MetadataDelta& m : diff.metadata) {
-    if ((m.key == "devices" || m.key == "accelerator") && m.differs() && !m.base.empty() && !m.next.empty())
+    if ((m.key == "devices" || m.key == "accelerator") && m.differs() && !m.base.empty() &&
+        !m.next.empty())
       diff.notes.push_back("the runs ran on different " + m.key + " (" + m.base + " vs " + m.next +
                            "): device times are compared as recorded, not normalised");
   }
   if (diff.matched_device_fraction >= 0 && diff.matched_device_fraction < 0.5)
-    diff.notes.push_back("only " + percent(diff.matched_device_fraction) +
-                         " of the device time is in kernels and copies both runs have: the traces may be of "
-                         "different models or libraries; the deltas compare what matches");
+    diff.notes.push_back(
+        "only " + percent(diff.matched_device_fraction) +
+        " of the device time is in kernels and copies both runs have: the traces may be of "
+        "different models or libraries; the deltas compare what matches");
   for (const RunProfile* p : {&base, &next}) {
     if (p->step_ns.empty())
-      diff.notes.push_back(p->source + ": no steps; its figures are whole-trace totals, not per step");
+      diff.notes.push_back(p->source +
+                           ": no steps; its figures are whole-trace totals, not per step");
     else if (p->step_source == StepSource::kWholeTrace)
-      diff.notes.push_back(p->source + ": no ProfilerStep ranges and no detected loop; one step spans the trace");
+      diff.notes.push_back(
+          p->source + ": no ProfilerStep ranges and no detected loop; one step spans the trace");
   }
   if (!base.step_ns.empty() && !next.step_ns.empty() && base.step_source != next.step_source)
-    diff.notes.push_back("the runs' steps were found differently (ProfilerStep ranges in one, detected in the other)");
+    diff.notes.push_back(
+        "the runs' steps were found differently (ProfilerStep ranges in one, detected in the other)");
 }
 
 }  // namespace
 
 std::string_view groupChangeName(GroupChange change) {
   switch (change) {
-    case GroupChange::kMatched: return "matched";
-    case GroupChange::kAppeared: return "appeared";
-    case GroupChange::kVanished: return "vanished";
+    case GroupChange::kMatched:
+      return "matched";
+    case GroupChange::kAppeared:
+      return "appeared";
+    case GroupChange::kVanished:
+      return "vanished";
   }
   return "matched";
 }
 
 std::string_view findingChangeName(FindingChange change) {
   switch (change) {
-    case FindingChange::kNew: return "new";
-    case FindingChange::kFixed: return "fixed";
-    case FindingChange::kWorse: return "worse";
-    case FindingChange::kBetter: return "better";
-    case FindingChange::kSame: return "same";
+    case FindingChange::kNew:
+      return "new";
+    case FindingChange::kFixed:
+      return "fixed";
+    case FindingChange::kWorse:
+      return "worse";
+    case FindingChange::kBetter:
+      return "better";
+    case FindingChange::kSame:
+      return "same";
   }
   return "same";
 }
@@ -208,7 +240,8 @@ DistributionStats describeDistribution(std::vector<int64_t> values) {
   s.max_ns = static_cast<double>(values.back());
   if (values.size() > 1) {
     double sq = 0;
-    for (int64_t v : values) sq += (static_cast<double>(v) - s.mean_ns) * (static_cast<double>(v) - s.mean_ns);
+    for (int64_t v : values)
+      sq += (static_cast<double>(v) - s.mean_ns) * (static_cast<double>(v) - s.mean_ns);
     s.stddev_ns = std::sqrt(sq / (n - 1));
   }
   return s;
@@ -222,9 +255,11 @@ RunDiff diffRuns(const RunProfile& base, const RunProfile& next, const DiffOptio
   diff.new_steps = describeDistribution(next.step_ns);
   diff.step_delta_ns = next.average_step_ns - base.average_step_ns;
   for (int c = 0; c < kStepCategoryCount; ++c)
-    diff.categories.push_back({static_cast<StepCategory>(c), base.category_ns[c], next.category_ns[c]});
+    diff.categories.push_back(
+        {static_cast<StepCategory>(c), base.category_ns[c], next.category_ns[c]});
   Matched ops = matchGroups(base.ops, base.perStepDivisor(), next.ops, next.perStepDivisor());
-  Matched device = matchGroups(base.device_ops, base.perStepDivisor(), next.device_ops, next.perStepDivisor());
+  Matched device =
+      matchGroups(base.device_ops, base.perStepDivisor(), next.device_ops, next.perStepDivisor());
   diff.ops = std::move(ops.rows);
   diff.matched_op_fraction = ops.fraction;
   diff.device_ops = std::move(device.rows);

@@ -9,15 +9,15 @@ namespace {
 using nlohmann::json;
 
 // Stable snake_case keys, as summary JSON (display names such as "CPU Exec" are for humans).
-constexpr const char* kCategoryKeys[kStepCategoryCount] = {"kernel",  "memcpy",     "memset",   "communication",
-                                                           "runtime", "dataloader", "cpu_exec", "other"};
+constexpr const char* kCategoryKeys[kStepCategoryCount] = {
+    "kernel", "memcpy", "memset", "communication", "runtime", "dataloader", "cpu_exec", "other"};
 
 double ms(double ns) { return ns / 1e6; }
 
 json distributionJson(const DistributionStats& s) {
-  return {{"steps", s.count},         {"mean_ms", ms(s.mean_ns)}, {"median_ms", ms(s.median_ns)},
-          {"p10_ms", ms(s.p10_ns)},   {"p90_ms", ms(s.p90_ns)},   {"min_ms", ms(s.min_ns)},
-          {"max_ms", ms(s.max_ns)},   {"stddev_ms", ms(s.stddev_ns)}};
+  return {{"steps", s.count},       {"mean_ms", ms(s.mean_ns)},    {"median_ms", ms(s.median_ns)},
+          {"p10_ms", ms(s.p10_ns)}, {"p90_ms", ms(s.p90_ns)},      {"min_ms", ms(s.min_ns)},
+          {"max_ms", ms(s.max_ns)}, {"stddev_ms", ms(s.stddev_ns)}};
 }
 
 json groupJson(const GroupDelta& g, bool device) {
@@ -25,12 +25,20 @@ json groupJson(const GroupDelta& g, bool device) {
             {"kind", std::string(trace::eventKindName(g.kind))},
             {"change", std::string(groupChangeName(g.change))},
             {"matched_by_name_only", g.by_name_only},
-            {"base", {{"count_per_step", g.base_count}, {"ms_per_step", ms(g.base_ns)}, {"mean_us", g.base_mean_ns / 1e3}}},
-            {"new", {{"count_per_step", g.new_count}, {"ms_per_step", ms(g.new_ns)}, {"mean_us", g.new_mean_ns / 1e3}}},
+            {"base",
+             {{"count_per_step", g.base_count},
+              {"ms_per_step", ms(g.base_ns)},
+              {"mean_us", g.base_mean_ns / 1e3}}},
+            {"new",
+             {{"count_per_step", g.new_count},
+              {"ms_per_step", ms(g.new_ns)},
+              {"mean_us", g.new_mean_ns / 1e3}}},
             {"delta_ms_per_step", ms(g.delta_ns())},
             {"delta_count_per_step", g.count_delta()}};
-  if (device) j["stream"] = g.stream >= 0 ? json(g.stream) : json(nullptr);
-  else j["input_shapes"] = g.shapes.empty() ? json(nullptr) : json(g.shapes);
+  if (device)
+    j["stream"] = g.stream >= 0 ? json(g.stream) : json(nullptr);
+  else
+    j["input_shapes"] = g.shapes.empty() ? json(nullptr) : json(g.shapes);
   return j;
 }
 

@@ -47,8 +47,10 @@ void collectGroups(const trace::TraceModel& model, const StepResult& steps, RunP
     if (cpu && isProfilerStepName(model.name(e))) continue;  // the steps themselves
     if (!whole) {
       const bool inside =
-          cpu ? inSteps(steps.steps, e.start_ns, [](const Step& s) { return std::pair(s.host_start_ns, s.host_end_ns); })
-              : inSteps(steps.steps, e.start_ns, [](const Step& s) { return std::pair(s.start_ns, s.end_ns); });
+          cpu ? inSteps(steps.steps, e.start_ns,
+                        [](const Step& s) { return std::pair(s.host_start_ns, s.host_end_ns); })
+              : inSteps(steps.steps, e.start_ns,
+                        [](const Step& s) { return std::pair(s.start_ns, s.end_ns); });
       if (!inside) continue;
     }
     GroupKey key{e.name, 0, -1};
@@ -89,7 +91,8 @@ void collectFindings(const LintResult& lint, RunProfile& out) {
   for (const Diagnostic& d : lint.diagnostics) {
     FindingSize f = findingSize(d);
     auto [it, inserted] = by_fingerprint.try_emplace(f.fingerprint, f);
-    if (!inserted && f.unit == it->second.unit && f.magnitude > it->second.magnitude) it->second = f;
+    if (!inserted && f.unit == it->second.unit && f.magnitude > it->second.magnitude)
+      it->second = f;
   }
   for (auto& [key, f] : by_fingerprint) out.findings.push_back(std::move(f));
   out.linted = true;
@@ -113,7 +116,8 @@ std::string dataLoaderKind(const RunProfile& profile) {
 void collectMetadata(const trace::TraceModel& model, RunProfile& out) {
   const trace::TraceMetadata& m = model.metadata;
   std::map<std::string, std::string> facts;
-  if (m.accelerator != trace::Accelerator::kNone) facts["accelerator"] = std::string(trace::acceleratorName(m.accelerator));
+  if (m.accelerator != trace::Accelerator::kNone)
+    facts["accelerator"] = std::string(trace::acceleratorName(m.accelerator));
   std::string devices;
   for (const trace::DeviceProperties& d : m.devices) {
     if (d.name.empty()) continue;
@@ -122,17 +126,20 @@ void collectMetadata(const trace::TraceModel& model, RunProfile& out) {
   }
   if (!devices.empty()) facts["devices"] = devices;
   if (m.distributed.present) {
-    if (m.distributed.world_size >= 0) facts["world_size"] = std::to_string(m.distributed.world_size);
+    if (m.distributed.world_size >= 0)
+      facts["world_size"] = std::to_string(m.distributed.world_size);
     if (!m.distributed.backend.empty()) facts["distributed_backend"] = m.distributed.backend;
   }
   if (std::string loader = dataLoaderKind(out); !loader.empty()) facts["dataloader"] = loader;
   // Top-level keys identify the recording, not the run: they differ between any two traces.
-  static const char* const kIdentity[] = {"trace_id", "traceName", "baseTimeNanoseconds", "steplint_stopped_early"};
+  static const char* const kIdentity[] = {"trace_id", "traceName", "baseTimeNanoseconds",
+                                          "steplint_stopped_early"};
   for (const auto& [key, raw] : m.extra) {
     if (std::find(std::begin(kIdentity), std::end(kIdentity), key) != std::end(kIdentity)) continue;
     if (raw.size() > 200) continue;  // objects and long lists: not a fact to print on one line
     std::string value = raw;
-    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
+      value = value.substr(1, value.size() - 2);
     facts.emplace(key, value);
   }
   if (m.schema_version >= 0) facts["schemaVersion"] = std::to_string(m.schema_version);
@@ -156,7 +163,8 @@ FindingSize findingSize(const Diagnostic& d) {
   return f;
 }
 
-RunProfile profileRun(const trace::TraceModel& model, const TraceSummary& summary, const LintResult* lint) {
+RunProfile profileRun(const trace::TraceModel& model, const TraceSummary& summary,
+                      const LintResult* lint) {
   RunProfile out;
   out.source = summary.source;
   out.step_source = summary.steps.source;

@@ -18,7 +18,8 @@ std::string format(const char* pattern, double a, double b) {
 
 }  // namespace
 
-SavingsTotal attributeSavings(const AnalysisContext& context, std::vector<Diagnostic>& diagnostics) {
+SavingsTotal attributeSavings(const AnalysisContext& context,
+                              std::vector<Diagnostic>& diagnostics) {
   SavingsTotal all;
   std::vector<Diagnostic*> with_effect;
   std::vector<FixEffect> effects;
@@ -43,8 +44,9 @@ SavingsTotal attributeSavings(const AnalysisContext& context, std::vector<Diagno
     s.alone_ms = std::max(0.0, savings.alone_ns[i]) / 1e6;
     const double low = std::max(0.0, savings.share_low_ns[i]) / 1e6;
     s.low_ms = low < s.per_step_ms - 1e-9 ? low : -1;
-    s.method += format("; replayed over %.0f steps: its share of fixing all findings (%.1f ms/step if fixed alone)",
-                       static_cast<double>(replay.windowSteps()), s.alone_ms);
+    s.method += format(
+        "; replayed over %.0f steps: its share of fixing all findings (%.1f ms/step if fixed alone)",
+        static_cast<double>(replay.windowSteps()), s.alone_ms);
   }
   all.per_step_ms = std::max(0.0, savings.all_ns) / 1e6;
   const double all_low = std::max(0.0, savings.all_low_ns) / 1e6;

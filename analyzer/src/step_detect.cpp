@@ -13,9 +13,9 @@
 namespace steplint::analyzer {
 namespace {
 
+using detect::Pass;
 using trace::Event;
 using trace::TraceModel;
-using detect::Pass;
 
 constexpr int64_t kNoTime = std::numeric_limits<int64_t>::min();
 
@@ -45,8 +45,9 @@ uint32_t voteMainTrack(const TraceModel& model, const std::vector<Pass>& passes,
     for (uint32_t t = 0; t < ops_by_track.size(); ++t) {
       const auto& ops = ops_by_track[t];
       // Outermost ops do not overlap, so their ends are sorted like their starts.
-      auto it = std::upper_bound(ops.begin(), ops.end(), pass.start_ns,
-                                 [&](int64_t v, uint32_t i) { return v < model.events[i].end_ns(); });
+      auto it = std::upper_bound(ops.begin(), ops.end(), pass.start_ns, [&](int64_t v, uint32_t i) {
+        return v < model.events[i].end_ns();
+      });
       if (it == ops.begin()) continue;
       const int64_t end = model.events[*(it - 1)].end_ns();
       if (end > best_end) best_end = end, best = t;
@@ -54,7 +55,8 @@ uint32_t voteMainTrack(const TraceModel& model, const std::vector<Pass>& passes,
     if (best != trace::kNoIndex) ++votes[best];
   }
   const auto top = std::max_element(votes.begin(), votes.end());
-  return top == votes.end() || *top == 0 ? trace::kNoIndex : static_cast<uint32_t>(top - votes.begin());
+  return top == votes.end() || *top == 0 ? trace::kNoIndex
+                                         : static_cast<uint32_t>(top - votes.begin());
 }
 
 int64_t median(std::vector<int64_t> v) {
@@ -64,7 +66,8 @@ int64_t median(std::vector<int64_t> v) {
 }
 
 // Main-thread ops in [lo, hi) by start.
-std::vector<uint32_t> opsIn(const TraceModel& model, const std::vector<uint32_t>& ops, int64_t lo, int64_t hi) {
+std::vector<uint32_t> opsIn(const TraceModel& model, const std::vector<uint32_t>& ops, int64_t lo,
+                            int64_t hi) {
   std::vector<uint32_t> out;
   for (uint32_t i : ops)
     if (model.events[i].start_ns >= lo && model.events[i].start_ns < hi) out.push_back(i);
@@ -75,7 +78,8 @@ std::vector<uint32_t> opsIn(const TraceModel& model, const std::vector<uint32_t>
 // the DataLoader's __next__ if there is one (what ProfilerStep does); else the idle gap of a
 // DataLoader wait that precedes the forward; else the first op after the optimizer phase,
 // taking zero_grad with it.
-std::optional<int64_t> findBoundary(const TraceModel& model, const std::vector<uint32_t>& ops, int64_t period) {
+std::optional<int64_t> findBoundary(const TraceModel& model, const std::vector<uint32_t>& ops,
+                                    int64_t period) {
   for (uint32_t i : ops)
     if (isDataLoaderName(model.name(model.events[i]))) return model.events[i].start_ns;
   size_t s = 0;
@@ -83,14 +87,16 @@ std::optional<int64_t> findBoundary(const TraceModel& model, const std::vector<u
   if (s == ops.size()) return std::nullopt;
   std::vector<int64_t> gaps;
   for (size_t i = 1; i < ops.size(); ++i)
-    gaps.push_back(std::max<int64_t>(0, model.events[ops[i]].start_ns - model.events[ops[i - 1]].end_ns()));
+    gaps.push_back(
+        std::max<int64_t>(0, model.events[ops[i]].start_ns - model.events[ops[i - 1]].end_ns()));
   const int64_t typical = median(gaps);
   size_t widest = 0;
   for (size_t i = 1; i <= s; ++i)
     if (widest == 0 || gaps[i - 1] > gaps[widest - 1]) widest = i;
   if (widest > 0) {
     const int64_t gap = gaps[widest - 1];
-    if (gap * 50 >= period && gap >= 4 * typical && gap > 0) return model.events[ops[widest - 1]].end_ns();
+    if (gap * 50 >= period && gap >= 4 * typical && gap > 0)
+      return model.events[ops[widest - 1]].end_ns();
   }
   while (s > 0 && detect::isZeroGradName(model.name(model.events[ops[s - 1]]))) --s;
   return model.events[ops[s]].start_ns;
@@ -106,8 +112,10 @@ DetectedSteps notDetected(std::string why) {
 
 bool isBackwardOpName(std::string_view name) {
   constexpr std::string_view kEngine = "autograd::engine::evaluate_function: ";
-  if (name.substr(0, kEngine.size()) == kEngine || name == "torch::autograd::AccumulateGrad") return true;
-  if (name.find("::") != std::string_view::npos) return false;  // aten::*_backward is an op, not a node
+  if (name.substr(0, kEngine.size()) == kEngine || name == "torch::autograd::AccumulateGrad")
+    return true;
+  if (name.find("::") != std::string_view::npos)
+    return false;  // aten::*_backward is an op, not a node
   while (!name.empty() && name.back() >= '0' && name.back() <= '9') name.remove_suffix(1);
   if (!name.empty() && name.back() == 's') name.remove_suffix(1);  // CopyBackwards
   constexpr std::string_view kSuffix = "Backward";
@@ -120,15 +128,19 @@ DetectedSteps detectWith(const TraceModel& model, const std::vector<Pass>& passe
   if (passes.size() < 3)
     return notDetected("could not detect steps: " + std::to_string(passes.size()) +
                        " backward pass(es) found, at least 3 are needed");
-  if (!detect::passesRegular(passes)) return notDetected("could not detect steps: backward passes differ too much in size");
+  if (!detect::passesRegular(passes))
+    return notDetected("could not detect steps: backward passes differ too much in size");
   std::vector<std::vector<uint32_t>> ops_by_track(model.tracks.size());
   for (uint32_t t = 0; t < model.tracks.size(); ++t)
-    if (model.tracks[t].kind == trace::TrackKind::kCpuThread) ops_by_track[t] = detect::outerOps(model, t, passes);
+    if (model.tracks[t].kind == trace::TrackKind::kCpuThread)
+      ops_by_track[t] = detect::outerOps(model, t, passes);
   const uint32_t main = voteMainTrack(model, passes, ops_by_track);
-  if (main == trace::kNoIndex) return notDetected("could not detect steps: no thread launches the backward passes");
+  if (main == trace::kNoIndex)
+    return notDetected("could not detect steps: no thread launches the backward passes");
   const auto& ops = ops_by_track[main];
   std::vector<int64_t> periods;
-  for (size_t p = 1; p < passes.size(); ++p) periods.push_back(passes[p].start_ns - passes[p - 1].start_ns);
+  for (size_t p = 1; p < passes.size(); ++p)
+    periods.push_back(passes[p].start_ns - passes[p - 1].start_ns);
   const int64_t period = median(periods);
   const size_t k = passes.size();
   // bound[p]: where the iteration of pass p begins (p = k: the one after the last pass).
@@ -138,13 +150,15 @@ DetectedSteps detectWith(const TraceModel& model, const std::vector<Pass>& passe
     const int64_t hi = p == k ? std::numeric_limits<int64_t>::max() : passes[p].start_ns;
     bound[p] = findBoundary(model, opsIn(model, ops, lo, hi), period);
     if (p > 0 && p < k && (!bound[p] || (bound[p - 1] && *bound[p] <= *bound[p - 1])))
-      return notDetected("could not detect steps: no iteration start found between backward passes " +
-                         std::to_string(p - 1) + " and " + std::to_string(p));
+      return notDetected(
+          "could not detect steps: no iteration start found between backward passes " +
+          std::to_string(p - 1) + " and " + std::to_string(p));
   }
   DetectedSteps d = detect::assembleSteps(model, passes, ops, bound);
   d.main_track = main;
   d.backward_passes = static_cast<int64_t>(k);
-  if (d.steps.size() < 2) return notDetected("could not detect steps: fewer than 2 complete iterations");
+  if (d.steps.size() < 2)
+    return notDetected("could not detect steps: fewer than 2 complete iterations");
   d.note = std::to_string(d.steps.size()) + " steps detected from " + std::to_string(k) +
            " backward passes; iterations of thread " + std::to_string(model.tracks[main].tid) +
            " (no ProfilerStep#N ranges)";
@@ -155,7 +169,8 @@ DetectedSteps detectWith(const TraceModel& model, const std::vector<Pass>& passe
 
 DetectedSteps detectSteps(const TraceModel& model) {
   const auto candidates = detect::backwardPassCandidates(outermostBackwardOps(model));
-  if (candidates.empty()) return notDetected("could not detect steps: no repeated backward passes found");
+  if (candidates.empty())
+    return notDetected("could not detect steps: no repeated backward passes found");
   DetectedSteps first_failure;
   for (const std::vector<Pass>& passes : candidates) {
     DetectedSteps d = detectWith(model, passes);

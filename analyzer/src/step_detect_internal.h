@@ -24,14 +24,16 @@ struct Pass {
 /// longer than the gaps inside one, so each candidate cuts at a jump in the sorted gap lengths.
 /// After them, the same splits with preempted passes (two short passes adding up to one)
 /// merged. Empty when no jump is clear (one pass, or none).
-std::vector<std::vector<Pass>> backwardPassCandidates(const std::vector<std::pair<int64_t, int64_t>>& ops);
+std::vector<std::vector<Pass>> backwardPassCandidates(
+    const std::vector<std::pair<int64_t, int64_t>>& ops);
 
 /// Every pass has a similar number of backward ops (the same model); edge passes may be cut.
 bool passesRegular(const std::vector<Pass>& passes);
 
 /// Outermost cpu_op / user_annotation ranges of one thread, skipping backward ops and ranges
 /// that span two or more pass starts (an epoch or whole-loop annotation is not an iteration op).
-std::vector<uint32_t> outerOps(const trace::TraceModel& model, uint32_t track, const std::vector<Pass>& passes);
+std::vector<uint32_t> outerOps(const trace::TraceModel& model, uint32_t track,
+                               const std::vector<Pass>& passes);
 
 /// Ops the optimizer step, loss logging and zero_grad run between a backward pass and the
 /// next iteration's data loading / forward.
@@ -41,6 +43,7 @@ bool isZeroGradName(std::string_view name);
 /// Steps from the boundaries found between passes (bound[p]: where the iteration of pass p
 /// begins). The first and last iterations are kept only when they look complete.
 DetectedSteps assembleSteps(const trace::TraceModel& model, const std::vector<Pass>& passes,
-                            const std::vector<uint32_t>& ops, const std::vector<std::optional<int64_t>>& bound);
+                            const std::vector<uint32_t>& ops,
+                            const std::vector<std::optional<int64_t>>& bound);
 
 }  // namespace steplint::analyzer::detect

@@ -29,7 +29,8 @@ std::vector<int64_t> splitThresholds(const std::vector<int64_t>& sorted_gaps) {
     const double ratio = (static_cast<double>(sorted_gaps[j]) + kGapFloorNs) / inside;
     if (ratio >= kMinSeparation) jumps.emplace_back(ratio, sorted_gaps[j - 1]);
   }
-  std::sort(jumps.begin(), jumps.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::sort(jumps.begin(), jumps.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
   std::vector<int64_t> out;
   for (size_t i = 0; i < jumps.size() && i < kMaxCandidates; ++i) out.push_back(jumps[i].second);
   return out;
@@ -40,7 +41,8 @@ std::string_view withoutAten(std::string_view name) {
   return name.substr(0, kAten.size()) == kAten ? name.substr(kAten.size()) : name;
 }
 
-int64_t countStarts(const TraceModel& model, const std::vector<uint32_t>& ops, int64_t lo, int64_t hi) {
+int64_t countStarts(const TraceModel& model, const std::vector<uint32_t>& ops, int64_t lo,
+                    int64_t hi) {
   return std::count_if(ops.begin(), ops.end(), [&](uint32_t i) {
     return model.events[i].start_ns >= lo && model.events[i].start_ns < hi;
   });
@@ -76,7 +78,8 @@ bool passComplete(const Pass& pass, int64_t median_ops) { return pass.ops * 5 >=
 
 }  // namespace
 
-std::vector<std::vector<Pass>> backwardPassCandidates(const std::vector<std::pair<int64_t, int64_t>>& ops) {
+std::vector<std::vector<Pass>> backwardPassCandidates(
+    const std::vector<std::pair<int64_t, int64_t>>& ops) {
   std::vector<std::vector<Pass>> candidates;
   if (ops.empty()) return candidates;
   std::vector<int64_t> gaps;
@@ -115,16 +118,19 @@ bool passesRegular(const std::vector<Pass>& passes) {
   return true;
 }
 
-std::vector<uint32_t> outerOps(const TraceModel& model, uint32_t track, const std::vector<Pass>& passes) {
+std::vector<uint32_t> outerOps(const TraceModel& model, uint32_t track,
+                               const std::vector<Pass>& passes) {
   std::vector<uint32_t> out;
   int64_t cur_end = std::numeric_limits<int64_t>::min();
   const auto [begin, end] = model.trackEvents(track);
   for (const Event* e = begin; e != end; ++e) {
-    if (e->kind != trace::EventKind::kCpuOp && e->kind != trace::EventKind::kUserAnnotation) continue;
+    if (e->kind != trace::EventKind::kCpuOp && e->kind != trace::EventKind::kUserAnnotation)
+      continue;
     if (e->start_ns < cur_end) continue;
     const auto first = std::lower_bound(passes.begin(), passes.end(), e->start_ns,
                                         [](const Pass& p, int64_t t) { return p.start_ns < t; });
-    if (first != passes.end() && first + 1 != passes.end() && (first + 1)->start_ns < e->end_ns()) continue;
+    if (first != passes.end() && first + 1 != passes.end() && (first + 1)->start_ns < e->end_ns())
+      continue;
     cur_end = e->end_ns();
     if (!isBackwardOpName(model.name(*e))) out.push_back(model.indexOf(*e));
   }
@@ -135,12 +141,21 @@ bool isOptimizerPhaseName(std::string_view name) {
   if (name.find("Optimizer.") != std::string_view::npos) return true;  // Optimizer.step#SGD.step
   const std::string_view op = withoutAten(name);
   if (op.substr(0, 9) == "_foreach_" || op.substr(0, 7) == "_fused_") return true;
-  if (!op.empty() && op.back() == '_') return true;  // in-place updates: add_, mul_, addcdiv_, zero_
+  if (!op.empty() && op.back() == '_')
+    return true;  // in-place updates: add_, mul_, addcdiv_, zero_
   // Out-of-place helpers of SGD/Adam/AdamW, loss.item() and allocation; the forward of the
   // next iteration starts with something else (to, conv2d, addmm, embedding, linear …).
-  for (std::string_view helper : {"item", "_local_scalar_dense", "sqrt", "div", "mul", "add", "sub", "clone",
-                                  "detach", "empty", "empty_like", "zeros", "zeros_like", "ones_like", "lerp",
-                                  "maximum", "neg", "pow", "addcmul", "addcdiv", "is_nonzero"})
+  for (std::string_view helper : {"item",       "_local_scalar_dense",
+                                  "sqrt",       "div",
+                                  "mul",        "add",
+                                  "sub",        "clone",
+                                  "detach",     "empty",
+                                  "empty_like", "zeros",
+                                  "zeros_like", "ones_like",
+                                  "lerp",       "maximum",
+                                  "neg",        "pow",
+                                  "addcmul",    "addcdiv",
+                                  "is_nonzero"})
     if (op == helper) return true;
   return false;
 }
@@ -152,20 +167,23 @@ bool isZeroGradName(std::string_view name) {
 }
 
 DetectedSteps assembleSteps(const TraceModel& model, const std::vector<Pass>& passes,
-                            const std::vector<uint32_t>& ops, const std::vector<std::optional<int64_t>>& bound) {
+                            const std::vector<uint32_t>& ops,
+                            const std::vector<std::optional<int64_t>>& bound) {
   const size_t k = passes.size();
   const int64_t med = medianOps(passes);
   // An edge iteration cut by the profiling window has fewer ops before its pass (first) or a
   // shorter optimizer phase after it (last) than every interior iteration. Time, not ops, for
   // the last one: the ops between the optimizer and the next DataLoader call (the profiler's
   // own, in torch.profiler traces) are missing at the end of the trace.
-  int64_t min_pre = std::numeric_limits<int64_t>::max(), min_post_ns = std::numeric_limits<int64_t>::max();
+  int64_t min_pre = std::numeric_limits<int64_t>::max(),
+          min_post_ns = std::numeric_limits<int64_t>::max();
   for (size_t p = 1; p < k; ++p) {
     min_pre = std::min(min_pre, countStarts(model, ops, *bound[p], passes[p].start_ns));
     min_post_ns = std::min(min_post_ns, *bound[p] - passes[p - 1].end_ns);
   }
   std::vector<std::pair<int64_t, int64_t>> ranges;
-  if (bound[0] && passComplete(passes[0], med) && countStarts(model, ops, *bound[0], passes[0].start_ns) >= min_pre)
+  if (bound[0] && passComplete(passes[0], med) &&
+      countStarts(model, ops, *bound[0], passes[0].start_ns) >= min_pre)
     ranges.emplace_back(*bound[0], *bound[1]);
   for (size_t p = 1; p + 1 < k; ++p) ranges.emplace_back(*bound[p], *bound[p + 1]);
   int64_t last_end = passes[k - 1].end_ns;
@@ -173,7 +191,8 @@ DetectedSteps assembleSteps(const TraceModel& model, const std::vector<Pass>& pa
     last_end = *bound[k];
   } else {
     for (uint32_t i : ops)
-      if (model.events[i].start_ns >= passes[k - 1].end_ns) last_end = std::max(last_end, model.events[i].end_ns());
+      if (model.events[i].start_ns >= passes[k - 1].end_ns)
+        last_end = std::max(last_end, model.events[i].end_ns());
   }
   if (passComplete(passes[k - 1], med) && (last_end - passes[k - 1].end_ns) * 10 >= min_post_ns * 7)
     ranges.emplace_back(*bound[k - 1], last_end);

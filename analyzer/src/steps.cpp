@@ -3,8 +3,8 @@
 #include "steplint/analyzer/steps.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <charconv>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <string_view>
@@ -50,7 +50,8 @@ std::vector<Step> hostSteps(const TraceModel& model) {
     steps.push_back(s);
   }
   std::stable_sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
-    return a.host_start_ns != b.host_start_ns ? a.host_start_ns < b.host_start_ns : a.host_end_ns < b.host_end_ns;
+    return a.host_start_ns != b.host_start_ns ? a.host_start_ns < b.host_start_ns
+                                              : a.host_end_ns < b.host_end_ns;
   });
   return steps;
 }
@@ -62,7 +63,7 @@ std::vector<Step> hostSteps(const TraceModel& model) {
 // (steps are sorted by start) and the rest are named in one note.
 void dropRepeatedNumbers(std::vector<Step>& steps, std::vector<std::string>& notes) {
   std::unordered_map<int64_t, size_t> kept_index;  // number -> index in `kept`
-  std::map<int64_t, int64_t> repeats;              // number -> ranges dropped (ordered for the note)
+  std::map<int64_t, int64_t> repeats;  // number -> ranges dropped (ordered for the note)
   int64_t dropped = 0, exact_copies = 0;
   std::vector<Step> kept;
   kept.reserve(steps.size());
@@ -73,7 +74,8 @@ void dropRepeatedNumbers(std::vector<Step>& steps, std::vector<std::string>& not
       continue;
     }
     const Step& original = kept[it->second];
-    if (original.host_start_ns == s.host_start_ns && original.host_end_ns == s.host_end_ns) ++exact_copies;
+    if (original.host_start_ns == s.host_start_ns && original.host_end_ns == s.host_end_ns)
+      ++exact_copies;
     ++repeats[s.number];
     ++dropped;
   }
@@ -86,13 +88,15 @@ void dropRepeatedNumbers(std::vector<Step>& steps, std::vector<std::string>& not
       which += ", ...";
       break;
     }
-    which += (which.empty() ? "" : ", ") + std::string(kStepPrefix) + std::to_string(number) + " x" +
-             std::to_string(count + 1);
+    which += (which.empty() ? "" : ", ") + std::string(kStepPrefix) + std::to_string(number) +
+             " x" + std::to_string(count + 1);
   }
-  notes.push_back("malformed trace: " + std::to_string(dropped) + " ProfilerStep range(s) repeat a step number (" +
-                  which + "; " + std::to_string(exact_copies) +
-                  " exact copies); events written twice or recordings merged? Only the earliest range of each "
-                  "number is used");
+  notes.push_back(
+      "malformed trace: " + std::to_string(dropped) +
+      " ProfilerStep range(s) repeat a step number (" + which + "; " +
+      std::to_string(exact_copies) +
+      " exact copies); events written twice or recordings merged? Only the earliest range of each "
+      "number is used");
 }
 
 // tb_plugin's fallback: one step over all CPU activity. tb uses ops and Python events only;
@@ -126,12 +130,14 @@ struct Launch {
 // event order). A flat array: one small vector per call costs millions of allocations.
 std::vector<Launch> sortedLaunches(const TraceModel& model) {
   std::vector<Launch> launches;
-  launches.reserve(static_cast<size_t>(std::count_if(model.events.begin(), model.events.end(),
-                                                     [](const Event& e) { return trace::isDeviceOp(e.kind); })));
+  launches.reserve(
+      static_cast<size_t>(std::count_if(model.events.begin(), model.events.end(),
+                                        [](const Event& e) { return trace::isDeviceOp(e.kind); })));
   for (uint32_t i = 0; i < model.events.size(); ++i) {
     const Event& e = model.events[i];
     // Driver launches (Triton's cuLaunchKernel) count too; tb_plugin ignores them (TB-Q10).
-    if (trace::isDeviceOp(e.kind) && e.link != trace::kNoIndex && trace::isLaunchApi(model.events[e.link].kind))
+    if (trace::isDeviceOp(e.kind) && e.link != trace::kNoIndex &&
+        trace::isLaunchApi(model.events[e.link].kind))
       launches.push_back({model.events[e.link].start_ns, e.link, i});
   }
   std::sort(launches.begin(), launches.end());
@@ -158,15 +164,16 @@ DeviceMatch matchDeviceOps(const TraceModel& model, std::vector<Step>& steps) {
     while (next < launches.size() && launches[next].call == launches[g].call) ++next;
     const Event& call = model.events[launches[g].call];
     // Same test order as tb_plugin, so zero-length steps and calls behave alike.
-    while (s < steps.size() && call.start_ns >= steps[s].host_start_ns && call.end_ns() > steps[s].host_end_ns &&
-           call.start_ns >= steps[s].host_end_ns)
+    while (s < steps.size() && call.start_ns >= steps[s].host_start_ns &&
+           call.end_ns() > steps[s].host_end_ns && call.start_ns >= steps[s].host_end_ns)
       ++s;
     if (s == steps.size()) break;
     if (call.start_ns < steps[s].host_start_ns || call.end_ns() > steps[s].host_end_ns) continue;
     for (size_t k = g; k < next; ++k) {
       const uint32_t op = launches[k].op;
       const Event& e = model.events[op];
-      m.min_start[s] = m.min_start[s] == kNoTime ? e.start_ns : std::min(m.min_start[s], e.start_ns);
+      m.min_start[s] =
+          m.min_start[s] == kNoTime ? e.start_ns : std::min(m.min_start[s], e.start_ns);
       m.max_end[s] = std::max(m.max_end[s], e.end_ns());
       m.matched[op] = 1;
       ++steps[s].device_op_count;
@@ -178,7 +185,8 @@ DeviceMatch matchDeviceOps(const TraceModel& model, std::vector<Step>& steps) {
 
 // Device work that no step launched but that ended before step 0's first device op
 // (launched before profiling started) pushes step 0's start later.
-int64_t firstStepStart(const TraceModel& model, const std::vector<Step>& steps, const DeviceMatch& m) {
+int64_t firstStepStart(const TraceModel& model, const std::vector<Step>& steps,
+                       const DeviceMatch& m) {
   int64_t prev_end = steps.front().host_start_ns;
   if (m.min_start.front() == kNoTime) return prev_end;
   for (uint32_t i = 0; i < model.events.size(); ++i) {
@@ -195,10 +203,12 @@ void extendSteps(const TraceModel& model, std::vector<Step>& steps, const Device
   for (size_t i = 0; i < steps.size(); ++i) {
     Step& s = steps[i];
     s.start_ns = std::max(prev_end, s.host_start_ns);
-    s.end_ns = m.max_end[i] == kNoTime ? std::max(s.host_end_ns, s.start_ns) : std::max(s.host_end_ns, m.max_end[i]);
+    s.end_ns = m.max_end[i] == kNoTime ? std::max(s.host_end_ns, s.start_ns)
+                                       : std::max(s.host_end_ns, m.max_end[i]);
     if (s.end_ns < s.start_ns) {
-      notes.push_back("step " + std::to_string(s.number) +
-                      ": its GPU work and host range end before the previous step ends; counted as 0 ns");
+      notes.push_back(
+          "step " + std::to_string(s.number) +
+          ": its GPU work and host range end before the previous step ends; counted as 0 ns");
       s.end_ns = s.start_ns;
     }
     prev_end = s.end_ns;
@@ -213,7 +223,8 @@ int64_t tailStepsToDrop(const std::vector<Step>& steps) {
   while (j >= 0 && steps[j].device_op_count == 0) --j;
   if (j < 0) return 0;
   int64_t keep = j + 1;
-  if (j > 0 && 0.8 * static_cast<double>(steps[j - 1].device_op_count) > static_cast<double>(steps[j].device_op_count))
+  if (j > 0 && 0.8 * static_cast<double>(steps[j - 1].device_op_count) >
+                   static_cast<double>(steps[j].device_op_count))
     keep = j;
   return static_cast<int64_t>(steps.size()) - keep;
 }
@@ -223,9 +234,10 @@ void dropTail(StepResult& result) {
   if (drop == 0) return;
   result.steps.resize(result.steps.size() - static_cast<size_t>(drop));
   result.dropped_tail_steps = drop;
-  result.notes.push_back("dropped the last " + std::to_string(drop) +
-                         " step(s): the profiler may not have captured all the GPU work they launched "
-                         "(as tb_plugin does; --keep-tail-steps keeps them)");
+  result.notes.push_back(
+      "dropped the last " + std::to_string(drop) +
+      " step(s): the profiler may not have captured all the GPU work they launched "
+      "(as tb_plugin does; --keep-tail-steps keeps them)");
 }
 
 // Median duration of steps [from, end).
@@ -245,19 +257,24 @@ void dropWarmup(StepResult& result) {
   size_t drop = 0;
   while (drop < kMaxWarmup && result.steps.size() - drop > kMinKept) {
     const int64_t median = medianDuration(result.steps, drop + 1);
-    if (static_cast<double>(result.steps[drop].duration_ns()) <= kWarmupFactor * static_cast<double>(median)) break;
+    if (static_cast<double>(result.steps[drop].duration_ns()) <=
+        kWarmupFactor * static_cast<double>(median))
+      break;
     ++drop;
   }
   if (drop == 0) return;
   std::string numbers;
-  for (size_t i = 0; i < drop; ++i) numbers += (i ? ", " : "") + std::to_string(result.steps[i].number);
+  for (size_t i = 0; i < drop; ++i)
+    numbers += (i ? ", " : "") + std::to_string(result.steps[i].number);
   const double first_ms = static_cast<double>(result.steps[0].duration_ns()) / 1e6;
   const double median_ms = static_cast<double>(medianDuration(result.steps, drop)) / 1e6;
-  result.steps.erase(result.steps.begin(), result.steps.begin() + static_cast<std::ptrdiff_t>(drop));
+  result.steps.erase(result.steps.begin(),
+                     result.steps.begin() + static_cast<std::ptrdiff_t>(drop));
   result.dropped_warmup_steps = static_cast<int64_t>(drop);
   char buf[160];
-  std::snprintf(buf, sizeof buf, "took more than %.0fx the median step (first %.1f ms, median %.1f ms)", kWarmupFactor,
-                first_ms, median_ms);
+  std::snprintf(buf, sizeof buf,
+                "took more than %.0fx the median step (first %.1f ms, median %.1f ms)",
+                kWarmupFactor, first_ms, median_ms);
   result.notes.push_back("dropped warm-up step(s) " + numbers + ": " + buf +
                          ", start-up rather than training (--keep-warmup-steps keeps them)");
 }
@@ -274,7 +291,8 @@ StepResult computeSteps(const TraceModel& model, const StepOptions& options) {
     Step whole;
     if (!wholeTraceStep(model, whole)) {
       result.source = StepSource::kNone;
-      result.notes.push_back("no CPU events in this trace: steps and the step-time breakdown are not computed");
+      result.notes.push_back(
+          "no CPU events in this trace: steps and the step-time breakdown are not computed");
       return result;
     }
     // A training loop recorded without prof.step() / ProfilerStep: find its iterations.
@@ -287,17 +305,20 @@ StepResult computeSteps(const TraceModel& model, const StepOptions& options) {
     } else {
       result.source = StepSource::kWholeTrace;
       result.steps.push_back(whole);
-      result.notes.push_back("no ProfilerStep#N ranges: the whole CPU activity is treated as one step (" +
-                             detected.note + ")");
+      result.notes.push_back(
+          "no ProfilerStep#N ranges: the whole CPU activity is treated as one step (" +
+          detected.note + ")");
     }
   }
   const DeviceMatch match = matchDeviceOps(model, result.steps);
   if (match.any) {
     extendSteps(model, result.steps, match, result.notes);
     if (options.drop_incomplete_tail) dropTail(result);
-  } else if (model.events.end() != std::find_if(model.events.begin(), model.events.end(),
-                                                [](const Event& e) { return trace::isDeviceOp(e.kind); })) {
-    result.notes.push_back("no GPU work was launched inside a step: steps are the host ranges only");
+  } else if (model.events.end() !=
+             std::find_if(model.events.begin(), model.events.end(),
+                          [](const Event& e) { return trace::isDeviceOp(e.kind); })) {
+    result.notes.push_back(
+        "no GPU work was launched inside a step: steps are the host ranges only");
   }
   if (options.drop_warmup_head && result.stepsAreIterations()) dropWarmup(result);
   return result;

@@ -44,7 +44,8 @@ std::string closestMatch(std::string_view word, const std::vector<std::string>& 
   size_t best_distance = limit + 1;
   for (const std::string& candidate : candidates) {
     // The distance is at least the length difference: skip candidates that cannot be close.
-    const size_t gap = word.size() > candidate.size() ? word.size() - candidate.size() : candidate.size() - word.size();
+    const size_t gap = word.size() > candidate.size() ? word.size() - candidate.size()
+                                                      : candidate.size() - word.size();
     if (gap >= best_distance) continue;
     const size_t d = editDistance(word, candidate);
     if (d < best_distance) {

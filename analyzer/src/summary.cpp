@@ -26,8 +26,9 @@ TraceSummary summarize(const trace::TraceModel& model, const SummaryOptions& opt
   s.idle = computeIdleBreakdown(model, options.idle);
   s.steps_window = analysisWindow(model, s.steps);
   const Interval w = s.steps_window;
-  s.idle_steps = computeIdleBreakdown(
-      model, options.idle, [w](const trace::Event& op) { return op.start_ns >= w.start && op.start_ns < w.end; });
+  s.idle_steps = computeIdleBreakdown(model, options.idle, [w](const trace::Event& op) {
+    return op.start_ns >= w.start && op.start_ns < w.end;
+  });
   s.hta = computeHtaWindow(model);
   s.idle_hta = computeIdleBreakdown(model, options.idle,
                                     [&](const trace::Event& op) { return s.hta.keeps(model, op); });
@@ -36,7 +37,8 @@ TraceSummary summarize(const trace::TraceModel& model, const SummaryOptions& opt
   s.top_kernels = computeKernelStats(model, options.top_kernels);
   if (s.steps.steps.empty()) s.notes.push_back("no steps: step-time breakdown not computed");
   if (!hasDeviceOps(model))
-    s.notes.push_back("no GPU activity in this trace: GPU summary, idle time and kernel tables not computed");
+    s.notes.push_back(
+        "no GPU activity in this trace: GPU summary, idle time and kernel tables not computed");
   return s;
 }
 

@@ -12,15 +12,19 @@ using nlohmann::json;
 constexpr const char* kSchema = "steplint.summary/1";
 
 // Stable snake_case keys (display names such as "CPU Exec" are for humans).
-constexpr const char* kCategoryKeys[kStepCategoryCount] = {"kernel",  "memcpy",     "memset",   "communication",
-                                                           "runtime", "dataloader", "cpu_exec", "other"};
+constexpr const char* kCategoryKeys[kStepCategoryCount] = {
+    "kernel", "memcpy", "memset", "communication", "runtime", "dataloader", "cpu_exec", "other"};
 
 const char* stepSourceKey(StepSource source) {
   switch (source) {
-    case StepSource::kProfilerStep: return "profiler_step";
-    case StepSource::kWholeTrace: return "whole_trace";
-    case StepSource::kDetected: return "detected";
-    case StepSource::kNone: return "none";
+    case StepSource::kProfilerStep:
+      return "profiler_step";
+    case StepSource::kWholeTrace:
+      return "whole_trace";
+    case StepSource::kDetected:
+      return "detected";
+    case StepSource::kNone:
+      return "none";
   }
   return "none";
 }
@@ -35,7 +39,9 @@ json computeCapability(const trace::DeviceProperties& d) {
 
 // null for a CPU-only trace, else "CUDA", "ROCm", "XPU", "MTIA" ...
 json acceleratorJson(trace::Accelerator accelerator) {
-  return accelerator == trace::Accelerator::kNone ? json(nullptr) : json(std::string(trace::acceleratorName(accelerator)));
+  return accelerator == trace::Accelerator::kNone
+             ? json(nullptr)
+             : json(std::string(trace::acceleratorName(accelerator)));
 }
 
 json traceJson(const TraceSummary& s, const trace::TraceModel& model) {
@@ -54,13 +60,15 @@ json traceJson(const TraceSummary& s, const trace::TraceModel& model) {
             {"start_ns", lo},
             {"end_ns", hi},
             {"duration_ns", hi - lo},
-            {"base_time_ns", model.metadata.has_base_time ? json(model.metadata.base_time_ns) : json(nullptr)},
+            {"base_time_ns",
+             model.metadata.has_base_time ? json(model.metadata.base_time_ns) : json(nullptr)},
             {"accelerator", acceleratorJson(model.metadata.accelerator)},
             {"devices", devices}};
   const trace::DistributedInfo& dist = model.metadata.distributed;
-  t["distributed"] = dist.present
-                         ? json{{"rank", dist.rank}, {"world_size", dist.world_size}, {"backend", dist.backend}}
-                         : json(nullptr);
+  t["distributed"] =
+      dist.present
+          ? json{{"rank", dist.rank}, {"world_size", dist.world_size}, {"backend", dist.backend}}
+          : json(nullptr);
   return t;
 }
 
@@ -96,7 +104,8 @@ json breakdownJson(const BreakdownResult& b) {
     frac[kCategoryKeys[c]] = b.averageFraction(static_cast<StepCategory>(c));
   }
   for (const StepBreakdown& row : b.per_step)
-    per_step.push_back({{"step", row.step_number}, {"total_ns", row.total_ns}, {"ns", categoriesJson(row.ns)}});
+    per_step.push_back(
+        {{"step", row.step_number}, {"total_ns", row.total_ns}, {"ns", categoriesJson(row.ns)}});
   return {{"average_total_ns", b.average_total_ns},
           {"average_ns", avg},
           {"average_fraction", frac},
@@ -127,14 +136,17 @@ json attributionJson(const AttributionResult& a) {
       for (int c = 0; c < kDeviceCauseCount; ++c) ns[c] = static_cast<double>(d.ns[c]);
       step_devices.push_back({{"device", d.device}, {"ns", causesJson(ns, deviceName)}});
     }
-    per_step.push_back({{"step", s.step_number}, {"total_ns", s.total_ns}, {"host_ns", causesJson(host, hostName)},
+    per_step.push_back({{"step", s.step_number},
+                        {"total_ns", s.total_ns},
+                        {"host_ns", causesJson(host, hostName)},
                         {"devices", step_devices}});
   }
   json out = {{"average_total_ns", a.average_total_ns},
               {"host_average_ns", causesJson(a.average_host_ns, hostName)},
               {"devices", devices},
               {"per_step", per_step}};
-  if (a.dataloader_inferred) out["dataloader_inferred"] = true;  // the DataLoader cause is input_wait's
+  if (a.dataloader_inferred)
+    out["dataloader_inferred"] = true;  // the DataLoader cause is input_wait's
   return out;
 }
 
@@ -143,7 +155,8 @@ json inputWaitJson(const TraceSummary& s) {
   const InferredInputWait& w = s.input_wait;
   json per_step = json::array();
   for (size_t i = 0; i < w.per_step_ns.size() && i < s.steps.steps.size(); ++i)
-    per_step.push_back({{"step", s.steps.steps[i].number}, {"ns", w.per_step_ns[i]},
+    per_step.push_back({{"step", s.steps.steps[i].number},
+                        {"ns", w.per_step_ns[i]},
                         {"worker_wait_ns", w.worker_wait_ns[i]}});
   return {{"inferred", true},
           {"method", w.method()},
@@ -250,7 +263,8 @@ json importStatsJson(const trace::TraceModel& model) {
                    {"count", model.stats.get(stat)},
                    {"description", info.description}});
     // The collector's own words on why it stopped (docs/collector.md); the count alone is 1.
-    if (stat == trace::Stat::recorder_stopped_early) out.back()["reason"] = model.metadata.stopped_early_reason;
+    if (stat == trace::Stat::recorder_stopped_early)
+      out.back()["reason"] = model.metadata.stopped_early_reason;
   }
   return out;
 }
@@ -266,18 +280,18 @@ json profilerJson(const StepProfilerCost& cost) {
 
 nlohmann::json summaryToJson(const TraceSummary& summary, const trace::TraceModel& model) {
   json out = {{"schema", kSchema},
-          {"source", summary.source},
-          {"trace", traceJson(summary, model)},
-          {"steps", stepsJson(summary.steps)},
-          {"breakdown", breakdownJson(summary.breakdown)},
-          {"attribution", attributionJson(summary.attribution)},
-          {"profiler_overhead", profilerJson(summary.profiler)},
-          {"gpus", gpusJson(summary.gpus)},
-          {"idle", idleJson(summary)},
-          {"temporal_breakdown", temporalJson(summary)},
-          {"top_kernels", kernelsJson(summary.top_kernels)},
-          {"notes", summary.notes},
-          {"import_stats", importStatsJson(model)}};
+              {"source", summary.source},
+              {"trace", traceJson(summary, model)},
+              {"steps", stepsJson(summary.steps)},
+              {"breakdown", breakdownJson(summary.breakdown)},
+              {"attribution", attributionJson(summary.attribution)},
+              {"profiler_overhead", profilerJson(summary.profiler)},
+              {"gpus", gpusJson(summary.gpus)},
+              {"idle", idleJson(summary)},
+              {"temporal_breakdown", temporalJson(summary)},
+              {"top_kernels", kernelsJson(summary.top_kernels)},
+              {"notes", summary.notes},
+              {"import_stats", importStatsJson(model)}};
   if (summary.input_wait.inferred) out["input_wait"] = inputWaitJson(summary);
   return out;
 }

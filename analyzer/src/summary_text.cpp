@@ -19,7 +19,9 @@ class Printer {
     out_ << '\n' << (color_ ? "\033[1m" : "") << text << (color_ ? "\033[0m" : "") << '\n';
   }
   void line(const std::string& text) { out_ << "  " << text << '\n'; }
-  void note(const std::string& text) { out_ << "  " << (color_ ? "\033[33mnote:\033[0m " : "note: ") << text << '\n'; }
+  void note(const std::string& text) {
+    out_ << "  " << (color_ ? "\033[33mnote:\033[0m " : "note: ") << text << '\n';
+  }
   std::ostream& out() { return out_; }
 
  private:
@@ -29,10 +31,14 @@ class Printer {
 
 std::string stepSourceText(StepSource source) {
   switch (source) {
-    case StepSource::kProfilerStep: return "ProfilerStep#N ranges";
-    case StepSource::kWholeTrace: return "the whole trace (no ProfilerStep#N)";
-    case StepSource::kDetected: return "detected training-loop iterations (no ProfilerStep#N)";
-    case StepSource::kNone: return "none";
+    case StepSource::kProfilerStep:
+      return "ProfilerStep#N ranges";
+    case StepSource::kWholeTrace:
+      return "the whole trace (no ProfilerStep#N)";
+    case StepSource::kDetected:
+      return "detected training-loop iterations (no ProfilerStep#N)";
+    case StepSource::kNone:
+      return "none";
   }
   return "?";
 }
@@ -45,13 +51,15 @@ void printHeader(Printer& p, const TraceSummary& s, const trace::TraceModel& mod
   p.out() << "steplint summary: " << (s.source.empty() ? "<memory>" : s.source) << '\n';
   const auto [lo, hi] = model.timeRange();
   std::string format = model.metadata.format.empty() ? "" : model.metadata.format + ", ";
-  p.line(format + formatCount(s.event_count) + " events on " + formatCount(s.track_count) + " tracks, " +
-         formatMs(static_cast<double>(hi - lo)) + " ms from ts " + formatUsExact(lo) + " µs to " + formatUsExact(hi) +
-         " µs (trace clock)");
+  p.line(format + formatCount(s.event_count) + " events on " + formatCount(s.track_count) +
+         " tracks, " + formatMs(static_cast<double>(hi - lo)) + " ms from ts " + formatUsExact(lo) +
+         " µs to " + formatUsExact(hi) + " µs (trace clock)");
   const trace::Accelerator accelerator = model.metadata.accelerator;
-  if (accelerator != trace::Accelerator::kNone) p.line("accelerator: " + std::string(trace::acceleratorName(accelerator)));
+  if (accelerator != trace::Accelerator::kNone)
+    p.line("accelerator: " + std::string(trace::acceleratorName(accelerator)));
   const std::string noun(trace::deviceNoun(accelerator));
-  for (const trace::DeviceProperties& d : model.metadata.devices) p.line(noun + " " + std::to_string(d.id) + ": " + d.name);
+  for (const trace::DeviceProperties& d : model.metadata.devices)
+    p.line(noun + " " + std::to_string(d.id) + ": " + d.name);
 }
 
 void printSteps(Printer& p, const TraceSummary& s) {
@@ -59,9 +67,12 @@ void printSteps(Printer& p, const TraceSummary& s) {
   p.heading("Steps");
   std::string text = std::to_string(st.steps.size()) + " step(s) from " + stepSourceText(st.source);
   if (!st.steps.empty())
-    text += ", numbers " + std::to_string(st.steps.front().number) + ".." + std::to_string(st.steps.back().number);
-  if (st.dropped_warmup_steps > 0) text += ", " + std::to_string(st.dropped_warmup_steps) + " warm-up dropped";
-  if (st.dropped_tail_steps > 0) text += ", " + std::to_string(st.dropped_tail_steps) + " dropped at the tail";
+    text += ", numbers " + std::to_string(st.steps.front().number) + ".." +
+            std::to_string(st.steps.back().number);
+  if (st.dropped_warmup_steps > 0)
+    text += ", " + std::to_string(st.dropped_warmup_steps) + " warm-up dropped";
+  if (st.dropped_tail_steps > 0)
+    text += ", " + std::to_string(st.dropped_tail_steps) + " dropped at the tail";
   p.line(text);
   for (const std::string& n : st.notes) p.note(n);
 }
@@ -71,9 +82,11 @@ void printBreakdown(Printer& p, const BreakdownResult& b) {
   TextTable t({{"Category", Align::kLeft}, {"Avg ms"}, {"% of step"}});
   for (int c = 0; c < kStepCategoryCount; ++c) {
     const auto cat = static_cast<StepCategory>(c);
-    t.addRow({std::string(stepCategoryName(cat)), formatMs(b.average_ns[c]), formatPercent(b.averageFraction(cat))});
+    t.addRow({std::string(stepCategoryName(cat)), formatMs(b.average_ns[c]),
+              formatPercent(b.averageFraction(cat))});
   }
-  t.addRow({"Step time", formatMs(b.average_total_ns), formatPercent(b.average_total_ns > 0 ? 1.0 : 0.0)});
+  t.addRow({"Step time", formatMs(b.average_total_ns),
+            formatPercent(b.average_total_ns > 0 ? 1.0 : 0.0)});
   t.print(p.out());
 
   p.heading("Per step (ms)");
@@ -82,7 +95,8 @@ void printBreakdown(Printer& p, const BreakdownResult& b) {
     cols.push_back({std::string(stepCategoryName(static_cast<StepCategory>(c)))});
   TextTable per(cols);
   for (const StepBreakdown& row : b.per_step) {
-    std::vector<std::string> cells = {std::to_string(row.step_number), formatMs(static_cast<double>(row.total_ns))};
+    std::vector<std::string> cells = {std::to_string(row.step_number),
+                                      formatMs(static_cast<double>(row.total_ns))};
     for (int64_t v : row.ns) cells.push_back(formatMs(static_cast<double>(v)));
     per.addRow(std::move(cells));
   }
@@ -94,8 +108,8 @@ void printBreakdown(Printer& p, const BreakdownResult& b) {
 void printInferredWait(Printer& p, const TraceSummary& s) {
   const InferredInputWait& w = s.input_wait;
   const double total = s.breakdown.average_total_ns;
-  p.line("DataLoader (inferred; inside CPU Exec / Other above): " + formatMs(w.average_ns) + " ms/step, " +
-         formatPercent(total > 0 ? w.average_ns / total : 0));
+  p.line("DataLoader (inferred; inside CPU Exec / Other above): " + formatMs(w.average_ns) +
+         " ms/step, " + formatPercent(total > 0 ? w.average_ns / total : 0));
   p.note(w.method());
 }
 
@@ -115,7 +129,8 @@ void printAttribution(Printer& p, const AttributionResult& a, const std::string&
   printCauses(p, "Host", a.average_host_ns.data(), kHostCauseCount, a.average_total_ns,
               [&a](int c) { return hostCauseLabel(a, static_cast<HostCause>(c)); });
   for (const auto& [device, ns] : a.average_device_ns)
-    printCauses(p, noun + " " + std::to_string(device), ns.data(), kDeviceCauseCount, a.average_total_ns,
+    printCauses(p, noun + " " + std::to_string(device), ns.data(), kDeviceCauseCount,
+                a.average_total_ns,
                 [](int c) { return std::string(deviceCauseName(static_cast<DeviceCause>(c))); });
 }
 
@@ -128,8 +143,8 @@ void printProfilerCost(Printer& p, const StepProfilerCost& cost, double step_ns)
     return;
   }
   const double ns = cost.nsPerStep();
-  p.note("~" + formatMs(ns) + " ms per step (" + formatPercent(step_ns > 0 ? ns / step_ns : 0) + ") = " +
-         formatFixed(cost.events_per_step, 0) + " recorded host events per step x " +
+  p.note("~" + formatMs(ns) + " ms per step (" + formatPercent(step_ns > 0 ? ns / step_ns : 0) +
+         ") = " + formatFixed(cost.events_per_step, 0) + " recorded host events per step x " +
          formatFixed(cost.overhead.per_event_ns, 0) + " ns (" + cost.overhead.source +
          "); the savings are estimated with it taken out (docs/savings.md)");
 }
@@ -146,7 +161,9 @@ std::string peakMemory(int64_t peak_bytes, int64_t capacity_bytes) {
 // `noun`: what a device is called on this trace's accelerator ("GPU", "MTIA").
 void printGpus(Printer& p, const TraceSummary& s, const std::string& noun) {
   if (s.gpus.empty()) return;
-  p.heading(noun + " summary (kernels over the kept steps; peak allocated and reserved memory over the whole trace)");
+  p.heading(
+      noun +
+      " summary (kernels over the kept steps; peak allocated and reserved memory over the whole trace)");
   TextTable t({{noun},
                {"Window ms"},
                {"Kernels"},
@@ -161,7 +178,8 @@ void printGpus(Printer& p, const TraceSummary& s, const std::string& noun) {
     t.addRow({std::to_string(g.device), formatMs(static_cast<double>(g.window_ns)),
               formatCount(static_cast<uint64_t>(g.kernel_count)), formatPercent(g.utilization),
               optionalPercent(g.sm_efficiency, 1.0), optionalPercent(g.achieved_occupancy, 100.0),
-              optionalPercent(g.tensor_core_share, 1.0), peakMemory(g.peak_allocated_bytes, g.memory_bytes),
+              optionalPercent(g.tensor_core_share, 1.0),
+              peakMemory(g.peak_allocated_bytes, g.memory_bytes),
               peakMemory(g.peak_reserved_bytes, g.memory_bytes), g.name});
   t.print(p.out());
 }
@@ -176,33 +194,47 @@ std::string stepsWindowText(const TraceSummary& s) {
 }
 
 std::string htaWindowText(const HtaWindow& w) {
-  if (!w.filtered) return "window: the whole trace (fewer than 2 ProfilerStep#N, so HTA drops no step)";
+  if (!w.filtered)
+    return "window: the whole trace (fewer than 2 ProfilerStep#N, so HTA drops no step)";
   return "window: device ops launched before the last step, " + w.last_step + ", starts at ts " +
          formatUsExact(w.cutoff_ns) + " µs (HTA's default drops the last step)";
 }
 
 void printIdleTable(Printer& p, const std::string& title, const std::string& window,
-                    const std::vector<StreamIdle>& streams, const IdleOptions& options, const std::string& noun) {
+                    const std::vector<StreamIdle>& streams, const IdleOptions& options,
+                    const std::string& noun) {
   p.heading(title);
   p.line(window);
-  p.line("kernel wait = gap < " + formatFixed(static_cast<double>(options.kernel_wait_threshold_ns) / 1e3, 0) +
+  p.line("kernel wait = gap < " +
+         formatFixed(static_cast<double>(options.kernel_wait_threshold_ns) / 1e3, 0) +
          " µs; host wait, kernel wait and other as shares of the idle time");
   if (streams.empty()) return p.line("no device ops in this window");
-  TextTable t({{noun}, {"Stream"}, {"Span ms"}, {"Busy ms"}, {"Idle ms"}, {"Host wait"}, {"Kernel wait"}, {"Other"}});
+  TextTable t({{noun},
+               {"Stream"},
+               {"Span ms"},
+               {"Busy ms"},
+               {"Idle ms"},
+               {"Host wait"},
+               {"Kernel wait"},
+               {"Other"}});
   for (const StreamIdle& i : streams) {
     const double idle = static_cast<double>(i.idle_ns());
-    auto share = [&](int64_t v) { return idle > 0 ? formatPercent(static_cast<double>(v) / idle) : std::string("-"); };
-    t.addRow({std::to_string(i.device), std::to_string(i.stream), formatMs(static_cast<double>(i.span_ns)),
-              formatMs(static_cast<double>(i.busy_ns)), formatMs(idle), share(i.host_wait_ns), share(i.kernel_wait_ns),
-              share(i.other_ns)});
+    auto share = [&](int64_t v) {
+      return idle > 0 ? formatPercent(static_cast<double>(v) / idle) : std::string("-");
+    };
+    t.addRow({std::to_string(i.device), std::to_string(i.stream),
+              formatMs(static_cast<double>(i.span_ns)), formatMs(static_cast<double>(i.busy_ns)),
+              formatMs(idle), share(i.host_wait_ns), share(i.kernel_wait_ns), share(i.other_ns)});
   }
   t.print(p.out());
 }
 
 void printTemporal(Printer& p, const TraceSummary& s, const std::string& noun) {
-  p.heading(noun + " temporal breakdown over HTA's window (what HTA's get_temporal_breakdown reports)");
+  p.heading(noun +
+            " temporal breakdown over HTA's window (what HTA's get_temporal_breakdown reports)");
   p.line(htaWindowText(s.hta));
-  p.line("kernel time = first to last GPU event (device ops and stream syncs); compute = HTA's computation kernels");
+  p.line(
+      "kernel time = first to last GPU event (device ops and stream syncs); compute = HTA's computation kernels");
   TextTable t({{noun},
                {"Kernel time ms"},
                {"Idle ms"},
@@ -215,16 +247,19 @@ void printTemporal(Printer& p, const TraceSummary& s, const std::string& noun) {
     t.addRow({std::to_string(g.device), formatMs(static_cast<double>(g.kernel_time_ns)),
               formatMs(static_cast<double>(g.idle_ns)), formatPercent(g.fraction(g.idle_ns)),
               formatMs(static_cast<double>(g.compute_ns)), formatPercent(g.fraction(g.compute_ns)),
-              formatMs(static_cast<double>(g.non_compute_ns)), formatPercent(g.fraction(g.non_compute_ns))});
+              formatMs(static_cast<double>(g.non_compute_ns)),
+              formatPercent(g.fraction(g.non_compute_ns))});
   t.print(p.out());
 }
 
 void printIdle(Printer& p, const TraceSummary& s, const std::string& noun) {
   if (s.idle.empty()) return;
-  printIdleTable(p, noun + " idle time per stream over the analysed steps (HTA's definition)", stepsWindowText(s),
-                 s.idle_steps, s.idle_options, noun);
-  printIdleTable(p, noun + " idle time per stream over HTA's window (what HTA's get_idle_time_breakdown reports)",
-                 htaWindowText(s.hta), s.idle_hta, s.idle_options, noun);
+  printIdleTable(p, noun + " idle time per stream over the analysed steps (HTA's definition)",
+                 stepsWindowText(s), s.idle_steps, s.idle_options, noun);
+  printIdleTable(
+      p,
+      noun + " idle time per stream over HTA's window (what HTA's get_idle_time_breakdown reports)",
+      htaWindowText(s.hta), s.idle_hta, s.idle_options, noun);
   if (!s.temporal.empty()) printTemporal(p, s, noun);
 }
 
@@ -233,32 +268,37 @@ void printKernels(Printer& p, const TraceSummary& s) {
   p.heading("Top kernels by total time (whole trace)");
   TextTable t({{"Total ms"}, {"Count"}, {"Mean µs"}, {"TC"}, {"Name", Align::kLeft}});
   for (const KernelStat& k : s.top_kernels)
-    t.addRow({formatMs(static_cast<double>(k.total_ns)), formatCount(static_cast<uint64_t>(k.count)),
-              formatFixed(k.mean_ns() / 1e3, 1), k.tensor_core ? "yes" : "", truncateMiddle(k.name, kKernelNameWidth)});
+    t.addRow({formatMs(static_cast<double>(k.total_ns)),
+              formatCount(static_cast<uint64_t>(k.count)), formatFixed(k.mean_ns() / 1e3, 1),
+              k.tensor_core ? "yes" : "", truncateMiddle(k.name, kKernelNameWidth)});
   t.print(p.out());
 }
 
 void printImportStats(Printer& p, const trace::TraceModel& model) {
-  TextTable t({{"Severity", Align::kLeft}, {"Count"}, {"Stat", Align::kLeft}, {"Meaning", Align::kLeft}});
+  TextTable t(
+      {{"Severity", Align::kLeft}, {"Count"}, {"Stat", Align::kLeft}, {"Meaning", Align::kLeft}});
   for (size_t i = 0; i < trace::kStatCount; ++i) {
     const auto stat = static_cast<trace::Stat>(i);
     if (model.stats.get(stat) == 0) continue;
     const trace::StatInfo& info = trace::statInfo(stat);
-    t.addRow({std::string(trace::statSeverityName(info.severity)), formatCount(model.stats.get(stat)),
-              std::string(info.name), std::string(info.description)});
+    t.addRow({std::string(trace::statSeverityName(info.severity)),
+              formatCount(model.stats.get(stat)), std::string(info.name),
+              std::string(info.description)});
   }
   p.heading("Trace import");
   if (t.empty())
     p.line("nothing repaired, dropped or skipped");
   else
     t.print(p.out());
-  if (model.stats.get(trace::Stat::recorder_stopped_early) > 0 && !model.metadata.stopped_early_reason.empty())
+  if (model.stats.get(trace::Stat::recorder_stopped_early) > 0 &&
+      !model.metadata.stopped_early_reason.empty())
     p.note("recording stopped early: " + model.metadata.stopped_early_reason);
 }
 
 }  // namespace
 
-void printSummaryText(std::ostream& out, const TraceSummary& summary, const trace::TraceModel& model, bool color) {
+void printSummaryText(std::ostream& out, const TraceSummary& summary,
+                      const trace::TraceModel& model, bool color) {
   Printer p(out, color);
   printHeader(p, summary, model);
   printSteps(p, summary);

@@ -13,16 +13,21 @@ using trace::Event;
 using trace::EventKind;
 using trace::TraceModel;
 
-bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+bool startsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+bool contains(std::string_view s, std::string_view part) {
+  return s.find(part) != std::string_view::npos;
+}
 
 // HTA's non-computation pattern, matched with `re.match` (anchored at the start):
 // (^nccl)|(.*Memcpy)|(.*Memset)|(.*dma)|(^.*Sync)|(^Stream Wait Event)|(cuda.*LaunchKernel)|
 // (^runFunction)|(^hip)|(^job_exe)|(^packet)|(^pe_exe)|(^cpum_exe_subgraph)|(^hccl)|
 // (^collective_subgraph_execution)
 bool matchesNonComputation(std::string_view name) {
-  for (std::string_view prefix : {"nccl", "Stream Wait Event", "runFunction", "hip", "job_exe", "packet", "pe_exe",
-                                  "cpum_exe_subgraph", "hccl", "collective_subgraph_execution"})
+  for (std::string_view prefix :
+       {"nccl", "Stream Wait Event", "runFunction", "hip", "job_exe", "packet", "pe_exe",
+        "cpum_exe_subgraph", "hccl", "collective_subgraph_execution"})
     if (startsWith(name, prefix)) return true;
   for (std::string_view part : {"Memcpy", "Memset", "dma", "Sync"})
     if (contains(name, part)) return true;
@@ -58,14 +63,16 @@ TemporalBreakdown summarize(int32_t device, DeviceEvents& d) {
 }  // namespace
 
 HtaKernelType htaKernelType(std::string_view name) {
-  if (startsWith(name, "nccl") || startsWith(name, "hip") || startsWith(name, "hccl") || contains(name, "ncclKernel"))
+  if (startsWith(name, "nccl") || startsWith(name, "hip") || startsWith(name, "hccl") ||
+      contains(name, "ncclKernel"))
     return HtaKernelType::kCommunication;  // HTA-Q11: any `hip…` name, tested first
   if (startsWith(name, "Memcpy") || startsWith(name, "Memset") || startsWith(name, "dma"))
     return HtaKernelType::kMemory;
   return matchesNonComputation(name) ? HtaKernelType::kOther : HtaKernelType::kComputation;
 }
 
-std::vector<TemporalBreakdown> computeTemporalBreakdown(const TraceModel& model, const HtaWindow& window) {
+std::vector<TemporalBreakdown> computeTemporalBreakdown(const TraceModel& model,
+                                                        const HtaWindow& window) {
   std::map<int32_t, DeviceEvents> devices;
   for (const Event& e : model.events) {
     if (!isStreamEvent(model, e) || !window.keeps(model, e)) continue;
@@ -74,7 +81,8 @@ std::vector<TemporalBreakdown> computeTemporalBreakdown(const TraceModel& model,
     d.first_start = fresh ? e.start_ns : std::min(d.first_start, e.start_ns);
     d.last_end = fresh ? e.end_ns() : std::max(d.last_end, e.end_ns());
     d.all.add(e.start_ns, e.end_ns());
-    if (htaKernelType(model.name(e)) == HtaKernelType::kComputation) d.compute.add(e.start_ns, e.end_ns());
+    if (htaKernelType(model.name(e)) == HtaKernelType::kComputation)
+      d.compute.add(e.start_ns, e.end_ns());
   }
   std::vector<TemporalBreakdown> out;
   for (auto& [device, events] : devices) out.push_back(summarize(device, events));

@@ -9,7 +9,9 @@
 namespace steplint::analyzer {
 namespace {
 
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+bool contains(std::string_view s, std::string_view part) {
+  return s.find(part) != std::string_view::npos;
+}
 
 template <size_t N>
 bool containsAny(std::string_view s, const std::array<std::string_view, N>& parts) {
@@ -41,7 +43,8 @@ constexpr std::array<std::string_view, 18> kTbAllowlist = {"h884",
 // Newer families: cuBLAS/cuDNN `smXX_xmma_*` (any op: fprop/dgrad/wgrad/gemm), CUTLASS 2/3
 // `tensorop` kernels (plain or mangled `MmaTensorOp`), Hopper warp-group MMA (`gmma`, `wgmma`),
 // WMMA-API kernels, the int8 16832 shape, and cuBLAS 12 `nvjet_*`.
-constexpr std::array<std::string_view, 6> kModernPatterns = {"_xmma_", "tensorop", "TensorOp", "gmma", "wmma", "16832"};
+constexpr std::array<std::string_view, 6> kModernPatterns = {"_xmma_", "tensorop", "TensorOp",
+                                                             "gmma",   "wmma",     "16832"};
 
 // Kernels whose name states the FP32 FMA pipeline or plain single/double GEMM are never TC,
 // even when another part of the name would match (e.g. `sm80_xmma_gemm_f32f32_..._ffma_`,
@@ -67,7 +70,8 @@ bool isNvjet(std::string_view name) {
 bool isTensileMatrixCore(std::string_view name) {
   if (name.substr(0, 5) != "Cijk_") return false;
   const size_t at = name.find("_MI");
-  return at != std::string_view::npos && at + 3 < name.size() && name[at + 3] >= '1' && name[at + 3] <= '9';
+  return at != std::string_view::npos && at + 3 < name.size() && name[at + 3] >= '1' &&
+         name[at + 3] <= '9';
 }
 
 bool isCublasLtTensor(std::string_view name) {
@@ -83,8 +87,9 @@ bool knowsTensorCoreNames(trace::Accelerator accelerator) {
 
 bool isTensorCoreKernelName(std::string_view name) {
   if (containsAny(name, kFp32Markers)) return false;
-  return containsAny(name, kTbAllowlist) || containsAny(name, kModernPatterns) || isFlashAttention(name) ||
-         isNvjet(name) || isCublasLtTensor(name) || isTensileMatrixCore(name);
+  return containsAny(name, kTbAllowlist) || containsAny(name, kModernPatterns) ||
+         isFlashAttention(name) || isNvjet(name) || isCublasLtTensor(name) ||
+         isTensileMatrixCore(name);
 }
 
 }  // namespace steplint::analyzer

@@ -9,8 +9,8 @@ namespace {
 
 // Display width in code points, so UTF-8 names (µs) keep columns aligned.
 size_t displayWidth(const std::string& s) {
-  return static_cast<size_t>(
-      std::count_if(s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return static_cast<size_t>(std::count_if(
+      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 void pad(std::ostream& out, const std::string& cell, size_t width, TextTable::Align align) {
@@ -27,7 +27,8 @@ void TextTable::print(std::ostream& out, const std::string& indent) const {
   std::vector<size_t> widths;
   for (const Column& c : columns_) widths.push_back(displayWidth(c.title));
   for (const auto& row : rows_)
-    for (size_t i = 0; i < row.size() && i < widths.size(); ++i) widths[i] = std::max(widths[i], displayWidth(row[i]));
+    for (size_t i = 0; i < row.size() && i < widths.size(); ++i)
+      widths[i] = std::max(widths[i], displayWidth(row[i]));
   auto printLine = [&](auto cellAt) {
     out << indent;
     for (size_t i = 0; i < columns_.size(); ++i) {
@@ -41,7 +42,8 @@ void TextTable::print(std::ostream& out, const std::string& indent) const {
     out << '\n';
   };
   printLine([&](size_t i) { return columns_[i].title; });
-  for (const auto& row : rows_) printLine([&](size_t i) { return i < row.size() ? row[i] : std::string(); });
+  for (const auto& row : rows_)
+    printLine([&](size_t i) { return i < row.size() ? row[i] : std::string(); });
 }
 
 std::string formatFixed(double value, int decimals) {
@@ -58,7 +60,8 @@ std::string formatUsExact(int64_t ns) {
   const uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
   char buf[48];
   std::snprintf(buf, sizeof buf, "%s%llu.%03llu", negative ? "-" : "",
-                static_cast<unsigned long long>(magnitude / 1000), static_cast<unsigned long long>(magnitude % 1000));
+                static_cast<unsigned long long>(magnitude / 1000),
+                static_cast<unsigned long long>(magnitude % 1000));
   return buf;
 }
 

@@ -47,7 +47,8 @@ struct Options {
 
 /// True when `name` is in the comma-separated `list` (an empty list names everything).
 bool listed(const std::string& list, const std::string& name) {
-  return list.empty() || name == "baseline" || ("," + list + ",").find("," + name + ",") != std::string::npos;
+  return list.empty() || name == "baseline" ||
+         ("," + list + ",").find("," + name + ",") != std::string::npos;
 }
 
 /// One way of running the trainer: its arguments and extra environment.
@@ -80,7 +81,8 @@ RunTime runTrainer(const std::vector<std::string>& argv, const Env& env, const s
   int status = 0;
   struct rusage usage {};
   RunTime result;
-  if (wait4(pid, &status, 0, &usage) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return result;
+  if (wait4(pid, &status, 0, &usage) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return result;
   result.cpu_s = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
                  1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
   std::ifstream in(log);
@@ -100,15 +102,24 @@ double best(const std::vector<double>& v) {
 bool parseArgs(int argc, char** argv, Options* o) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
-    if (key == "--trainer") o->trainer = value;
-    else if (key == "--preload") o->preload = value;
-    else if (key == "--dir") o->dir = value;
-    else if (key == "--steps") o->steps = std::atoi(value.c_str());
-    else if (key == "--rounds") o->rounds = std::atoi(value.c_str());
-    else if (key == "--device") o->device = value;
-    else if (key == "--kineto") o->kineto = value == "1";
-    else if (key == "--configs") o->configs = value;
-    else return false;
+    if (key == "--trainer")
+      o->trainer = value;
+    else if (key == "--preload")
+      o->preload = value;
+    else if (key == "--dir")
+      o->dir = value;
+    else if (key == "--steps")
+      o->steps = std::atoi(value.c_str());
+    else if (key == "--rounds")
+      o->rounds = std::atoi(value.c_str());
+    else if (key == "--device")
+      o->device = value;
+    else if (key == "--kineto")
+      o->kineto = value == "1";
+    else if (key == "--configs")
+      o->configs = value;
+    else
+      return false;
   }
   return !o->trainer.empty() && !o->preload.empty() && o->steps > 5 && o->rounds > 0;
 }
@@ -125,14 +136,19 @@ double opsPerStep(const std::string& trace, int steps) {
 int main(int argc, char** argv) {
   Options o;
   if (!parseArgs(argc, argv, &o)) {
-    std::fprintf(stderr, "usage: %s --trainer PATH --preload LIB [--steps N] [--rounds R] [--dir DIR] [--device cpu|cuda] [--kineto 1] [--configs A,B]\n", argv[0]);
+    std::fprintf(
+        stderr,
+        "usage: %s --trainer PATH --preload LIB [--steps N] [--rounds R] [--dir DIR] [--device cpu|cuda] [--kineto 1] [--configs A,B]\n",
+        argv[0]);
     return 2;
   }
   if (std::system(("mkdir -p '" + o.dir + "'").c_str()) != 0) return 2;
-  const std::vector<std::string> base_argv{o.trainer, "--steps", std::to_string(o.steps), "--device", o.device};
+  const std::vector<std::string> base_argv{o.trainer, "--steps", std::to_string(o.steps),
+                                           "--device", o.device};
   const bool gpu = o.device == "cuda";
   auto recorded = [&](const std::string& name, Env extra) {
-    Env env{{"STEPLINT_RECORD", "1"}, {"STEPLINT_OUTPUT", o.dir + "/" + name + ".pt.trace.json"},
+    Env env{{"STEPLINT_RECORD", "1"},
+            {"STEPLINT_OUTPUT", o.dir + "/" + name + ".pt.trace.json"},
             {"LD_PRELOAD", o.preload}};
     env.insert(env.end(), extra.begin(), extra.end());
     return Config{name, base_argv, env};
@@ -144,13 +160,15 @@ int main(int argc, char** argv) {
   };
   // On a GPU the default configuration includes CUPTI: that is what a user pays there;
   // "host-only" (CUPTI off) splits the cost between the op hooks and CUPTI.
-  std::vector<Config> configs{{"baseline", base_argv, {}},
-                              recorded("default", {{"STEPLINT_CUPTI", gpu ? "1" : "0"}}),
-                              recorded("shapes", {{"STEPLINT_CUPTI", gpu ? "1" : "0"}, {"STEPLINT_SHAPES", "1"}})};
+  std::vector<Config> configs{
+      {"baseline", base_argv, {}},
+      recorded("default", {{"STEPLINT_CUPTI", gpu ? "1" : "0"}}),
+      recorded("shapes", {{"STEPLINT_CUPTI", gpu ? "1" : "0"}, {"STEPLINT_SHAPES", "1"}})};
   if (gpu) configs.push_back(recorded("host-only", {{"STEPLINT_CUPTI", "0"}}));
   // torch.profiler's usual window: 5 wait, 1 warmup, 3 active steps, once; the rest of the run
   // pays only for the paused hooks (needs step markers: --steplint-steps).
-  Config scheduled = recorded("schedule", {{"STEPLINT_CUPTI", gpu ? "1" : "0"}, {"STEPLINT_SCHEDULE", "5,1,3,1"}});
+  Config scheduled =
+      recorded("schedule", {{"STEPLINT_CUPTI", gpu ? "1" : "0"}, {"STEPLINT_SCHEDULE", "5,1,3,1"}});
   scheduled.argv.push_back("--steplint-steps");
   configs.push_back(scheduled);
   configs.push_back(profiled("legacy", "--legacy-profile"));
@@ -185,14 +203,16 @@ int main(int argc, char** argv) {
                 ops > 0 ? (m - base) * 1e6 / ops : -1.0, c, c / base_cpu,
                 total_ops > 0 ? (c - base_cpu) * 1e9 / total_ops : -1.0);
   }
-  const double ours = best(ms["default"]) - base, legacy = ms.count("legacy") ? best(ms["legacy"]) - base : -1;
+  const double ours = best(ms["default"]) - base,
+               legacy = ms.count("legacy") ? best(ms["legacy"]) - base : -1;
   std::printf("default overhead %.2f%% (goal <= 3%%)", 100.0 * ours / base);
-  if (legacy > 0) std::printf("; %.2f of the legacy profiler's overhead (goal < 0.33)", ours / legacy);
+  if (legacy > 0)
+    std::printf("; %.2f of the legacy profiler's overhead (goal < 0.33)", ours / legacy);
   std::printf("\n");
   if (ms.count("kineto") > 0) {
     const double kineto = best(ms["kineto"]) - base;
-    std::printf("kineto (torch.profiler) overhead %.2f%%; steplint's is %.2f of it\n", 100.0 * kineto / base,
-                kineto > 0 ? ours / kineto : -1.0);
+    std::printf("kineto (torch.profiler) overhead %.2f%%; steplint's is %.2f of it\n",
+                100.0 * kineto / base, kineto > 0 ? ours / kineto : -1.0);
   }
   return 0;
 }

@@ -1,8 +1,8 @@
 // steplint-gui-timeline-bench: how fast the GUI opens a large trace and how long one timeline
 // frame takes (docs/benchmarks.md, "GUI timeline"). Offscreen: no window is shown.
 //
-//   steplint-gui-timeline-bench                        # generates 5.1 M events (2.4 GB JSON) in /tmp
-//   steplint-gui-timeline-bench --trace big.json --screenshot frame.png
+//   steplint-gui-timeline-bench                        # generates 5.1 M events (2.4 GB JSON) in
+//   /tmp steplint-gui-timeline-bench --trace big.json --screenshot frame.png
 //
 // Goals (issue #6): open (import + analysis + timeline index) < 10 s; median frame < 16 ms
 // over a scripted zoom from the whole trace down to a few µs, a pan, and back out.
@@ -29,7 +29,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using steplint::gui::TimeRange;
 
-double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double secondsSince(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 bool generate(const std::string& path, int64_t steps) {
   steplint::bench::OutputSink sink;
@@ -38,7 +40,8 @@ bool generate(const std::string& path, int64_t steps) {
     std::fprintf(stderr, "cannot write %s: %s\n", path.c_str(), error.c_str());
     return false;
   }
-  steplint::bench::StepSynthesizer synth(steplint::bench::SynthOptions{}, steplint::bench::TraceLayout{});
+  steplint::bench::StepSynthesizer synth(steplint::bench::SynthOptions{},
+                                         steplint::bench::TraceLayout{});
   std::string chunk;
   synth.begin(chunk);
   for (int64_t n = 1; n <= steps; ++n) {
@@ -54,7 +57,8 @@ bool generate(const std::string& path, int64_t steps) {
 // Zoom from the whole trace to `deepest_ns` around a point in a busy step, pan, zoom back.
 std::vector<TimeRange> script(TimeRange full, int64_t anchor_ns, int64_t deepest_ns, int frames) {
   std::vector<TimeRange> out;
-  const int in_frames = frames / 2, pan_frames = frames / 10, out_frames = frames - in_frames - pan_frames;
+  const int in_frames = frames / 2, pan_frames = frames / 10,
+            out_frames = frames - in_frames - pan_frames;
   const double full_span = static_cast<double>(full.end_ns - full.start_ns);
   const double shrink = std::pow(static_cast<double>(deepest_ns) / full_span, 1.0 / in_frames);
   double span = full_span;
@@ -81,8 +85,9 @@ struct FrameStats {
   double median_ms = 0, p90_ms = 0, max_ms = 0;
 };
 
-FrameStats measure(steplint::gui::TimelineWidget& widget, steplint::gui::SelectionAndZoom& selection,
-                   const std::vector<TimeRange>& frames, QImage& image) {
+FrameStats measure(steplint::gui::TimelineWidget& widget,
+                   steplint::gui::SelectionAndZoom& selection, const std::vector<TimeRange>& frames,
+                   QImage& image) {
   std::vector<double> ms;
   for (const TimeRange& r : frames) {
     const auto t0 = Clock::now();
@@ -122,32 +127,36 @@ Opened load(const std::string& path) {
 }
 
 // Selects the first CPU op at or after `t_ns` (its flow arrows are drawn) and searches "conv".
-void selectAndSearch(steplint::gui::SelectionAndZoom& selection, const steplint::trace::TraceModel& model,
-                     int64_t t_ns) {
+void selectAndSearch(steplint::gui::SelectionAndZoom& selection,
+                     const steplint::trace::TraceModel& model, int64_t t_ns) {
   selection.setSearchText(QStringLiteral("conv"));
   for (uint32_t i = 0; i < model.events.size(); ++i) {
-    if (model.events[i].kind == steplint::trace::EventKind::kCpuOp && model.events[i].start_ns >= t_ns) {
+    if (model.events[i].kind == steplint::trace::EventKind::kCpuOp &&
+        model.events[i].start_ns >= t_ns) {
       selection.selectEvent(i);
       return;
     }
   }
 }
 
-void report(const Options& o, const Opened& opened, const FrameStats& plain, const FrameStats& searched) {
+void report(const Options& o, const Opened& opened, const FrameStats& plain,
+            const FrameStats& searched) {
   const steplint::trace::TraceModel& model = opened.trace->model;
   const double open_s = opened.load_s + opened.index_s;
-  std::printf("trace: %s\nevents: %zu (%zu tracks, %zu steps), %.0f MB JSON\n", o.trace_path.c_str(),
-              model.events.size(), model.tracks.size(), opened.trace->summary.steps.steps.size(),
+  std::printf("trace: %s\nevents: %zu (%zu tracks, %zu steps), %.0f MB JSON\n",
+              o.trace_path.c_str(), model.events.size(), model.tracks.size(),
+              opened.trace->summary.steps.steps.size(),
               static_cast<double>(model.metadata.input_bytes) / 1e6);
-  std::printf("open: %.2f s (import %.2f s, analysis + rules %.2f s, timeline index %.2f s)\n", open_s,
-              opened.import_s, opened.load_s - opened.import_s, opened.index_s);
-  std::printf("frames: %d at 1600x900, median %.2f ms, p90 %.2f ms, max %.2f ms\n", o.frames, plain.median_ms,
-              plain.p90_ms, plain.max_ms);
-  std::printf("frames with search + selection: median %.2f ms, p90 %.2f ms, max %.2f ms\n", searched.median_ms,
-              searched.p90_ms, searched.max_ms);
+  std::printf("open: %.2f s (import %.2f s, analysis + rules %.2f s, timeline index %.2f s)\n",
+              open_s, opened.import_s, opened.load_s - opened.import_s, opened.index_s);
+  std::printf("frames: %d at 1600x900, median %.2f ms, p90 %.2f ms, max %.2f ms\n", o.frames,
+              plain.median_ms, plain.p90_ms, plain.max_ms);
+  std::printf("frames with search + selection: median %.2f ms, p90 %.2f ms, max %.2f ms\n",
+              searched.median_ms, searched.p90_ms, searched.max_ms);
   std::printf("goal open < 10 s: %s\n", open_s < 10.0 ? "PASS" : "MISS");
   std::printf("goal median frame < 16 ms: %s\n", plain.median_ms < 16.0 ? "PASS" : "MISS");
-  if (model.events.size() < 5'000'000) std::printf("note: fewer than 5 M events; use --steps to make a larger trace\n");
+  if (model.events.size() < 5'000'000)
+    std::printf("note: fewer than 5 M events; use --steps to make a larger trace\n");
 }
 
 int run(Options o) {
@@ -155,8 +164,8 @@ int run(Options o) {
   if (generating) {
     const auto t0 = Clock::now();
     if (!generate(o.generated, o.steps)) return 1;
-    std::printf("generated %s (%lld steps) in %.1f s\n", o.generated.c_str(), static_cast<long long>(o.steps),
-                secondsSince(t0));
+    std::printf("generated %s (%lld steps) in %.1f s\n", o.generated.c_str(),
+                static_cast<long long>(o.steps), secondsSince(t0));
     o.trace_path = o.generated;
   }
   Opened opened = load(o.trace_path);
@@ -192,8 +201,10 @@ int main(int argc, char** argv) {
   Options o;
   app.add_option("--trace", o.trace_path, "Trace to open (default: generate one)");
   app.add_option("--generate-to", o.generated, "Where to write the generated trace");
-  app.add_option("--steps", o.steps, "Steps to generate (~1770 events each)")->check(CLI::PositiveNumber);
-  app.add_option("--frames", o.frames, "Frames in the zoom/pan script")->check(CLI::Range(10, 100000));
+  app.add_option("--steps", o.steps, "Steps to generate (~1770 events each)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--frames", o.frames, "Frames in the zoom/pan script")
+      ->check(CLI::Range(10, 100000));
   app.add_option("--screenshot", o.screenshot, "Save the first (whole-trace) frame as PNG");
   app.add_flag("--keep", o.keep, "Keep the generated trace");
   CLI11_PARSE(app, argc, argv);

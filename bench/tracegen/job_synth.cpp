@@ -13,11 +13,11 @@ constexpr int64_t kUs = 1000;
 constexpr int64_t kMs = 1000 * kUs;
 constexpr int kLayers = 6;
 constexpr int64_t kLoaderNs = 4 * kMs;
-constexpr int64_t kForwardNs = 1500 * kUs;        // per layer
-constexpr int64_t kBackwardNs = 1200 * kUs;       // per kernel, two kernels per layer
-constexpr int64_t kBroadcastNs = 60 * kUs;        // the transfers themselves
+constexpr int64_t kForwardNs = 1500 * kUs;   // per layer
+constexpr int64_t kBackwardNs = 1200 * kUs;  // per kernel, two kernels per layer
+constexpr int64_t kBroadcastNs = 60 * kUs;   // the transfers themselves
 constexpr int64_t kAllReduceNs = 3 * kMs;
-constexpr int64_t kOptimizerNs = 300 * kUs;       // per kernel, three kernels
+constexpr int64_t kOptimizerNs = 300 * kUs;  // per kernel, three kernels
 constexpr int32_t kComputeStream = 7;
 constexpr int32_t kCommStream = 20;
 constexpr int32_t kLaunchCbid = 211, kSyncCbid = 131;
@@ -35,10 +35,11 @@ std::string rankList(size_t world) {  // "0, 1, 2"
 std::string distributedInfoJson(int rank, int world, CollectiveStyle style) {
   const std::string backend = style == CollectiveStyle::kNccl ? "nccl" : "gloo";
   const std::string ranks = rankList(static_cast<size_t>(world));
-  return "{\"backend\": \"" + backend + "\", \"rank\": " + std::to_string(rank) + ", \"world_size\": " +
-         std::to_string(world) + ", \"pg_count\": 1, \"pg_config\": [{\"pg_name\": \"0\", \"pg_desc\": \"default_pg\", "
-         "\"backend_config\": \"cuda:" + backend + "\", \"pg_size\": " + std::to_string(world) + ", \"ranks\": [" +
-         ranks + "]}]}";
+  return "{\"backend\": \"" + backend + "\", \"rank\": " + std::to_string(rank) +
+         ", \"world_size\": " + std::to_string(world) +
+         ", \"pg_count\": 1, \"pg_config\": [{\"pg_name\": \"0\", \"pg_desc\": \"default_pg\", "
+         "\"backend_config\": \"cuda:" +
+         backend + "\", \"pg_size\": " + std::to_string(world) + ", \"ranks\": [" + ranks + "]}]}";
 }
 
 }  // namespace
@@ -52,13 +53,14 @@ struct JobSynthesizer::Rank {
   int64_t host = 0;          // main thread's time (global clock)
   int64_t compute_free = 0;  // compute stream busy until
   int64_t next_external = 1, next_correlation = 1, ev_idx = 0;
-  int64_t ready = 0;         // arrival at the pending collective
+  int64_t ready = 0;  // arrival at the pending collective
   int64_t step_start = 0;
   std::vector<CpuEvent> cpu;
   std::vector<std::pair<bool, GpuEvent>> gpu;  // (on the comm stream, event)
-  size_t pending_comm = 0;   // index in gpu of the collective kernel awaiting its end
-  int64_t next_seq = 1;      // c10d's sequence number in the default group
-  std::deque<std::string> args_text;  // collective args the step's events point to (stable addresses)
+  size_t pending_comm = 0;  // index in gpu of the collective kernel awaiting its end
+  int64_t next_seq = 1;     // c10d's sequence number in the default group
+  std::deque<std::string>
+      args_text;  // collective args the step's events point to (stable addresses)
 
   double uniform() {
     rng += 0x9E3779B97F4A7C15ull;
@@ -70,7 +72,8 @@ struct JobSynthesizer::Rank {
   int64_t jitter(int64_t ns, double spread) {
     return static_cast<int64_t>(static_cast<double>(ns) * (1.0 + spread * (2.0 * uniform() - 1.0)));
   }
-  CpuEvent& op(std::string_view name, CpuCategory category, int64_t start, int64_t dur, int64_t tid = 0) {
+  CpuEvent& op(std::string_view name, CpuCategory category, int64_t start, int64_t dur,
+               int64_t tid = 0) {
     CpuEvent e;
     e.name = name;
     e.category = category;
@@ -133,10 +136,14 @@ struct JobSynthesizer::Rank {
 
 const char* plantedStragglerName(PlantedStraggler s) {
   switch (s) {
-    case PlantedStraggler::kNone: return "none";
-    case PlantedStraggler::kBackward: return "backward";
-    case PlantedStraggler::kDataLoader: return "dataloader";
-    case PlantedStraggler::kHostSync: return "sync";
+    case PlantedStraggler::kNone:
+      return "none";
+    case PlantedStraggler::kBackward:
+      return "backward";
+    case PlantedStraggler::kDataLoader:
+      return "dataloader";
+    case PlantedStraggler::kHostSync:
+      return "sync";
   }
   return "none";
 }
@@ -149,8 +156,8 @@ bool parseCollectiveArgs(const std::string& text, CollectiveArgs& out) {
 }
 
 bool parsePlantedStraggler(const std::string& text, PlantedStraggler& out) {
-  for (PlantedStraggler s : {PlantedStraggler::kNone, PlantedStraggler::kBackward, PlantedStraggler::kDataLoader,
-                             PlantedStraggler::kHostSync})
+  for (PlantedStraggler s : {PlantedStraggler::kNone, PlantedStraggler::kBackward,
+                             PlantedStraggler::kDataLoader, PlantedStraggler::kHostSync})
     if (text == plantedStragglerName(s)) return out = s, true;
   return false;
 }
@@ -165,7 +172,9 @@ JobSynthesizer::JobSynthesizer(const JobSynthOptions& options) : options_(option
     rank.layout.device = r % 8;
     rank.layout.stream = kComputeStream;
     rank.layout.distributed_info =
-        options.distributed_info ? distributedInfoJson(r, static_cast<int>(ranks_.size()), options.style) : "-";
+        options.distributed_info
+            ? distributedInfoJson(r, static_cast<int>(ranks_.size()), options.style)
+            : "-";
     rank.comm_layout = rank.layout;
     rank.comm_layout.stream = kCommStream;
     // Clocks disagree by milliseconds between hosts: more than a collective's wait.
@@ -190,7 +199,8 @@ void JobSynthesizer::begin(std::vector<std::string>& out) {
     format.metadata(o, "process_name", dev, 0, "name", "python3.10");
     format.metadata(o, "process_labels", dev, 0, "labels", "GPU " + std::to_string(dev));
     format.metadata(o, "thread_name", pid, rank.layout.main_tid, "name", "thread (python3.10)");
-    format.metadata(o, "thread_name", pid, rank.layout.autograd_tid, "name", "thread (gloo worker)");
+    format.metadata(o, "thread_name", pid, rank.layout.autograd_tid, "name",
+                    "thread (gloo worker)");
   }
 }
 
@@ -203,22 +213,27 @@ void JobSynthesizer::step(int64_t number, std::vector<std::string>& out) {
   // thread while the main thread waits (the work needs the tensors on the host first).
   const CollectiveArgs args = options_.collective_args;
   // record_param_comms with c10d's args, as torch writes it; returns the args for the kernel.
-  auto paramComms = [&](Rank& r, const char* collective, int64_t nelems, int64_t dur) -> std::string_view {
+  auto paramComms = [&](Rank& r, const char* collective, int64_t nelems,
+                        int64_t dur) -> std::string_view {
     if (args == CollectiveArgs::kNone) return {};
-    std::string text = "\"Collective name\": \"" + std::string(collective) +
-                       "\", \"Process Group Name\": \"0\", \"Process Group Description\": \"default_pg\", "
-                       "\"Process Group Ranks\": \"[" + rankList(ranks_.size()) + "]\", \"Group size\": " +
-                       std::to_string(ranks_.size()) + ", \"dtype\": \"Float\", \"In msg nelems\": " +
-                       std::to_string(nelems) + ", \"Out msg nelems\": " + std::to_string(nelems);
+    std::string text =
+        "\"Collective name\": \"" + std::string(collective) +
+        "\", \"Process Group Name\": \"0\", \"Process Group Description\": \"default_pg\", "
+        "\"Process Group Ranks\": \"[" +
+        rankList(ranks_.size()) + "]\", \"Group size\": " + std::to_string(ranks_.size()) +
+        ", \"dtype\": \"Float\", \"In msg nelems\": " + std::to_string(nelems) +
+        ", \"Out msg nelems\": " + std::to_string(nelems);
     if (args == CollectiveArgs::kSeq) text += ", \"Seq\": " + std::to_string(r.next_seq++);
-    r.op("record_param_comms", CpuCategory::kCpuOp, r.host, dur).extra_args = r.args_text.emplace_back(std::move(text));
+    r.op("record_param_comms", CpuCategory::kCpuOp, r.host, dur).extra_args =
+        r.args_text.emplace_back(std::move(text));
     return args == CollectiveArgs::kSeq ? r.args_text.back() : std::string_view();
   };
-  auto arrive = [&](Rank& r, const char* collective, int64_t nelems, const char* range, const char* kernel,
-                    bool after_compute) {
+  auto arrive = [&](Rank& r, const char* collective, int64_t nelems, const char* range,
+                    const char* kernel, bool after_compute) {
     if (nccl) {
       const std::string_view kernel_args = paramComms(r, collective, nelems, 40 * kUs);
-      const int64_t at = r.host + (args == CollectiveArgs::kNone ? 0 : 2 * kUs);  // inside record_param_comms
+      const int64_t at =
+          r.host + (args == CollectiveArgs::kNone ? 0 : 2 * kUs);  // inside record_param_comms
       r.op(range, CpuCategory::kUserAnnotation, at, 30 * kUs);
       r.pending_comm = r.launch(at + 10 * kUs, kernel, 0, true, after_compute ? r.compute_free : 0);
       r.gpu[r.pending_comm].second.extra_args = kernel_args;
@@ -227,7 +242,8 @@ void JobSynthesizer::step(int64_t number, std::vector<std::string>& out) {
     } else {
       if (after_compute) r.hostSync(r.host);
       if (args != CollectiveArgs::kNone) {
-        paramComms(r, collective, nelems, 20 * kUs);  // gloo runs the call itself on its worker thread
+        paramComms(r, collective, nelems,
+                   20 * kUs);  // gloo runs the call itself on its worker thread
         r.host += 20 * kUs;
       }
       r.ready = r.host;
@@ -254,9 +270,11 @@ void JobSynthesizer::step(int64_t number, std::vector<std::string>& out) {
     r.step_start = r.host;
     const double factor = planted(r, PlantedStraggler::kDataLoader) ? options_.loader_factor : 1.0;
     const int64_t loader = r.jitter(static_cast<int64_t>(factor * kLoaderNs), 0.03);
-    r.op("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", CpuCategory::kUserAnnotation, r.host, loader);
+    r.op("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+         CpuCategory::kUserAnnotation, r.host, loader);
     r.host += loader + 20 * kUs;
-    arrive(r, "broadcast", 53120, nccl ? "nccl:broadcast" : "gloo:broadcast", "ncclDevKernel_Broadcast_RING_LL", false);
+    arrive(r, "broadcast", 53120, nccl ? "nccl:broadcast" : "gloo:broadcast",
+           "ncclDevKernel_Broadcast_RING_LL", false);
   }
   const int64_t broadcast_end = barrier(kBroadcastNs);
   for (Rank& r : ranks_) {
@@ -270,25 +288,30 @@ void JobSynthesizer::step(int64_t number, std::vector<std::string>& out) {
       if (syncs) r.hostSync(r.host), r.host += sync_work;
     }
     const int64_t extra = planted(r, PlantedStraggler::kBackward)
-                              ? static_cast<int64_t>(options_.extra_backward_ms * kMs) / kLayers : 0;
+                              ? static_cast<int64_t>(options_.extra_backward_ms * kMs) / kLayers
+                              : 0;
     for (int layer = 0; layer < kLayers; ++layer) {
-      r.op("autograd::engine::evaluate_function: MmBackward0", CpuCategory::kCpuOp, r.host, 60 * kUs);
+      r.op("autograd::engine::evaluate_function: MmBackward0", CpuCategory::kCpuOp, r.host,
+           60 * kUs);
       r.computeKernel(r.host + 15 * kUs, kBwdWeightKernel, r.jitter(kBackwardNs + extra, 0.01));
       r.computeKernel(r.host + 35 * kUs, kBwdInputKernel, r.jitter(kBackwardNs, 0.01));
       r.host += 70 * kUs;
       if (syncs) r.hostSync(r.host), r.host += sync_work;
     }
-    arrive(r, "allreduce", 6637568, nccl ? "nccl:all_reduce" : "gloo:all_reduce", "ncclDevKernel_AllReduce_Sum_f32_RING_LL",
-           true);
+    arrive(r, "allreduce", 6637568, nccl ? "nccl:all_reduce" : "gloo:all_reduce",
+           "ncclDevKernel_AllReduce_Sum_f32_RING_LL", true);
   }
   const int64_t allreduce_end = barrier(kAllReduceNs);
   for (Rank& r : ranks_) {
     finish(r, "gloo:all_reduce", allreduce_end);
     r.op("Optimizer.step#SGD.step", CpuCategory::kUserAnnotation, r.host, 80 * kUs);
-    for (int k = 0; k < 3; ++k) r.computeKernel(r.host + 10 * kUs + k * 20 * kUs, "multi_tensor_apply_kernel", r.jitter(kOptimizerNs, 0.01));
+    for (int k = 0; k < 3; ++k)
+      r.computeKernel(r.host + 10 * kUs + k * 20 * kUs, "multi_tensor_apply_kernel",
+                      r.jitter(kOptimizerNs, 0.01));
     r.host += 90 * kUs;
     r.hostSync(r.host);  // loss.item()
-    const std::string step_name = "ProfilerStep#" + std::to_string(number);  // outlives the writes below
+    const std::string step_name =
+        "ProfilerStep#" + std::to_string(number);  // outlives the writes below
     r.op(step_name, CpuCategory::kUserAnnotation, r.step_start, r.host - r.step_start);
     std::string& o = out[static_cast<size_t>(r.index)];
     const KinetoFormatter format(r.layout), comm_format(r.comm_layout);

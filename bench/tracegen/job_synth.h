@@ -30,10 +30,10 @@ struct JobSynthOptions {
   int straggler_rank = 1;
   CollectiveStyle style = CollectiveStyle::kNccl;
   CollectiveArgs collective_args = CollectiveArgs::kNone;
-  bool distributed_info = true;     // false: leave distributedInfo out (ranks from file names)
-  double extra_backward_ms = 8.0;   // kBackward: added to the straggler's backward kernels
-  double loader_factor = 4.0;       // kDataLoader: the straggler's DataLoader is this much slower
-  double sync_host_work_us = 400;   // kHostSync: host work after each sync before the next launch
+  bool distributed_info = true;    // false: leave distributedInfo out (ranks from file names)
+  double extra_backward_ms = 8.0;  // kBackward: added to the straggler's backward kernels
+  double loader_factor = 4.0;      // kDataLoader: the straggler's DataLoader is this much slower
+  double sync_host_work_us = 400;  // kHostSync: host work after each sync before the next launch
   uint64_t seed = 1;
 };
 

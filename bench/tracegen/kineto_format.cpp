@@ -48,16 +48,19 @@ namespace {
 
 std::string_view categoryName(CpuCategory c) {
   switch (c) {
-    case CpuCategory::kCpuOp: return "cpu_op";
-    case CpuCategory::kUserAnnotation: return "user_annotation";
-    case CpuCategory::kRuntime: return "cuda_runtime";
+    case CpuCategory::kCpuOp:
+      return "cpu_op";
+    case CpuCategory::kUserAnnotation:
+      return "user_annotation";
+    case CpuCategory::kRuntime:
+      return "cuda_runtime";
   }
   return "cpu_op";
 }
 
 // `"ph": "X", "cat": "...", "name": "...", "pid": P, "tid": T,\n    "ts": ..., "dur": ...,`
-void completeHead(std::string& out, std::string_view cat, std::string_view name, int64_t pid, int64_t tid,
-                  int64_t start_ns, int64_t dur_ns) {
+void completeHead(std::string& out, std::string_view cat, std::string_view name, int64_t pid,
+                  int64_t tid, int64_t start_ns, int64_t dur_ns) {
   out += ",\n  {\n    \"ph\": \"X\", \"cat\": \"";
   out += cat;
   out += "\", \"name\": ";
@@ -88,8 +91,9 @@ void KinetoFormatter::header(std::string& out) const {
   out += ",\n      \"regsPerBlock\": 65536, \"warpSize\": 32,\n";
   out += "      \"sharedMemPerBlock\": 49152, \"numSms\": ";
   appendInt(out, layout_.num_sms);
-  out += ",\n      \"regsPerMultiprocessor\": 65536, \"sharedMemPerBlockOptin\": 166912,"
-         " \"sharedMemPerMultiprocessor\": 167936\n    }\n  ],\n";
+  out +=
+      ",\n      \"regsPerMultiprocessor\": 65536, \"sharedMemPerBlockOptin\": 166912,"
+      " \"sharedMemPerMultiprocessor\": 167936\n    }\n  ],\n";
   // "rank": 0 with a space: HTA finds the rank with the regex "rank":\s+(\d+).
   if (layout_.distributed_info.empty()) {
     out += "  \"distributedInfo\": {\"rank\": 0},\n";
@@ -102,7 +106,8 @@ void KinetoFormatter::header(std::string& out) const {
   out += "  \"cuda_driver_version\": 12040,\n";
   out += "  \"displayTimeUnit\": \"ms\",\n  \"baseTimeNanoseconds\": ";
   appendInt(out, layout_.base_time_ns);
-  out += ",\n  \"traceEvents\": [\n  {\n    \"name\": \"process_name\", \"ph\": \"M\", \"ts\": 0.000, \"pid\": ";
+  out +=
+      ",\n  \"traceEvents\": [\n  {\n    \"name\": \"process_name\", \"ph\": \"M\", \"ts\": 0.000, \"pid\": ";
   appendInt(out, layout_.cpu_pid);
   out += ", \"tid\": 0,\n    \"args\": {\n      \"name\": \"python3.10\"\n    }\n  }";
 }
@@ -122,8 +127,8 @@ void KinetoFormatter::metadata(std::string& out, std::string_view name, int64_t 
   out += kEventTail;
 }
 
-void KinetoFormatter::metadataSortIndex(std::string& out, std::string_view name, int64_t pid, int64_t tid,
-                                        int64_t index) const {
+void KinetoFormatter::metadataSortIndex(std::string& out, std::string_view name, int64_t pid,
+                                        int64_t tid, int64_t index) const {
   out += ",\n  {\n    \"name\": \"";
   out += name;
   out += "\", \"ph\": \"M\", \"ts\": 0.000, \"pid\": ";
@@ -172,7 +177,8 @@ void KinetoFormatter::kernelArgs(std::string& out, const GpuEvent& e) const {
   double blocks_per_sm = blocks / layout_.num_sms;
   double resident = s.active_blocks_per_sm < blocks_per_sm ? s.active_blocks_per_sm : blocks_per_sm;
   // Kineto's formula: round(100 * min(active, blocks/SM) * threads / maxThreadsPerSM).
-  auto occupancy = static_cast<int64_t>(100.0 * resident * threads / layout_.max_threads_per_sm + 0.5);
+  auto occupancy =
+      static_cast<int64_t>(100.0 * resident * threads / layout_.max_threads_per_sm + 0.5);
   out += ",\n      \"registers per thread\": ";
   appendInt(out, s.registers_per_thread);
   out += ",\n      \"shared memory\": ";
@@ -205,7 +211,9 @@ void KinetoFormatter::copyArgs(std::string& out, const GpuEvent& e) const {
 }
 
 void KinetoFormatter::gpu(std::string& out, const GpuEvent& e) const {
-  std::string_view cat = e.kind == GpuKind::kKernel ? "kernel" : e.kind == GpuKind::kMemcpy ? "gpu_memcpy" : "gpu_memset";
+  std::string_view cat = e.kind == GpuKind::kKernel   ? "kernel"
+                         : e.kind == GpuKind::kMemcpy ? "gpu_memcpy"
+                                                      : "gpu_memset";
   completeHead(out, cat, e.name, layout_.device, layout_.stream, e.start_ns, e.dur_ns);
   out += "      \"External id\": ";
   appendInt(out, e.external_id);
@@ -245,7 +253,8 @@ void KinetoFormatter::ac2gFlow(std::string& out, char phase, int64_t id, int64_t
   out += "\n  }";
 }
 
-void KinetoFormatter::fwdbwdFlow(std::string& out, char phase, int64_t id, int64_t tid, int64_t ts_ns) const {
+void KinetoFormatter::fwdbwdFlow(std::string& out, char phase, int64_t id, int64_t tid,
+                                 int64_t ts_ns) const {
   out += ",\n  {\n    \"ph\": \"";
   out += phase;
   out += "\", \"id\": ";
@@ -262,8 +271,9 @@ void KinetoFormatter::fwdbwdFlow(std::string& out, char phase, int64_t id, int64
 }
 
 void KinetoFormatter::memory(std::string& out, const MemoryInstant& m) const {
-  out += ",\n  {\n    \"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\",\n"
-         "    \"pid\": ";
+  out +=
+      ",\n  {\n    \"ph\": \"i\", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\",\n"
+      "    \"pid\": ";
   appendInt(out, layout_.cpu_pid);
   out += ", \"tid\": ";
   appendInt(out, m.tid);
@@ -304,8 +314,9 @@ void KinetoFormatter::span(std::string& out, int64_t start_ns, int64_t dur_ns) c
   appendMicros(out, start_ns);
   out += ", \"dur\": ";
   appendMicros(out, dur_ns);
-  out += ",\n    \"pid\": \"Spans\", \"tid\": \"PyTorch Profiler\",\n"
-         "    \"name\": \"PyTorch Profiler (0)\",\n    \"args\": {\n      \"Op count\": 0\n    }\n  }";
+  out +=
+      ",\n    \"pid\": \"Spans\", \"tid\": \"PyTorch Profiler\",\n"
+      "    \"name\": \"PyTorch Profiler (0)\",\n    \"args\": {\n      \"Op count\": 0\n    }\n  }";
 }
 
 void KinetoFormatter::footer(std::string& out, std::string_view trace_name) const {

@@ -16,7 +16,7 @@ struct TraceLayout {
   int64_t autograd_tid = 4290;
   int32_t device = 0;
   int32_t stream = 7;
-  int32_t num_sms = 108;            // A100: blocks-per-SM and occupancy derive from this
+  int32_t num_sms = 108;  // A100: blocks-per-SM and occupancy derive from this
   int32_t max_threads_per_sm = 2048;
   int64_t base_time_ns = 1763800000000000000;  // 2025-11-22, epoch of the relative `ts`
   /// The distributedInfo object's JSON text; empty writes {"rank": 0} (a single-process run),
@@ -37,10 +37,10 @@ struct CpuEvent {
   int64_t ev_idx = 0;
   int64_t sequence_number = -1;  // autograd pairing; -1 = not written
   int64_t fwd_thread_id = -1;
-  int32_t cbid = 0;              // runtime calls only
-  int64_t correlation = -1;      // runtime calls only
-  bool flow_start = false;       // write an ac2g 's' after the call
-  std::string_view extra_args;   // JSON members added to args as written (c10d collective args)
+  int32_t cbid = 0;             // runtime calls only
+  int64_t correlation = -1;     // runtime calls only
+  bool flow_start = false;      // write an ac2g 's' after the call
+  std::string_view extra_args;  // JSON members added to args as written (c10d collective args)
 };
 
 enum class GpuKind : uint8_t { kKernel, kMemcpy, kMemset };
@@ -63,7 +63,8 @@ struct GpuEvent {
   int64_t external_id = 0;
   int64_t bytes = 0;  // memcpy/memset
   KernelShape shape;  // kernels
-  std::string_view extra_args;  // JSON members added to a kernel's args as written (c10d collective args)
+  std::string_view
+      extra_args;  // JSON members added to a kernel's args as written (c10d collective args)
 };
 
 /// A '[memory]' allocator instant event.
@@ -86,21 +87,23 @@ class KinetoFormatter {
   /// Top-level keys up to and including `"traceEvents": [` and the first (metadata) event.
   void header(std::string& out) const;
   /// Every further event starts with ",\n", so the header must have written one event.
-  void metadata(std::string& out, std::string_view name, int64_t pid, int64_t tid, std::string_view key,
-                std::string_view string_value) const;
-  void metadataSortIndex(std::string& out, std::string_view name, int64_t pid, int64_t tid, int64_t index) const;
+  void metadata(std::string& out, std::string_view name, int64_t pid, int64_t tid,
+                std::string_view key, std::string_view string_value) const;
+  void metadataSortIndex(std::string& out, std::string_view name, int64_t pid, int64_t tid,
+                         int64_t index) const;
   void cpu(std::string& out, const CpuEvent& e) const;
   void gpu(std::string& out, const GpuEvent& e) const;
   void memory(std::string& out, const MemoryInstant& m) const;
   void fwdbwdFlow(std::string& out, char phase, int64_t id, int64_t tid, int64_t ts_ns) const;
-  void globalInstant(std::string& out, std::string_view name, std::string_view pid, std::string_view tid,
-                     int64_t ts_ns) const;
+  void globalInstant(std::string& out, std::string_view name, std::string_view pid,
+                     std::string_view tid, int64_t ts_ns) const;
   void span(std::string& out, int64_t start_ns, int64_t dur_ns) const;
   /// Closes traceEvents and writes traceName last.
   void footer(std::string& out, std::string_view trace_name) const;
 
  private:
-  void ac2gFlow(std::string& out, char phase, int64_t id, int64_t pid, int64_t tid, int64_t ts_ns) const;
+  void ac2gFlow(std::string& out, char phase, int64_t id, int64_t pid, int64_t tid,
+                int64_t ts_ns) const;
   void kernelArgs(std::string& out, const GpuEvent& e) const;
   void copyArgs(std::string& out, const GpuEvent& e) const;
 

@@ -74,7 +74,8 @@ bool OutputSink::deflateChunk(const char* data, size_t size, bool finish) {
       return false;
     }
     size_t produced = deflater_->out.size() - zs.avail_out;
-    if (produced > 0 && !writeRaw(reinterpret_cast<const char*>(deflater_->out.data()), produced)) return false;
+    if (produced > 0 && !writeRaw(reinterpret_cast<const char*>(deflater_->out.data()), produced))
+      return false;
   } while (zs.avail_out == 0 || (finish && rc != Z_STREAM_END));
   return true;
 }
@@ -98,7 +99,8 @@ bool OutputSink::close(std::string& error) {
     deflateEnd(&deflater_->stream);
     deflater_.reset();
   }
-  if (std::fflush(file_) != 0 && error_.empty()) error_ = std::string("flush failed: ") + std::strerror(errno);
+  if (std::fflush(file_) != 0 && error_.empty())
+    error_ = std::string("flush failed: ") + std::strerror(errno);
   if (owns_file_ && std::fclose(file_) != 0 && error_.empty()) {
     error_ = std::string("close failed: ") + std::strerror(errno);
   }

@@ -18,7 +18,7 @@ void StepSynthesizer::step(int64_t number, std::string& out) {
   open(main_, step_name_, CpuCategory::kUserAnnotation);
   dataLoader(number);
   copyToDevice(kBatchBytes);
-  copyToDevice(32 * 8);  // the int64 labels
+  copyToDevice(32 * 8);                                   // the int64 labels
   for (int i = 0; i < options_.extra_dtod_copies; ++i) {  // e.g. a .contiguous() the change added
     open(main_, "aten::copy_", CpuCategory::kCpuOp);
     copyAsync(main_, "Memcpy DtoD (Device -> Device)", kBatchBytes, kDeviceCopyGbps);
@@ -37,7 +37,8 @@ void StepSynthesizer::step(int64_t number, std::string& out) {
 void StepSynthesizer::dataLoader(int64_t number) {
   // Every 10th batch hits a slow shard: the stall the README demo points at.
   double scale = number % 10 == 9 ? 2.5 : 1.0;
-  auto total = jitter(static_cast<int64_t>(options_.dataloader_ms * scale * static_cast<double>(kMs)), 0.12);
+  auto total =
+      jitter(static_cast<int64_t>(options_.dataloader_ms * scale * static_cast<double>(kMs)), 0.12);
   open(main_, kDataLoaderNext, CpuCategory::kUserAnnotation);
   main_.now_ns += total / 5;  // Python: sampler, PIL decode and augmentation (no ops recorded)
   open(main_, "aten::stack", CpuCategory::kCpuOp);
@@ -71,7 +72,8 @@ void StepSynthesizer::copyToDevice(int64_t bytes) {
 
 void StepSynthesizer::zeroGrad() {
   open(main_, "Optimizer.zero_grad#SGD.zero_grad", CpuCategory::kUserAnnotation);
-  for (int bucket = 0; bucket < 4; ++bucket) {  // ResNet-50's 25.6 M fp32 gradients in four flat buckets
+  for (int bucket = 0; bucket < 4;
+       ++bucket) {  // ResNet-50's 25.6 M fp32 gradients in four flat buckets
     open(main_, "aten::zero_", CpuCategory::kCpuOp);
     open(main_, "aten::fill_", CpuCategory::kCpuOp);
     memsetAsync(main_, int64_t{25557032} * 4 / 4);
@@ -146,8 +148,9 @@ void StepSynthesizer::backward() {
         "autograd::engine::evaluate_function: NllLossBackward0"};
     static constexpr std::string_view kNode[] = {"ConvolutionBackward0", "CudnnBatchNormBackward0",
                                                  "ReluBackward0", "NllLossBackward0"};
-    static constexpr std::string_view kAten[] = {"aten::convolution_backward", "aten::cudnn_batch_norm_backward",
-                                                 "aten::threshold_backward", "aten::nll_loss_backward"};
+    static constexpr std::string_view kAten[] = {
+        "aten::convolution_backward", "aten::cudnn_batch_norm_backward", "aten::threshold_backward",
+        "aten::nll_loss_backward"};
     auto k = static_cast<size_t>(it->kind);
     open(autograd_, kEngine[k], CpuCategory::kCpuOp);
     fwdbwd_.push_back({'f', it->flow_id, autograd_.tid, cpu_[autograd_.open.back()].start_ns});

@@ -9,7 +9,8 @@ using namespace names;  // constants only
 
 namespace {
 
-KernelShape shape(int32_t grid_x, int32_t grid_y, int32_t block_x, int32_t regs, int32_t smem, double active) {
+KernelShape shape(int32_t grid_x, int32_t grid_y, int32_t block_x, int32_t regs, int32_t smem,
+                  double active) {
   KernelShape s;
   s.grid[0] = grid_x;
   s.grid[1] = grid_y;
@@ -23,11 +24,15 @@ KernelShape shape(int32_t grid_x, int32_t grid_y, int32_t block_x, int32_t regs,
 }  // namespace
 
 StepSynthesizer::StepSynthesizer(const SynthOptions& options, const TraceLayout& layout)
-    : options_(options), layout_(layout), format_(layout), rng_(options.seed * 0x9E3779B97F4A7C15ull + 1) {
+    : options_(options),
+      layout_(layout),
+      format_(layout),
+      rng_(options.seed * 0x9E3779B97F4A7C15ull + 1) {
   // Each conv/bn/relu triple costs 3 forward + 4 backward kernels; loss and optimizer add 8.
   int triples = std::max(1, (options_.kernels_per_step - 8) / 7);
   for (int i = 0; i < triples; ++i) {
-    int stage = std::min(3, i * 4 / triples);  // ResNet stages: spatial size halves, channels double
+    int stage =
+        std::min(3, i * 4 / triples);  // ResNet stages: spatial size halves, channels double
     Layer l;
     l.activation_bytes = int64_t{32} * 256 * 3136 * 4 >> stage;
     l.conv_ns = static_cast<int64_t>((180 + 340 * uniform()) * kUs);
@@ -70,14 +75,15 @@ void StepSynthesizer::begin(std::string& out) {
   format_.metadataSortIndex(out, "thread_sort_index", pid, main_.tid, main_.tid);
   format_.metadata(out, "thread_name", pid, autograd_.tid, "name", "thread 4290 (pt_autograd_0)");
   format_.metadataSortIndex(out, "thread_sort_index", pid, autograd_.tid, autograd_.tid);
-  format_.metadata(out, "thread_name", dev, layout_.stream, "name", "stream 7 ");  // trailing space as Kineto
+  format_.metadata(out, "thread_name", dev, layout_.stream, "name",
+                   "stream 7 ");  // trailing space as Kineto
   format_.metadataSortIndex(out, "thread_sort_index", dev, layout_.stream, layout_.stream);
-  format_.globalInstant(out, "Iteration Start: PyTorch Profiler", "Traces", "Trace PyTorch Profiler",
-                        trace_start_ns_);
+  format_.globalInstant(out, "Iteration Start: PyTorch Profiler", "Traces",
+                        "Trace PyTorch Profiler", trace_start_ns_);
 }
 
-size_t StepSynthesizer::open(Thread& t, std::string_view name, CpuCategory category, int64_t sequence_number,
-                             int64_t fwd_thread_id) {
+size_t StepSynthesizer::open(Thread& t, std::string_view name, CpuCategory category,
+                             int64_t sequence_number, int64_t fwd_thread_id) {
   t.now_ns += jitter(3 * kUs, 0.5);  // dispatcher overhead before the op's own work
   CpuEvent e;
   e.name = name;
@@ -105,7 +111,8 @@ int64_t StepSynthesizer::currentExternalId(const Thread& t) const {
   return t.open.empty() ? 0 : cpu_[t.open.back()].external_id;
 }
 
-size_t StepSynthesizer::runtimeCall(Thread& t, std::string_view name, int32_t cbid, int64_t dur_ns) {
+size_t StepSynthesizer::runtimeCall(Thread& t, std::string_view name, int32_t cbid,
+                                    int64_t dur_ns) {
   t.now_ns += 800;
   CpuEvent e;
   e.name = name;
@@ -122,8 +129,10 @@ size_t StepSynthesizer::runtimeCall(Thread& t, std::string_view name, int32_t cb
   return cpu_.size() - 1;
 }
 
-void StepSynthesizer::launchKernel(Thread& t, std::string_view name, const KernelShape& shape, int64_t mean_ns) {
-  const CpuEvent& call = cpu_[runtimeCall(t, "cudaLaunchKernel", kCbidLaunchKernel, jitter(5 * kUs, 0.4))];
+void StepSynthesizer::launchKernel(Thread& t, std::string_view name, const KernelShape& shape,
+                                   int64_t mean_ns) {
+  const CpuEvent& call =
+      cpu_[runtimeCall(t, "cudaLaunchKernel", kCbidLaunchKernel, jitter(5 * kUs, 0.4))];
   GpuEvent k;
   k.name = name;
   k.kind = GpuKind::kKernel;
@@ -140,14 +149,16 @@ void StepSynthesizer::launchKernel(Thread& t, std::string_view name, const Kerne
 
 // Copies to or from pageable memory are staged by the driver: the call returns only when the
 // copy is done, so the CPU call spans the wait for the queue plus the transfer.
-void StepSynthesizer::copyAsync(Thread& t, std::string_view name, int64_t bytes, double gbytes_per_s) {
+void StepSynthesizer::copyAsync(Thread& t, std::string_view name, int64_t bytes,
+                                double gbytes_per_s) {
   size_t idx = runtimeCall(t, "cudaMemcpyAsync", kCbidMemcpyAsync, 0);
   CpuEvent& call = cpu_[idx];
   GpuEvent c;
   c.name = name;
   c.kind = GpuKind::kMemcpy;
   c.start_ns = std::max(gpu_free_ns_, call.start_ns + 6 * kUs);
-  c.dur_ns = std::max<int64_t>(1500, static_cast<int64_t>(static_cast<double>(bytes) / gbytes_per_s));
+  c.dur_ns =
+      std::max<int64_t>(1500, static_cast<int64_t>(static_cast<double>(bytes) / gbytes_per_s));
   c.correlation = call.correlation;
   c.external_id = call.external_id;
   c.bytes = bytes;
@@ -158,7 +169,8 @@ void StepSynthesizer::copyAsync(Thread& t, std::string_view name, int64_t bytes,
 }
 
 void StepSynthesizer::memsetAsync(Thread& t, int64_t bytes) {
-  const CpuEvent& call = cpu_[runtimeCall(t, "cudaMemsetAsync", kCbidMemsetAsync, jitter(4 * kUs, 0.3))];
+  const CpuEvent& call =
+      cpu_[runtimeCall(t, "cudaMemsetAsync", kCbidMemsetAsync, jitter(4 * kUs, 0.3))];
   GpuEvent m;
   m.name = "Memset (Device)";
   m.kind = GpuKind::kMemset;

@@ -23,7 +23,8 @@ struct SynthOptions {
   uint64_t seed = 1;
   // Run pairs for `steplint diff` and the regression gate (docs/benchmarks.md). The defaults
   // leave the output byte-identical to earlier versions for a given seed.
-  uint64_t noise_seed = 0;       // != 0: the model (layer sizes) from `seed`, the per-event noise from this
+  uint64_t noise_seed =
+      0;  // != 0: the model (layer sizes) from `seed`, the per-event noise from this
   double kernel_slowdown = 1.0;  // every kernel's mean duration times this (a planted slowdown)
   int extra_dtod_copies = 0;     // device-to-device copies added after the input copy, per step
 };

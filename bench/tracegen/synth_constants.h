@@ -8,7 +8,8 @@
 namespace steplint::bench::names {
 
 // Names as PyTorch 2.x / cuDNN 8 on an A100 write them (docs/reference/trace-format.md §11).
-inline constexpr std::string_view kDataLoaderNext = "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__";
+inline constexpr std::string_view kDataLoaderNext =
+    "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__";
 inline constexpr std::string_view kConvFwd =
     "sm80_xmma_fprop_implicit_gemm_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_"
     "tensor16x8x8_kernel";
@@ -72,6 +73,7 @@ inline constexpr int64_t kMs = 1000 * kUs;
 inline constexpr int64_t kBatchBytes = int64_t{32} * 3 * 224 * 224 * 4;  // one fp32 ImageNet batch
 inline constexpr int64_t kLogicalMainThread = 1;  // RecordFunction's id of the forward thread
 inline constexpr double kPageableGbps = 6.0;      // staged copies from pageable memory
-inline constexpr double kDeviceCopyGbps = 600.0;  // device-to-device within one V100's HBM2 (~900 GB/s peak)
+inline constexpr double kDeviceCopyGbps =
+    600.0;  // device-to-device within one V100's HBM2 (~900 GB/s peak)
 
 }  // namespace steplint::bench::names

@@ -14,8 +14,8 @@
 // caller (whose RUNPATH a bare name is searched in). Only path loads before libtorch appears pay
 // one dl_iterate_phdr after the real dlopen returns.
 //
-// The only environment reads outside collector/src/config.cpp (docs/reference/style.md §2.9): they decide
-// whether the collector is loaded at all.
+// The only environment reads outside collector/src/config.cpp (docs/reference/style.md §2.9): they
+// decide whether the collector is loaded at all.
 #include <dlfcn.h>
 #include <pthread.h>
 
@@ -46,7 +46,8 @@ bool envIsOn(const char* name) {
 
 /// The collector's path: STEPLINT_COLLECTOR_LIB, else the directory this library was loaded from.
 std::string collectorPath() {
-  if (const char* explicit_path = std::getenv("STEPLINT_COLLECTOR_LIB"); explicit_path && *explicit_path)
+  if (const char* explicit_path = std::getenv("STEPLINT_COLLECTOR_LIB");
+      explicit_path && *explicit_path)
     return explicit_path;
   Dl_info info{};
   if (dladdr(reinterpret_cast<void*>(&collectorPath), &info) != 0 && info.dli_fname != nullptr) {
@@ -89,7 +90,8 @@ void startCollector(const std::string& libtorch) {
   const std::string path = collectorPath();
   DlopenFn real = realDlopen();
   // RTLD_NODELETE: the collector's atexit handler must still be mapped when it runs.
-  void* handle = real != nullptr ? real(path.c_str(), RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE) : nullptr;
+  void* handle =
+      real != nullptr ? real(path.c_str(), RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE) : nullptr;
   if (handle == nullptr) {
     std::fprintf(stderr, "steplint: cannot load the collector %s: %s\n", path.c_str(), dlerror());
     return;
@@ -135,7 +137,8 @@ __attribute__((constructor)) void steplintPreloadInit() {
 extern "C" __attribute__((visibility("default"))) void* dlopen(const char* file, int mode) {
   const DlopenFn real = realDlopen();
   if (real == nullptr) return nullptr;
-  if (g_state.load(std::memory_order_acquire) != kWaiting || file == nullptr || std::strchr(file, '/') == nullptr)
+  if (g_state.load(std::memory_order_acquire) != kWaiting || file == nullptr ||
+      std::strchr(file, '/') == nullptr)
     return real(file, mode);  // tail call: glibc sees our caller as the caller
   void* handle = real(file, mode);
   if (handle != nullptr && (mode & RTLD_NOLOAD) == 0) {

@@ -66,10 +66,13 @@ TorchMatch matchBuiltTorch(const std::string& loaded_path) {
 }
 
 std::string mismatchMessage(const TorchMatch& match) {
-  const std::string loaded = (match.loaded_version.empty() ? std::string("a torch") : "torch " + match.loaded_version) +
-                             " (" + match.loaded_path + ")";
-  return "the program loads " + loaded + ", but this collector was built against torch " STEPLINT_BUILT_TORCH_VERSION
-         " (" STEPLINT_BUILT_TORCH_LIB "), so it records nothing. Build the collector against the program's torch: "
+  const std::string loaded =
+      (match.loaded_version.empty() ? std::string("a torch") : "torch " + match.loaded_version) +
+      " (" + match.loaded_path + ")";
+  return "the program loads " + loaded +
+         ", but this collector was built against torch " STEPLINT_BUILT_TORCH_VERSION
+         " (" STEPLINT_BUILT_TORCH_LIB
+         "), so it records nothing. Build the collector against the program's torch: "
          "cmake -B build-torch -DCMAKE_PREFIX_PATH=\"$(python -c 'import torch; print(torch.utils.cmake_prefix_path)')\" "
          "&& cmake --build build-torch --target steplint steplint_preload, then record with build-torch/cli/steplint "
          "(docs/collector.md, Python trainers)";

@@ -1,6 +1,6 @@
-// The seam between the collector and CUPTI (docs/reference/style.md §2.10; libkineto's CuptiActivityApi).
-// The recorder knows only this interface; CuptiActivitySource is the real one and tests feed
-// hand-built CUpti_Activity* buffers through the same record handling.
+// The seam between the collector and CUPTI (docs/reference/style.md §2.10; libkineto's
+// CuptiActivityApi). The recorder knows only this interface; CuptiActivitySource is the real one
+// and tests feed hand-built CUpti_Activity* buffers through the same record handling.
 #pragma once
 
 #include <cstdint>
@@ -10,7 +10,7 @@
 namespace steplint::trace {
 class KinetoJsonWriter;
 struct TraceHeader;
-}
+}  // namespace steplint::trace
 
 namespace steplint::collector {
 
@@ -25,8 +25,8 @@ struct ActivityConfig {
   /// CUPTI stamps records through our clock callback (exact, same clock as host events);
   /// false: CUPTI's own clock shifted by an offset measured at start.
   bool timestamp_callback = true;
-  size_t buffer_bytes = 4u << 20;       // CUPTI recommends 1-10 MiB per buffer
-  size_t max_buffer_bytes = 128u << 20; // cap on buffers handed to CUPTI (Kineto's default)
+  size_t buffer_bytes = 4u << 20;        // CUPTI recommends 1-10 MiB per buffer
+  size_t max_buffer_bytes = 128u << 20;  // cap on buffers handed to CUPTI (Kineto's default)
 };
 
 class ActivitySource {

@@ -71,9 +71,13 @@ extern "C" {
 
 STEPLINT_API int steplint_start(const char* output_path) {
   switch (sc::startSession(output_path)) {
-    case sc::StartResult::kStarted: return 0;
-    case sc::StartResult::kJoined: sc::g_joined.fetch_add(1); return 1;
-    case sc::StartResult::kFailed: break;
+    case sc::StartResult::kStarted:
+      return 0;
+    case sc::StartResult::kJoined:
+      sc::g_joined.fetch_add(1);
+      return 1;
+    case sc::StartResult::kFailed:
+      break;
   }
   return 2;
 }

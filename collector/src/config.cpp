@@ -27,15 +27,22 @@ bool parseInt(const char* text, int64_t min_value, int64_t max_value, int64_t* o
 
 bool parseBool(const char* text, bool* out) {
   std::string s(text);
-  if (s == "1" || s == "true" || s == "on" || s == "yes") { *out = true; return true; }
-  if (s == "0" || s == "false" || s == "off" || s == "no") { *out = false; return true; }
+  if (s == "1" || s == "true" || s == "on" || s == "yes") {
+    *out = true;
+    return true;
+  }
+  if (s == "0" || s == "false" || s == "off" || s == "no") {
+    *out = false;
+    return true;
+  }
   return false;
 }
 
 // Collects warnings for one parse; each names the variable, the bad value and what was kept.
 class Reader {
  public:
-  Reader(const EnvLookup& env, std::vector<std::string>* warnings) : env_(env), warnings_(warnings) {}
+  Reader(const EnvLookup& env, std::vector<std::string>* warnings)
+      : env_(env), warnings_(warnings) {}
 
   const char* get(const char* name) const {
     const char* v = env_ ? env_(name) : nullptr;
@@ -44,8 +51,8 @@ class Reader {
   void bad(const char* name, const char* value, const std::string& expected) {
     ok_ = false;
     if (warnings_ != nullptr) {
-      warnings_->push_back(std::string("steplint: ignoring ") + name + "=\"" + value + "\": expected " +
-                           expected + "; using the default");
+      warnings_->push_back(std::string("steplint: ignoring ") + name + "=\"" + value +
+                           "\": expected " + expected + "; using the default");
     }
   }
   void readBool(const char* name, bool* field) {
@@ -53,7 +60,8 @@ class Reader {
     if (v != nullptr && !parseBool(v, field)) bad(name, v, "0 or 1");
   }
   template <typename T>
-  void readInt(const char* name, int64_t min_value, int64_t max_value, T* field, const char* expected) {
+  void readInt(const char* name, int64_t min_value, int64_t max_value, T* field,
+               const char* expected) {
     const char* v = get(name);
     int64_t parsed = 0;
     if (v == nullptr) return;
@@ -70,7 +78,6 @@ class Reader {
   std::vector<std::string>* warnings_;
   bool ok_ = true;
 };
-
 
 }  // namespace
 
@@ -90,7 +97,8 @@ bool parseSchedule(const std::string& text, ScheduleConfig* out) {
   if (parts.size() < 3 || parts.size() > 4) return false;
   int64_t values[4] = {0, 0, 0, 0};
   for (size_t i = 0; i < parts.size(); ++i) {
-    if (!parseInt(parts[i].c_str(), 0, std::numeric_limits<int32_t>::max(), &values[i])) return false;
+    if (!parseInt(parts[i].c_str(), 0, std::numeric_limits<int32_t>::max(), &values[i]))
+      return false;
   }
   if (values[2] < 1) return false;  // torch.profiler.schedule requires active >= 1
   out->enabled = true;
@@ -101,7 +109,8 @@ bool parseSchedule(const std::string& text, ScheduleConfig* out) {
   return true;
 }
 
-bool parseConfig(const EnvLookup& env, CollectorConfig* config, std::vector<std::string>* warnings) {
+bool parseConfig(const EnvLookup& env, CollectorConfig* config,
+                 std::vector<std::string>* warnings) {
   Reader r(env, warnings);
   if (const char* v = r.get("STEPLINT_OUTPUT")) config->output_path = v;
   if (const char* v = r.get("STEPLINT_STATUS_FD")) config->status_channel = v;
@@ -125,15 +134,18 @@ bool parseConfig(const EnvLookup& env, CollectorConfig* config, std::vector<std:
   int64_t mb = 0;
   r.readInt("STEPLINT_MAX_BUFFER_MB", 1, int64_t{1} << 20, &mb, "an integer 1..1048576 (MiB)");
   if (mb > 0) config->max_buffer_bytes = static_cast<uint64_t>(mb) << 20;
-  r.readInt("STEPLINT_FLUSH_MS", 10, 3600 * 1000, &config->flush_interval_ms, "an integer 10..3600000 (ms)");
+  r.readInt("STEPLINT_FLUSH_MS", 10, 3600 * 1000, &config->flush_interval_ms,
+            "an integer 10..3600000 (ms)");
   r.readInt("RANK", 0, 1 << 24, &config->rank, "a non-negative integer");
   r.readInt("LOCAL_RANK", 0, 1 << 24, &config->local_rank, "a non-negative integer");
   r.readInt("WORLD_SIZE", 1, 1 << 24, &config->world_size, "a positive integer");
   // torchrun starts every rank with the same STEPLINT_OUTPUT: each writes its own file.
   if (config->rank >= 0 && config->world_size != 1) {
     const std::string tag = trace::rankTag(config->rank);
-    if (!config->output_path.empty()) config->output_path = trace::processTracePath(config->output_path, tag);
-    if (!config->trace_name.empty()) config->trace_name = trace::processTracePath(config->trace_name, tag);
+    if (!config->output_path.empty())
+      config->output_path = trace::processTracePath(config->output_path, tag);
+    if (!config->trace_name.empty())
+      config->trace_name = trace::processTracePath(config->trace_name, tag);
   }
   return r.ok();
 }

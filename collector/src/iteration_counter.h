@@ -7,7 +7,8 @@
 // of the backward ops) starts a top-level op after a backward pass — in a plain loop that is
 // optimizer.step() or zero_grad(), once per iteration:
 //
-//   forward ops (main, depth 0) · backward nodes (any thread) · optimizer op (main, depth 0) ← boundary
+//   forward ops (main, depth 0) · backward nodes (any thread) · optimizer op (main, depth 0) ←
+//   boundary
 //
 // Torch-free so it is unit-tested here; torch_hooks.cpp feeds it from the op callback.
 #pragma once

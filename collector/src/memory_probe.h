@@ -44,7 +44,7 @@ class PeakTracker {
   void seed(int device, int64_t allocated, int64_t reserved) noexcept;
   void onAllocated(int device, int64_t bytes, int64_t now_ns) noexcept;
   void onFreed(int device, int64_t bytes) noexcept;
-  void onReserved(int device, int64_t bytes) noexcept;   // negative for a segment released
+  void onReserved(int device, int64_t bytes) noexcept;  // negative for a segment released
   /// Peaks since the previous call; each device's peak restarts from its current total.
   void take(std::vector<MemorySample>& out, int64_t now_ns) noexcept;
 

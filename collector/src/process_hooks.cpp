@@ -37,14 +37,14 @@ constexpr int kSignals[] = {SIGINT, SIGTERM};
 constexpr auto kDeathGrace = std::chrono::seconds(2);
 
 struct HookState {
-  std::mutex mutex;               // guards installation; never taken in the child handler
-  bool installed = false;         // in this process image (reset in a forked child)
+  std::mutex mutex;        // guards installation; never taken in the child handler
+  bool installed = false;  // in this process image (reset in a forked child)
   bool atexit_registered = false;
   bool atfork_registered = false;
   int pipe_fds[2] = {-1, -1};
-  bool ours[2] = {};              // our handler replaced the default action of kSignals[i]
+  bool ours[2] = {};  // our handler replaced the default action of kSignals[i]
   struct sigaction previous[2] = {};
-  std::atomic<pid_t> owner_pid{0};     // the process whose watcher thread reads the pipe
+  std::atomic<pid_t> owner_pid{0};  // the process whose watcher thread reads the pipe
   std::atomic<bool> forked_child{false};
 };
 
@@ -90,7 +90,8 @@ void installHandler(HookState& h, int signo) {
 /// The recording stopped but the process lives on: say so in the trace, on stderr and to
 /// steplint record, so nobody takes the trace for the whole run.
 void reportStoppedEarly(const std::string& trace_path, int signo) {
-  const std::string reason = std::string("recording stopped at ") + (signo == SIGINT ? "SIGINT" : "SIGTERM") +
+  const std::string reason = std::string("recording stopped at ") +
+                             (signo == SIGINT ? "SIGINT" : "SIGTERM") +
                              ", but the program went on (every thread blocks the signal); the "
                              "trace ends at the signal";
   std::fprintf(stderr, "steplint: %s\n", reason.c_str());
@@ -166,7 +167,8 @@ HelperThreadSignals::~HelperThreadSignals() { pthread_sigmask(SIG_SETMASK, &save
 void installProcessHooks() noexcept {
   HookState& h = hooks();
   std::lock_guard<std::mutex> lock(h.mutex);
-  if (!h.atfork_registered) h.atfork_registered = pthread_atfork(nullptr, nullptr, atforkChild) == 0;
+  if (!h.atfork_registered)
+    h.atfork_registered = pthread_atfork(nullptr, nullptr, atforkChild) == 0;
   if (!h.atexit_registered) h.atexit_registered = std::atexit(onExit) == 0;
   if (h.installed) return;
   if (pipe2(h.pipe_fds, O_CLOEXEC) != 0) return;

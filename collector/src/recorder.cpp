@@ -37,7 +37,8 @@
 namespace steplint::collector {
 
 Globals& recorderGlobals() {
-  static Globals* globals = new Globals();  // leaked: atexit, signal paths and forked children use it
+  static Globals* globals =
+      new Globals();  // leaked: atexit, signal paths and forked children use it
   return *globals;
 }
 
@@ -90,7 +91,8 @@ class Session {
     // pipeline) writes or wrote this path: this process gets a file of its own.
     const std::string tag = trace::pidTag(static_cast<int64_t>(getpid()));
     config_.output_path = trace::processTracePath(config_.output_path, tag);
-    if (!config_.trace_name.empty()) config_.trace_name = trace::processTracePath(config_.trace_name, tag);
+    if (!config_.trace_name.empty())
+      config_.trace_name = trace::processTracePath(config_.trace_name, tag);
     return writer_.open(config_.output_path, error);
   }
 
@@ -99,7 +101,8 @@ class Session {
   /// existing trace is an older run's and is replaced, as before.
   bool takenByAnotherProcess() const {
     std::error_code ec;
-    return !config_.trace_name.empty() && std::filesystem::file_size(config_.output_path, ec) > 0 && !ec;
+    return !config_.trace_name.empty() && std::filesystem::file_size(config_.output_path, ec) > 0 &&
+           !ec;
   }
 
   void start() {
@@ -165,7 +168,8 @@ class Session {
   }
 
  private:
-  void startSource(const char* key, bool enabled, const char* env, std::unique_ptr<HostSource> source) {
+  void startSource(const char* key, bool enabled, const char* env,
+                   std::unique_ptr<HostSource> source) {
     if (!enabled) return reportSourceStatus(key, std::string("disabled (") + env + "=0)");
     if (!source) return reportSourceStatus(key, "not built");
     std::string why;
@@ -176,8 +180,10 @@ class Session {
   }
 
   void startSources() {
-    startSource("torch", config_.enable_torch, "STEPLINT_TORCH", config_.enable_torch ? makeTorchSource() : nullptr);
-    startSource("nvtx", config_.enable_nvtx, "STEPLINT_NVTX", config_.enable_nvtx ? makeNvtxSource() : nullptr);
+    startSource("torch", config_.enable_torch, "STEPLINT_TORCH",
+                config_.enable_torch ? makeTorchSource() : nullptr);
+    startSource("nvtx", config_.enable_nvtx, "STEPLINT_NVTX",
+                config_.enable_nvtx ? makeNvtxSource() : nullptr);
     startMemoryProbe();
     if (!config_.enable_cupti) return reportSourceStatus("cupti", "disabled (STEPLINT_CUPTI=0)");
     activity_ = makeCuptiSource();
@@ -267,7 +273,8 @@ class Session {
 
   void writerLoop() {
     pthread_setname_np(pthread_self(), "steplint_writer");
-    const auto interval = std::chrono::milliseconds(std::max<int64_t>(config_.flush_interval_ms, 1));
+    const auto interval =
+        std::chrono::milliseconds(std::max<int64_t>(config_.flush_interval_ms, 1));
     for (;;) {
       {
         std::unique_lock<std::mutex> lock(wake_mutex_);
@@ -295,7 +302,8 @@ class Session {
   void writeEndMetadata(int64_t end_ns) {
     writeProcessMetadata(writer_, pid_, executableName(), "CPU", pid_, origin_ns_);
     for (const auto& [tid, name] : threads_) {
-      writeThreadMetadata(writer_, pid_, tid, "thread " + std::to_string(tid) + " (" + name + ")", origin_ns_);
+      writeThreadMetadata(writer_, pid_, tid, "thread " + std::to_string(tid) + " (" + name + ")",
+                          origin_ns_);
     }
     int64_t span_start = origin_ns_, span_end = end_ns;
     {
@@ -319,9 +327,10 @@ class Session {
     trailer.metadata.emplace_back(trace::kDroppedEventsKey, std::to_string(dropped_));
     std::vector<std::string> warnings = warnings_;
     if (dropped_ > 0) {
-      warnings.push_back(std::to_string(dropped_) + " host events dropped: the buffer cap of " +
-                         std::to_string(config_.max_buffer_bytes >> 20) +
-                         " MiB was reached (raise STEPLINT_MAX_BUFFER_MB or lower STEPLINT_FLUSH_MS)");
+      warnings.push_back(
+          std::to_string(dropped_) + " host events dropped: the buffer cap of " +
+          std::to_string(config_.max_buffer_bytes >> 20) +
+          " MiB was reached (raise STEPLINT_MAX_BUFFER_MB or lower STEPLINT_FLUSH_MS)");
     }
     if (activity_) {
       trailer.metadata.emplace_back(trace::kDroppedActivityRecordsKey,
@@ -341,7 +350,7 @@ class Session {
   std::thread thread_;
   std::mutex wake_mutex_;
   std::condition_variable wake_;
-  bool stop_requested_ = false;       // guarded by wake_mutex_
+  bool stop_requested_ = false;  // guarded by wake_mutex_
   int64_t pid_ = 0;
   int64_t origin_ns_ = 0;
   std::map<int64_t, std::string> threads_;  // writer thread, then the stopping thread
@@ -352,7 +361,8 @@ class Session {
 
 namespace {
 
-StartResult startLocked(Globals& s, const CollectorConfig& config, std::vector<std::string> warnings) {
+StartResult startLocked(Globals& s, const CollectorConfig& config,
+                        std::vector<std::string> warnings) {
   installProcessHooks();
   s.retired_host.clear();
   s.retired_activity.reset();
@@ -449,13 +459,17 @@ void recordHostEvent(const HostEvent& event) noexcept {
 
 bool isCapturing() noexcept { return recorderGlobals().capturing.load(std::memory_order_relaxed); }
 
-uint64_t nextExternalId() noexcept { return recorderGlobals().next_external_id.fetch_add(1, std::memory_order_relaxed) + 1; }
+uint64_t nextExternalId() noexcept {
+  return recorderGlobals().next_external_id.fetch_add(1, std::memory_order_relaxed) + 1;
+}
 
 int64_t currentThreadId() noexcept {
   thread_local int64_t tid = static_cast<int64_t>(syscall(SYS_gettid));
   return tid;
 }
 
-ActivitySource* activeActivitySource() noexcept { return recorderGlobals().activity.load(std::memory_order_acquire); }
+ActivitySource* activeActivitySource() noexcept {
+  return recorderGlobals().activity.load(std::memory_order_acquire);
+}
 
 }  // namespace steplint::collector

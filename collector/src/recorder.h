@@ -14,7 +14,7 @@
 namespace steplint::trace {
 class KinetoJsonWriter;
 struct TraceHeader;
-}
+}  // namespace steplint::trace
 
 namespace steplint::collector {
 
@@ -43,11 +43,11 @@ struct HostEvent {
   std::string_view args_json;
   int64_t start_ns = 0;
   int64_t end_ns = 0;
-  uint64_t external_id = 0;   // 0 = none; else written as "External id"
-  int64_t seq_nr = -1;        // "Sequence number" when >= 0
-  int64_t fwd_thread = -1;    // "Fwd thread id" when >= 0
+  uint64_t external_id = 0;  // 0 = none; else written as "External id"
+  int64_t seq_nr = -1;       // "Sequence number" when >= 0
+  int64_t fwd_thread = -1;   // "Fwd thread id" when >= 0
   HostKind kind = HostKind::kCpuOp;
-  uint8_t flags = 0;          // HostFlag bits
+  uint8_t flags = 0;  // HostFlag bits
 };
 
 /// Appends one finished event to the calling thread's buffer (no lock on this path). When the

@@ -24,23 +24,23 @@ namespace steplint::collector {
 class Session;  // recorder.cpp
 
 struct Globals {
-  std::mutex lifecycle;                    // serialises start/stop; guards session
+  std::mutex lifecycle;  // serialises start/stop; guards session
   Session* session = nullptr;
   std::atomic<bool> live{false};
-  std::atomic<bool> capturing{false};      // live and inside an active schedule window
+  std::atomic<bool> capturing{false};  // live and inside an active schedule window
   std::atomic<ActivitySource*> activity{nullptr};
   std::atomic<uint64_t> next_external_id{0};
 
-  std::mutex meta;                         // guards the fields below
-  RawJsonPairs metadata;                   // every setMetadata() so far (header of each session)
-  RawJsonPairs late_metadata;              // set after this session's header: trailer
+  std::mutex meta;             // guards the fields below
+  RawJsonPairs metadata;       // every setMetadata() so far (header of each session)
+  RawJsonPairs late_metadata;  // set after this session's header: trailer
   bool header_written = false;
-  RawJsonPairs statuses;                   // source -> raw JSON string
+  RawJsonPairs statuses;  // source -> raw JSON string
   std::vector<std::string> printed_sources;
 
-  std::mutex schedule_mutex;               // guards schedule, windows and device_tracing
+  std::mutex schedule_mutex;  // guards schedule, windows and device_tracing
   Schedule schedule;
-  bool device_tracing = true;              // what the CUPTI source was last told (setCollecting)
+  bool device_tracing = true;  // what the CUPTI source was last told (setCollecting)
   std::vector<std::pair<int64_t, int64_t>> windows;  // captured [start, end); end = max while open
 
   // Sources of stopped sessions stay alive until the next start: a trainer thread may still
@@ -53,11 +53,11 @@ struct Globals {
   // written by the writer thread; without step markers the writer samples every interval.
   std::atomic<MemoryProbe*> memory{nullptr};
   std::atomic<bool> memory_by_step{false};
-  std::atomic<bool> marked_steps{false};   // a step marker was seen: live iterations are ignored
-  std::mutex memory_mutex;                 // guards pending_memory, pending_host_memory, memory_factory
+  std::atomic<bool> marked_steps{false};  // a step marker was seen: live iterations are ignored
+  std::mutex memory_mutex;  // guards pending_memory, pending_host_memory, memory_factory
   std::vector<std::pair<MemorySample, int64_t>> pending_memory;  // sample, tid
-  std::vector<HostMemorySample> pending_host_memory;              // one per captured step boundary
-  MemoryProbeFactory memory_factory;       // tests only
+  std::vector<HostMemorySample> pending_host_memory;             // one per captured step boundary
+  MemoryProbeFactory memory_factory;                             // tests only
 };
 
 Globals& recorderGlobals();

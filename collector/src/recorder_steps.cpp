@@ -63,7 +63,8 @@ void stepBoundary(Globals& s) noexcept {
   }
   // Outside the lock: CUPTI calls take milliseconds at worst and happen only at phase changes.
   if (toggle) {
-    if (ActivitySource* a = s.activity.load(std::memory_order_acquire)) a->setCollecting(device_tracing);
+    if (ActivitySource* a = s.activity.load(std::memory_order_acquire))
+      a->setCollecting(device_tracing);
   }
   sampleMemoryAtStep(s);
   sampleHostMemoryAtStep(s);
@@ -84,7 +85,8 @@ void onStepBegin(int64_t /*step*/) noexcept {
 
 void onIterationDetected() noexcept {
   Globals& s = recorderGlobals();
-  if (!s.live.load(std::memory_order_relaxed) || s.marked_steps.load(std::memory_order_relaxed)) return;
+  if (!s.live.load(std::memory_order_relaxed) || s.marked_steps.load(std::memory_order_relaxed))
+    return;
   stepBoundary(s);
 }
 
@@ -105,7 +107,8 @@ void reportSourceStatus(std::string_view source, std::string_view status) noexce
     Globals& s = recorderGlobals();
     std::lock_guard<std::mutex> lock(s.meta);
     putPair(s.statuses, source, jsonString(status));
-    const bool quiet = status.substr(0, 9) == "recording" || status == "not built" || status.substr(0, 8) == "disabled";
+    const bool quiet = status.substr(0, 9) == "recording" || status == "not built" ||
+                       status.substr(0, 8) == "disabled";
     auto& printed = s.printed_sources;
     if (!quiet && std::find(printed.begin(), printed.end(), source) == printed.end()) {
       printed.emplace_back(source);

@@ -24,10 +24,14 @@ SchedulePhase Schedule::onStepBegin() noexcept {
 
 const char* schedulePhaseName(SchedulePhase phase) noexcept {
   switch (phase) {
-    case SchedulePhase::kWait: return "wait";
-    case SchedulePhase::kWarmup: return "warmup";
-    case SchedulePhase::kActive: return "active";
-    case SchedulePhase::kDone: return "done";
+    case SchedulePhase::kWait:
+      return "wait";
+    case SchedulePhase::kWarmup:
+      return "warmup";
+    case SchedulePhase::kActive:
+      return "active";
+    case SchedulePhase::kDone:
+      return "done";
   }
   return "?";
 }

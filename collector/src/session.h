@@ -12,9 +12,9 @@ namespace steplint::collector {
 struct CollectorConfig;
 
 enum class StartResult : uint8_t {
-  kStarted = 0,    // this call started the session
-  kJoined = 1,     // a session already runs
-  kFailed = 2,     // output not writable, or called in a forked child of a recording process
+  kStarted = 0,  // this call started the session
+  kJoined = 1,   // a session already runs
+  kFailed = 2,   // output not writable, or called in a forked child of a recording process
 };
 
 /// Starts with the configuration from the environment; a non-empty output_path overrides

@@ -17,7 +17,7 @@ struct CollectorConfig;
 class HostSource {
  public:
   virtual ~HostSource() = default;
-  virtual const char* name() const = 0;   // "torch", "nvtx": the key in steplint_sources
+  virtual const char* name() const = 0;  // "torch", "nvtx": the key in steplint_sources
   /// Registers callbacks; false + why when it cannot record (the session goes on without it).
   virtual bool start(const CollectorConfig& config, std::string* why) = 0;
   /// Stops recording; must be safe to call from an atexit handler.
@@ -27,10 +27,11 @@ class HostSource {
   virtual void describe() {}
 };
 
-std::unique_ptr<HostSource> makeTorchSource();        // src/torch/ (STEPLINT_HAVE_TORCH)
-std::unique_ptr<HostSource> makeNvtxSource();         // src/nvtx/  (STEPLINT_HAVE_NVTX)
-std::unique_ptr<ActivitySource> makeCuptiSource();    // src/cupti/ (STEPLINT_HAVE_CUPTI)
-std::unique_ptr<MemoryProbe> makeCudaMemoryProbe();   // src/torch/cuda_memory.cpp (STEPLINT_HAVE_CUDA_MEMORY)
+std::unique_ptr<HostSource> makeTorchSource();      // src/torch/ (STEPLINT_HAVE_TORCH)
+std::unique_ptr<HostSource> makeNvtxSource();       // src/nvtx/  (STEPLINT_HAVE_NVTX)
+std::unique_ptr<ActivitySource> makeCuptiSource();  // src/cupti/ (STEPLINT_HAVE_CUPTI)
+std::unique_ptr<MemoryProbe>
+makeCudaMemoryProbe();  // src/torch/cuda_memory.cpp (STEPLINT_HAVE_CUDA_MEMORY)
 
 /// The ActivitySource the torch hooks push external ids into (nullptr when none runs).
 ActivitySource* activeActivitySource() noexcept;

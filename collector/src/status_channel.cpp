@@ -12,7 +12,8 @@
 namespace steplint::collector {
 namespace {
 
-constexpr std::string_view kKindNames[] = {"not_recording", "write_failed", "stopped_early", "torch_mismatch"};
+constexpr std::string_view kKindNames[] = {"not_recording", "write_failed", "stopped_early",
+                                           "torch_mismatch"};
 
 std::atomic<int> g_fd{-1};
 std::atomic<uint64_t> g_inode{0};
@@ -69,7 +70,8 @@ std::vector<StatusMessage> parseStatusMessages(std::string_view text) {
     const std::string_view name = line.substr(0, space);
     for (size_t k = 0; k < std::size(kKindNames); ++k) {
       if (name != kKindNames[k]) continue;
-      const std::string_view rest = space == std::string_view::npos ? std::string_view() : line.substr(space + 1);
+      const std::string_view rest =
+          space == std::string_view::npos ? std::string_view() : line.substr(space + 1);
       messages.push_back({static_cast<StatusKind>(k), std::string(rest)});
     }
   }

@@ -22,10 +22,10 @@
 namespace steplint::collector {
 
 enum class StatusKind : uint8_t {
-  kNotRecording,  // the session could not start (the output cannot be opened)
-  kWriteFailed,   // the trace could not be written or finished (disk full, rename failed)
-  kStoppedEarly,  // recording stopped while the program went on
-  kTorchMismatch, // the program loads another torch than the collector was built against (preload)
+  kNotRecording,   // the session could not start (the output cannot be opened)
+  kWriteFailed,    // the trace could not be written or finished (disk full, rename failed)
+  kStoppedEarly,   // recording stopped while the program went on
+  kTorchMismatch,  // the program loads another torch than the collector was built against (preload)
 };
 
 struct StatusMessage {

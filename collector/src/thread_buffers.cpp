@@ -21,7 +21,7 @@ struct RecordHeader {
   uint64_t external_id;
   int64_t seq_nr;
   int64_t fwd_thread;
-  uint32_t size;       // whole record, padded to 8 bytes
+  uint32_t size;  // whole record, padded to 8 bytes
   uint32_t name_len;
   uint32_t args_len;
   uint8_t kind;
@@ -31,10 +31,10 @@ struct RecordHeader {
 static_assert(sizeof(RecordHeader) % 8 == 0, "records stay 8-byte aligned");
 
 struct Chunk {
-  std::atomic<size_t> committed{0};  // bytes published to the consumer
+  std::atomic<size_t> committed{0};   // bytes published to the consumer
   std::atomic<Chunk*> next{nullptr};  // non-null = sealed (no more writes here)
   size_t capacity = 0;
-  size_t charged = 0;                 // bytes charged to the budget
+  size_t charged = 0;  // bytes charged to the budget
   char* data() { return reinterpret_cast<char*>(this + 1); }
 };
 static_assert(sizeof(Chunk) % 8 == 0, "chunk data stays 8-byte aligned");
@@ -64,18 +64,29 @@ class ThreadBuffer {
         return false;
       }
       // Sealing: the old chunk's last commit happened before this release store.
-      if (c != nullptr) c->next.store(fresh, std::memory_order_release);
-      else first_.store(fresh, std::memory_order_release);
+      if (c != nullptr)
+        c->next.store(fresh, std::memory_order_release);
+      else
+        first_.store(fresh, std::memory_order_release);
       tail_ = c = fresh;
       pos = 0;
     }
     char* p = c->data() + pos;
-    RecordHeader h{e.start_ns, e.end_ns, e.external_id, e.seq_nr, e.fwd_thread,
-                   static_cast<uint32_t>(need), static_cast<uint32_t>(e.name.size()),
-                   static_cast<uint32_t>(e.args_json.size()), static_cast<uint8_t>(e.kind), e.flags, 0};
+    RecordHeader h{e.start_ns,
+                   e.end_ns,
+                   e.external_id,
+                   e.seq_nr,
+                   e.fwd_thread,
+                   static_cast<uint32_t>(need),
+                   static_cast<uint32_t>(e.name.size()),
+                   static_cast<uint32_t>(e.args_json.size()),
+                   static_cast<uint8_t>(e.kind),
+                   e.flags,
+                   0};
     std::memcpy(p, &h, sizeof(h));
     if (!e.name.empty()) std::memcpy(p + sizeof(h), e.name.data(), e.name.size());
-    if (!e.args_json.empty()) std::memcpy(p + sizeof(h) + e.name.size(), e.args_json.data(), e.args_json.size());
+    if (!e.args_json.empty())
+      std::memcpy(p + sizeof(h) + e.name.size(), e.args_json.data(), e.args_json.size());
     c->committed.store(pos + need, std::memory_order_release);
     return true;
   }
@@ -159,7 +170,8 @@ thread_local TlsState tls_state;
 struct TlsRetirer {
   bool armed = false;
   ~TlsRetirer() {
-    if (tls_state.buffer != nullptr) tls_state.buffer->retired.store(true, std::memory_order_release);
+    if (tls_state.buffer != nullptr)
+      tls_state.buffer->retired.store(true, std::memory_order_release);
     tls_state.buffer = nullptr;
     tls_state.dead = true;
   }
@@ -239,7 +251,8 @@ void ThreadBuffers::drain(const Visitor& visit) {
   std::lock_guard<std::mutex> lock(mutex_);
   for (ThreadBuffer* buffer : finished) {
     buffers_.erase(std::remove(buffers_.begin(), buffers_.end(), buffer), buffers_.end());
-    retired_dropped_.fetch_add(buffer->dropped.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    retired_dropped_.fetch_add(buffer->dropped.load(std::memory_order_relaxed),
+                               std::memory_order_relaxed);
     delete buffer;
   }
 }
@@ -249,7 +262,8 @@ void ThreadBuffers::discardAll() { drain(Visitor{}); }
 uint64_t ThreadBuffers::takeDropped() noexcept {
   std::lock_guard<std::mutex> lock(mutex_);
   uint64_t total = retired_dropped_.exchange(0, std::memory_order_relaxed);
-  for (ThreadBuffer* buffer : buffers_) total += buffer->dropped.exchange(0, std::memory_order_relaxed);
+  for (ThreadBuffer* buffer : buffers_)
+    total += buffer->dropped.exchange(0, std::memory_order_relaxed);
   return total;
 }
 

@@ -27,8 +27,8 @@
 namespace steplint::collector {
 
 struct ThreadInfo {
-  int64_t tid = 0;      // OS tid
-  std::string name;     // pthread name at registration ("" when unknown)
+  int64_t tid = 0;   // OS tid
+  std::string name;  // pthread name at registration ("" when unknown)
 };
 
 class ThreadBuffer;
@@ -64,7 +64,7 @@ class ThreadBuffers {
   ThreadBuffers() = default;
   ThreadBuffer* registerThread() noexcept;
 
-  mutable std::mutex mutex_;          // guards buffers_; never taken by append()
+  mutable std::mutex mutex_;  // guards buffers_; never taken by append()
   std::vector<ThreadBuffer*> buffers_;
   std::atomic<uint64_t> budget_bytes_{uint64_t{256} << 20};
   std::atomic<uint64_t> used_bytes_{0};

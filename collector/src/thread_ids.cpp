@@ -25,14 +25,16 @@ ThreadIdMap& threadIdMap() {
 }  // namespace
 
 uint32_t cuptiThreadIdOfCurrentThread() noexcept {
-  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(reinterpret_cast<void*>(pthread_self())));
+  return static_cast<uint32_t>(
+      reinterpret_cast<uintptr_t>(reinterpret_cast<void*>(pthread_self())));
 }
 
 void rememberCurrentThreadIds() noexcept {
   try {
     ThreadIdMap& map = threadIdMap();
     std::lock_guard<std::mutex> lock(map.mutex);
-    if (map.os_tid.size() < kMaxThreads) map.os_tid[cuptiThreadIdOfCurrentThread()] = currentThreadId();
+    if (map.os_tid.size() < kMaxThreads)
+      map.os_tid[cuptiThreadIdOfCurrentThread()] = currentThreadId();
   } catch (...) {
     // Out of memory: this thread's launches keep CUPTI's id.
   }

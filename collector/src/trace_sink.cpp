@@ -14,7 +14,11 @@ namespace steplint::collector {
 void writeHostEvent(trace::KinetoJsonWriter& out, const HostEvent& e, int64_t pid, int64_t tid) {
   const bool instant = e.kind == HostKind::kInstant;
   auto b = out.event(instant ? 'i' : 'X');
-  b.cat(e.kind == HostKind::kCpuOp ? "cpu_op" : "user_annotation").name(e.name).pid(pid).tid(tid).ts(e.start_ns);
+  b.cat(e.kind == HostKind::kCpuOp ? "cpu_op" : "user_annotation")
+      .name(e.name)
+      .pid(pid)
+      .tid(tid)
+      .ts(e.start_ns);
   if (instant) {
     b.field("s", "\"t\"");
   } else {
@@ -32,36 +36,83 @@ void writeProcessMetadata(trace::KinetoJsonWriter& out, int64_t pid, std::string
                           std::string_view labels, int64_t sort_index, int64_t ts_ns) {
   out.event('M').name("process_name").ts(ts_ns).pid(pid).tid(0).arg("name", process_name).done();
   out.event('M').name("process_labels").ts(ts_ns).pid(pid).tid(0).arg("labels", labels).done();
-  out.event('M').name("process_sort_index").ts(ts_ns).pid(pid).tid(0).arg("sort_index", sort_index).done();
+  out.event('M')
+      .name("process_sort_index")
+      .ts(ts_ns)
+      .pid(pid)
+      .tid(0)
+      .arg("sort_index", sort_index)
+      .done();
 }
 
-void writeThreadMetadata(trace::KinetoJsonWriter& out, int64_t pid, int64_t tid, std::string_view thread_name,
-                         int64_t ts_ns) {
+void writeThreadMetadata(trace::KinetoJsonWriter& out, int64_t pid, int64_t tid,
+                         std::string_view thread_name, int64_t ts_ns) {
   out.event('M').name("thread_name").ts(ts_ns).pid(pid).tid(tid).arg("name", thread_name).done();
-  out.event('M').name("thread_sort_index").ts(ts_ns).pid(pid).tid(tid).arg("sort_index", tid).done();
+  out.event('M')
+      .name("thread_sort_index")
+      .ts(ts_ns)
+      .pid(pid)
+      .tid(tid)
+      .arg("sort_index", tid)
+      .done();
 }
 
-void writeMemorySample(trace::KinetoJsonWriter& out, const MemorySample& sample, int64_t pid, int64_t tid) {
+void writeMemorySample(trace::KinetoJsonWriter& out, const MemorySample& sample, int64_t pid,
+                       int64_t tid) {
   constexpr int64_t kCudaDeviceType = 1;  // c10::DeviceType::CUDA
-  out.event('i').cat("cpu_instant_event").name("[memory]").field("s", "\"t\"").pid(pid).tid(tid).ts(sample.ts_ns)
-      .arg("Total Reserved", sample.peak_reserved).arg("Total Allocated", sample.peak_allocated)
-      .arg("Bytes", int64_t{0}).arg("Addr", int64_t{0}).arg("Device Id", int64_t{sample.device})
-      .arg("Device Type", kCudaDeviceType).arg("steplint_peak_sample", int64_t{1}).done();
+  out.event('i')
+      .cat("cpu_instant_event")
+      .name("[memory]")
+      .field("s", "\"t\"")
+      .pid(pid)
+      .tid(tid)
+      .ts(sample.ts_ns)
+      .arg("Total Reserved", sample.peak_reserved)
+      .arg("Total Allocated", sample.peak_allocated)
+      .arg("Bytes", int64_t{0})
+      .arg("Addr", int64_t{0})
+      .arg("Device Id", int64_t{sample.device})
+      .arg("Device Type", kCudaDeviceType)
+      .arg("steplint_peak_sample", int64_t{1})
+      .done();
 }
 
-void writeHostMemorySample(trace::KinetoJsonWriter& out, const HostMemorySample& sample, int64_t pid) {
-  out.event('C').name(trace::kHostMemoryCounter).pid(pid).tid(sample.tid).ts(sample.ts_ns)
-      .arg(trace::kHostMemorySeries, sample.rss_bytes).done();
+void writeHostMemorySample(trace::KinetoJsonWriter& out, const HostMemorySample& sample,
+                           int64_t pid) {
+  out.event('C')
+      .name(trace::kHostMemoryCounter)
+      .pid(pid)
+      .tid(sample.tid)
+      .ts(sample.ts_ns)
+      .arg(trace::kHostMemorySeries, sample.rss_bytes)
+      .done();
 }
 
 void writeSpan(trace::KinetoJsonWriter& out, int64_t start_ns, int64_t end_ns) {
   constexpr int64_t kSpansSortIndex = 0x20000000;  // Kineto's sort index for "Spans"
-  out.event('M').name("process_name").ts(start_ns).pidString("Spans").field("tid", "0").arg("name", "Spans").done();
-  out.event('M').name("process_sort_index").ts(start_ns).pidString("Spans").field("tid", "0")
-      .arg("sort_index", kSpansSortIndex).done();
-  out.event('X').cat("Trace").name("PyTorch Profiler (0)").pidString("Spans")
-      .field("tid", "\"PyTorch Profiler\"").ts(start_ns).dur(end_ns - start_ns)
-      .arg("Op count", int64_t{0}).done();
+  out.event('M')
+      .name("process_name")
+      .ts(start_ns)
+      .pidString("Spans")
+      .field("tid", "0")
+      .arg("name", "Spans")
+      .done();
+  out.event('M')
+      .name("process_sort_index")
+      .ts(start_ns)
+      .pidString("Spans")
+      .field("tid", "0")
+      .arg("sort_index", kSpansSortIndex)
+      .done();
+  out.event('X')
+      .cat("Trace")
+      .name("PyTorch Profiler (0)")
+      .pidString("Spans")
+      .field("tid", "\"PyTorch Profiler\"")
+      .ts(start_ns)
+      .dur(end_ns - start_ns)
+      .arg("Op count", int64_t{0})
+      .done();
 }
 
 RawJsonPairs collectRunMetadata(const CollectorConfig& config) {

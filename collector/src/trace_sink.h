@@ -31,14 +31,15 @@ void writeProcessMetadata(trace::KinetoJsonWriter& out, int64_t pid, std::string
                           std::string_view labels, int64_t sort_index, int64_t ts_ns);
 
 /// thread_name (as given: "thread 42 (name)", "stream 7 ") and thread_sort_index = tid.
-void writeThreadMetadata(trace::KinetoJsonWriter& out, int64_t pid, int64_t tid, std::string_view thread_name,
-                         int64_t ts_ns);
+void writeThreadMetadata(trace::KinetoJsonWriter& out, int64_t pid, int64_t tid,
+                         std::string_view thread_name, int64_t ts_ns);
 
 /// One MemoryProbe sample as Kineto's allocator instant: `[memory]` (cat cpu_instant_event,
 /// ph i, s t) at the peak's time, "Total Allocated" / "Total Reserved" = the peaks, "Bytes" 0,
 /// "Device Type" 1 (CUDA), plus "steplint_peak_sample": 1 so readers can tell a per-step peak
 /// sample from torch.profiler's per-allocation events.
-void writeMemorySample(trace::KinetoJsonWriter& out, const MemorySample& sample, int64_t pid, int64_t tid);
+void writeMemorySample(trace::KinetoJsonWriter& out, const MemorySample& sample, int64_t pid,
+                       int64_t tid);
 
 /// The process's resident set size at one captured step boundary.
 struct HostMemorySample {
@@ -49,7 +50,8 @@ struct HostMemorySample {
 
 /// One host memory sample as a Chrome-trace counter (ph C) named trace::kHostMemoryCounter,
 /// which Perfetto and chrome://tracing draw as a track and SL404 reads.
-void writeHostMemorySample(trace::KinetoJsonWriter& out, const HostMemorySample& sample, int64_t pid);
+void writeHostMemorySample(trace::KinetoJsonWriter& out, const HostMemorySample& sample,
+                           int64_t pid);
 
 /// The "PyTorch Profiler (0)" span on pid "Spans" (tb_plugin's utilisation range).
 void writeSpan(trace::KinetoJsonWriter& out, int64_t start_ns, int64_t end_ns);

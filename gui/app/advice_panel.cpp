@@ -34,10 +34,12 @@ QString literal(const std::string& text) { return markdownLiteral(QString::fromS
 
 QString savingLine(const analyzer::SavingEstimate& s) {
   if (!s.known())
-    return QObject::tr("**Estimated saving:** unknown") + (s.method.empty() ? QString() : " — " + literal(s.method));
+    return QObject::tr("**Estimated saving:** unknown") +
+           (s.method.empty() ? QString() : " — " + literal(s.method));
   QString line = QObject::tr("**Estimated saving:** %1 ms/step").arg(s.per_step_ms, 0, 'f', 2);
   if (s.fraction_of_step >= 0)
-    line += QObject::tr(" (%1 of the step)").arg(QString::fromStdString(formatFraction(s.fraction_of_step)));
+    line += QObject::tr(" (%1 of the step)")
+                .arg(QString::fromStdString(formatFraction(s.fraction_of_step)));
   if (!s.method.empty()) line += " — " + literal(s.method);
   return line;
 }
@@ -46,23 +48,30 @@ QString savingLine(const analyzer::SavingEstimate& s) {
 
 QString savingAllMarkdown(const analyzer::SavingsTotal& total) {
   if (total.per_step_ms < 0) return {};
-  QString md = QObject::tr("**Fixing all findings:** ~%1 ms/step").arg(total.per_step_ms, 0, 'f', 1);
-  if (total.low_ms >= 0) md = QObject::tr("**Fixing all findings:** ~%1–%2 ms/step").arg(total.low_ms, 0, 'f', 1).arg(total.per_step_ms, 0, 'f', 1);
+  QString md =
+      QObject::tr("**Fixing all findings:** ~%1 ms/step").arg(total.per_step_ms, 0, 'f', 1);
+  if (total.low_ms >= 0)
+    md = QObject::tr("**Fixing all findings:** ~%1–%2 ms/step")
+             .arg(total.low_ms, 0, 'f', 1)
+             .arg(total.per_step_ms, 0, 'f', 1);
   if (total.fraction_of_step >= 0)
     md += QObject::tr(" (%1 of the %2 ms step)")
               .arg(QString::fromStdString(formatFraction(total.fraction_of_step)))
               .arg(total.step_ms, 0, 'f', 1);
   if (total.profiler_overhead_ms >= 0.05)
-    md += QObject::tr(", after taking out the profiler's ~%1 ms/step").arg(total.profiler_overhead_ms, 0, 'f', 1);
-  return md + QObject::tr(". Each finding's saving is its own share of this: they add up to it and never count "
-                          "a millisecond twice.\n\n");
+    md += QObject::tr(", after taking out the profiler's ~%1 ms/step")
+              .arg(total.profiler_overhead_ms, 0, 'f', 1);
+  return md +
+         QObject::tr(
+             ". Each finding's saving is its own share of this: they add up to it and never count "
+             "a millisecond twice.\n\n");
 }
 
 QString findingMarkdown(const analyzer::Diagnostic& d) {
   QString md = QStringLiteral("### %1 %2 (%3)\n\n%4\n\n%5\n\n")
                    .arg(literal(d.code), literal(d.name),
-                        QString::fromUtf8(analyzer::severityName(d.severity).data()), literal(d.message),
-                        savingLine(d.saving));
+                        QString::fromUtf8(analyzer::severityName(d.severity).data()),
+                        literal(d.message), savingLine(d.saving));
   if (!d.evidence.steps.empty()) {
     QStringList steps;
     for (int64_t s : d.evidence.steps) steps << QString::number(s);
@@ -92,8 +101,10 @@ AdvicePanel::AdvicePanel(SelectionAndZoom* selection, QWidget* parent)
   proxy_->setSortRole(DiagnosticsModel::kSortRole);
   findings_view_ = makeTable(proxy_, this);
   findings_view_->setSortingEnabled(true);
-  findings_view_->sortByColumn(-1, Qt::AscendingOrder);  // the engine's order (severity, code, step) first
-  findings_view_->horizontalHeader()->setSectionResizeMode(DiagnosticsModel::kMessageColumn, QHeaderView::Stretch);
+  findings_view_->sortByColumn(
+      -1, Qt::AscendingOrder);  // the engine's order (severity, code, step) first
+  findings_view_->horizontalHeader()->setSectionResizeMode(DiagnosticsModel::kMessageColumn,
+                                                           QHeaderView::Stretch);
   not_checked_ = makeTable(not_checked_model_, this);
   not_checked_->horizontalHeader()->setStretchLastSection(true);
   doc_->setOpenExternalLinks(true);
@@ -118,23 +129,26 @@ AdvicePanel::AdvicePanel(SelectionAndZoom* selection, QWidget* parent)
 
 void AdvicePanel::setTrace(std::shared_ptr<const LoadedTrace> trace) {
   trace_ = trace;
-  findings_ =
-      trace ? std::shared_ptr<const std::vector<analyzer::Diagnostic>>(trace, &trace->lint.diagnostics) : nullptr;
+  findings_ = trace ? std::shared_ptr<const std::vector<analyzer::Diagnostic>>(
+                          trace, &trace->lint.diagnostics)
+                    : nullptr;
   model_->setTrace(trace);
   not_checked_model_->setTrace(trace);
   if (!trace_)
     summary_ = tr("Open a trace (File > Open, or drop a `.json` / `.json.gz` file here).");
   else if (trace_->lint.diagnostics.empty())
-    summary_ = tr("**No findings.** The rules that could not decide on this trace are under *Not checked*.");
+    summary_ = tr(
+        "**No findings.** The rules that could not decide on this trace are under *Not checked*.");
   else
     summary_ = savingAllMarkdown(trace_->lint.saving_all) +
                tr("Select a finding to zoom the timeline to its evidence and read how to fix it.");
   setLists(trace_ ? trace_->warnings : std::vector<std::string>{}, tr("Trace health (%1)"));
 }
 
-void AdvicePanel::setJobFindings(std::shared_ptr<const std::vector<analyzer::Diagnostic>> findings,
-                                 std::shared_ptr<const std::vector<analyzer::NotChecked>> not_checked,
-                                 const std::vector<std::string>& warnings, const QString& summary) {
+void AdvicePanel::setJobFindings(
+    std::shared_ptr<const std::vector<analyzer::Diagnostic>> findings,
+    std::shared_ptr<const std::vector<analyzer::NotChecked>> not_checked,
+    const std::vector<std::string>& warnings, const QString& summary) {
   trace_ = nullptr;
   findings_ = findings;
   model_->setFindings(std::move(findings));
@@ -151,7 +165,8 @@ void AdvicePanel::setLists(const std::vector<std::string>& warnings, const QStri
   tabs_->setTabText(1, tr("Not checked (%1)").arg(not_checked_model_->rowCount()));
   tabs_->setTabText(2, health_title.arg(warnings.size()));
   findings_view_->resizeColumnsToContents();
-  findings_view_->horizontalHeader()->setSectionResizeMode(DiagnosticsModel::kMessageColumn, QHeaderView::Stretch);
+  findings_view_->horizontalHeader()->setSectionResizeMode(DiagnosticsModel::kMessageColumn,
+                                                           QHeaderView::Stretch);
   not_checked_->resizeColumnsToContents();
   showOverviewText();
 }
@@ -160,8 +175,8 @@ bool AdvicePanel::selectFirstFinding(const QString& code) {
   const int row = model_->firstRowWithCode(code);
   if (row < 0) return false;
   const QModelIndex index = proxy_->mapFromSource(model_->index(row, 0));
-  findings_view_->selectionModel()->setCurrentIndex(index,
-                                                    QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  findings_view_->selectionModel()->setCurrentIndex(
+      index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
   findings_view_->scrollTo(index);
   return true;
 }
@@ -184,7 +199,8 @@ void AdvicePanel::onCurrentRowChanged(const QModelIndex& current) {
 
 void AdvicePanel::zoomToFinding(const QModelIndex& index) {
   const auto extent = index.data(DiagnosticsModel::kEvidenceRole).value<TimeRange>();
-  if (selection_ != nullptr && extent.end_ns > extent.start_ns) selection_->zoomTo(extent);  // {0,0}: nothing to show
+  if (selection_ != nullptr && extent.end_ns > extent.start_ns)
+    selection_->zoomTo(extent);  // {0,0}: nothing to show
 }
 
 void AdvicePanel::showFinding(int diagnostic_index) {

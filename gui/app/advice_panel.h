@@ -60,7 +60,7 @@ class AdvicePanel final : public QWidget {
   SelectionAndZoom* selection_;
   std::shared_ptr<const LoadedTrace> trace_;                           // null for a job's findings
   std::shared_ptr<const std::vector<analyzer::Diagnostic>> findings_;  // the trace's or the job's
-  QString summary_;                                                    // shown while no finding is selected
+  QString summary_;  // shown while no finding is selected
   DiagnosticsModel* model_;
   NotCheckedModel* not_checked_model_;
   QSortFilterProxyModel* proxy_;

@@ -23,7 +23,9 @@ QLabel* titleLabel(QWidget* parent) {
 }  // namespace
 
 AlignedTimelines::AlignedTimelines(QWidget* parent)
-    : QWidget(parent), upper_selection_(new SelectionAndZoom(this)), lower_selection_(new SelectionAndZoom(this)) {
+    : QWidget(parent),
+      upper_selection_(new SelectionAndZoom(this)),
+      lower_selection_(new SelectionAndZoom(this)) {
   stack_ = new QStackedWidget(this);
   message_ = new QLabel(this);
   message_->setAlignment(Qt::AlignCenter);
@@ -42,18 +44,22 @@ QWidget* AlignedTimelines::buildTimelines() {
   auto* page = new QWidget(this);
   auto* bar = new QHBoxLayout;
   step_box_ = new QComboBox(page);
-  step_box_->setToolTip(tr("Zoom both timelines to this step, each step whole and starting at the same x"));
+  step_box_->setToolTip(
+      tr("Zoom both timelines to this step, each step whole and starting at the same x"));
   connect(step_box_, &QComboBox::activated, this,
           [this](int index) { showStep(step_box_->itemData(index).toLongLong()); });
   bar->addWidget(new QLabel(tr("Step:"), page));
   bar->addWidget(step_box_);
-  bar->addWidget(new QLabel(tr("Zoom and pan either timeline: the other follows, step N above step N."), page), 1);
+  bar->addWidget(
+      new QLabel(tr("Zoom and pan either timeline: the other follows, step N above step N."), page),
+      1);
   upper_title_ = titleLabel(page);
   lower_title_ = titleLabel(page);
   upper_ = new TimelineWidget(upper_selection_, page);
   lower_ = new TimelineWidget(lower_selection_, page);
   auto* splitter = new QSplitter(Qt::Vertical, page);
-  for (auto [title, timeline] : {std::pair{upper_title_, upper_}, std::pair{lower_title_, lower_}}) {
+  for (auto [title, timeline] :
+       {std::pair{upper_title_, upper_}, std::pair{lower_title_, lower_}}) {
     auto* half = new QWidget(splitter);
     auto* column = new QVBoxLayout(half);
     column->setContentsMargins(0, 0, 0, 0);
@@ -69,7 +75,8 @@ QWidget* AlignedTimelines::buildTimelines() {
   return page;
 }
 
-void AlignedTimelines::follow(SelectionAndZoom* leader, SelectionAndZoom* follower, bool leader_is_upper) {
+void AlignedTimelines::follow(SelectionAndZoom* leader, SelectionAndZoom* follower,
+                              bool leader_is_upper) {
   connect(leader, &SelectionAndZoom::visibleRangeChanged, this, [=](TimeRange range) {
     if (following_ || !upper_trace_ || !lower_trace_) return;
     following_ = true;
@@ -84,8 +91,10 @@ AlignedSide AlignedTimelines::side(bool upper) const {
   return {&t.summary.steps.steps, {start, end}};
 }
 
-void AlignedTimelines::setTraces(std::shared_ptr<const LoadedTrace> upper, const QString& upper_title,
-                                 std::shared_ptr<const LoadedTrace> lower, const QString& lower_title) {
+void AlignedTimelines::setTraces(std::shared_ptr<const LoadedTrace> upper,
+                                 const QString& upper_title,
+                                 std::shared_ptr<const LoadedTrace> lower,
+                                 const QString& lower_title) {
   if (!upper || !lower) {
     showMessage(tr("Nothing to show"));
     return;
@@ -101,7 +110,8 @@ void AlignedTimelines::setTraces(std::shared_ptr<const LoadedTrace> upper, const
   stack_->setCurrentIndex(1);
   // The lower one follows: its part aligned with the whole upper trace.
   following_ = true;
-  lower_selection_->setVisibleRange(alignRange(side(true), side(false), upper_selection_->visibleRange()));
+  lower_selection_->setVisibleRange(
+      alignRange(side(true), side(false), upper_selection_->visibleRange()));
   following_ = false;
 }
 
@@ -112,7 +122,8 @@ QString AlignedTimelines::lowerTitle() const { return lower_title_->text(); }
 void AlignedTimelines::fillStepBox() {
   step_box_->clear();
   for (const analyzer::Step& s : upper_trace_->summary.steps.steps)
-    step_box_->addItem(QStringLiteral("#%1").arg(s.number), QVariant::fromValue<qlonglong>(s.number));
+    step_box_->addItem(QStringLiteral("#%1").arg(s.number),
+                       QVariant::fromValue<qlonglong>(s.number));
   step_box_->setEnabled(step_box_->count() > 0);
 }
 

@@ -134,7 +134,8 @@ void BreakdownChart::paintAxis(QPainter& p, const QRect& plot, double max_ms) co
 }
 
 void BreakdownChart::paintBars(QPainter& p, const QRect& plot, double max_ms) const {
-  const int label_every = std::max(1, static_cast<int>(bars_.size()) * 40 / std::max(1, plot.width()));
+  const int label_every =
+      std::max(1, static_cast<int>(bars_.size()) * 40 / std::max(1, plot.width()));
   for (int i = 0; i < static_cast<int>(bars_.size()); ++i) {
     const Bar& bar = bars_[static_cast<size_t>(i)];
     const QRect r = barRect(i, plot);
@@ -144,7 +145,8 @@ void BreakdownChart::paintBars(QPainter& p, const QRect& plot, double max_ms) co
       const int y0 = plot.bottom() - static_cast<int>(base / max_ms * plot.height());
       const int y1 = plot.bottom() - static_cast<int>((base + v) / max_ms * plot.height());
       if (y0 > y1)
-        p.fillRect(QRect(r.left(), y1, r.width(), y0 - y1), categoryColor(static_cast<analyzer::StepCategory>(c)));
+        p.fillRect(QRect(r.left(), y1, r.width(), y0 - y1),
+                   categoryColor(static_cast<analyzer::StepCategory>(c)));
       base += v;
     }
     const bool is_average = i == static_cast<int>(bars_.size()) - 1;
@@ -181,9 +183,11 @@ void BreakdownChart::paintLegend(QPainter& p) const {
       x = kLeftMargin;
       y += kLegendLine;
     }
-    p.fillRect(QRect(x, y + 3, kSwatch, kSwatch), categoryColor(static_cast<analyzer::StepCategory>(c)));
+    p.fillRect(QRect(x, y + 3, kSwatch, kSwatch),
+               categoryColor(static_cast<analyzer::StepCategory>(c)));
     p.setPen(palette().text().color());
-    p.drawText(QRect(x + kSwatch + 4, y, w, kLegendLine - 2), Qt::AlignLeft | Qt::AlignVCenter, name);
+    p.drawText(QRect(x + kSwatch + 4, y, w, kLegendLine - 2), Qt::AlignLeft | Qt::AlignVCenter,
+               name);
     x += w;
   }
 }

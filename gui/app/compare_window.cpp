@@ -21,7 +21,9 @@
 namespace steplint::gui {
 namespace {
 
-QString fileName(const std::string& path) { return QFileInfo(QString::fromStdString(path)).fileName(); }
+QString fileName(const std::string& path) {
+  return QFileInfo(QString::fromStdString(path)).fileName();
+}
 
 QString runTitle(const char* role, const LoadedTrace& t) {
   return QObject::tr("%1: %2   ·   %3 steps, %4 ms per step on average")
@@ -30,7 +32,9 @@ QString runTitle(const char* role, const LoadedTrace& t) {
       .arg(t.summary.breakdown.average_total_ns / 1e6, 0, 'f', 1);
 }
 
-QString percentText(double fraction) { return QString::number(100.0 * fraction, 'f', 0) + QStringLiteral(" %"); }
+QString percentText(double fraction) {
+  return QString::number(100.0 * fraction, 'f', 0) + QStringLiteral(" %");
+}
 
 }  // namespace
 
@@ -52,8 +56,9 @@ CompareWindow::CompareWindow(QWidget* parent)
   tabs_->addTab(timelines_, tr("Timelines"));
   tabs_->addTab(buildStepsPage(), tr("Steps"));
   tabs_->addTab(buildOpsPage(), tr("Ops and kernels"));
-  findings_ = new StatsTable(tr("Findings: new, worse, fixed, better, unchanged (size: the rule's figure)"),
-                             finding_model_, false, central);
+  findings_ =
+      new StatsTable(tr("Findings: new, worse, fixed, better, unchanged (size: the rule's figure)"),
+                     finding_model_, false, central);
   findings_->setStretchColumn(FindingDeltaModel::kMessageColumn);
   findings_->setEmptyText(tr("No findings in either run"));
   findings_->sortBy(-1, Qt::AscendingOrder);  // the diff's order: new, worse, fixed, better, same
@@ -79,11 +84,14 @@ QWidget* CompareWindow::buildStepsPage() {
   auto* page = new QWidget(this);
   base_chart_ = new BreakdownChart(page);
   new_chart_ = new BreakdownChart(page);
-  categories_ = new StatsTable(tr("Step-time breakdown (ms per step)"), category_model_, false, page);
-  categories_->sortBy(-1, Qt::AscendingOrder);  // category order, as the chart's legend, then the step
+  categories_ =
+      new StatsTable(tr("Step-time breakdown (ms per step)"), category_model_, false, page);
+  categories_->sortBy(-1,
+                      Qt::AscendingOrder);  // category order, as the chart's legend, then the step
   categories_->setSortingEnabled(false);
-  steps_ = new StatsTable(tr("Per step, matched by step number (double-click: both timelines at that step)"),
-                          step_model_, false, page);
+  steps_ = new StatsTable(
+      tr("Per step, matched by step number (double-click: both timelines at that step)"),
+      step_model_, false, page);
   steps_->setStretchColumn(StepPairModel::kMovedColumn);
   steps_->setEmptyText(tr("No steps in either run"));
   steps_->sortBy(StepPairModel::kStepColumn, Qt::AscendingOrder);
@@ -100,9 +108,10 @@ QWidget* CompareWindow::buildStepsPage() {
 }
 
 QWidget* CompareWindow::buildOpsPage() {
-  ops_ = new StatsTable(tr("CPU ops and device ops per step, largest change first (double-click: find in both "
-                           "timelines)"),
-                        op_model_, true, this);
+  ops_ = new StatsTable(
+      tr("CPU ops and device ops per step, largest change first (double-click: find in both "
+         "timelines)"),
+      op_model_, true, this);
   ops_->proxy()->setFilterKeyColumn(GroupDeltaModel::kNameColumn);
   ops_->setStretchColumn(GroupDeltaModel::kNameColumn);
   ops_->view()->setColumnHidden(GroupDeltaModel::kAbsDeltaColumn, true);
@@ -125,7 +134,8 @@ void CompareWindow::connectActivation() {
 }
 
 void CompareWindow::openComparison(const QString& base, const QString& next) {
-  statusBar()->showMessage(tr("Loading %1 and %2 …").arg(QFileInfo(base).fileName(), QFileInfo(next).fileName()));
+  statusBar()->showMessage(
+      tr("Loading %1 and %2 …").arg(QFileInfo(base).fileName(), QFileInfo(next).fileName()));
   loader_->load(base, next);
 }
 
@@ -137,7 +147,8 @@ void CompareWindow::setComparison(std::shared_ptr<const LoadedComparison> compar
   finding_model_->setComparison(comparison_);
   header_->setText(headerText());
   if (!comparison_) {
-    timelines_->showMessage(last_error_.isEmpty() ? tr("Open two traces: File > Compare traces…") : last_error_);
+    timelines_->showMessage(last_error_.isEmpty() ? tr("Open two traces: File > Compare traces…")
+                                                  : last_error_);
     return;
   }
   timelines_->setTraces(comparison_->base, runTitle("BASE", *comparison_->base), comparison_->next,
@@ -149,20 +160,24 @@ void CompareWindow::setComparison(std::shared_ptr<const LoadedComparison> compar
   const double scale = std::max(base_chart_->largestBarMs(), new_chart_->largestBarMs());
   base_chart_->setScaleMs(scale);  // one scale: a taller bar is a longer step
   new_chart_->setScaleMs(scale);
-  setWindowTitle(tr("%1 vs %2 — steplint").arg(fileName(comparison_->base->path), fileName(comparison_->next->path)));
+  setWindowTitle(tr("%1 vs %2 — steplint")
+                     .arg(fileName(comparison_->base->path), fileName(comparison_->next->path)));
   emit comparisonShown();
 }
 
 QString CompareWindow::headerText() const {
-  if (!comparison_) return last_error_.isEmpty() ? tr("<b>No comparison loaded</b>") : last_error_.toHtmlEscaped();
+  if (!comparison_)
+    return last_error_.isEmpty() ? tr("<b>No comparison loaded</b>") : last_error_.toHtmlEscaped();
   const analyzer::RunDiff& d = comparison_->diff;
   QString text = tr("<b>%1</b><br>BASE %2 → NEW %3")
                      .arg(QString::fromStdString(analyzer::runDiffHeadline(d)).toHtmlEscaped(),
                           QString::fromStdString(d.base_source).toHtmlEscaped(),
                           QString::fromStdString(d.new_source).toHtmlEscaped());
   if (d.matched_device_fraction >= 0)
-    text += tr(" · device time in ops found in both runs: %1").arg(percentText(d.matched_device_fraction));
-  for (const std::string& note : d.notes) text += "<br>⚠ " + QString::fromStdString(note).toHtmlEscaped();
+    text += tr(" · device time in ops found in both runs: %1")
+                .arg(percentText(d.matched_device_fraction));
+  for (const std::string& note : d.notes)
+    text += "<br>⚠ " + QString::fromStdString(note).toHtmlEscaped();
   return text;
 }
 

@@ -26,24 +26,28 @@ QString section(const QString& title) {
 }  // namespace
 
 QString detailsHtml(const EventDetails& d) {
-  if (d.title.empty()) return QObject::tr("<i>Click an event in the timeline to see its details.</i>");
+  if (d.title.empty())
+    return QObject::tr("<i>Click an event in the timeline to see its details.</i>");
   QString html = QStringLiteral("<h3>%1</h3><table cellspacing=\"2\">").arg(esc(d.title));
   for (const DetailRow& row : d.rows) {
-    html += QStringLiteral("<tr><td><i>%1</i>&nbsp;&nbsp;</td><td>%2</td></tr>").arg(esc(row.key), esc(row.value));
+    html += QStringLiteral("<tr><td><i>%1</i>&nbsp;&nbsp;</td><td>%2</td></tr>")
+                .arg(esc(row.key), esc(row.value));
   }
   if (d.in_step) {
-    html += QStringLiteral("<tr><td><i>Step</i></td><td><a href=\"range:%1:%2\">#%3</a> (%4)</td></tr>")
-                .arg(d.step_start_ns)
-                .arg(d.step_end_ns)
-                .arg(d.step_number)
-                .arg(QString::fromStdString(formatDurationNs(d.step_end_ns - d.step_start_ns)));
+    html +=
+        QStringLiteral("<tr><td><i>Step</i></td><td><a href=\"range:%1:%2\">#%3</a> (%4)</td></tr>")
+            .arg(d.step_start_ns)
+            .arg(d.step_end_ns)
+            .arg(d.step_number)
+            .arg(QString::fromStdString(formatDurationNs(d.step_end_ns - d.step_start_ns)));
   } else {
     html += QObject::tr("<tr><td><i>Step</i></td><td>outside every step</td></tr>");
   }
   if (!d.links.empty()) {
     html += section(QObject::tr("Linked events"));
     for (const DetailLink& link : d.links) html += linkRow(link);
-    if (d.links_not_shown > 0) html += QObject::tr("<tr><td></td><td>… and %1 more</td></tr>").arg(d.links_not_shown);
+    if (d.links_not_shown > 0)
+      html += QObject::tr("<tr><td></td><td>… and %1 more</td></tr>").arg(d.links_not_shown);
   }
   if (!d.parents.empty()) {
     html += section(QObject::tr("Parents (innermost first)"));
@@ -52,7 +56,8 @@ QString detailsHtml(const EventDetails& d) {
   return html + QStringLiteral("</table>");
 }
 
-void selectAndZoomToEvent(SelectionAndZoom& selection, const trace::TraceModel& model, uint32_t event_index) {
+void selectAndZoomToEvent(SelectionAndZoom& selection, const trace::TraceModel& model,
+                          uint32_t event_index) {
   if (event_index >= model.events.size()) return;
   const trace::Event& e = model.events[event_index];
   selection.selectEvent(event_index);

@@ -43,6 +43,7 @@ class DetailsPane final : public QWidget {
 QString detailsHtml(const EventDetails& details);
 
 /// Selects `event_index` and zooms so the event fills about a third of the view.
-void selectAndZoomToEvent(SelectionAndZoom& selection, const trace::TraceModel& model, uint32_t event_index);
+void selectAndZoomToEvent(SelectionAndZoom& selection, const trace::TraceModel& model,
+                          uint32_t event_index);
 
 }  // namespace steplint::gui

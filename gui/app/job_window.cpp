@@ -26,7 +26,9 @@ namespace {
 
 QString ms(double ns) { return QString::number(ns / 1e6, 'f', 1); }
 
-QString fileName(const std::string& path) { return QFileInfo(QString::fromStdString(path)).fileName(); }
+QString fileName(const std::string& path) {
+  return QFileInfo(QString::fromStdString(path)).fileName();
+}
 
 QString causeText(analyzer::LateCause cause) {
   const auto name = analyzer::lateCauseName(cause);
@@ -86,16 +88,20 @@ QWidget* JobWindow::buildTop() {
   notice_ = new QLabel(top);
   notice_->setTextFormat(Qt::RichText);
   notice_->setWordWrap(true);
-  notice_->setStyleSheet(QStringLiteral("background: #fff4d6; border: 1px solid #e0b84c; padding: 4px;"));
-  connect(notice_, &QLabel::linkActivated, this, [this](const QString& link) { emit traceRequested(link); });
+  notice_->setStyleSheet(
+      QStringLiteral("background: #fff4d6; border: 1px solid #e0b84c; padding: 4px;"));
+  connect(notice_, &QLabel::linkActivated, this,
+          [this](const QString& link) { emit traceRequested(link); });
 
-  ranks_table_ = new StatsTable(tr("Ranks (mean per step, ms; syncs, host work and idle are device time)"),
-                                ranks_model_, false, top);
+  ranks_table_ =
+      new StatsTable(tr("Ranks (mean per step, ms; syncs, host work and idle are device time)"),
+                     ranks_model_, false, top);
   ranks_table_->setStretchColumn(RanksModel::kSourceColumn);
   ranks_table_->setEmptyText(tr("No rank"));
   ranks_table_->sortBy(RanksModel::kRankColumn, Qt::AscendingOrder);
   steps_table_ =
-      new StatsTable(tr("Steps compared on every rank (select a late one to see it below)"), steps_model_, false, top);
+      new StatsTable(tr("Steps compared on every rank (select a late one to see it below)"),
+                     steps_model_, false, top);
   steps_table_->setStretchColumn(JobStepsModel::kCauseColumn);
   steps_table_->setEmptyText(tr("No step is recorded on every rank"));
   steps_table_->sortBy(JobStepsModel::kStepColumn, Qt::AscendingOrder);
@@ -132,38 +138,44 @@ void JobWindow::showEvent(QShowEvent* event) {
 void JobWindow::connectLoaders() {
   progress_->track(loader_);
   progress_->track(pair_loader_);
-  connect(loader_, &JobLoader::loaded, this, [this](std::shared_ptr<const LoadedJob> job) { setJob(std::move(job)); });
-  connect(loader_, &JobLoader::failed, this,
-          [this](const QString& message) { showError(tr("Cannot open the job: %1").arg(message)); });
+  connect(loader_, &JobLoader::loaded, this,
+          [this](std::shared_ptr<const LoadedJob> job) { setJob(std::move(job)); });
+  connect(loader_, &JobLoader::failed, this, [this](const QString& message) {
+    showError(tr("Cannot open the job: %1").arg(message));
+  });
   connect(pair_loader_, &ComparisonLoader::loaded, this, &JobWindow::onPairLoaded);
   connect(pair_loader_, &ComparisonLoader::failed, this, [this](const QString& message) {
     pending_pair_.reset();
     pair_->showMessage(tr("Cannot show the two ranks: %1").arg(message));
   });
-  connect(pair_loader_, &ComparisonLoader::cancelled, this, [this] { pair_->showMessage(tr("Loading cancelled")); });
+  connect(pair_loader_, &ComparisonLoader::cancelled, this,
+          [this] { pair_->showMessage(tr("Loading cancelled")); });
 }
 
 void JobWindow::connectSelections() {
   connect(advice_, &AdvicePanel::findingSelected, this, [this](int index) {
     const analyzer::JobAnalysis* job = analysis();
     if (job == nullptr || index < 0) return;
-    const analyzer::Diagnostic& d = job_->lint[static_cast<size_t>(job_index_)].diagnostics[static_cast<size_t>(index)];
+    const analyzer::Diagnostic& d =
+        job_->lint[static_cast<size_t>(job_index_)].diagnostics[static_cast<size_t>(index)];
     if (auto pair = rankPairForFinding(*job, d))
       showRankPair(*pair);
     else
-      pair_->showMessage(
-          tr("%1 names no late rank: nothing to compare step by step.").arg(QString::fromStdString(d.code)));
+      pair_->showMessage(tr("%1 names no late rank: nothing to compare step by step.")
+                             .arg(QString::fromStdString(d.code)));
   });
   QTableView* steps = steps_table_->view();
-  connect(steps->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-    const analyzer::JobAnalysis* job = analysis();
-    if (job == nullptr || !current.isValid()) return;
-    const qlonglong number = current.data(JobStepsModel::kStepRole).toLongLong();
-    if (auto pair = rankPairForStep(*job, number))
-      showRankPair(*pair);
-    else
-      pair_->showMessage(tr("No rank was late in step %1 beyond the noise between ranks.").arg(number));
-  });
+  connect(steps->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& current) {
+            const analyzer::JobAnalysis* job = analysis();
+            if (job == nullptr || !current.isValid()) return;
+            const qlonglong number = current.data(JobStepsModel::kStepRole).toLongLong();
+            if (auto pair = rankPairForStep(*job, number))
+              showRankPair(*pair);
+            else
+              pair_->showMessage(
+                  tr("No rank was late in step %1 beyond the noise between ranks.").arg(number));
+          });
   connect(ranks_table_, &StatsTable::rowActivated, this, [this](int row) {
     emit traceRequested(ranks_model_->index(row, 0).data(RanksModel::kSourceRole).toString());
   });
@@ -175,8 +187,9 @@ void JobWindow::openJob(const QStringList& paths) {
 }
 
 const analyzer::JobAnalysis* JobWindow::analysis() const {
-  return job_ && job_index_ < static_cast<int>(job_->jobs.size()) ? &job_->jobs[static_cast<size_t>(job_index_)]
-                                                                  : nullptr;
+  return job_ && job_index_ < static_cast<int>(job_->jobs.size())
+             ? &job_->jobs[static_cast<size_t>(job_index_)]
+             : nullptr;
 }
 
 void JobWindow::setJob(std::shared_ptr<const LoadedJob> job, int index) {
@@ -188,24 +201,29 @@ void JobWindow::setJob(std::shared_ptr<const LoadedJob> job, int index) {
   job_box_->clear();
   if (job_)
     for (const analyzer::JobAnalysis& j : job_->jobs)
-      job_box_->addItem(tr("%1 (%2 ranks)").arg(QString::fromStdString(j.identity)).arg(j.ranks.size()));
+      job_box_->addItem(
+          tr("%1 (%2 ranks)").arg(QString::fromStdString(j.identity)).arg(j.ranks.size()));
   job_box_->setCurrentIndex(index);
   job_box_->setVisible(job_box_->count() > 1);
   const auto i = static_cast<size_t>(index);
-  const QString summary = !analysis()                         ? tr("Open a job: a folder of one trace per rank.")
-                          : job_->lint[i].diagnostics.empty() ? tr("**No job findings.**")
-                                                              : tr("Select a finding: a straggler finding shows the "
-                                                                   "late rank's step above a waiting rank's, below.");
+  const QString summary = !analysis() ? tr("Open a job: a folder of one trace per rank.")
+                          : job_->lint[i].diagnostics.empty()
+                              ? tr("**No job findings.**")
+                              : tr("Select a finding: a straggler finding shows the "
+                                   "late rank's step above a waiting rank's, below.");
   // The files' import warnings and the job analysis's own (missing ranks, unmatched steps).
   std::vector<std::string> warnings = job_ ? job_->warnings : std::vector<std::string>{};
   if (const analyzer::JobAnalysis* a = analysis())
     warnings.insert(warnings.end(), a->warnings.begin(), a->warnings.end());
-  advice_->setJobFindings(LoadedJob::findings(job_, i), LoadedJob::notChecked(job_, i), warnings, summary);
+  advice_->setJobFindings(LoadedJob::findings(job_, i), LoadedJob::notChecked(job_, i), warnings,
+                          summary);
   header_->setText(headerText());
   updateTabTitles();
   showNotices();
   pair_->showMessage(pairPlaceholder());
-  if (job_) setWindowTitle(tr("%1 — steplint job").arg(QString::fromStdString(analysis() ? analysis()->identity : "")));
+  if (job_)
+    setWindowTitle(tr("%1 — steplint job")
+                       .arg(QString::fromStdString(analysis() ? analysis()->identity : "")));
 }
 
 int64_t JobWindow::lateSteps() const {
@@ -218,14 +236,16 @@ int64_t JobWindow::lateSteps() const {
 void JobWindow::updateTabTitles() {
   const analyzer::JobAnalysis* a = analysis();
   table_tabs_->setTabText(0, tr("Ranks (%1)").arg(a ? a->ranks.size() : 0));
-  table_tabs_->setTabText(1, tr("Steps (%1, %2 with a late rank)").arg(a ? a->steps.size() : 0).arg(lateSteps()));
+  table_tabs_->setTabText(
+      1, tr("Steps (%1, %2 with a late rank)").arg(a ? a->steps.size() : 0).arg(lateSteps()));
 }
 
 QString JobWindow::pairPlaceholder() const {
   const analyzer::JobAnalysis* a = analysis();
   if (a == nullptr) return {};
   if (a->ranks.size() < 2) return tr("One rank: there is no other rank to show beside it.");
-  if (lateSteps() == 0) return tr("No rank kept the others waiting in any step: there is no late step to show.");
+  if (lateSteps() == 0)
+    return tr("No rank kept the others waiting in any step: there is no late step to show.");
   return tr(
       "Select the straggler finding, or a step with a late rank (Steps tab), to see the late rank's step "
       "above a waiting rank's.");
@@ -234,22 +254,25 @@ QString JobWindow::pairPlaceholder() const {
 QString JobWindow::headerText() const {
   const analyzer::JobAnalysis* a = analysis();
   if (a == nullptr) return tr("<b>No job loaded</b>");
-  QString text =
-      tr("<b>Job %1</b>: %2 rank(s)").arg(QString::fromStdString(a->identity).toHtmlEscaped()).arg(a->ranks.size());
+  QString text = tr("<b>Job %1</b>: %2 rank(s)")
+                     .arg(QString::fromStdString(a->identity).toHtmlEscaped())
+                     .arg(a->ranks.size());
   if (a->world_size > 0) text += tr(" of %1").arg(a->world_size);
   text += tr(", %1 step(s) compared, %2 collective(s) matched, median step %3 ms")
               .arg(a->steps.size())
               .arg(a->matched_collectives)
               .arg(ms(a->median_step_ns));
   if (a->straggler >= 0)
-    text += tr("<br><b>Straggler: rank %1</b>, late in %2 of %3 steps by %4 ms on average; cause: %5")
-                .arg(a->straggler)
-                .arg(a->straggler_steps)
-                .arg(a->steps.size())
-                .arg(ms(a->mean_late_ns))
-                .arg(causeText(a->straggler_cause));
+    text +=
+        tr("<br><b>Straggler: rank %1</b>, late in %2 of %3 steps by %4 ms on average; cause: %5")
+            .arg(a->straggler)
+            .arg(a->straggler_steps)
+            .arg(a->steps.size())
+            .arg(ms(a->mean_late_ns))
+            .arg(causeText(a->straggler_cause));
   else if (a->has_collectives && a->ranks.size() >= 2)
-    text += tr("<br>No straggler: no rank keeps the others waiting in most steps beyond the noise threshold.");
+    text += tr(
+        "<br>No straggler: no rank keeps the others waiting in most steps beyond the noise threshold.");
   return text;
 }
 
@@ -262,7 +285,8 @@ void JobWindow::showNotices() {
   for (const std::string& n : jobNotices(*job_, static_cast<size_t>(job_index_)))
     lines << QString::fromStdString(n).toHtmlEscaped();
   const analyzer::JobAnalysis* a = analysis();
-  if (a != nullptr && a->ranks.size() == 1)  // one trace: its own window shows what a job view cannot
+  if (a != nullptr &&
+      a->ranks.size() == 1)  // one trace: its own window shows what a job view cannot
     lines << tr("<a href=\"%1\">Open %2 as a single trace</a> for its timeline and findings.")
                  .arg(QString::fromStdString(a->ranks.front().source).toHtmlEscaped(),
                       fileName(a->ranks.front().source).toHtmlEscaped());
@@ -279,15 +303,17 @@ void JobWindow::showError(const QString& message) {
 }
 
 void JobWindow::showRankPair(const RankPair& pair) {
-  const bool same =
-      pair_traces_ && pair_traces_->base->path == pair.late->source && pair_traces_->next->path == pair.waiting->source;
+  const bool same = pair_traces_ && pair_traces_->base->path == pair.late->source &&
+                    pair_traces_->next->path == pair.waiting->source;
   pending_pair_ = pair;
   if (same) {
     onPairLoaded(pair_traces_);
     return;
   }
-  pair_->showMessage(tr("Loading rank %1's and rank %2's traces …").arg(pair.late->rank).arg(pair.waiting->rank));
-  pair_loader_->load(QString::fromStdString(pair.late->source), QString::fromStdString(pair.waiting->source), false);
+  pair_->showMessage(
+      tr("Loading rank %1's and rank %2's traces …").arg(pair.late->rank).arg(pair.waiting->rank));
+  pair_loader_->load(QString::fromStdString(pair.late->source),
+                     QString::fromStdString(pair.waiting->source), false);
 }
 
 void JobWindow::onPairLoaded(std::shared_ptr<const LoadedComparison> traces) {
@@ -297,8 +323,9 @@ void JobWindow::onPairLoaded(std::shared_ptr<const LoadedComparison> traces) {
   pair_traces_ = std::move(traces);
   pair_->setTraces(pair_traces_->base, lateTitle(pair), pair_traces_->next, waitingTitle(pair));
   if (!pair_->showStep(pair.step))
-    statusBar()->showMessage(tr("Step %1 is not among rank %2's analysed steps").arg(pair.step).arg(pair.late->rank),
-                             10000);
+    statusBar()->showMessage(
+        tr("Step %1 is not among rank %2's analysed steps").arg(pair.step).arg(pair.late->rank),
+        10000);
   emit rankPairShown();
 }
 

@@ -9,7 +9,10 @@
 namespace steplint::gui {
 
 LoadProgress::LoadProgress(QStatusBar* bar)
-    : QObject(bar), bar_(bar), progress_(new QProgressBar(bar)), cancel_(new QPushButton(tr("Cancel"), bar)) {
+    : QObject(bar),
+      bar_(bar),
+      progress_(new QProgressBar(bar)),
+      cancel_(new QPushButton(tr("Cancel"), bar)) {
   progress_->setRange(0, 1000);
   progress_->setMaximumWidth(220);
   bar->addPermanentWidget(progress_);

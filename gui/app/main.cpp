@@ -1,4 +1,5 @@
-// steplint-gui: main() only (docs/reference/style.md §2.18: tests link steplint_gui_app, never this file).
+// steplint-gui: main() only (docs/reference/style.md §2.18: tests link steplint_gui_app, never this
+// file).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <cstdio>
@@ -15,7 +16,8 @@ namespace {
 /// before QApplication exists, unless the user chose one.
 void preferOffscreenForScreenshots(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--screenshot", 12) == 0 && std::getenv("QT_QPA_PLATFORM") == nullptr) {
+    if (std::strncmp(argv[i], "--screenshot", 12) == 0 &&
+        std::getenv("QT_QPA_PLATFORM") == nullptr) {
       setenv("QT_QPA_PLATFORM", "offscreen", 1);
     }
   }
@@ -31,29 +33,35 @@ int main(int argc, char** argv) {
   QApplication::setApplicationVersion(QStringLiteral(STEPLINT_VERSION));
 
   QCommandLineParser parser;
-  parser.setApplicationDescription(QStringLiteral("Profile viewer and advisor for PyTorch training traces."));
+  parser.setApplicationDescription(
+      QStringLiteral("Profile viewer and advisor for PyTorch training traces."));
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("trace"),
-                               QStringLiteral("A trace (.json or .json.gz) to open; a folder, a glob or several "
-                                              "traces open a distributed job's ranks view."),
-                               QStringLiteral("[TRACE | DIR | TRACE...]"));
-  const QCommandLineOption compare(QStringLiteral("compare"),
-                                   QStringLiteral("Compare two runs: steplint-gui --compare BASE NEW."));
-  const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                      QStringLiteral("Render the window for TRACE to <png> and exit."),
-                                      QStringLiteral("png"));
-  const QCommandLineOption finding(QStringLiteral("finding"),
-                                   QStringLiteral("With --screenshot: select the first finding <code>."),
-                                   QStringLiteral("code"));
-  const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("With --screenshot: window size WxH."),
+  parser.addPositionalArgument(
+      QStringLiteral("trace"),
+      QStringLiteral("A trace (.json or .json.gz) to open; a folder, a glob or several "
+                     "traces open a distributed job's ranks view."),
+      QStringLiteral("[TRACE | DIR | TRACE...]"));
+  const QCommandLineOption compare(
+      QStringLiteral("compare"),
+      QStringLiteral("Compare two runs: steplint-gui --compare BASE NEW."));
+  const QCommandLineOption screenshot(
+      QStringLiteral("screenshot"),
+      QStringLiteral("Render the window for TRACE to <png> and exit."), QStringLiteral("png"));
+  const QCommandLineOption finding(
+      QStringLiteral("finding"),
+      QStringLiteral("With --screenshot: select the first finding <code>."),
+      QStringLiteral("code"));
+  const QCommandLineOption size(QStringLiteral("size"),
+                                QStringLiteral("With --screenshot: window size WxH."),
                                 QStringLiteral("WxH"), QStringLiteral("1600x1000"));
   const QCommandLineOption overview(QStringLiteral("overview"),
                                     QStringLiteral("With --screenshot: show the Overview tab."));
-  const QCommandLineOption tab(QStringLiteral("tab"),
-                               QStringLiteral("With --screenshot --compare: the tab to show (timelines, steps, ops, "
-                                              "findings)."),
-                               QStringLiteral("name"));
+  const QCommandLineOption tab(
+      QStringLiteral("tab"),
+      QStringLiteral("With --screenshot --compare: the tab to show (timelines, steps, ops, "
+                     "findings)."),
+      QStringLiteral("name"));
   parser.addOptions({compare, screenshot, finding, size, overview, tab});
   parser.process(app);
   const QStringList positional = parser.positionalArguments();

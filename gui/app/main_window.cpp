@@ -43,8 +43,10 @@ void MainWindow::showEvent(QShowEvent* event) {
   // Docks only take sizes once the window has its own: the timeline gets most of the room.
   const auto docks = findChildren<QDockWidget*>();
   for (QDockWidget* dock : docks) {
-    if (dockWidgetArea(dock) == Qt::RightDockWidgetArea) resizeDocks({dock}, {width() * 2 / 5}, Qt::Horizontal);
-    if (dockWidgetArea(dock) == Qt::BottomDockWidgetArea) resizeDocks({dock}, {height() / 5}, Qt::Vertical);
+    if (dockWidgetArea(dock) == Qt::RightDockWidgetArea)
+      resizeDocks({dock}, {width() * 2 / 5}, Qt::Horizontal);
+    if (dockWidgetArea(dock) == Qt::BottomDockWidgetArea)
+      resizeDocks({dock}, {height() / 5}, Qt::Vertical);
   }
 }
 
@@ -110,7 +112,8 @@ void MainWindow::connectLoader() {
     setTrace(std::move(trace));
   });
   connect(loader_, &TraceLoader::failed, this, &MainWindow::showError);
-  connect(loader_, &TraceLoader::cancelled, this, [this] { statusBar()->showMessage(tr("Loading cancelled"), 5000); });
+  connect(loader_, &TraceLoader::cancelled, this,
+          [this] { statusBar()->showMessage(tr("Loading cancelled"), 5000); });
 }
 
 void MainWindow::openFile(const QString& path) {
@@ -137,7 +140,8 @@ void MainWindow::setTrace(std::shared_ptr<const LoadedTrace> trace) {
   details_->setTrace(trace_);
   overview_->setTrace(trace_);
   if (trace_) timeline_->setFocus();  // W/A/S/D work straight away, as in Perfetto
-  const QString name = trace_ ? QFileInfo(QString::fromStdString(trace_->path)).fileName() : QString();
+  const QString name =
+      trace_ ? QFileInfo(QString::fromStdString(trace_->path)).fileName() : QString();
   setWindowTitle(name.isEmpty() ? tr("steplint") : tr("%1 — steplint").arg(name));
   updateStatusNote();
 }
@@ -155,7 +159,8 @@ void MainWindow::updateStatusNote() {
   if (!trace_->config_file.empty())
     note += tr(" · config %1").arg(QString::fromStdString(trace_->config_file).toHtmlEscaped());
   if (!trace_->warnings.empty()) {
-    note += tr(" · <a href=\"health\">⚠ %1 import/config warning(s)</a>").arg(trace_->warnings.size());
+    note +=
+        tr(" · <a href=\"health\">⚠ %1 import/config warning(s)</a>").arg(trace_->warnings.size());
   }
   status_note_->setText(note);
 }
@@ -169,7 +174,8 @@ void MainWindow::showError(const QString& message) {
 bool MainWindow::findNext() {
   const QString text = search_->text().trimmed();
   if (!trace_ || text.isEmpty()) return false;
-  const uint32_t next = findNextEvent(trace_->model, text.toStdString(), selection_->selectedEvent());
+  const uint32_t next =
+      findNextEvent(trace_->model, text.toStdString(), selection_->selectedEvent());
   if (next == trace::kNoIndex) {
     statusBar()->showMessage(tr("No event name contains \"%1\"").arg(text), 5000);
     return false;

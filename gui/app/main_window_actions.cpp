@@ -31,16 +31,21 @@ void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::chooseFile);
   recent_menu_ = file->addMenu(tr("Open &Recent"));
-  file->addAction(tr("Open &Job Folder…"), QKeySequence(tr("Ctrl+J")), this, &MainWindow::chooseJobFolder);
-  file->addAction(tr("&Compare Traces…"), QKeySequence(tr("Ctrl+D")), this, &MainWindow::chooseComparison);
+  file->addAction(tr("Open &Job Folder…"), QKeySequence(tr("Ctrl+J")), this,
+                  &MainWindow::chooseJobFolder);
+  file->addAction(tr("&Compare Traces…"), QKeySequence(tr("Ctrl+D")), this,
+                  &MainWindow::chooseComparison);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
-  view->addAction(tr("&Timeline"), QKeySequence(tr("Ctrl+1")), this, [this] { tabs_->setCurrentIndex(0); });
-  view->addAction(tr("&Overview"), QKeySequence(tr("Ctrl+2")), this, [this] { tabs_->setCurrentIndex(1); });
+  view->addAction(tr("&Timeline"), QKeySequence(tr("Ctrl+1")), this,
+                  [this] { tabs_->setCurrentIndex(0); });
+  view->addAction(tr("&Overview"), QKeySequence(tr("Ctrl+2")), this,
+                  [this] { tabs_->setCurrentIndex(1); });
   view->addSeparator();
-  view->addAction(tr("Zoom to &whole trace"), QKeySequence(tr("Ctrl+0")), this, [this] { selection_->zoomToFull(); });
+  view->addAction(tr("Zoom to &whole trace"), QKeySequence(tr("Ctrl+0")), this,
+                  [this] { selection_->zoomToFull(); });
   // Only modified keys here: plain keys (W/A/S/D, Z, F, 0, Backspace, Esc) belong to the
   // timeline, and a window shortcut would take them from it.
   view->addAction(tr("&Undo zoom"), QKeySequence::Undo, this, [this] { selection_->undoZoom(); });
@@ -49,7 +54,8 @@ void MainWindow::buildMenus() {
     if (trace_ && e < trace_->model.events.size())
       selection_->zoomTo({trace_->model.events[e].start_ns, trace_->model.events[e].end_ns()}, 1.0);
   });
-  view->addAction(tr("&Clear selection"), this, [this] { selection_->selectEvent(trace::kNoIndex); });
+  view->addAction(tr("&Clear selection"), this,
+                  [this] { selection_->selectEvent(trace::kNoIndex); });
   view->addSeparator();
   for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
   rebuildRecentMenu();
@@ -69,8 +75,10 @@ void MainWindow::buildToolBar() {
   connect(search_, &QLineEdit::textChanged, selection_, &SelectionAndZoom::setSearchText);
   connect(search_, &QLineEdit::returnPressed, this, &MainWindow::findNext);
   // Esc leaves the search box for the timeline, so W/A/S/D navigate again (Perfetto habit).
-  auto* leave = new QShortcut(QKeySequence(Qt::Key_Escape), search_, nullptr, nullptr, Qt::WidgetShortcut);
-  connect(leave, &QShortcut::activated, this, [this] { timeline_->setFocus(Qt::ShortcutFocusReason); });
+  auto* leave =
+      new QShortcut(QKeySequence(Qt::Key_Escape), search_, nullptr, nullptr, Qt::WidgetShortcut);
+  connect(leave, &QShortcut::activated, this,
+          [this] { timeline_->setFocus(Qt::ShortcutFocusReason); });
   auto* focus = new QAction(tr("Find"), this);
   focus->setShortcut(QKeySequence::Find);
   connect(focus, &QAction::triggered, this, [this] {
@@ -85,14 +93,16 @@ void MainWindow::buildToolBar() {
 }
 
 void MainWindow::chooseFile() {
-  const QString dir = recent_files_.isEmpty() ? QString() : QFileInfo(recent_files_.first()).absolutePath();
-  const QString path =
-      QFileDialog::getOpenFileName(this, tr("Open trace"), dir, tr("Traces (*.json *.json.gz);;All files (*)"));
+  const QString dir =
+      recent_files_.isEmpty() ? QString() : QFileInfo(recent_files_.first()).absolutePath();
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), dir,
+                                                    tr("Traces (*.json *.json.gz);;All files (*)"));
   openFile(path);
 }
 
 void MainWindow::chooseJobFolder() {
-  const QString dir = QFileDialog::getExistingDirectory(this, tr("Open a job: the folder of its ranks' traces"));
+  const QString dir =
+      QFileDialog::getExistingDirectory(this, tr("Open a job: the folder of its ranks' traces"));
   if (!dir.isEmpty()) openJobWindow({dir});
 }
 
@@ -101,10 +111,12 @@ void MainWindow::chooseComparison() {
   const QString filter = tr("Traces (*.json *.json.gz);;All files (*)");
   QString base = trace_ ? QString::fromStdString(trace_->path) : QString();
   if (base.isEmpty())
-    base = QFileDialog::getOpenFileName(this, tr("Compare: choose BASE, the run to compare against"), {}, filter);
+    base = QFileDialog::getOpenFileName(
+        this, tr("Compare: choose BASE, the run to compare against"), {}, filter);
   if (base.isEmpty()) return;
   const QString next = QFileDialog::getOpenFileName(
-      this, tr("Compare with %1: choose NEW").arg(QFileInfo(base).fileName()), QFileInfo(base).absolutePath(), filter);
+      this, tr("Compare with %1: choose NEW").arg(QFileInfo(base).fileName()),
+      QFileInfo(base).absolutePath(), filter);
   if (!next.isEmpty()) openCompareWindow(base, next);
 }
 
@@ -137,8 +149,10 @@ void MainWindow::restoreSettings() {
   recent_files_ = settings.value(QStringLiteral("recentFiles")).toStringList();
   rebuildRecentMenu();
   restoreGeometry(settings.value(QStringLiteral("mainWindow/geometry")).toByteArray());
-  if (restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray())) docks_sized_ = true;
-  advice_->splitter()->restoreState(settings.value(QStringLiteral("advice/splitter")).toByteArray());
+  if (restoreState(settings.value(QStringLiteral("mainWindow/state")).toByteArray()))
+    docks_sized_ = true;
+  advice_->splitter()->restoreState(
+      settings.value(QStringLiteral("advice/splitter")).toByteArray());
 }
 
 void MainWindow::saveSettings() const {
@@ -156,7 +170,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
   const QMimeData* mime = event->mimeData();
-  if (mime->hasUrls() && !mime->urls().isEmpty() && mime->urls().first().isLocalFile()) event->acceptProposedAction();
+  if (mime->hasUrls() && !mime->urls().isEmpty() && mime->urls().first().isLocalFile())
+    event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {

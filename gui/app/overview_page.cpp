@@ -4,8 +4,8 @@
 #include <QVBoxLayout>
 
 #include "breakdown_chart.h"
-#include "steplint/gui/attribution_models.h"
 #include "stats_table.h"
+#include "steplint/gui/attribution_models.h"
 #include "steplint/gui/format.h"
 #include "steplint/gui/stats_models.h"
 #include "steplint/gui/summary_models.h"
@@ -30,16 +30,17 @@ QString stepSourceText(const analyzer::StepResult& steps) {
 /// One line above the chart: how many steps, where they came from, the average step time.
 QString headerText(const LoadedTrace& t) {
   const auto& steps = t.summary.steps;
-  QString text =
-      QObject::tr("<b>%1 steps</b> (%2), average %3")
-          .arg(steps.steps.size())
-          .arg(stepSourceText(steps))
-          .arg(QString::fromStdString(formatDurationNs(static_cast<int64_t>(t.summary.breakdown.average_total_ns))));
+  QString text = QObject::tr("<b>%1 steps</b> (%2), average %3")
+                     .arg(steps.steps.size())
+                     .arg(stepSourceText(steps))
+                     .arg(QString::fromStdString(formatDurationNs(
+                         static_cast<int64_t>(t.summary.breakdown.average_total_ns))));
   if (steps.dropped_warmup_steps > 0)
     text += QObject::tr("; %1 warm-up step(s) dropped").arg(steps.dropped_warmup_steps);
   if (steps.dropped_tail_steps > 0)
     text += QObject::tr("; %1 incomplete tail step(s) dropped").arg(steps.dropped_tail_steps);
-  for (const std::string& note : steps.notes) text += "<br>" + QString::fromStdString(note).toHtmlEscaped();
+  for (const std::string& note : steps.notes)
+    text += "<br>" + QString::fromStdString(note).toHtmlEscaped();
   return text;
 }
 
@@ -62,7 +63,8 @@ OverviewPage::OverviewPage(QWidget* parent)
 
 void OverviewPage::connectActivation() {
   connect(steps_, &StatsTable::rowActivated, this, [this](int row) {
-    const qlonglong number = step_model_->index(row, 0).data(StepBreakdownModel::kStepRole).toLongLong();
+    const qlonglong number =
+        step_model_->index(row, 0).data(StepBreakdownModel::kStepRole).toLongLong();
     if (!trace_ || number < 0) return;  // the "Average" row has no place on the timeline
     for (const analyzer::Step& s : trace_->summary.steps.steps) {
       if (s.number == number) emit stepActivated(s.start_ns, s.end_ns);
@@ -87,17 +89,20 @@ QWidget* OverviewPage::buildContent() {
   gpus_ = new StatsTable(tr("GPU summary"), gpu_model_, false, content);
   gpus_->setEmptyText(tr("No GPU activity in this trace"));
   gpus_->setStretchColumn(GpuSummaryModel::kNameColumn);
-  gpus_->setSortingEnabled(false);  // a row per GPU, in device order; its two-line headers stay narrow
-  idle_ = new StatsTable(tr("GPU idle time per stream (ms), over the analysed steps and over HTA's window"),
-                         idle_model_, false, content);
+  gpus_->setSortingEnabled(
+      false);  // a row per GPU, in device order; its two-line headers stay narrow
+  idle_ = new StatsTable(
+      tr("GPU idle time per stream (ms), over the analysed steps and over HTA's window"),
+      idle_model_, false, content);
   idle_->setEmptyText(tr("No GPU activity in this trace"));
-  attribution_ = new StatsTable(tr("Why the step takes its time: each timeline's average step split by cause (ms)"),
-                                attribution_model_, false, content);
+  attribution_ = new StatsTable(
+      tr("Why the step takes its time: each timeline's average step split by cause (ms)"),
+      attribution_model_, false, content);
   attribution_->setEmptyText(tr("No steps found"));
   attribution_->setSortingEnabled(false);  // host causes, then each device's, in priority order
   attribution_->setStretchColumn(AttributionModel::kCauseColumn);
-  temporal_ = new StatsTable(tr("HTA temporal breakdown per GPU, over HTA's window (ms)"), temporal_model_, false,
-                             content);
+  temporal_ = new StatsTable(tr("HTA temporal breakdown per GPU, over HTA's window (ms)"),
+                             temporal_model_, false, content);
   temporal_->setEmptyText(tr("No GPU activity in this trace"));
   ops_ = new StatsTable(tr("Top CPU ops"), op_model_, true, content);
   ops_->setEmptyText(tr("No CPU ops in this trace"));
@@ -114,7 +119,8 @@ QWidget* OverviewPage::buildContent() {
   // One column, every table at the page's full width: beside the advice dock a 1600-pixel
   // window leaves the page about 900 pixels, too narrow for two tables side by side without
   // cutting columns off; the page scrolls vertically instead.
-  for (QWidget* w : std::initializer_list<QWidget*>{header_, chart_, steps_, attribution_, gpus_, idle_, temporal_, ops_, kernels_})
+  for (QWidget* w : std::initializer_list<QWidget*>{header_, chart_, steps_, attribution_, gpus_,
+                                                    idle_, temporal_, ops_, kernels_})
     layout->addWidget(w);
   layout->addStretch(1);
   return content;

@@ -40,10 +40,12 @@ QImage renderFor(const ScreenshotOptions& options, bool& found, QString& error) 
   std::string message;
   QImage image;
   if (!options.job.isEmpty()) {
-    if (auto job = JobLoader::loadNow(options.job, nullptr, {}, message)) image = renderJobWindow(job, options, &found);
+    if (auto job = JobLoader::loadNow(options.job, nullptr, {}, message))
+      image = renderJobWindow(job, options, &found);
   } else if (!options.compare_with.isEmpty()) {
-    auto comparison = ComparisonLoader::loadNow(options.trace.toStdString(), options.compare_with.toStdString(), true,
-                                                nullptr, {}, message);
+    auto comparison =
+        ComparisonLoader::loadNow(options.trace.toStdString(), options.compare_with.toStdString(),
+                                  true, nullptr, {}, message);
     if (comparison) image = renderCompareWindow(comparison, options);
     found = true;
   } else if (auto trace = TraceLoader::loadNow(options.trace.toStdString(), nullptr, {}, message)) {
@@ -74,7 +76,8 @@ QImage renderMainWindow(std::shared_ptr<const LoadedTrace> trace, const Screensh
   return grabAndHide(window);
 }
 
-QImage renderJobWindow(std::shared_ptr<const LoadedJob> job, const ScreenshotOptions& options, bool* finding_found) {
+QImage renderJobWindow(std::shared_ptr<const LoadedJob> job, const ScreenshotOptions& options,
+                       bool* finding_found) {
   JobWindow window;
   window.resize(options.size);
   window.setJob(std::move(job));
@@ -86,7 +89,8 @@ QImage renderJobWindow(std::shared_ptr<const LoadedJob> job, const ScreenshotOpt
     shown = true;
     wait.quit();
   });
-  const bool found = !options.finding.isEmpty() && window.advicePanel()->selectFirstFinding(options.finding);
+  const bool found =
+      !options.finding.isEmpty() && window.advicePanel()->selectFirstFinding(options.finding);
   if (found && !shown) {  // the two ranks' traces load in the background
     QTimer::singleShot(kPairTimeoutMs, &wait, &QEventLoop::quit);
     wait.exec();
@@ -95,7 +99,8 @@ QImage renderJobWindow(std::shared_ptr<const LoadedJob> job, const ScreenshotOpt
   return grabAndHide(window);
 }
 
-QImage renderCompareWindow(std::shared_ptr<const LoadedComparison> comparison, const ScreenshotOptions& options) {
+QImage renderCompareWindow(std::shared_ptr<const LoadedComparison> comparison,
+                           const ScreenshotOptions& options) {
   CompareWindow window;
   window.resize(options.size);
   window.setComparison(std::move(comparison));

@@ -39,7 +39,8 @@ QImage renderJobWindow(std::shared_ptr<const LoadedJob> job, const ScreenshotOpt
                        bool* finding_found = nullptr);
 
 /// The comparison view of `comparison` at `options.size`, on the tab `options.tab` names.
-QImage renderCompareWindow(std::shared_ptr<const LoadedComparison> comparison, const ScreenshotOptions& options);
+QImage renderCompareWindow(std::shared_ptr<const LoadedComparison> comparison,
+                           const ScreenshotOptions& options);
 
 /// The whole command: 0 on success, 2 with `error` set when the trace cannot be loaded or
 /// the image cannot be written.

@@ -1,16 +1,17 @@
 #include "stats_table.h"
 
 #include <QHeaderView>
-#include <algorithm>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace steplint::gui {
 
-StatsTable::StatsTable(const QString& title, QAbstractItemModel* model, bool filterable, QWidget* parent)
+StatsTable::StatsTable(const QString& title, QAbstractItemModel* model, bool filterable,
+                       QWidget* parent)
     : QWidget(parent),
       model_(model),
       proxy_(new QSortFilterProxyModel(this)),
@@ -45,8 +46,9 @@ StatsTable::StatsTable(const QString& title, QAbstractItemModel* model, bool fil
   }
   layout->addWidget(view_, 1);
   layout->addWidget(empty_);
-  connect(view_, &QTableView::activated, this,
-          [this](const QModelIndex& index) { emit rowActivated(proxy_->mapToSource(index).row()); });
+  connect(view_, &QTableView::activated, this, [this](const QModelIndex& index) {
+    emit rowActivated(proxy_->mapToSource(index).row());
+  });
   connect(model, &QAbstractItemModel::modelReset, this, &StatsTable::updateEmptyState);
   connect(model, &QAbstractItemModel::rowsInserted, this, &StatsTable::updateEmptyState);
   updateEmptyState();

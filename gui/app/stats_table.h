@@ -18,7 +18,8 @@ class StatsTable final : public QWidget {
  public:
   /// Sorts by Qt::UserRole (the models' raw values). `filterable` adds the filter line,
   /// matching column 0 (the name) case-insensitively.
-  StatsTable(const QString& title, QAbstractItemModel* model, bool filterable, QWidget* parent = nullptr);
+  StatsTable(const QString& title, QAbstractItemModel* model, bool filterable,
+             QWidget* parent = nullptr);
 
   /// Shown instead of the table while the model has no rows ("No GPU activity in this trace").
   void setEmptyText(const QString& text);

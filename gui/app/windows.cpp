@@ -27,7 +27,8 @@ MainWindow* openTraceWindow(const QString& path, bool persistent) {
 
 JobWindow* openJobWindow(const QStringList& paths) {
   auto* window = newWindow<JobWindow>();
-  QObject::connect(window, &JobWindow::traceRequested, [](const QString& path) { openTraceWindow(path); });
+  QObject::connect(window, &JobWindow::traceRequested,
+                   [](const QString& path) { openTraceWindow(path); });
   window->show();
   window->openJob(paths);
   return window;

@@ -4,7 +4,8 @@ namespace steplint::rules {
 
 const std::vector<UncheckedTip>& uncheckedTips() {
   static const std::vector<UncheckedTip> kTips = {
-      {"batch-normalization", "add normalization layers (BatchNorm, LayerNorm) to train deep nets with larger learning rates",
+      {"batch-normalization",
+       "add normalization layers (BatchNorm, LayerNorm) to train deep nets with larger learning rates",
        "its gain is in convergence (fewer steps to a given loss), and a trace records how long steps take, never the "
        "loss; the normalization kernels' own time shows like any other kernel's (SL302, SL305)"},
       {"gradient-clipping", "clip gradients (clip_grad_norm_) to keep training stable",

@@ -21,9 +21,9 @@ struct BottleneckImpl : torch::nn::Module {
         conv3(register_module("conv3", conv(width, width * 4, 1, 1))),
         bn3(register_module("bn3", torch::nn::BatchNorm2d(width * 4))) {
     if (stride != 1 || in_channels != width * 4) {
-      downsample = register_module(
-          "downsample", torch::nn::Sequential(conv(in_channels, width * 4, 1, stride),
-                                              torch::nn::BatchNorm2d(width * 4)));
+      downsample = register_module("downsample",
+                                   torch::nn::Sequential(conv(in_channels, width * 4, 1, stride),
+                                                         torch::nn::BatchNorm2d(width * 4)));
     }
   }
 
@@ -52,10 +52,13 @@ TORCH_MODULE(Bottleneck);
 
 struct ResNet50Impl : torch::nn::Module {
   explicit ResNet50Impl(int64_t classes)
-      : stem(register_module("stem", torch::nn::Sequential(
-                                         torch::nn::Conv2d(torch::nn::Conv2dOptions(3, 64, 7).stride(2).padding(3).bias(false)),
-                                         torch::nn::BatchNorm2d(64), torch::nn::ReLU(),
-                                         torch::nn::MaxPool2d(torch::nn::MaxPool2dOptions(3).stride(2).padding(1))))),
+      : stem(register_module(
+            "stem",
+            torch::nn::Sequential(
+                torch::nn::Conv2d(
+                    torch::nn::Conv2dOptions(3, 64, 7).stride(2).padding(3).bias(false)),
+                torch::nn::BatchNorm2d(64), torch::nn::ReLU(),
+                torch::nn::MaxPool2d(torch::nn::MaxPool2dOptions(3).stride(2).padding(1))))),
         fc(register_module("fc", torch::nn::Linear(2048, classes))) {
     const int64_t blocks[4] = {3, 4, 6, 3};
     int64_t in_channels = 64;

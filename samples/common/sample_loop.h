@@ -33,10 +33,12 @@ double runSteps(Loader& loader, const SampleOptions& options, TrainFn&& train) {
     return **it;
   };
   // The worker count is a setting no trace shows; SL102 compares it with the host's cores.
-  if (options.steplint_steps) annotate("dataloader_workers", static_cast<int64_t>(loader.options().workers));
+  if (options.steplint_steps)
+    annotate("dataloader_workers", static_cast<int64_t>(loader.options().workers));
   const int64_t warmup = options.steps > 5 ? 3 : 0;
   double total_ms = 0;
-  std::vector<torch::Tensor> held;  // --hold-mb-per-step: a leak on purpose, as a list of kept tensors is
+  std::vector<torch::Tensor>
+      held;  // --hold-mb-per-step: a leak on purpose, as a list of kept tensors is
   for (int64_t n = 0; n < options.steps; ++n) {
     const auto t0 = Clock::now();
     {
@@ -44,9 +46,11 @@ double runSteps(Loader& loader, const SampleOptions& options, TrainFn&& train) {
       if (options.steplint_steps) step.emplace(n);
       auto batch = maybeDataLoaderWait(options.steplint_steps, fetch);
       train(batch);
-      if (options.hold_mb_per_step > 0) held.push_back(torch::ones({options.hold_mb_per_step << 18}));  // floats
+      if (options.hold_mb_per_step > 0)
+        held.push_back(torch::ones({options.hold_mb_per_step << 18}));  // floats
     }
-    if (n >= warmup) total_ms += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    if (n >= warmup)
+      total_ms += std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     if (options.sleep_after_ms > 0)
       std::this_thread::sleep_for(std::chrono::milliseconds(options.sleep_after_ms));
   }

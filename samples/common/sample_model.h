@@ -22,7 +22,9 @@ struct SampleShape {
   int64_t features;
   int64_t hidden;
 };
-inline SampleShape sampleShape(bool cuda) { return cuda ? SampleShape{4096, 4096} : SampleShape{64, 256}; }
+inline SampleShape sampleShape(bool cuda) {
+  return cuda ? SampleShape{4096, 4096} : SampleShape{64, 256};
+}
 
 /// An MLP classifier: three Linear layers (aten::addmm), ReLU, cross-entropy.
 struct MlpImpl : torch::nn::Module {
@@ -59,7 +61,8 @@ class SlowDataset : public torch::data::datasets::Dataset<SlowDataset> {
 /// The whole data set materialised once; a batch is one index_select (fast_trainer). With
 /// `pinned`, the batch is gathered straight into page-locked memory (one copy per batch,
 /// not a gather then a pin_memory() copy), so host-to-device copies can be asynchronous.
-class InMemoryDataset : public torch::data::datasets::BatchDataset<InMemoryDataset, torch::data::Example<>> {
+class InMemoryDataset
+    : public torch::data::datasets::BatchDataset<InMemoryDataset, torch::data::Example<>> {
  public:
   InMemoryDataset(bool pinned, int64_t features)
       : data_(torch::randn({kDatasetSize, features})),
@@ -84,7 +87,8 @@ class InMemoryDataset : public torch::data::datasets::BatchDataset<InMemoryDatas
 
 /// zero_grad as the samples call it: `set_to_none` drops the gradients (the fix of SL601),
 /// otherwise they are zeroed in place.
-inline void zeroGrad(torch::optim::Optimizer& optimizer, torch::nn::Module& model, bool set_to_none) {
+inline void zeroGrad(torch::optim::Optimizer& optimizer, torch::nn::Module& model,
+                     bool set_to_none) {
 #if TORCH_VERSION_MAJOR >= 2
   (void)model;
   optimizer.zero_grad(set_to_none);
@@ -102,8 +106,9 @@ inline void zeroGrad(torch::optim::Optimizer& optimizer, torch::nn::Module& mode
 /// non_blocking, zero_grad(set_to_none), forward, cross-entropy, backward, SGD step, and the
 /// loss summed on the device, so nothing in the step waits for the GPU.
 template <typename Model>
-void tunedTrainStep(Model& model, torch::optim::Optimizer& optimizer, const torch::data::Example<>& batch,
-                    const torch::Device& device, torch::Tensor& loss_sum) {
+void tunedTrainStep(Model& model, torch::optim::Optimizer& optimizer,
+                    const torch::data::Example<>& batch, const torch::Device& device,
+                    torch::Tensor& loss_sum) {
   torch::Tensor x = batch.data.to(device, /*non_blocking=*/true);
   torch::Tensor y = batch.target.to(device, /*non_blocking=*/true);
   {

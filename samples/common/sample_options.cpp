@@ -8,13 +8,14 @@ namespace steplint::samples {
 namespace {
 
 void printUsage(const char* program) {
-  std::fprintf(stderr,
-               "usage: %s [--device cpu|cuda] [--steps N] [--steplint-steps]\n"
-               "          [--legacy-profile FILE] [--kineto-profile FILE] [--exit-code N]\n"
-               "          [--sleep-after-step-ms N] [--hold-mb-per-step N] [--workers N]\n"
-               "          [--mistakes all|none|NAME[,NAME...]] [--fix NAME[,NAME...]]  (slow_trainer)\n"
-               "  mistake names: %s\n",
-               program, mistakeNamesForUsage().c_str());
+  std::fprintf(
+      stderr,
+      "usage: %s [--device cpu|cuda] [--steps N] [--steplint-steps]\n"
+      "          [--legacy-profile FILE] [--kineto-profile FILE] [--exit-code N]\n"
+      "          [--sleep-after-step-ms N] [--hold-mb-per-step N] [--workers N]\n"
+      "          [--mistakes all|none|NAME[,NAME...]] [--fix NAME[,NAME...]]  (slow_trainer)\n"
+      "  mistake names: %s\n",
+      program, mistakeNamesForUsage().c_str());
 }
 
 // --mistakes and --fix: an unknown name is named before the usage text, which lists them all.
@@ -90,7 +91,8 @@ bool parseSampleOptions(int argc, char** argv, SampleOptions* options) {
 }
 
 void printMistakes(const char* name, const MistakeSet& mistakes, int64_t batch) {
-  std::printf("%s: mistakes %s (batch %lld)\n", name, mistakes.names().c_str(), static_cast<long long>(batch));
+  std::printf("%s: mistakes %s (batch %lld)\n", name, mistakes.names().c_str(),
+              static_cast<long long>(batch));
   std::fflush(stdout);
 }
 

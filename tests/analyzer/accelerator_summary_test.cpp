@@ -33,7 +33,9 @@ Summarized summarizeJson(const std::string& json) {
   return s;
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 // The shared trace: per 9 ms step, 6.8 ms of kernels and 0.2 ms of copies on device 0.
 void checkDeviceWorkCounted(const Summarized& s) {
@@ -55,7 +57,8 @@ void checkDeviceWorkCounted(const Summarized& s) {
 
 }  // namespace
 
-TEST_CASE("MTIA trace: device work in the breakdown, the device table and idle time", "[summary][accelerator]") {
+TEST_CASE("MTIA trace: device work in the breakdown, the device table and idle time",
+          "[summary][accelerator]") {
   const Summarized s = summarizeJson(test::mtiaTrace());
   checkDeviceWorkCounted(s);
   CHECK(has(s.text, "accelerator: MTIA"));

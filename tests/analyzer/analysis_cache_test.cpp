@@ -16,7 +16,8 @@ using steplint::analyzer::TraceSummary;
 using steplint::trace::StringId;
 using steplint::trace::TraceModel;
 
-TEST_CASE("NameMemo classifies each distinct name once and answers like the predicate", "[analysis-cache]") {
+TEST_CASE("NameMemo classifies each distinct name once and answers like the predicate",
+          "[analysis-cache]") {
   TraceModel model;
   const StringId nccl = model.strings.intern("nccl:all_reduce");
   const StringId mm = model.strings.intern("aten::mm");
@@ -46,7 +47,8 @@ TEST_CASE("NameMemo keeps non-bool results", "[analysis-cache]") {
   CHECK(length(0) == 0);  // id 0 is the empty string
 }
 
-TEST_CASE("AnalysisContext::shared computes a key once and returns the same object", "[analysis-cache]") {
+TEST_CASE("AnalysisContext::shared computes a key once and returns the same object",
+          "[analysis-cache]") {
   const TraceModel model;
   const TraceSummary summary;
   const AnalysisContext context(model, summary);
@@ -66,5 +68,6 @@ TEST_CASE("AnalysisContext::shared computes a key once and returns the same obje
   });
   CHECK(text == "3");
   CHECK(made == 1);
-  CHECK_THROWS_AS(context.shared<std::string>("test.numbers", [] { return std::string(); }), std::logic_error);
+  CHECK_THROWS_AS(context.shared<std::string>("test.numbers", [] { return std::string(); }),
+                  std::logic_error);
 }

@@ -18,7 +18,9 @@ namespace {
 
 constexpr double kMs = 1000;  // TestTrace takes µs
 
-int64_t host(const steplint::analyzer::StepAttribution& a, HostCause c) { return a.host_ns[static_cast<size_t>(c)]; }
+int64_t host(const steplint::analyzer::StepAttribution& a, HostCause c) {
+  return a.host_ns[static_cast<size_t>(c)];
+}
 int64_t device(const steplint::analyzer::StepAttribution& a, DeviceCause c) {
   return a.devices.at(0).ns[static_cast<size_t>(c)];
 }
@@ -35,7 +37,8 @@ TEST_CASE("attribution: a DataLoader wait, a kernel and an end-of-step sync, eve
     t.step(n, at, kernel_end + 100 - at);
     t.annotation("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", at, 3 * kMs);
     t.launch(at + 3 * kMs, 10, kernel_start, 9 * kMs, "gemm");
-    t.event(EventKind::kRuntime, "cudaStreamSynchronize", at + 4 * kMs, kernel_end + 5 - (at + 4 * kMs));
+    t.event(EventKind::kRuntime, "cudaStreamSynchronize", at + 4 * kMs,
+            kernel_end + 5 - (at + 4 * kMs));
     at = kernel_end + 100;
   }
   t.finalize();
@@ -48,7 +51,8 @@ TEST_CASE("attribution: a DataLoader wait, a kernel and an end-of-step sync, eve
     CHECK(a.total_ns == 12'120'000);
     CHECK(std::accumulate(a.host_ns.begin(), a.host_ns.end(), int64_t{0}) == a.total_ns);
     REQUIRE(a.devices.size() == 1);
-    CHECK(std::accumulate(a.devices[0].ns.begin(), a.devices[0].ns.end(), int64_t{0}) == a.total_ns);
+    CHECK(std::accumulate(a.devices[0].ns.begin(), a.devices[0].ns.end(), int64_t{0}) ==
+          a.total_ns);
     CHECK(host(a, HostCause::kDataLoader) == 3'000'000);
     CHECK(host(a, HostCause::kLaunch) == 10'000);
     CHECK(host(a, HostCause::kBlockedSync) == 8'025'000);
@@ -67,11 +71,13 @@ TEST_CASE("attribution: a DataLoader wait, a kernel and an end-of-step sync, eve
   CHECK(device(result.per_step[1], DeviceCause::kIdleLaunch) == 0);
 }
 
-TEST_CASE("attribution: communication hidden under compute counts as compute, exposed as communication") {
+TEST_CASE(
+    "attribution: communication hidden under compute counts as compute, exposed as communication") {
   TestTrace t;
   t.step(0, 0, 10 * kMs);
   t.launch(100, 10, 200, 4 * kMs, "gemm");
-  t.launch(150, 10, 3 * kMs, 3 * kMs, "ncclDevKernel_AllReduce", EventKind::kKernel, EventKind::kRuntime, 13);
+  t.launch(150, 10, 3 * kMs, 3 * kMs, "ncclDevKernel_AllReduce", EventKind::kKernel,
+           EventKind::kRuntime, 13);
   t.finalize();
   const auto result = computeAttribution(t.model, computeSteps(t.model));
   REQUIRE(result.per_step.size() == 1);

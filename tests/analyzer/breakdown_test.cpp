@@ -17,22 +17,27 @@ analyzer::BreakdownResult breakdownOf(const trace::TraceModel& model) {
   return analyzer::computeBreakdown(model, analyzer::computeSteps(model, keep));
 }
 
-int64_t nsOf(const analyzer::StepBreakdown& row, StepCategory c) { return row.ns[static_cast<size_t>(c)]; }
+int64_t nsOf(const analyzer::StepBreakdown& row, StepCategory c) {
+  return row.ns[static_cast<size_t>(c)];
+}
 
-int64_t sumOf(const analyzer::StepBreakdown& row) { return std::accumulate(row.ns.begin(), row.ns.end(), int64_t{0}); }
+int64_t sumOf(const analyzer::StepBreakdown& row) {
+  return std::accumulate(row.ns.begin(), row.ns.end(), int64_t{0});
+}
 
 }  // namespace
 
 TEST_CASE("every category gets its own time when roles do not overlap", "[breakdown]") {
   TestTrace t;
   t.step(1, 0, 200);
-  t.launch(1, 1, 10, 10);                                                                 // kernel [10,20)
+  t.launch(1, 1, 10, 10);  // kernel [10,20)
   t.launch(2, 1, 20, 10, "Memcpy HtoD (Pageable -> Device)", trace::EventKind::kMemcpy);  // [20,30)
   t.launch(3, 1, 30, 5, "Memset (Device)", trace::EventKind::kMemset);                    // [30,35)
   t.annotation("nccl:all_reduce", 40, 10, 2);                                             // [40,50)
   t.event(trace::EventKind::kRuntime, "cudaStreamSynchronize", 50, 5, TestTrace::kCpuPid, 2);
-  t.annotation("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 60, 20, 2);  // [60,80)
-  t.op("aten::add", 80, 10, 2);                                                            // [80,90)
+  t.annotation("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 60, 20,
+               2);               // [60,80)
+  t.op("aten::add", 80, 10, 2);  // [80,90)
   t.event(trace::EventKind::kPythonFunction, "train.py(12): step", 90, 10, TestTrace::kCpuPid, 2);
   t.finalize();
   const auto b = breakdownOf(t.model);
@@ -48,7 +53,8 @@ TEST_CASE("every category gets its own time when roles do not overlap", "[breakd
   CHECK(nsOf(row, StepCategory::kRuntime) == 3'000 + 5'000);
   CHECK(nsOf(row, StepCategory::kDataLoader) == 20'000);
   CHECK(nsOf(row, StepCategory::kCpuExec) == 10'000 + 10'000);  // aten::add + the Python frame
-  CHECK(nsOf(row, StepCategory::kOther) == 200'000 - 10'000 - 10'000 - 5'000 - 10'000 - 8'000 - 20'000 - 20'000);
+  CHECK(nsOf(row, StepCategory::kOther) ==
+        200'000 - 10'000 - 10'000 - 5'000 - 10'000 - 8'000 - 20'000 - 20'000);
   CHECK(sumOf(row) == row.total_ns);
   CHECK(b.average_total_ns == Approx(200'000));
   CHECK(b.averageFraction(StepCategory::kDataLoader) == Approx(0.1));
@@ -71,7 +77,8 @@ TEST_CASE("overlapping roles are assigned by priority", "[breakdown]") {
   CHECK(sumOf(row) == row.total_ns);
 }
 
-TEST_CASE("categories never exceed the step even when higher roles cover it (not TB-Q8)", "[breakdown]") {
+TEST_CASE("categories never exceed the step even when higher roles cover it (not TB-Q8)",
+          "[breakdown]") {
   TestTrace t;
   t.step(1, 0, 100);
   t.op("aten::mm", 0, 100, 2);
@@ -89,7 +96,8 @@ TEST_CASE("kernels launched under a communication op are Communication", "[break
   t.step(1, 0, 100);
   t.annotation("nccl:all_reduce", 10, 10);
   t.op("c10d::allreduce_", 11, 8);
-  t.launch(12, 2, 30, 20, "some_collective_kernel");  // its op is c10d::allreduce_, under nccl:all_reduce
+  t.launch(12, 2, 30, 20,
+           "some_collective_kernel");  // its op is c10d::allreduce_, under nccl:all_reduce
   t.op("aten::mm", 60, 10);
   t.launch(61, 2, 70, 10, "volta_sgemm_64x64_nn");                         // an ordinary kernel
   t.orphanKernel(85, 5, "ncclDevKernel_AllGather_RING_LL(ncclDevComm*)");  // NCCL kernel by name
@@ -102,10 +110,12 @@ TEST_CASE("kernels launched under a communication op are Communication", "[break
   CHECK(sumOf(row) == row.total_ns);
 }
 
-TEST_CASE("driver calls are Runtime, GPU annotations and ProfilerStep have no role", "[breakdown]") {
+TEST_CASE("driver calls are Runtime, GPU annotations and ProfilerStep have no role",
+          "[breakdown]") {
   TestTrace t;
   t.step(1, 0, 100);
-  t.launch(10, 10, 50, 10, "triton_poi_fused_0", trace::EventKind::kKernel, trace::EventKind::kDriver);
+  t.launch(10, 10, 50, 10, "triton_poi_fused_0", trace::EventKind::kKernel,
+           trace::EventKind::kDriver);
   t.event(trace::EventKind::kGpuUserAnnotation, "## backward ##", 0, 100, TestTrace::kDevice, 7);
   t.event(trace::EventKind::kCudaSync, "Stream Sync", 70, 10, TestTrace::kDevice, 7);
   t.finalize();
@@ -142,7 +152,8 @@ TEST_CASE("no steps, no breakdown", "[breakdown]") {
 TEST_CASE("role names", "[breakdown]") {
   CHECK(analyzer::isDataLoaderName("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__"));
   CHECK(analyzer::isDataLoaderName("enumerate(DataPipe)#ShardingFilterIterDataPipe"));
-  CHECK_FALSE(analyzer::isDataLoaderName("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__init__"));
+  CHECK_FALSE(
+      analyzer::isDataLoaderName("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__init__"));
   CHECK_FALSE(analyzer::isDataLoaderName("DataLoader.__next__"));
   CHECK(analyzer::isCommunicationOpName("nccl:all_reduce"));
   CHECK(analyzer::isCommunicationOpName("gloo:broadcast"));

@@ -49,7 +49,8 @@ void checkSteps(const analyzer::TraceSummary& s) {
     CHECK(inUnitRange(f));
     fractions += f;
   }
-  if (!s.breakdown.per_step.empty() && s.breakdown.average_total_ns > 0) CHECK(fractions == Approx(1.0));
+  if (!s.breakdown.per_step.empty() && s.breakdown.average_total_ns > 0)
+    CHECK(fractions == Approx(1.0));
 }
 
 void checkGpus(const analyzer::TraceSummary& s) {
@@ -58,7 +59,8 @@ void checkGpus(const analyzer::TraceSummary& s) {
     CHECK(g.device >= 0);
     CHECK(inUnitRange(g.utilization));
     CHECK((g.sm_efficiency == -1 || inUnitRange(g.sm_efficiency)));
-    CHECK((g.achieved_occupancy == -1 || (g.achieved_occupancy >= 0 && g.achieved_occupancy <= 100)));
+    CHECK(
+        (g.achieved_occupancy == -1 || (g.achieved_occupancy >= 0 && g.achieved_occupancy <= 100)));
     CHECK((g.tensor_core_share == -1 || inUnitRange(g.tensor_core_share)));
   }
   for (const analyzer::StreamIdle& i : s.idle) {
@@ -79,7 +81,9 @@ void checkConsistent(const Fixture& f) {
   CHECK_NOTHROW(j.dump());  // strings from the trace must be valid UTF-8 for JSON
 }
 
-double averageShare(const analyzer::TraceSummary& s, StepCategory c) { return s.breakdown.averageFraction(c); }
+double averageShare(const analyzer::TraceSummary& s, StepCategory c) {
+  return s.breakdown.averageFraction(c);
+}
 
 }  // namespace
 
@@ -168,8 +172,9 @@ TEST_CASE("NCCL trace: communication kernels and ranges are Communication", "[fi
 }
 
 TEST_CASE("traces without ProfilerStep use the whole trace as one step", "[fixtures]") {
-  for (const char* relative : {"hta/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz",
-                               "hta/critical_path/cuda_event_sync_multi_stream/event_sync_trace.json.gz"}) {
+  for (const char* relative :
+       {"hta/critical_path/alexnet/benchmark_result_2869224_1695835535_trace.json.gz",
+        "hta/critical_path/cuda_event_sync_multi_stream/event_sync_trace.json.gz"}) {
     INFO(relative);
     Fixture f;
     load(relative, f);

@@ -20,9 +20,11 @@ std::vector<analyzer::GpuSummary> summaryOf(const trace::TraceModel& model) {
 TEST_CASE("utilization is kernel busy time inside the kept steps", "[gpu_summary]") {
   TestTrace t;
   t.step(1, 100, 100);
-  t.orphanKernel(50, 80);     // [50,130): 30 µs inside the window
-  t.launch(110, 5, 120, 40);  // [120,160): overlaps the orphan, union inside the window is [100,160)
-  t.launch(120, 5, 170, 20, "Memcpy DtoD (Device -> Device)", trace::EventKind::kMemcpy);  // copies never count
+  t.orphanKernel(50, 80);  // [50,130): 30 µs inside the window
+  t.launch(110, 5, 120,
+           40);  // [120,160): overlaps the orphan, union inside the window is [100,160)
+  t.launch(120, 5, 170, 20, "Memcpy DtoD (Device -> Device)",
+           trace::EventKind::kMemcpy);  // copies never count
   t.finalize();
   const auto g = summaryOf(t.model);
   REQUIRE(g.size() == 1);
@@ -36,8 +38,10 @@ TEST_CASE("utilization is kernel busy time inside the kept steps", "[gpu_summary
 TEST_CASE("SM efficiency clamps the sum of concurrent kernels (TB-Q11)", "[gpu_summary]") {
   TestTrace t;
   t.step(1, 0, 200);
-  const uint32_t a = t.launch(1, 1, 0, 100, "a", trace::EventKind::kKernel, trace::EventKind::kRuntime, 7);
-  const uint32_t b = t.launch(2, 1, 0, 100, "b", trace::EventKind::kKernel, trace::EventKind::kRuntime, 8);
+  const uint32_t a =
+      t.launch(1, 1, 0, 100, "a", trace::EventKind::kKernel, trace::EventKind::kRuntime, 7);
+  const uint32_t b =
+      t.launch(2, 1, 0, 100, "b", trace::EventKind::kKernel, trace::EventKind::kRuntime, 8);
   const uint32_t c = t.launch(3, 1, 100, 100, "c");
   const uint32_t d = t.launch(4, 1, 150, 10, "d");  // no "blocks per SM": skipped
   t.gpu(a).blocks_per_sm = 0.6f;
@@ -111,7 +115,8 @@ TEST_CASE("no device ops, no GPU rows", "[gpu_summary]") {
   CHECK(summaryOf(t.model).empty());
 }
 
-TEST_CASE("peak memory per GPU: CUDA allocator totals over the whole trace, and the capacity", "[gpu_summary]") {
+TEST_CASE("peak memory per GPU: CUDA allocator totals over the whole trace, and the capacity",
+          "[gpu_summary]") {
   TestTrace t;
   t.orphanKernel(0, 10, "k", 7, 0);
   t.finalize();
@@ -125,7 +130,7 @@ TEST_CASE("peak memory per GPU: CUDA allocator totals over the whole trace, and 
     t.model.memory_events.push_back(m);
   };
   memory(1, 1, 0, 100, 200);
-  memory(2, 1, 0, 300, 400);   // the peak
+  memory(2, 1, 0, 300, 400);  // the peak
   memory(3, 1, 0, 50, 400);
   memory(4, 0, -1, 5000, 5000);  // CPU memory is never a GPU's (TB-Q5)
   trace::DeviceProperties d;

@@ -16,11 +16,14 @@ using test::TestTrace;
 
 namespace {
 
-std::vector<analyzer::StreamIdle> htaIdle(const trace::TraceModel& model, const analyzer::HtaWindow& w) {
-  return analyzer::computeIdleBreakdown(model, {}, [&](const trace::Event& op) { return w.keeps(model, op); });
+std::vector<analyzer::StreamIdle> htaIdle(const trace::TraceModel& model,
+                                          const analyzer::HtaWindow& w) {
+  return analyzer::computeIdleBreakdown(model, {},
+                                        [&](const trace::Event& op) { return w.keeps(model, op); });
 }
 
-const analyzer::StreamIdle* findStream(const std::vector<analyzer::StreamIdle>& idle, int64_t stream) {
+const analyzer::StreamIdle* findStream(const std::vector<analyzer::StreamIdle>& idle,
+                                       int64_t stream) {
   for (const auto& s : idle)
     if (s.stream == stream) return &s;
   return nullptr;
@@ -75,7 +78,8 @@ TEST_CASE("a GPU-side ProfilerStep annotation is a step for HTA", "[hta]") {
   TestTrace t;
   t.step(1, 0, 100);
   t.step(2, 100, 100);
-  t.event(trace::EventKind::kGpuUserAnnotation, "ProfilerStep#2", 150, 60, TestTrace::kDevice, TestTrace::kStream);
+  t.event(trace::EventKind::kGpuUserAnnotation, "ProfilerStep#2", 150, 60, TestTrace::kDevice,
+          TestTrace::kStream);
   t.finalize();
   const analyzer::HtaWindow w = analyzer::computeHtaWindow(t.model);
   CHECK(w.filtered);
@@ -84,8 +88,10 @@ TEST_CASE("a GPU-side ProfilerStep annotation is a step for HTA", "[hta]") {
 
 TEST_CASE("HTA kernel types follow its name patterns", "[hta]") {
   using analyzer::HtaKernelType;
-  CHECK(analyzer::htaKernelType("ncclKernel_AllReduce_RING_LL_Sum_float") == HtaKernelType::kCommunication);
-  CHECK(analyzer::htaKernelType("ncclDevKernel_AllGather_RING_LL") == HtaKernelType::kCommunication);
+  CHECK(analyzer::htaKernelType("ncclKernel_AllReduce_RING_LL_Sum_float") ==
+        HtaKernelType::kCommunication);
+  CHECK(analyzer::htaKernelType("ncclDevKernel_AllGather_RING_LL") ==
+        HtaKernelType::kCommunication);
   CHECK(analyzer::htaKernelType("void foo<ncclKernel>()") == HtaKernelType::kCommunication);
   CHECK(analyzer::htaKernelType("hipMemcpy") == HtaKernelType::kCommunication);  // HTA-Q11
   CHECK(analyzer::htaKernelType("Memcpy HtoD (Pageable -> Device)") == HtaKernelType::kMemory);
@@ -100,13 +106,15 @@ TEST_CASE("HTA kernel types follow its name patterns", "[hta]") {
 
 TEST_CASE("the temporal breakdown splits the GPU's kernel time as HTA does", "[hta]") {
   TestTrace t;
-  t.launch(0, 1, 0, 10, "volta_sgemm_64x64_nn");                            // compute [0,10)
+  t.launch(0, 1, 0, 10, "volta_sgemm_64x64_nn");                             // compute [0,10)
   t.launch(1, 1, 5, 15, "ncclKernel_AllReduce", trace::EventKind::kKernel);  // comm [5,20)
   t.launch(2, 1, 30, 10, "Memcpy DtoH (Device -> Pageable)", trace::EventKind::kMemcpy);  // [30,40)
   // A stream-bound sync counts as busy non-compute time in HTA (HTA-Q5).
-  t.event(trace::EventKind::kCudaSync, "Stream Sync", 40, 10, TestTrace::kDevice, TestTrace::kStream);
+  t.event(trace::EventKind::kCudaSync, "Stream Sync", 40, 10, TestTrace::kDevice,
+          TestTrace::kStream);
   t.finalize();
-  const auto temporal = analyzer::computeTemporalBreakdown(t.model, analyzer::computeHtaWindow(t.model));
+  const auto temporal =
+      analyzer::computeTemporalBreakdown(t.model, analyzer::computeHtaWindow(t.model));
   REQUIRE(temporal.size() == 1);
   const analyzer::TemporalBreakdown& g = temporal[0];
   CHECK(g.device == 0);
@@ -123,7 +131,8 @@ TEST_CASE("the temporal breakdown splits the GPU's kernel time as HTA does", "[h
 // integer µs, so HTA's default run gives these numbers as they are.
 TEST_CASE("HTA-window idle and temporal breakdown equal HTA's on ResNet-50", "[hta][fixture]") {
   trace::TraceModel model;
-  test::importFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz", model);
+  test::importFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz",
+                      model);
   const analyzer::TraceSummary s = analyzer::summarize(model);
   CHECK(s.hta.filtered);
   CHECK(s.hta.last_step == "ProfilerStep#10");

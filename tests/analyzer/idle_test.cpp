@@ -15,7 +15,8 @@ TEST_CASE("gaps are host wait, kernel wait or other (HTA)", "[idle]") {
   t.launch(55, 1, 200, 10);  // k4 [200,210): launched before k3 ended, gap 130 -> other
   t.launch(56, 1, 205, 10);  // k5 [205,215): overlaps k4 -> no idle time
   t.orphanKernel(300, 10);   // k6 [300,310): no launch call, gap 85 -> other (never host wait)
-  t.event(trace::EventKind::kCudaSync, "Stream Sync", 100, 50, TestTrace::kDevice, TestTrace::kStream);  // ignored
+  t.event(trace::EventKind::kCudaSync, "Stream Sync", 100, 50, TestTrace::kDevice,
+          TestTrace::kStream);  // ignored
   t.finalize();
   const auto idle = analyzer::computeIdleBreakdown(t.model);
   REQUIRE(idle.size() == 1);

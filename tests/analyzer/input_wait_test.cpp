@@ -23,14 +23,15 @@ struct Shape {
   bool leading_zero_grad = false;  // zero_grad, then the fetch
   bool zero_grad_before_forward = false;
   bool zero_grad_after_forward = false;  // `loss = model(x); opt.zero_grad()`
-  bool copy_to_device = false;     // aten::to with a host-to-device memcpy after the fetch
-  bool sequence_numbers = true;    // false: the legacy profiler, which records none
-  bool loader_range = false;       // the loop marks the fetch with a DataLoader range
+  bool copy_to_device = false;           // aten::to with a host-to-device memcpy after the fetch
+  bool sequence_numbers = true;          // false: the legacy profiler, which records none
+  bool loader_range = false;             // the loop marks the fetch with a DataLoader range
 };
 
 int64_t ns(double us) { return static_cast<int64_t>(us * 1000); }
 
-uint32_t op(TestTrace& t, const Shape& shape, const std::string& name, double ts, double dur, int64_t seq) {
+uint32_t op(TestTrace& t, const Shape& shape, const std::string& name, double ts, double dur,
+            int64_t seq) {
   return shape.sequence_numbers ? t.seqOp(name, ts, dur, seq) : t.op(name, ts, dur);
 }
 
@@ -47,7 +48,8 @@ void iteration(TestTrace& t, const Shape& shape, int n) {
     op(t, shape, "aten::zero_", at + 1, 15, s);
     at += 20;
   }
-  if (shape.loader_range) t.annotation("enumerate(DataLoader)#CppDataLoaderIter.__next__", at, kLoaderUs);
+  if (shape.loader_range)
+    t.annotation("enumerate(DataLoader)#CppDataLoaderIter.__next__", at, kLoaderUs);
   if (shape.workers) {
     t.op("aten::stack", at + 50, kLoaderUs - 100, kWorker);  // the main thread records nothing
   } else {
@@ -57,7 +59,8 @@ void iteration(TestTrace& t, const Shape& shape, int n) {
   at += kLoaderUs;
   if (shape.copy_to_device) {
     op(t, shape, "aten::to", at, 30, s);
-    const uint32_t copy = t.launch(at + 5, 5, at + 12, 13, "Memcpy HtoD (Pageable -> Device)", trace::EventKind::kMemcpy);
+    const uint32_t copy = t.launch(at + 5, 5, at + 12, 13, "Memcpy HtoD (Pageable -> Device)",
+                                   trace::EventKind::kMemcpy);
     t.gpu(copy).copy_kind = trace::CopyKind::kHtoD;
     at += 30;
   }
@@ -110,11 +113,13 @@ TEST_CASE("input wait: 0 workers, the fetch until zero_grad before the forward",
   CHECK(loop.wait.steps_by_end[static_cast<size_t>(InputEnd::kZeroGrad)] == 3);
   CHECK(loop.wait.ranges.intervals().front().start == 0);
   CHECK(loop.wait.ranges.intervals().front().end == ns(400));
-  CHECK(loop.wait.method().find("ended by Optimizer.zero_grad in 3 of 3 steps") != std::string::npos);
+  CHECK(loop.wait.method().find("ended by Optimizer.zero_grad in 3 of 3 steps") !=
+        std::string::npos);
 }
 
-TEST_CASE("input wait: without zero_grad the forward starts at the op around the first autograd node",
-          "[input_wait]") {
+TEST_CASE(
+    "input wait: without zero_grad the forward starts at the op around the first autograd node",
+    "[input_wait]") {
   // Every fetch op records the same sequence number as aten::t, which creates the first node;
   // aten::addmm records one more. The forward starts at aten::linear around aten::t.
   Loop loop;
@@ -139,14 +144,16 @@ TEST_CASE("input wait: zero_grad before the fetch is not part of it", "[input_wa
   CHECK(loop.wait.ranges.intervals().front().start == ns(20));
 }
 
-TEST_CASE("input wait: loader worker threads, the training thread idle until the batch arrives", "[input_wait]") {
+TEST_CASE("input wait: loader worker threads, the training thread idle until the batch arrives",
+          "[input_wait]") {
   Shape shape;
   shape.workers = true;
   Loop loop;
   requireFetchInferred(loop, shape);
   // The worker's ops cover [50, 350) µs of each step's 400 µs idle wait.
   CHECK(loop.wait.worker_wait_ns == std::vector<int64_t>{ns(300), ns(300), ns(300)});
-  CHECK(loop.wait.method().find("0.30 ms/step of it the training thread was idle while other threads ran ops") !=
+  CHECK(loop.wait.method().find(
+            "0.30 ms/step of it the training thread was idle while other threads ran ops") !=
         std::string::npos);
 }
 
@@ -171,8 +178,9 @@ TEST_CASE("input wait: a forward inside an annotation starts at the annotation",
   CHECK(wait.per_step_ns == std::vector<int64_t>{ns(100), ns(100), ns(100)});
 }
 
-TEST_CASE("input wait: legacy traces without sequence numbers infer nothing from a zero_grad after the forward",
-          "[input_wait]") {
+TEST_CASE(
+    "input wait: legacy traces without sequence numbers infer nothing from a zero_grad after the forward",
+    "[input_wait]") {
   Shape shape;
   shape.sequence_numbers = false;
   shape.zero_grad_after_forward = true;
@@ -192,7 +200,9 @@ TEST_CASE("input wait: a trace with DataLoader ranges is measured, not inferred"
   CHECK(loop.wait.reason == "the trace has DataLoader ranges: the wait is measured");
 }
 
-TEST_CASE("input wait: without iterations (no ProfilerStep, no backward passes) nothing is inferred", "[input_wait]") {
+TEST_CASE(
+    "input wait: without iterations (no ProfilerStep, no backward passes) nothing is inferred",
+    "[input_wait]") {
   TestTrace t;
   t.seqOp("aten::mean", 0, 400, 1);
   t.seqOp("aten::addmm", 400, 100, 2);
@@ -219,10 +229,12 @@ TEST_CASE("input wait: GPU work running during the fetch is not waiting, as for 
   CHECK(loop.wait.per_step_ns[1] == ns(300));
 }
 
-TEST_CASE("attribution: the inferred input phase is the host's DataLoader cause, marked inferred", "[input_wait]") {
+TEST_CASE("attribution: the inferred input phase is the host's DataLoader cause, marked inferred",
+          "[input_wait]") {
   Loop loop;
   build(loop, Shape{});
-  const analyzer::AttributionResult a = analyzer::computeAttribution(loop.t.model, loop.steps, loop.wait.ranges);
+  const analyzer::AttributionResult a =
+      analyzer::computeAttribution(loop.t.model, loop.steps, loop.wait.ranges);
   CHECK(a.dataloader_inferred);
   REQUIRE(a.per_step.size() == 3);
   CHECK(a.per_step[0].host_ns[static_cast<size_t>(analyzer::HostCause::kDataLoader)] == ns(400));

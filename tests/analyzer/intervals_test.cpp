@@ -20,8 +20,10 @@ using Pairs = std::vector<std::pair<int64_t, int64_t>>;
 
 }  // namespace
 
-TEST_CASE("IntervalSet merges overlapping and touching intervals, drops empty ones", "[intervals]") {
-  const IntervalSet s = IntervalSet::fromUnsorted({{30, 40}, {0, 10}, {10, 20}, {5, 8}, {50, 50}, {60, 55}, {39, 45}});
+TEST_CASE("IntervalSet merges overlapping and touching intervals, drops empty ones",
+          "[intervals]") {
+  const IntervalSet s = IntervalSet::fromUnsorted(
+      {{30, 40}, {0, 10}, {10, 20}, {5, 8}, {50, 50}, {60, 55}, {39, 45}});
   CHECK(pairs(s) == Pairs{{0, 20}, {30, 45}});
   CHECK(s.length() == 35);
   CHECK(IntervalSet::fromUnsorted({}).empty());
@@ -62,7 +64,8 @@ namespace {
 
 // The reference: one full sort by start, then merging (what fromUnsorted always did).
 Pairs mergedBySort(std::vector<Interval> v) {
-  std::sort(v.begin(), v.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+  std::sort(v.begin(), v.end(),
+            [](const Interval& a, const Interval& b) { return a.start < b.start; });
   Pairs out;
   for (const Interval& i : v) {
     if (i.end <= i.start) continue;
@@ -92,7 +95,8 @@ std::vector<Interval> sortedRuns(size_t runs, size_t per_run, uint32_t seed) {
 
 }  // namespace
 
-TEST_CASE("IntervalSet fromUnsorted merges sorted runs to the same set as a full sort", "[intervals]") {
+TEST_CASE("IntervalSet fromUnsorted merges sorted runs to the same set as a full sort",
+          "[intervals]") {
   for (size_t runs : {1, 2, 3, 7, 64, 1500}) {
     for (uint32_t seed : {1u, 2u, 3u}) {
       const std::vector<Interval> v = sortedRuns(runs, runs > 100 ? 3 : 200, seed);

@@ -14,7 +14,8 @@ namespace {
 
 constexpr double kMs = 1e6;
 
-// `ranks` ranks of 40 ms steps; `late` (-1: none) computes `extra` ms more and the others wait for it.
+// `ranks` ranks of 40 ms steps; `late` (-1: none) computes `extra` ms more and the others wait for
+// it.
 JobAnalysis makeJob(int64_t ranks, int64_t late, double extra_ms) {
   JobAnalysis job;
   job.identity = "world_size=" + std::to_string(ranks) + " backend=nccl";
@@ -33,7 +34,8 @@ JobAnalysis makeJob(int64_t ranks, int64_t late, double extra_ms) {
     row.straggler_steps = r == late ? 5 : 0;
     job.ranks.push_back(row);
   }
-  if (late >= 0) job.straggler = late, job.straggler_cause = LateCause::kGpuCompute, job.straggler_steps = 5;
+  if (late >= 0)
+    job.straggler = late, job.straggler_cause = LateCause::kGpuCompute, job.straggler_steps = 5;
   return job;
 }
 
@@ -58,10 +60,14 @@ TEST_CASE("job diff: the job's step, its parts and the rank the others waited fo
   std::ostringstream text;
   printJobDiffText(text, diff);
   INFO(text.str());
-  CHECK(text.str().find("Job step time: 48.000 → 40.000 ms/step (-8.000 ms, -16.7%): comm wait -6.013, compute -2.000") !=
-        std::string::npos);
-  CHECK(text.str().find("Slowest rank: rank 3 (the others waited 7.950 ms/step for it; straggler rank 3 in 5 of 5 "
-                        "steps, cause: GPU compute)") != std::string::npos);
+  CHECK(
+      text.str().find(
+          "Job step time: 48.000 → 40.000 ms/step (-8.000 ms, -16.7%): comm wait -6.013, compute -2.000") !=
+      std::string::npos);
+  CHECK(
+      text.str().find(
+          "Slowest rank: rank 3 (the others waited 7.950 ms/step for it; straggler rank 3 in 5 of 5 "
+          "steps, cause: GPU compute)") != std::string::npos);
   const nlohmann::json j = jobDiffToJson(diff);
   CHECK(j["schema"] == "steplint.jobdiff/1");
   CHECK(j["step_delta_ms"].get<double>() == Approx(-8));
@@ -79,9 +85,11 @@ TEST_CASE("job diff: ranks in one run only and different worlds are said (#14)")
   REQUIRE(diff.ranks.size() == 4);
   CHECK_FALSE(diff.ranks[2].in_new);
   REQUIRE(diff.notes.size() == 3);
-  CHECK(diff.notes[0] == "the world sizes differ (4 → 1): the job means compare different numbers of ranks");
+  CHECK(diff.notes[0] ==
+        "the world sizes differ (4 → 1): the job means compare different numbers of ranks");
   CHECK(diff.notes[1] == "rank(s) 1, 2, 3 only in the base run");
-  CHECK(diff.notes[2].find("the new run's ranks could not be compared: one rank") != std::string::npos);
+  CHECK(diff.notes[2].find("the new run's ranks could not be compared: one rank") !=
+        std::string::npos);
   std::ostringstream md;
   printJobDiffMarkdown(md, diff, 2);
   INFO(md.str());

@@ -17,7 +17,8 @@ namespace {
 constexpr int64_t kMsNs = 1'000'000;
 
 // One step of one rank: `extra` ms more of one part, and the allreduce that waited `wait` ms.
-RankStep makeStep(int64_t number, int64_t compute_ms, int64_t loader_ms, int64_t sync_ms, int64_t wait_ms) {
+RankStep makeStep(int64_t number, int64_t compute_ms, int64_t loader_ms, int64_t sync_ms,
+                  int64_t wait_ms) {
   RankStep s;
   s.number = number;
   s.compute_ns = compute_ms * kMsNs;
@@ -50,7 +51,8 @@ Job plantedJob(int64_t slow, int which, int64_t extra, int steps = 5) {
     RankSummary rank = makeRank(r, 4);
     for (int n = 0; n < steps; ++n) {
       const bool late = r == slow;
-      rank.steps.push_back(makeStep(10 + n, 40 + (late && which == 0 ? extra : 0), 5 + (late && which == 1 ? extra : 0),
+      rank.steps.push_back(makeStep(10 + n, 40 + (late && which == 0 ? extra : 0),
+                                    5 + (late && which == 1 ? extra : 0),
                                     2 + (late && which == 2 ? extra : 0), late ? 0 : extra));
     }
     job.ranks.push_back(std::move(rank));
@@ -61,7 +63,9 @@ Job plantedJob(int64_t slow, int which, int64_t extra, int steps = 5) {
 }  // namespace
 
 TEST_CASE("job: collective kinds from NCCL kernels and c10d ranges") {
-  CHECK(collectiveKind("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)") == "allreduce");
+  CHECK(collectiveKind(
+            "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)") ==
+        "allreduce");
   CHECK(collectiveKind("ncclDevKernel_AllGather_RING_LL") == "allgather");
   CHECK(collectiveKind("nccl:all_reduce") == "allreduce");
   CHECK(collectiveKind("gloo:all_reduce") == "allreduce");
@@ -133,8 +137,8 @@ TEST_CASE("job: a rank late once is not the job's straggler") {
 
 TEST_CASE("job: missing ranks, different steps and different collectives are warnings") {
   Job job = plantedJob(2, 0, 8);
-  job.ranks.erase(job.ranks.begin() + 3);      // rank 3 missing
-  job.ranks[0].steps.pop_back();               // step 14 only on ranks 1 and 2
+  job.ranks.erase(job.ranks.begin() + 3);  // rank 3 missing
+  job.ranks[0].steps.pop_back();           // step 14 only on ranks 1 and 2
   job.ranks[1].steps[0].collectives[1].name = "allgather";
   const JobAnalysis result = analyzeJob(job);
   CHECK(result.steps.size() == 4);
@@ -190,7 +194,8 @@ TEST_CASE("job: a rank summary from a trace, collectives and kernels per step") 
     t.launch(at + 100, 10, at + 200, 6000, "gemm_fwd");
     t.launch(at + 200, 10, at + 6300, 4000, "gemm_bwd");
     t.launch(at + 300, 10, at + 10400, 3000, "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
-    if (n == 2) t.launch(at + 400, 10, at + 13500, 500, "ncclKernel_Broadcast_RING_LL_Sum_int8_t(x)");
+    if (n == 2)
+      t.launch(at + 400, 10, at + 13500, 500, "ncclKernel_Broadcast_RING_LL_Sum_int8_t(x)");
     t.annotation("nccl:all_reduce", at + 300, 20);
     at += 20000;
   }
@@ -227,7 +232,8 @@ TEST_CASE("job: a rank summary reads c10d's args through the launch and the encl
   t.collectiveArgs(t.op("record_param_comms", 300, 50), "allreduce", "1", 7, "[0, 2]", 4096);
   t.annotation("nccl:all_reduce", 305, 30);
   t.launch(310, 10, 10400, 3000, "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
-  t.launch(400, 10, 13500, 500, "ncclKernel_Broadcast_RING_LL_Sum_int8_t(x)");  // no args: group "default"
+  t.launch(400, 10, 13500, 500,
+           "ncclKernel_Broadcast_RING_LL_Sum_int8_t(x)");  // no args: group "default"
   t.finalize();
   SummaryOptions options;
   options.steps.drop_incomplete_tail = false;
@@ -286,8 +292,8 @@ Job missingCallJob(bool with_seq, bool with_sizes) {
     for (int64_t i = 0; i < 3; ++i) {
       if (r == 1 && i == 0) continue;
       const int64_t wait = r == 2 ? 0 : 4;
-      step.collectives.push_back({"0", 0, "allreduce", (transfer[i] + wait) * kMsNs, with_seq ? i + 1 : -1,
-                                  with_sizes ? nelems[i] : -1});
+      step.collectives.push_back({"0", 0, "allreduce", (transfer[i] + wait) * kMsNs,
+                                  with_seq ? i + 1 : -1, with_sizes ? nelems[i] : -1});
     }
     rank.steps.push_back(step);
     job.ranks.push_back(std::move(rank));
@@ -297,7 +303,8 @@ Job missingCallJob(bool with_seq, bool with_sizes) {
 
 }  // namespace
 
-TEST_CASE("job: sequence numbers keep the pairs when a call is missing on one rank, order does not (#14)") {
+TEST_CASE(
+    "job: sequence numbers keep the pairs when a call is missing on one rank, order does not (#14)") {
   const JobAnalysis by_seq = analyzeJob(missingCallJob(true, false));
   CHECK(by_seq.matched_collectives == 3);
   CHECK(by_seq.matched_by_seq == 3);
@@ -310,8 +317,9 @@ TEST_CASE("job: sequence numbers keep the pairs when a call is missing on one ra
   CHECK(by_seq.ranks[1].transfer_ns == Approx(2e6));  // only the two calls it took part in
   CHECK(by_seq.ranks[2].transfer_ns == Approx(12e6));
   REQUIRE(by_seq.warnings.size() == 1);
-  CHECK(by_seq.warnings[0] == "step 1, group 0: 1 sequence number(s) not seen on every rank; each compared on the "
-                              "ranks that have it");
+  CHECK(by_seq.warnings[0] ==
+        "step 1, group 0: 1 sequence number(s) not seen on every rank; each compared on the "
+        "ranks that have it");
 
   // The same calls without seq: position 0 pairs rank 1's small call with the others' large
   // one, and rank 1 looks late (what matching by order cannot avoid) ...
@@ -323,7 +331,8 @@ TEST_CASE("job: sequence numbers keep the pairs when a call is missing on one ra
   const JobAnalysis sized = analyzeJob(missingCallJob(false, true));
   CHECK(sized.matched_collectives == 0);
   CHECK(sized.steps[0].straggler == -1);
-  CHECK(sized.warnings.back().find("collective 0 of group 0 differs between ranks") != std::string::npos);
+  CHECK(sized.warnings.back().find("collective 0 of group 0 differs between ranks") !=
+        std::string::npos);
 }
 
 TEST_CASE("job: a process group's calls are compared on its own ranks only (#14)") {
@@ -334,7 +343,8 @@ TEST_CASE("job: a process group's calls are compared on its own ranks only (#14)
   for (int64_t r = 0; r < 4; ++r) {
     RankSummary rank = makeRank(r, 4);
     const std::string pair = r < 2 ? "1" : "2";
-    rank.groups = {{"0", "default_pg", {0, 1, 2, 3}}, {pair, "tp", r < 2 ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{2, 3}}};
+    rank.groups = {{"0", "default_pg", {0, 1, 2, 3}},
+                   {pair, "tp", r < 2 ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{2, 3}}};
     RankStep step;
     step.number = 1;
     step.step_ns = 60 * kMsNs;
@@ -358,7 +368,8 @@ namespace {
 
 // rankSummaryToJson's output inside a `steplint summary --format json` document, read back.
 RankSummaryRead readBack(const nlohmann::json& rank_json, RankSummary& out, std::string& problem) {
-  const nlohmann::json doc = {{"attribution", nlohmann::json::object()}, {"rank_summary", rank_json},
+  const nlohmann::json doc = {{"attribution", nlohmann::json::object()},
+                              {"rank_summary", rank_json},
                               {"schema", "steplint.summary/1"}};
   return readRankSummaryDocument(doc.dump(2), out, problem);
 }
@@ -413,10 +424,12 @@ TEST_CASE("job: a rank summary survives JSON, and a corrupt one is an error") {
   CHECK(back.groups.empty());
 
   // What is no steplint summary at all is left to the trace importer.
-  CHECK(readRankSummaryDocument(R"({"traceEvents": []})", untouched, problem) == RankSummaryRead::kNotASummary);
+  CHECK(readRankSummaryDocument(R"({"traceEvents": []})", untouched, problem) ==
+        RankSummaryRead::kNotASummary);
   CHECK(readRankSummaryDocument("{\"schema\": \"steplint.check/1\"}", untouched, problem) ==
         RankSummaryRead::kNotASummary);
   CHECK(readRankSummaryDocument("not json", untouched, problem) == RankSummaryRead::kNotASummary);
-  CHECK(readRankSummaryDocument(R"({"schema": "steplint.summary/1"})", untouched, problem) == RankSummaryRead::kBroken);
+  CHECK(readRankSummaryDocument(R"({"schema": "steplint.summary/1"})", untouched, problem) ==
+        RankSummaryRead::kBroken);
   CHECK(problem.find("without \"rank_summary\"") != std::string::npos);
 }

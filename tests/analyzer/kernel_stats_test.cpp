@@ -13,7 +13,8 @@ TEST_CASE("kernels are grouped by name and sorted by total time", "[kernels]") {
   t.orphanKernel(20, 30, "volta_sgemm_64x64_nn");
   t.orphanKernel(60, 50, "volta_h884gemm_64x64_nt");
   t.orphanKernel(120, 5, "elementwise");
-  t.launch(0, 1, 130, 1, "Memcpy HtoD (Pageable -> Device)", trace::EventKind::kMemcpy);  // not a kernel
+  t.launch(0, 1, 130, 1, "Memcpy HtoD (Pageable -> Device)",
+           trace::EventKind::kMemcpy);  // not a kernel
   t.finalize();
   const auto all = analyzer::computeKernelStats(t.model);
   REQUIRE(all.size() == 3);

@@ -12,7 +12,7 @@ TEST_CASE("cpu ops are grouped by name with self time and sorted by total", "[op
   t.op("aten::linear", 0, 10);
   t.op("aten::addmm", 2, 6);  // child of linear
   t.op("aten::linear", 20, 4);
-  t.launch(21, 1, 30, 5);              // runtime call inside the second linear: subtracted from its self time
+  t.launch(21, 1, 30, 5);  // runtime call inside the second linear: subtracted from its self time
   t.annotation("DataLoader", 40, 50);  // not a cpu_op
   t.finalize();
   const auto all = analyzer::computeOpStats(t.model);

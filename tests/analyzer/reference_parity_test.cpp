@@ -22,13 +22,14 @@ using nlohmann::json;
 
 namespace {
 
-const std::map<std::string, StepCategory> kReferenceCategories = {{"Kernel", StepCategory::kKernel},
-                                                                  {"Memcpy", StepCategory::kMemcpy},
-                                                                  {"Memset", StepCategory::kMemset},
-                                                                  {"Runtime", StepCategory::kRuntime},
-                                                                  {"DataLoader", StepCategory::kDataLoader},
-                                                                  {"CPU Exec", StepCategory::kCpuExec},
-                                                                  {"Other", StepCategory::kOther}};
+const std::map<std::string, StepCategory> kReferenceCategories = {
+    {"Kernel", StepCategory::kKernel},
+    {"Memcpy", StepCategory::kMemcpy},
+    {"Memset", StepCategory::kMemset},
+    {"Runtime", StepCategory::kRuntime},
+    {"DataLoader", StepCategory::kDataLoader},
+    {"CPU Exec", StepCategory::kCpuExec},
+    {"Other", StepCategory::kOther}};
 
 json loadReference(const std::string& run) {
   std::ifstream in(test::requireFixture("kineto/tb_reference_results.json"));
@@ -43,8 +44,8 @@ bool closeToReference(double ours_us, double reference_us, double total_us) {
   return diff <= 0.01 * std::fabs(reference_us) || 100.0 * diff / total_us <= 0.2;
 }
 
-void checkCategories(const std::array<double, analyzer::kStepCategoryCount>& ours_us, const json& reference,
-                     double total_us) {
+void checkCategories(const std::array<double, analyzer::kStepCategoryCount>& ours_us,
+                     const json& reference, double total_us) {
   for (const auto& [name, category] : kReferenceCategories) {
     const double ours = ours_us[static_cast<size_t>(category)];
     const double ref = reference.at(name).get<double>();
@@ -71,7 +72,8 @@ void checkRun(const std::string& run, const std::string& fixture) {
   CHECK(std::fabs(avg_total_us - ref_total_us) <= 0.01 * ref_total_us);
 
   std::array<double, analyzer::kStepCategoryCount> avg_us{};
-  for (int c = 0; c < analyzer::kStepCategoryCount; ++c) avg_us[c] = s.breakdown.average_ns[c] / 1e3;
+  for (int c = 0; c < analyzer::kStepCategoryCount; ++c)
+    avg_us[c] = s.breakdown.average_ns[c] / 1e3;
   checkCategories(avg_us, ref.at("average_breakdown_us"), ref_total_us);
   for (const auto& [name, category] : kReferenceCategories) {
     INFO(name << " share");
@@ -84,7 +86,8 @@ void checkRun(const std::string& run, const std::string& fixture) {
     INFO("step " << number);
     REQUIRE(per_step.contains(number));
     std::array<double, analyzer::kStepCategoryCount> row_us{};
-    for (int c = 0; c < analyzer::kStepCategoryCount; ++c) row_us[c] = static_cast<double>(row.ns[c]) / 1e3;
+    for (int c = 0; c < analyzer::kStepCategoryCount; ++c)
+      row_us[c] = static_cast<double>(row.ns[c]) / 1e3;
     checkCategories(row_us, per_step.at(number), static_cast<double>(row.total_ns) / 1e3);
   }
 
@@ -93,24 +96,30 @@ void checkRun(const std::string& run, const std::string& fixture) {
   CHECK(g.device == 0);
   CHECK(std::fabs(100.0 * g.utilization - ref.at("gpu_utilization_pct").get<double>()) <= 0.2);
   CHECK(std::fabs(100.0 * g.sm_efficiency - ref.at("est_sm_efficiency_pct").get<double>()) <= 0.2);
-  CHECK(std::fabs(g.achieved_occupancy - ref.at("est_achieved_occupancy_pct").get<double>()) <= 0.2);
+  CHECK(std::fabs(g.achieved_occupancy - ref.at("est_achieved_occupancy_pct").get<double>()) <=
+        0.2);
   // FP32 on V100: no tensor-core kernels, by tb's allowlist and by ours.
-  CHECK(std::fabs(100.0 * g.tensor_core_share - ref.at("tensor_core_kernel_time_pct").get<double>()) <= 0.2);
+  CHECK(std::fabs(100.0 * g.tensor_core_share -
+                  ref.at("tensor_core_kernel_time_pct").get<double>()) <= 0.2);
 }
 
 }  // namespace
 
 TEST_CASE("tb_plugin parity: ResNet-50, DataLoader with 0 workers", "[parity][fixtures][slow]") {
-  checkRun("resnet50_num_workers_0", "kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+  checkRun("resnet50_num_workers_0",
+           "kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
 }
 
 TEST_CASE("tb_plugin parity: ResNet-50, DataLoader with 4 workers", "[parity][fixtures][slow]") {
-  checkRun("resnet50_num_workers_4", "kineto/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz");
+  checkRun("resnet50_num_workers_4",
+           "kineto/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz");
 }
 
-TEST_CASE("tb_plugin parity: the kept steps are 5..10 with nothing dropped", "[parity][fixtures][slow]") {
+TEST_CASE("tb_plugin parity: the kept steps are 5..10 with nothing dropped",
+          "[parity][fixtures][slow]") {
   trace::TraceModel model;
-  test::importFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz", model);
+  test::importFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz",
+                      model);
   const analyzer::StepResult steps = analyzer::computeSteps(model);
   REQUIRE(steps.steps.size() == 6);
   CHECK(steps.steps.front().number == 5);

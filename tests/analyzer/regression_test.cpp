@@ -21,7 +21,8 @@ analyzer::RunProfile run(std::vector<int64_t> steps, int64_t kernel_per_step = 0
 
 }  // namespace
 
-TEST_CASE("Mann-Whitney U: the normal approximation scipy's asymptotic test gives", "[regression]") {
+TEST_CASE("Mann-Whitney U: the normal approximation scipy's asymptotic test gives",
+          "[regression]") {
   // scipy.stats.mannwhitneyu(new, base, alternative="greater", method="asymptotic") = 0.00609
   auto r = analyzer::mannWhitneyGreater({1, 2, 3, 4, 5}, {6, 7, 8, 9, 10});
   CHECK(r.u == 25);
@@ -32,7 +33,8 @@ TEST_CASE("Mann-Whitney U: the normal approximation scipy's asymptotic test give
   CHECK(r.u == 21.5);
   CHECK(r.p_greater == Approx(0.0312835).epsilon(1e-4));
   // The same samples: no evidence of growth; faster: none either.
-  CHECK(analyzer::mannWhitneyGreater({1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}).p_greater == Approx(0.54224).epsilon(1e-4));
+  CHECK(analyzer::mannWhitneyGreater({1, 2, 3, 4, 5}, {1, 2, 3, 4, 5}).p_greater ==
+        Approx(0.54224).epsilon(1e-4));
   CHECK(analyzer::mannWhitneyGreater({6, 7, 8, 9, 10}, {1, 2, 3, 4, 5}).p_greater > 0.99);
   CHECK(analyzer::mannWhitneyGreater({4, 4, 4}, {4, 4, 4}).p_greater == 1);
   CHECK(analyzer::mannWhitneyGreater({}, {1, 2}).p_greater == 1);
@@ -62,7 +64,8 @@ TEST_CASE("the gate fails only beyond the limit and significant", "[regression]"
   options.limits = {{std::nullopt, 0.05}, {StepCategory::kKernel, 0.10}};
 
   SECTION("a shift of every step by 10% regresses the step, not the kernels") {
-    const auto checks = analyzer::runGate(base, run({110, 112, 108, 111, 109, 110, 113, 107}, 50), options);
+    const auto checks =
+        analyzer::runGate(base, run({110, 112, 108, 111, 109, 110, 113, 107}, 50), options);
     REQUIRE(checks.size() == 2);
     CHECK(checks[0].verdict == GateVerdict::kRegressed);
     CHECK(checks[0].change() == Approx(0.10));
@@ -81,7 +84,8 @@ TEST_CASE("the gate fails only beyond the limit and significant", "[regression]"
     CHECK(lint.diagnostics[0].evidence.metric("regression_fraction") == Approx(0.10));
   }
   SECTION("one slow outlier lifts the mean beyond the limit but is not significant") {
-    const auto checks = analyzer::runGate(base, run({100, 102, 98, 101, 99, 100, 103, 160}, 50), options);
+    const auto checks =
+        analyzer::runGate(base, run({100, 102, 98, 101, 99, 100, 103, 160}, 50), options);
     CHECK(checks[0].change() > 0.05);
     CHECK(checks[0].verdict == GateVerdict::kPass);
     CHECK(checks[0].p_value > 0.05);

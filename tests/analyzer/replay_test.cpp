@@ -87,7 +87,8 @@ TEST_CASE("replay: unchanged, it reproduces the observed steps") {
   CHECK(replay.observedStepNs() == Approx(12.12e6).margin(0.05e6));
 }
 
-TEST_CASE("replay: a sync that serialises the loader with the GPU: each fix alone and both together") {
+TEST_CASE(
+    "replay: a sync that serialises the loader with the GPU: each fix alone and both together") {
   TestTrace t = dataThenKernelThenSync(8);
   const auto steps = computeSteps(t.model);
   FixEffect loader;
@@ -161,7 +162,8 @@ TEST_CASE("replay: a blocking copy call is a launch and a wait") {
   CHECK(savings.alone_ns[0] == Approx(4e6).margin(0.2e6));
 }
 
-TEST_CASE("replay: randomised traces — fixes never slow a step, shares add up, nothing exceeds the step") {
+TEST_CASE(
+    "replay: randomised traces — fixes never slow a step, shares add up, nothing exceeds the step") {
   std::mt19937 rng(42);
   std::uniform_real_distribution<double> u(0, 1);
   for (int round = 0; round < 60; ++round) {
@@ -208,7 +210,9 @@ TEST_CASE("replay: randomised traces — fixes never slow a step, shares add up,
     optimizer.host_factor = 0.2;
     const StepReplay replay(t.model, steps, {loader, gemm, sync, optimizer});
     INFO("round " << round);
-    CHECK(replay.replayWindowNs(0) == Approx(replay.observedStepNs() * static_cast<double>(replay.windowSteps())).epsilon(1e-6));
+    CHECK(
+        replay.replayWindowNs(0) ==
+        Approx(replay.observedStepNs() * static_cast<double>(replay.windowSteps())).epsilon(1e-6));
     for (uint64_t s = 0; s < 16; ++s)
       for (uint64_t bit = 1; bit < 16; bit <<= 1)
         CHECK(replay.replayStepNs(s | bit) <= replay.replayStepNs(s) + 1e-3);
@@ -223,7 +227,8 @@ TEST_CASE("replay: randomised traces — fixes never slow a step, shares add up,
   }
 }
 
-TEST_CASE("replay: the profiler's cost per recorded host event is taken out before a fix is credited") {
+TEST_CASE(
+    "replay: the profiler's cost per recorded host event is taken out before a fix is credited") {
   // Each 10 ms step: a 4 ms DataLoader range holding 999 recorded 3 µs ops (1000 events with the
   // range itself), then one op. At 1 µs of recording cost per event the loader took 3 ms
   // unprofiled and the step 8.999 ms.
@@ -241,7 +246,7 @@ TEST_CASE("replay: the profiler's cost per recorded host event is taken out befo
   CHECK(replay.replayStepNs(0) == Approx(10e6 - 1002e3).margin(1e3));
   CHECK(replay.replayStepNs(0, {false, /*keep_overhead=*/true}) == Approx(10e6).margin(1e3));
   const auto savings = computeFixSavings(replay);
-  CHECK(savings.alone_ns[0] == Approx(3e6).margin(2e3));         // the loader without its recording cost
+  CHECK(savings.alone_ns[0] == Approx(3e6).margin(2e3));  // the loader without its recording cost
   CHECK(savings.recorded_step_ns - savings.step_ns == Approx(1002e3).margin(1e3));
   // The low end is the lower of the scenarios: leaving the recording in would credit the fix
   // 4 ms of a 10 ms step (3.6 ms of the 8.998 ms one), so the corrected 3 ms stays the low end.
@@ -249,14 +254,16 @@ TEST_CASE("replay: the profiler's cost per recorded host event is taken out befo
   CHECK(savings.share_low_ns[0] <= savings.share_ns[0] + 1);
 }
 
-TEST_CASE("profiler overhead: measured by steplint, estimated for torch.profiler, nothing for older steplint") {
+TEST_CASE(
+    "profiler overhead: measured by steplint, estimated for torch.profiler, nothing for older steplint") {
   using steplint::analyzer::profilerOverhead;
   TraceModel measured;
-  measured.metadata.extra = {{"steplint_version", "\"0.1.0\""}, {"steplint_op_overhead_ns", "812"},
+  measured.metadata.extra = {{"steplint_version", "\"0.1.0\""},
+                             {"steplint_op_overhead_ns", "812"},
                              {"steplint_op_overhead_samples", "4096"}};
   CHECK(profilerOverhead(measured).per_event_ns == Approx(812));
-  CHECK(profilerOverhead(measured).source.find("812 ns, measured by steplint's collector over 4096") !=
-        std::string::npos);
+  CHECK(profilerOverhead(measured).source.find(
+            "812 ns, measured by steplint's collector over 4096") != std::string::npos);
   TraceModel older;
   older.metadata.extra = {{"steplint_version", "\"0.1.0\""}};
   CHECK(profilerOverhead(older).per_event_ns == 0);
@@ -266,6 +273,7 @@ TEST_CASE("profiler overhead: measured by steplint, estimated for torch.profiler
     TraceModel garbage;
     garbage.metadata.extra = {{"steplint_op_overhead_ns", bad}};
     INFO(bad);
-    CHECK(profilerOverhead(garbage).per_event_ns == Approx(steplint::analyzer::kTorchProfilerEventNs));
+    CHECK(profilerOverhead(garbage).per_event_ns ==
+          Approx(steplint::analyzer::kTorchProfilerEventNs));
   }
 }

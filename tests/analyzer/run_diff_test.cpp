@@ -36,22 +36,27 @@ void trainer(TestTrace& t, int steps, double gemm_us, bool extra_copy) {
     t.launch(ts + 20, 5, ts + 100, gemm_us, "gemm");
     if (extra_copy) {
       t.op("aten::copy_", ts + 70, 20);
-      t.launch(ts + 75, 5, ts + 400, 20, "Memcpy DtoD (Device -> Device)", trace::EventKind::kMemcpy);
+      t.launch(ts + 75, 5, ts + 400, 20, "Memcpy DtoD (Device -> Device)",
+               trace::EventKind::kMemcpy);
     }
   }
   t.finalize();
 }
 
-const analyzer::GroupDelta& row(const std::vector<analyzer::GroupDelta>& rows, const std::string& name) {
+const analyzer::GroupDelta& row(const std::vector<analyzer::GroupDelta>& rows,
+                                const std::string& name) {
   for (const auto& r : rows)
     if (r.name == name) return r;
   FAIL("no row " << name);
   throw std::logic_error("unreachable");
 }
 
-double categoryDelta(const analyzer::RunDiff& d, StepCategory c) { return d.categories.at(static_cast<size_t>(c)).delta_ns(); }
+double categoryDelta(const analyzer::RunDiff& d, StepCategory c) {
+  return d.categories.at(static_cast<size_t>(c)).delta_ns();
+}
 
-analyzer::Diagnostic finding(const std::string& code, const std::string& key, const std::string& metric, double value) {
+analyzer::Diagnostic finding(const std::string& code, const std::string& key,
+                             const std::string& metric, double value) {
   analyzer::Diagnostic d;
   d.code = code;
   d.name = "rule-" + code;
@@ -63,11 +68,13 @@ analyzer::Diagnostic finding(const std::string& code, const std::string& key, co
 
 }  // namespace
 
-TEST_CASE("a planted kernel slowdown and an extra copy per step show in every part of the diff", "[run_diff]") {
+TEST_CASE("a planted kernel slowdown and an extra copy per step show in every part of the diff",
+          "[run_diff]") {
   TestTrace base, next;
   trainer(base, 3, 100, false);
   trainer(next, 6, 150, true);  // twice the steps: figures are per step
-  const analyzer::RunDiff d = analyzer::diffRuns(profileOf(base.model, "base.json"), profileOf(next.model, "new.json"));
+  const analyzer::RunDiff d =
+      analyzer::diffRuns(profileOf(base.model, "base.json"), profileOf(next.model, "new.json"));
 
   CHECK(d.base_steps.count == 3);
   CHECK(d.new_steps.count == 6);
@@ -97,22 +104,26 @@ TEST_CASE("a planted kernel slowdown and an extra copy per step show in every pa
   CHECK(mm.change == GroupChange::kMatched);
   CHECK(mm.delta_ns() == Approx(0).margin(1));
   // aten::empty runs before the first step, in neither run's steps.
-  CHECK(std::none_of(d.ops.begin(), d.ops.end(), [](const auto& r) { return r.name == "aten::empty"; }));
+  CHECK(std::none_of(d.ops.begin(), d.ops.end(),
+                     [](const auto& r) { return r.name == "aten::empty"; }));
   // gemm is in both runs: 250 of 270 µs per step of device time matched, so no note.
   CHECK(d.matched_device_fraction == Approx(250.0 / 270.0));
   CHECK(d.notes.empty());
   CHECK_FALSE(d.findings_compared);
 }
 
-TEST_CASE("a kernel on another stream is matched by name, one only in the base run vanished", "[run_diff]") {
+TEST_CASE("a kernel on another stream is matched by name, one only in the base run vanished",
+          "[run_diff]") {
   TestTrace base, next;
   for (TestTrace* t : {&base, &next}) {
     t->step(1, 0, 1000);
-    t->launch(10, 5, 100, 100, "gemm", trace::EventKind::kKernel, trace::EventKind::kRuntime, t == &base ? 7 : 13);
+    t->launch(10, 5, 100, 100, "gemm", trace::EventKind::kKernel, trace::EventKind::kRuntime,
+              t == &base ? 7 : 13);
     if (t == &base) t->launch(20, 5, 300, 40, "old_kernel");
     t->finalize();
   }
-  const analyzer::RunDiff d = analyzer::diffRuns(profileOf(base.model, "b"), profileOf(next.model, "n"));
+  const analyzer::RunDiff d =
+      analyzer::diffRuns(profileOf(base.model, "b"), profileOf(next.model, "n"));
   const auto& gemm = row(d.device_ops, "gemm");
   CHECK(gemm.change == GroupChange::kMatched);
   CHECK(gemm.by_name_only);
@@ -123,7 +134,8 @@ TEST_CASE("a kernel on another stream is matched by name, one only in the base r
   CHECK(old.delta_ns() == Approx(-40'000));
 }
 
-TEST_CASE("runs of different models and devices are said to be so, and still diffed", "[run_diff]") {
+TEST_CASE("runs of different models and devices are said to be so, and still diffed",
+          "[run_diff]") {
   TestTrace base, next;
   base.step(1, 0, 1000);
   base.launch(10, 5, 100, 400, "resnet_conv");
@@ -137,31 +149,37 @@ TEST_CASE("runs of different models and devices are said to be so, and still dif
   next.model.metadata.devices.back().name = "A100";
   base.finalize();
   next.finalize();
-  const analyzer::RunDiff d = analyzer::diffRuns(profileOf(base.model, "b"), profileOf(next.model, "n"));
+  const analyzer::RunDiff d =
+      analyzer::diffRuns(profileOf(base.model, "b"), profileOf(next.model, "n"));
   CHECK(d.matched_device_fraction == Approx(20.0 / 720.0));
   REQUIRE(d.notes.size() == 2);
   CHECK(d.notes[0].find("different devices (Tesla V100 vs A100)") != std::string::npos);
   CHECK(d.notes[1].find("different models") != std::string::npos);
   CHECK(row(d.device_ops, "shared_relu").change == GroupChange::kMatched);
-  const auto devices = std::find_if(d.metadata.begin(), d.metadata.end(), [](const auto& m) { return m.key == "devices"; });
+  const auto devices = std::find_if(d.metadata.begin(), d.metadata.end(),
+                                    [](const auto& m) { return m.key == "devices"; });
   REQUIRE(devices != d.metadata.end());
   CHECK(devices->differs());
 }
 
-TEST_CASE("findings are new, fixed, worse, better or the same by fingerprint and size", "[run_diff]") {
+TEST_CASE("findings are new, fixed, worse, better or the same by fingerprint and size",
+          "[run_diff]") {
   analyzer::LintResult base_lint, new_lint;
-  base_lint.diagnostics = {finding("SL204", "sync", "syncs_per_step", 6), finding("SL101", "", "wait_share", 0.3),
-                           finding("SL601", "", "zero_ops_per_step", 10), finding("SL602", "", "kernels_per_step", 10),
-                           finding("SL303", "", "eligible_share", 0.5)};
-  new_lint.diagnostics = {finding("SL204", "sync", "syncs_per_step", 60), finding("SL201", "", "copies_per_step", 2),
-                          finding("SL601", "", "zero_ops_per_step", 9), finding("SL602", "", "kernels_per_step", 5),
-                          finding("SL303", "", "", 0)};
+  base_lint.diagnostics = {
+      finding("SL204", "sync", "syncs_per_step", 6), finding("SL101", "", "wait_share", 0.3),
+      finding("SL601", "", "zero_ops_per_step", 10), finding("SL602", "", "kernels_per_step", 10),
+      finding("SL303", "", "eligible_share", 0.5)};
+  new_lint.diagnostics = {finding("SL204", "sync", "syncs_per_step", 60),
+                          finding("SL201", "", "copies_per_step", 2),
+                          finding("SL601", "", "zero_ops_per_step", 9),
+                          finding("SL602", "", "kernels_per_step", 5), finding("SL303", "", "", 0)};
   TestTrace base, next;
   for (TestTrace* t : {&base, &next}) {
     t->step(1, 0, 100);
     t->finalize();
   }
-  const analyzer::RunDiff d = analyzer::diffRuns(profileOf(base.model, "b", &base_lint), profileOf(next.model, "n", &new_lint));
+  const analyzer::RunDiff d = analyzer::diffRuns(profileOf(base.model, "b", &base_lint),
+                                                 profileOf(next.model, "n", &new_lint));
   REQUIRE(d.findings_compared);
   REQUIRE(d.findings.size() == 6);
   auto change = [&](const std::string& code) {
@@ -170,7 +188,7 @@ TEST_CASE("findings are new, fixed, worse, better or the same by fingerprint and
     FAIL("no finding " << code);
     return FindingChange::kSame;
   };
-  CHECK(change("SL204") == FindingChange::kWorse);   // 6 -> 60 syncs per step
+  CHECK(change("SL204") == FindingChange::kWorse);  // 6 -> 60 syncs per step
   CHECK(change("SL201") == FindingChange::kNew);
   CHECK(change("SL101") == FindingChange::kFixed);
   CHECK(change("SL602") == FindingChange::kBetter);  // 10 -> 5
@@ -183,7 +201,8 @@ TEST_CASE("findings are new, fixed, worse, better or the same by fingerprint and
   CHECK(d.findings[1].next.magnitude == Approx(60));
 }
 
-TEST_CASE("per-step distribution: median and percentiles interpolate, stddev is the sample one", "[run_diff]") {
+TEST_CASE("per-step distribution: median and percentiles interpolate, stddev is the sample one",
+          "[run_diff]") {
   const auto s = analyzer::describeDistribution({4, 1, 100, 3, 2});
   CHECK(s.count == 5);
   CHECK(s.mean_ns == Approx(22));
@@ -201,7 +220,8 @@ TEST_CASE("text, Markdown and JSON carry the same deltas", "[run_diff]") {
   TestTrace base, next;
   trainer(base, 2, 100, false);
   trainer(next, 2, 150, true);
-  const analyzer::RunDiff d = analyzer::diffRuns(profileOf(base.model, "base.json"), profileOf(next.model, "new.json"));
+  const analyzer::RunDiff d =
+      analyzer::diffRuns(profileOf(base.model, "base.json"), profileOf(next.model, "new.json"));
   std::ostringstream text, markdown;
   analyzer::printRunDiffText(text, d);
   analyzer::printRunDiffMarkdown(markdown, d);

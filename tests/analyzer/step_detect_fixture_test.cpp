@@ -1,7 +1,7 @@
 // Step detection on real torch.profiler traces (ResNet-50, 0 and 4 DataLoader workers) with
 // their ProfilerStep#N ranges removed: the detected steps must start where ProfilerStep did.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <string>
 
 #include "fixture_trace.h"
@@ -39,7 +39,8 @@ void rebuild(const trace::TraceModel& in, trace::TraceModel& out, bool keep_step
     if (e.detail != trace::kNoIndex) {
       if (trace::isCpuRange(e.kind)) {
         trace::OpDetail d = in.op_details[e.detail];
-        d.input_dims = d.input_types = d.concrete_inputs = d.call_stack = 0;  // other string table; unused here
+        d.input_dims = d.input_types = d.concrete_inputs = d.call_stack =
+            0;  // other string table; unused here
         c.detail = b.addOpDetail(d);
       } else {
         c.detail = b.addGpuDetail(in.gpu_details[e.detail]);
@@ -74,13 +75,16 @@ void checkFixture(const std::string& relative) {
   double max_error_ms = 0, max_error_fraction = 0;
   for (const analyzer::Step& want : real.steps) {
     // The detected step nearest to this ProfilerStep; they must be within 1 % of a step.
-    const auto nearest = std::min_element(found.steps.begin(), found.steps.end(), [&](const auto& a, const auto& b) {
-      return absNs(a.host_start_ns - want.host_start_ns) < absNs(b.host_start_ns - want.host_start_ns);
-    });
+    const auto nearest =
+        std::min_element(found.steps.begin(), found.steps.end(), [&](const auto& a, const auto& b) {
+          return absNs(a.host_start_ns - want.host_start_ns) <
+                 absNs(b.host_start_ns - want.host_start_ns);
+        });
     const int64_t host_error = absNs(nearest->host_start_ns - want.host_start_ns);
     const int64_t error = std::max(host_error, absNs(nearest->start_ns - want.start_ns));
     max_error_ms = std::max(max_error_ms, static_cast<double>(error) / 1e6);
-    max_error_fraction = std::max(max_error_fraction, static_cast<double>(error) / static_cast<double>(want.duration_ns()));
+    max_error_fraction = std::max(
+        max_error_fraction, static_cast<double>(error) / static_cast<double>(want.duration_ns()));
   }
   CHECK(max_error_ms < 0.2);
   CHECK(max_error_fraction < 0.01);
@@ -88,12 +92,14 @@ void checkFixture(const std::string& relative) {
 
 }  // namespace
 
-TEST_CASE("ResNet-50 without ProfilerStep, 0 workers: detected steps match the real ones", "[steps][detect][fixtures]") {
+TEST_CASE("ResNet-50 without ProfilerStep, 0 workers: detected steps match the real ones",
+          "[steps][detect][fixtures]") {
   checkFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
   checkFixture("kineto/resnet50_num_workers_0/worker0.1623143566756.pt.trace.json.gz");
 }
 
-TEST_CASE("ResNet-50 without ProfilerStep, 4 workers: detected steps match the real ones", "[steps][detect][fixtures]") {
+TEST_CASE("ResNet-50 without ProfilerStep, 4 workers: detected steps match the real ones",
+          "[steps][detect][fixtures]") {
   checkFixture("kineto/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz");
   checkFixture("kineto/resnet50_num_workers_4/worker0.1623213129365.pt.trace.json.gz");
 }

@@ -2,8 +2,8 @@
 // expected boundaries, and the ResNet-50 fixtures with their ProfilerStep ranges removed.
 #include "steplint/analyzer/step_detect.h"
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -24,16 +24,17 @@ constexpr int64_t kWorker = 2;
 constexpr int64_t kAutogradThread = 3;
 
 struct LoopShape {
-  bool data_on_main = true;          // 0 workers: the main thread builds the batch
+  bool data_on_main = true;  // 0 workers: the main thread builds the batch
   int64_t backward_tid = TestTrace::kMainThread;
-  double wait_us = 200;              // worker case: main thread idle until the batch arrives
-  int stall_iteration = -1;          // this iteration's data takes 5000 µs instead
-  int preempt_iteration = -1;        // this iteration's backward stops for 3000 µs halfway
+  double wait_us = 200;        // worker case: main thread idle until the batch arrives
+  int stall_iteration = -1;    // this iteration's data takes 5000 µs instead
+  int preempt_iteration = -1;  // this iteration's backward stops for 3000 µs halfway
 };
 
 // One libtorch iteration: data, zero_grad, forward, backward, SGD step, loss.item().
 // Returns the time the iteration ends (loss.item() ends).
-double iteration(TestTrace& t, double start, const LoopShape& shape, bool stall, bool preempt = false) {
+double iteration(TestTrace& t, double start, const LoopShape& shape, bool stall,
+                 bool preempt = false) {
   double at = start;
   const double data = stall ? 5000 : (shape.data_on_main ? 30 : shape.wait_us);
   if (shape.data_on_main) {
@@ -49,8 +50,8 @@ double iteration(TestTrace& t, double start, const LoopShape& shape, bool stall,
     t.op(name, at, 10);
     at += 12;
   }
-  for (const char* node : {"MseLossBackward0", "AddmmBackward0", "torch::autograd::AccumulateGrad", "ReluBackward0",
-                           "AddmmBackward0", "torch::autograd::AccumulateGrad"}) {
+  for (const char* node : {"MseLossBackward0", "AddmmBackward0", "torch::autograd::AccumulateGrad",
+                           "ReluBackward0", "AddmmBackward0", "torch::autograd::AccumulateGrad"}) {
     t.op(std::string("autograd::engine::evaluate_function: ") + node, at, 10, shape.backward_tid);
     t.op(node, at + 1, 8, shape.backward_tid);
     at += 11;
@@ -93,7 +94,8 @@ TEST_CASE("backward op names are recognised across torch versions", "[steps][det
   CHECK_FALSE(analyzer::isBackwardOpName("Backward"));
 }
 
-TEST_CASE("CPU loop with the data loader on the main thread: steps start at the data loading", "[steps][detect]") {
+TEST_CASE("CPU loop with the data loader on the main thread: steps start at the data loading",
+          "[steps][detect]") {
   TestTrace t;
   LoopShape shape;
   shape.stall_iteration = 2;  // one slow batch must not split or merge iterations
@@ -111,7 +113,8 @@ TEST_CASE("CPU loop with the data loader on the main thread: steps start at the 
   CHECK(r.notes[0].find("5 steps detected from 5 backward passes") != std::string::npos);
 }
 
-TEST_CASE("worker-thread data loading: steps start where the main thread begins to wait", "[steps][detect]") {
+TEST_CASE("worker-thread data loading: steps start where the main thread begins to wait",
+          "[steps][detect]") {
   for (const int64_t backward_tid : {TestTrace::kMainThread, kAutogradThread}) {
     INFO("backward on thread " << backward_tid);
     TestTrace t;
@@ -134,8 +137,9 @@ TEST_CASE("worker-thread data loading: steps start where the main thread begins 
   }
 }
 
-TEST_CASE("detected steps name their training thread, which the attribution reads rather than a busier worker",
-          "[steps][detect]") {
+TEST_CASE(
+    "detected steps name their training thread, which the attribution reads rather than a busier worker",
+    "[steps][detect]") {
   TestTrace t;
   LoopShape shape;
   shape.data_on_main = false;
@@ -143,7 +147,8 @@ TEST_CASE("detected steps name their training thread, which the attribution read
   for (int i = 0; i < 5; ++i) {
     const double start = at;
     at = iteration(t, at, shape, false);
-    for (int k = 0; k < 40; ++k) t.op("aten::mul", start + 0.5 + k * 0.1, 0.05, kWorker);  // decoding samples
+    for (int k = 0; k < 40; ++k)
+      t.op("aten::mul", start + 0.5 + k * 0.1, 0.05, kWorker);  // decoding samples
   }
   t.finalize();
   const auto r = computeSteps(t.model);
@@ -172,7 +177,8 @@ TEST_CASE("a backward pass preempted halfway is one pass, not two", "[steps][det
   }
 }
 
-TEST_CASE("too few iterations or irregular backward passes fall back to the whole trace", "[steps][detect]") {
+TEST_CASE("too few iterations or irregular backward passes fall back to the whole trace",
+          "[steps][detect]") {
   SECTION("two iterations are one period") {
     TestTrace t;
     buildLoop(t, LoopShape{}, 2);
@@ -186,7 +192,8 @@ TEST_CASE("too few iterations or irregular backward passes fall back to the whol
     TestTrace t;
     double at = iteration(t, 0, LoopShape{}, false);
     at = iteration(t, at, LoopShape{}, false);
-    for (int i = 0; i < 60; ++i, at += 11) t.op("autograd::engine::evaluate_function: AddmmBackward0", at + 100, 10);
+    for (int i = 0; i < 60; ++i, at += 11)
+      t.op("autograd::engine::evaluate_function: AddmmBackward0", at + 100, 10);
     at = iteration(t, at + 200, LoopShape{}, false);
     iteration(t, at, LoopShape{}, false);
     t.finalize();

@@ -33,7 +33,8 @@ TEST_CASE("steps are extended to the end of the GPU work they launched", "[steps
   CHECK(r.dropped_tail_steps == 0);
 }
 
-TEST_CASE("a step without device ops keeps its host end but never ends before it starts", "[steps]") {
+TEST_CASE("a step without device ops keeps its host end but never ends before it starts",
+          "[steps]") {
   TestTrace t;
   t.step(1, 0, 100);
   t.step(2, 100, 20);
@@ -51,7 +52,8 @@ TEST_CASE("a step without device ops keeps its host end but never ends before it
   CHECK(r.steps[2].end_ns == 220'000);
 }
 
-TEST_CASE("a step whose device work ends before the previous step is clamped to zero length", "[steps]") {
+TEST_CASE("a step whose device work ends before the previous step is clamped to zero length",
+          "[steps]") {
   TestTrace t;
   t.step(1, 0, 100);
   t.step(2, 100, 100);
@@ -100,7 +102,8 @@ TEST_CASE("incomplete tail steps are dropped as tb_plugin does (TB-Q6)", "[steps
     for (int s = 0; s < 3; ++s) t.step(s + 1, s * 100.0, 100);
     for (int s = 0; s < 3; ++s) {
       const int kernels = s == 2 ? last_step_kernels : 5;
-      for (int k = 0; k < kernels; ++k) t.launch(s * 100.0 + 10 + k * 5, 2, s * 100.0 + 20 + k * 5, 2);
+      for (int k = 0; k < kernels; ++k)
+        t.launch(s * 100.0 + 10 + k * 5, 2, s * 100.0 + 20 + k * 5, 2);
     }
     t.finalize();
   };
@@ -171,7 +174,8 @@ TEST_CASE("a GPU-side ProfilerStep annotation is not a step (TB-Q9)", "[steps]")
 TEST_CASE("driver-launched kernels are matched to steps (unlike tb_plugin, TB-Q10)", "[steps]") {
   TestTrace t;
   t.step(1, 0, 100);
-  t.launch(10, 5, 50, 100, "triton_poi_fused_add_0", trace::EventKind::kKernel, trace::EventKind::kDriver);
+  t.launch(10, 5, 50, 100, "triton_poi_fused_add_0", trace::EventKind::kKernel,
+           trace::EventKind::kDriver);
   t.finalize();
   const auto r = computeSteps(t.model);
   REQUIRE(r.steps.size() == 1);
@@ -208,8 +212,8 @@ TEST_CASE("a zero-length launch at a step's end belongs to that step, as in tb_p
 
 TEST_CASE("leading steps over 3x the median are dropped as warm-up, with a note", "[steps]") {
   TestTrace t;
-  t.step(0, 0, 3000);     // CUDA/cuBLAS start-up: 30x a normal step
-  t.step(1, 3000, 400);   // autotuning: 4x
+  t.step(0, 0, 3000);    // CUDA/cuBLAS start-up: 30x a normal step
+  t.step(1, 3000, 400);  // autotuning: 4x
   t.step(2, 3400, 100);
   t.step(3, 3500, 110);
   t.step(4, 3610, 90);
@@ -245,7 +249,8 @@ TEST_CASE("steady steps, a merely slow first step and short runs keep every step
   CHECK(r.dropped_warmup_steps == 0);
 }
 
-TEST_CASE("a million-fold repeated ProfilerStep#1 is one step and a note, not a million steps", "[steps]") {
+TEST_CASE("a million-fold repeated ProfilerStep#1 is one step and a note, not a million steps",
+          "[steps]") {
   // Issue 12: 10^6 identical ProfilerStep#1 events made `summary` print a 10^6-row breakdown
   // (729 MB). 10^4 copies keep the test quick; the cost was per copy.
   TestTrace t;
@@ -260,9 +265,10 @@ TEST_CASE("a million-fold repeated ProfilerStep#1 is one step and a note, not a 
   CHECK(r.steps[0].host_end_ns == 100'000);
   CHECK(r.steps[1].number == 2);
   REQUIRE(r.notes.size() == 1);
-  CHECK(r.notes[0] ==
-        "malformed trace: 9999 ProfilerStep range(s) repeat a step number (ProfilerStep#1 x10000; 9999 exact "
-        "copies); events written twice or recordings merged? Only the earliest range of each number is used");
+  CHECK(
+      r.notes[0] ==
+      "malformed trace: 9999 ProfilerStep range(s) repeat a step number (ProfilerStep#1 x10000; 9999 exact "
+      "copies); events written twice or recordings merged? Only the earliest range of each number is used");
 
   const analyzer::TraceSummary summary = analyzer::summarize(t.model);
   CHECK(summary.breakdown.per_step.size() == 2);
@@ -295,6 +301,8 @@ TEST_CASE("repeated step numbers at different times keep the earliest range of e
   CHECK(numbers == std::vector<int64_t>{1, 2, 3, 5, 7, 9});
   CHECK(starts == std::vector<int64_t>{0, 100'000, 200'000, 500'000, 700'000, 800'000});
   REQUIRE(r.notes.size() == 1);
-  CHECK(r.notes[0].rfind("malformed trace: 6 ProfilerStep range(s) repeat a step number (ProfilerStep#1 x3, "
-                         "ProfilerStep#2 x2, ProfilerStep#3 x2, ...; 0 exact copies)", 0) == 0);
+  CHECK(r.notes[0].rfind(
+            "malformed trace: 6 ProfilerStep range(s) repeat a step number (ProfilerStep#1 x3, "
+            "ProfilerStep#2 x2, ProfilerStep#3 x2, ...; 0 exact copies)",
+            0) == 0);
 }

@@ -17,7 +17,9 @@ std::string textOf(const analyzer::TraceSummary& s, const trace::TraceModel& mod
   return out.str();
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 void buildGpuTrace(TestTrace& t) {
   t.step(1, 0, 100);
@@ -137,7 +139,8 @@ TEST_CASE("JSON uses null for what is unknown", "[summary]") {
 
 // Issue 13: idle time over the whole trace and over HTA's window differed by 20-59 % with no
 // way to tell which one a number was; every idle figure now names its window.
-TEST_CASE("idle time is reported per window, labelled, with HTA's temporal breakdown", "[summary]") {
+TEST_CASE("idle time is reported per window, labelled, with HTA's temporal breakdown",
+          "[summary]") {
   TestTrace t;
   buildGpuTrace(t);  // steps 1 and 2; ops launched at 12 (step 1), 112 and 150 (step 2)
   const auto s = analyzer::summarize(t.model);
@@ -154,7 +157,9 @@ TEST_CASE("idle time is reported per window, labelled, with HTA's temporal break
   const std::string text = textOf(s, t.model);
   CHECK(has(text, "GPU idle time per stream over the analysed steps"));
   CHECK(has(text, "window: steps 1..2"));
-  CHECK(has(text, "GPU idle time per stream over HTA's window (what HTA's get_idle_time_breakdown reports)"));
+  CHECK(has(
+      text,
+      "GPU idle time per stream over HTA's window (what HTA's get_idle_time_breakdown reports)"));
   CHECK(has(text, "ProfilerStep#2, starts at ts 100.000 µs (HTA's default drops the last step)"));
   CHECK(has(text, "GPU temporal breakdown over HTA's window"));
   CHECK(has(text, "Peak allocated"));
@@ -179,7 +184,8 @@ TEST_CASE("idle time is reported per window, labelled, with HTA's temporal break
   CHECK(temporal["gpus"][0]["idle_pct"].get<double>() == Approx(0.0));
 }
 
-TEST_CASE("without two ProfilerStep names HTA's window is the whole trace, and says so", "[summary]") {
+TEST_CASE("without two ProfilerStep names HTA's window is the whole trace, and says so",
+          "[summary]") {
   TestTrace t;
   t.op("aten::mm", 0, 50);
   t.launch(10, 2, 20, 10);
@@ -193,10 +199,12 @@ TEST_CASE("without two ProfilerStep names HTA's window is the whole trace, and s
   CHECK(j["idle"]["hta_window"]["cutoff_ns"].is_null());
 }
 
-TEST_CASE("summary: the profiler's cost per step is the recorded host events per step times the cost per event (#16)",
-          "[summary]") {
+TEST_CASE(
+    "summary: the profiler's cost per step is the recorded host events per step times the cost per event (#16)",
+    "[summary]") {
   TestTrace t;
-  buildGpuTrace(t);  // per step: the ProfilerStep range and one aten::mm (launches are not host events)
+  buildGpuTrace(
+      t);  // per step: the ProfilerStep range and one aten::mm (launches are not host events)
   t.model.metadata.extra = {{"steplint_version", "\"0.1.0\""}, {"steplint_op_overhead_ns", "500"}};
   const analyzer::TraceSummary s = analyzer::summarize(t.model);
   REQUIRE(s.steps.steps.size() == 2);
@@ -205,9 +213,11 @@ TEST_CASE("summary: the profiler's cost per step is the recorded host events per
   const nlohmann::json j = analyzer::summaryToJson(s, t.model);
   CHECK(j["profiler_overhead"]["ns_per_event"] == Approx(500.0));
   CHECK(j["profiler_overhead"]["ms_per_step"] == Approx(0.001));
-  CHECK(has(textOf(s, t.model), "2 recorded host events per step x 500 ns (the recording's cost per recorded op"));
+  CHECK(has(textOf(s, t.model),
+            "2 recorded host events per step x 500 ns (the recording's cost per recorded op"));
 
-  t.model.metadata.extra = {{"steplint_version", "\"0.1.0\""}};  // an older steplint: nothing measured
+  t.model.metadata.extra = {
+      {"steplint_version", "\"0.1.0\""}};  // an older steplint: nothing measured
   const analyzer::TraceSummary older = analyzer::summarize(t.model);
   CHECK(older.profiler.nsPerStep() == 0);
   CHECK(has(textOf(older, t.model), "not taken out: not measured by this recording"));

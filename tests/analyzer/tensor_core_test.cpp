@@ -6,7 +6,8 @@ using steplint::analyzer::isTensorCoreKernelName;
 
 TEST_CASE("tb_plugin's tensor-core allowlist is recognised", "[tensor_core]") {
   CHECK(isTensorCoreKernelName("volta_h884gemm_64x64_ldg8_nn"));
-  CHECK(isTensorCoreKernelName("volta_s884cudnn_fp16_256x128_ldg8_dgrad_f2f_exp_small_nhwc2nchw_tt_v1"));
+  CHECK(isTensorCoreKernelName(
+      "volta_s884cudnn_fp16_256x128_ldg8_dgrad_f2f_exp_small_nhwc2nchw_tt_v1"));
   CHECK(isTensorCoreKernelName("turing_fp16_s1688gemm_fp16_128x128_ldg8_f2f_nn"));
   CHECK(isTensorCoreKernelName("ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_nn"));
   CHECK(isTensorCoreKernelName("ampere_h16816gemm_256x128_ldg8_stages_64x3_nn"));
@@ -39,7 +40,8 @@ TEST_CASE("modern tensor-core families are recognised (beyond TB-Q3)", "[tensor_
   CHECK(isTensorCoreKernelName("sm90_gemm_bf16_wgmma_kernel"));
   CHECK(isTensorCoreKernelName("void nvcuda_wmma_example_kernel(half*, half*, float*)"));
   // ROCm matrix cores (MFMA) in Tensile GEMMs
-  CHECK(isTensorCoreKernelName("Cijk_Ailk_Bjlk_SB_Bias_AS_SAV_UserArgs_MT64x16x16_MI16x16x1_SN_LDSB0_AFC1"));
+  CHECK(isTensorCoreKernelName(
+      "Cijk_Ailk_Bjlk_SB_Bias_AS_SAV_UserArgs_MT64x16x16_MI16x16x1_SN_LDSB0_AFC1"));
 }
 
 TEST_CASE("FP32 and non-GEMM kernels are not tensor-core kernels", "[tensor_core]") {
@@ -60,10 +62,12 @@ TEST_CASE("FP32 and non-GEMM kernels are not tensor-core kernels", "[tensor_core
       "fmha_cutlassF_f32_aligned_64x64_rf_sm80(PyTorchMemEffAttention::AttentionKernel<float>::Params)"));
   CHECK_FALSE(isTensorCoreKernelName(
       "void cublasLt::splitKreduce_kernel<32, 16, int, float, float, float, float, true, false, false>(cublasLt::cublasSplitKParams<float>)"));
-  CHECK_FALSE(
-      isTensorCoreKernelName("void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>>(int)"));
-  CHECK_FALSE(isTensorCoreKernelName("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)"));
+  CHECK_FALSE(isTensorCoreKernelName(
+      "void at::native::vectorized_elementwise_kernel<4, at::native::AddFunctor<float>>(int)"));
+  CHECK_FALSE(isTensorCoreKernelName(
+      "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)"));
   CHECK_FALSE(isTensorCoreKernelName("triton_poi_fused_add_cos_sin_0"));
-  CHECK_FALSE(isTensorCoreKernelName("Cijk_Ailk_Bjlk_SB_MT64x64x8_SN_GRVW4_K1_LBSPP0"));  // Tensile without MFMA
+  CHECK_FALSE(isTensorCoreKernelName(
+      "Cijk_Ailk_Bjlk_SB_MT64x64x8_SN_GRVW4_K1_LBSPP0"));  // Tensile without MFMA
   CHECK_FALSE(isTensorCoreKernelName(""));
 }

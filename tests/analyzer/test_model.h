@@ -19,14 +19,17 @@ class TestTrace {
   TestTrace() : builder_(model) {}
 
   uint32_t step(int n, double ts, double dur) {
-    return builder_.addComplete(trace::EventKind::kUserAnnotation, "ProfilerStep#" + std::to_string(n), kCpuPid,
-                                kMainThread, ts, dur, nextExternalId());
+    return builder_.addComplete(trace::EventKind::kUserAnnotation,
+                                "ProfilerStep#" + std::to_string(n), kCpuPid, kMainThread, ts, dur,
+                                nextExternalId());
   }
   uint32_t op(const std::string& name, double ts, double dur, int64_t tid = kMainThread) {
-    return builder_.addComplete(trace::EventKind::kCpuOp, name, kCpuPid, tid, ts, dur, nextExternalId());
+    return builder_.addComplete(trace::EventKind::kCpuOp, name, kCpuPid, tid, ts, dur,
+                                nextExternalId());
   }
   /// An op that records the autograd sequence counter as it was when it started.
-  uint32_t seqOp(const std::string& name, double ts, double dur, int64_t sequence_number, int64_t tid = kMainThread) {
+  uint32_t seqOp(const std::string& name, double ts, double dur, int64_t sequence_number,
+                 int64_t tid = kMainThread) {
     const uint32_t i = op(name, ts, dur, tid);
     trace::OpDetail detail;
     detail.sequence_number = sequence_number;
@@ -34,34 +37,41 @@ class TestTrace {
     return i;
   }
   uint32_t annotation(const std::string& name, double ts, double dur, int64_t tid = kMainThread) {
-    return builder_.addComplete(trace::EventKind::kUserAnnotation, name, kCpuPid, tid, ts, dur, nextExternalId());
+    return builder_.addComplete(trace::EventKind::kUserAnnotation, name, kCpuPid, tid, ts, dur,
+                                nextExternalId());
   }
-  uint32_t event(trace::EventKind kind, const std::string& name, double ts, double dur, int64_t pid = kCpuPid,
-                 int64_t tid = kMainThread) {
+  uint32_t event(trace::EventKind kind, const std::string& name, double ts, double dur,
+                 int64_t pid = kCpuPid, int64_t tid = kMainThread) {
     return builder_.addComplete(kind, name, pid, tid, ts, dur);
   }
 
   /// A launch call at [ts, ts+dur) on the main thread and the device op it causes at
   /// [op_ts, op_ts+op_dur). Returns the device op's index (valid until finalize()).
-  uint32_t launch(double ts, double dur, double op_ts, double op_dur, const std::string& kernel = "kernel_a",
+  uint32_t launch(double ts, double dur, double op_ts, double op_dur,
+                  const std::string& kernel = "kernel_a",
                   trace::EventKind op_kind = trace::EventKind::kKernel,
-                  trace::EventKind call_kind = trace::EventKind::kRuntime, int64_t stream = kStream) {
+                  trace::EventKind call_kind = trace::EventKind::kRuntime,
+                  int64_t stream = kStream) {
     const int64_t corr = next_correlation_++;
-    builder_.addComplete(call_kind, call_kind == trace::EventKind::kDriver ? "cuLaunchKernel" : "cudaLaunchKernel",
-                         kCpuPid, kMainThread, ts, dur, trace::kNoId, corr);
-    return builder_.addComplete(op_kind, kernel, kDevice, stream, op_ts, op_dur, trace::kNoId, corr);
+    builder_.addComplete(
+        call_kind, call_kind == trace::EventKind::kDriver ? "cuLaunchKernel" : "cudaLaunchKernel",
+        kCpuPid, kMainThread, ts, dur, trace::kNoId, corr);
+    return builder_.addComplete(op_kind, kernel, kDevice, stream, op_ts, op_dur, trace::kNoId,
+                                corr);
   }
   /// A device op with no launch call (launched before the profiler started).
-  uint32_t orphanKernel(double ts, double dur, const std::string& name = "kernel_orphan", int64_t stream = kStream,
-                        int64_t device = kDevice) {
+  uint32_t orphanKernel(double ts, double dur, const std::string& name = "kernel_orphan",
+                        int64_t stream = kStream, int64_t device = kDevice) {
     return builder_.addComplete(trace::EventKind::kKernel, name, device, stream, ts, dur);
   }
 
-  trace::GpuDetail& gpu(uint32_t event_index) { return model.gpu_details[model.events[event_index].detail]; }
+  trace::GpuDetail& gpu(uint32_t event_index) {
+    return model.gpu_details[model.events[event_index].detail];
+  }
   /// c10d's args on a CPU op (record_param_comms), as "Collective name", "Process Group Name",
   /// "Process Group Ranks", "Seq" and "In msg nelems" give them. Call before finalize().
-  void collectiveArgs(uint32_t event_index, const std::string& name, const std::string& group, int64_t seq,
-                      const std::string& ranks = "", int64_t nelems = -1) {
+  void collectiveArgs(uint32_t event_index, const std::string& name, const std::string& group,
+                      int64_t seq, const std::string& ranks = "", int64_t nelems = -1) {
     trace::Event& e = model.events[event_index];
     if (e.detail == trace::kNoIndex) e.detail = builder_.addOpDetail({});
     trace::CollectiveDetail c;

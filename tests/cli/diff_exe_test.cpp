@@ -23,9 +23,12 @@ const nlohmann::json* findFinding(const nlohmann::json& findings, const std::str
 
 }  // namespace
 
-TEST_CASE("diff of ResNet-50 with 0 and 4 DataLoader workers blames the DataLoader", "[cli][diff][slow]") {
-  const std::string base = requireFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
-  const std::string next = requireFixture("kineto/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz");
+TEST_CASE("diff of ResNet-50 with 0 and 4 DataLoader workers blames the DataLoader",
+          "[cli][diff][slow]") {
+  const std::string base =
+      requireFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+  const std::string next =
+      requireFixture("kineto/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz");
   RunResult r = runSteplint({"diff", "--format", "json", base, next});
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
@@ -41,7 +44,8 @@ TEST_CASE("diff of ResNet-50 with 0 and 4 DataLoader workers blames the DataLoad
   CHECK(doc["step_delta_ms"].get<double>() == Approx(-36.52).margin(0.05));
   CHECK(doc["base"]["steps"]["steps"] == 6);
   // The single-process iterator vanished; the metadata says what the change was.
-  const nlohmann::json* loader = findRow(doc["cpu_ops"], "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
+  const nlohmann::json* loader =
+      findRow(doc["cpu_ops"], "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
   REQUIRE(loader != nullptr);
   CHECK((*loader)["change"] == "vanished");
   bool dataloader_differs = false;
@@ -85,7 +89,8 @@ TEST_CASE("diff refuses bad input with one clear line", "[cli][diff]") {
   RunResult overwrite = runSteplint({"diff", "-o", slow, slow, slow});
   CHECK(overwrite.exit_code == 2);
   const std::string out = scratchPath("diff.md");
-  RunResult to_file = runSteplint({"diff", "--format", "markdown", "--no-findings", "-o", out, slow, slow});
+  RunResult to_file =
+      runSteplint({"diff", "--format", "markdown", "--no-findings", "-o", out, slow, slow});
   CHECK(to_file.exit_code == 0);
   CHECK(readFile(out).find("Step time: ") != std::string::npos);
   CHECK(readFile(out).find("+0.000 ms") == std::string::npos);  // a run against itself: no change

@@ -21,8 +21,9 @@ std::string makeRun(const std::string& name, const std::string& extra, int steps
   std::_Exit(77);
 #else
   const std::string path = scratchPath(name + ".pt.trace.json.gz");
-  const std::string command = shellQuote(STEPLINT_TRACEGEN) + " -q --seed 3 --dataloader-ms 2 --steps " +
-                              std::to_string(steps) + " " + extra + " -o " + shellQuote(path);
+  const std::string command = shellQuote(STEPLINT_TRACEGEN) +
+                              " -q --seed 3 --dataloader-ms 2 --steps " + std::to_string(steps) +
+                              " " + extra + " -o " + shellQuote(path);
   REQUIRE(std::system(command.c_str()) == 0);
   return path;
 #endif
@@ -39,8 +40,8 @@ nlohmann::json firstTrace(const RunResult& r) {
 TEST_CASE("gate: a re-recording of the same trainer passes", "[cli][gate]") {
   const std::string base = makeRun("base", "--noise-seed 1");
   const std::string same = makeRun("same", "--noise-seed 2");
-  RunResult r = runSteplint({"check", "--select", "SL001", "--format", "json", same, "--compare", base,
-                             "--max-regression", "2%,kernel=2%"});
+  RunResult r = runSteplint({"check", "--select", "SL001", "--format", "json", same, "--compare",
+                             base, "--max-regression", "2%,kernel=2%"});
   INFO(r.err);
   CHECK(r.exit_code == 0);
   const nlohmann::json t = firstTrace(r);
@@ -52,7 +53,8 @@ TEST_CASE("gate: a re-recording of the same trainer passes", "[cli][gate]") {
 TEST_CASE("gate: a planted 10% kernel slowdown fails, in every format", "[cli][gate]") {
   const std::string base = makeRun("base", "--noise-seed 1");
   const std::string slow = makeRun("slow", "--noise-seed 2 --kernel-slowdown 1.1");
-  RunResult r = runSteplint({"check", "--select", "SL001", "--format", "json", slow, "--compare", base});
+  RunResult r =
+      runSteplint({"check", "--select", "SL001", "--format", "json", slow, "--compare", base});
   INFO(r.err);
   CHECK(r.exit_code == 1);
   const nlohmann::json t = firstTrace(r);
@@ -62,11 +64,13 @@ TEST_CASE("gate: a planted 10% kernel slowdown fails, in every format", "[cli][g
   CHECK(f["severity"] == "error");
   CHECK(f["fingerprint"] == "SL801:step");
   // The kernels are ~92% of this step: +10% kernel time is about +9% step time.
-  CHECK(f["evidence"]["metrics"]["regression_fraction"].get<double>() == Approx(0.092).margin(0.01));
+  CHECK(f["evidence"]["metrics"]["regression_fraction"].get<double>() ==
+        Approx(0.092).margin(0.01));
   CHECK(f["evidence"]["metrics"]["p_value"].get<double>() < 0.001);
 
   for (const char* format : {"sarif", "junit", "github", "markdown", "text"}) {
-    RunResult other = runSteplint({"check", "--select", "SL001", "--format", format, slow, "--compare", base});
+    RunResult other =
+        runSteplint({"check", "--select", "SL001", "--format", format, slow, "--compare", base});
     INFO(format);
     CHECK(other.exit_code == 1);
     CHECK(other.out.find("SL801") != std::string::npos);
@@ -75,7 +79,8 @@ TEST_CASE("gate: a planted 10% kernel slowdown fails, in every format", "[cli][g
   // A looser limit, in steplint.toml, passes the same pair.
   const std::string config = scratchPath("steplint.toml");
   std::ofstream(config) << "[compare]\nmax-regression = [\"15%\", \"kernel=15%\"]\n";
-  RunResult loose = runSteplint({"check", "--config", config, "--select", "SL001", slow, "--compare", base});
+  RunResult loose =
+      runSteplint({"check", "--config", config, "--select", "SL001", slow, "--compare", base});
   CHECK(loose.exit_code == 0);
   std::ofstream(config) << "[compare]\nmax-regression = \"fast=1%\"\n";
   RunResult bad = runSteplint({"check", "--config", config, slow, "--compare", base});
@@ -89,8 +94,8 @@ TEST_CASE("gate: a category limit catches what the step limit lets through", "[c
   const std::string copy = makeRun("copy", "--noise-seed 2 --extra-dtod-copies 4");
   RunResult step_only = runSteplint({"check", "--select", "SL001", copy, "--compare", base});
   CHECK(step_only.exit_code == 0);  // 4 x 32 µs of copies: far inside 5% of an 82 ms step
-  RunResult memcpy = runSteplint(
-      {"check", "--select", "SL001", "--format", "json", copy, "--compare", base, "--max-regression", "memcpy=2%"});
+  RunResult memcpy = runSteplint({"check", "--select", "SL001", "--format", "json", copy,
+                                  "--compare", base, "--max-regression", "memcpy=2%"});
   INFO(memcpy.err);
   CHECK(memcpy.exit_code == 1);
   const nlohmann::json t = firstTrace(memcpy);
@@ -101,14 +106,17 @@ TEST_CASE("gate: a category limit catches what the step limit lets through", "[c
 TEST_CASE("gate: with too few steps it says it cannot decide and does not fail", "[cli][gate]") {
   const std::string base = makeRun("base", "--noise-seed 1");
   const std::string few = makeRun("few", "--noise-seed 2 --kernel-slowdown 1.1", 4);
-  RunResult r = runSteplint({"check", "--select", "SL001", "--format", "json", few, "--compare", base});
+  RunResult r =
+      runSteplint({"check", "--select", "SL001", "--format", "json", few, "--compare", base});
   CHECK(r.exit_code == 0);
   const nlohmann::json t = firstTrace(r);
   CHECK(t["findings"].empty());
   REQUIRE(t["not_checked"].size() == 1);
   CHECK(t["not_checked"][0]["code"] == "SL801");
-  CHECK(t["not_checked"][0]["reason"].get<std::string>().find("cannot decide") != std::string::npos);
-  CHECK(t["not_checked"][0]["reason"].get<std::string>().find("needs 5 in each") != std::string::npos);
+  CHECK(t["not_checked"][0]["reason"].get<std::string>().find("cannot decide") !=
+        std::string::npos);
+  CHECK(t["not_checked"][0]["reason"].get<std::string>().find("needs 5 in each") !=
+        std::string::npos);
 }
 
 TEST_CASE("gate: bad use is a usage error", "[cli][gate]") {
@@ -124,8 +132,9 @@ TEST_CASE("gate: bad use is a usage error", "[cli][gate]") {
   CHECK(missing.err.find("no-such-base.json") != std::string::npos);
 }
 
-TEST_CASE("diff on planted pairs: the kernel slowdown and the extra copy are where they were planted",
-          "[cli][diff][gate]") {
+TEST_CASE(
+    "diff on planted pairs: the kernel slowdown and the extra copy are where they were planted",
+    "[cli][diff][gate]") {
   const std::string base = makeRun("base", "--noise-seed 1");
   const std::string slow = makeRun("slow", "--noise-seed 2 --kernel-slowdown 1.1");
   const std::string copy = makeRun("copy", "--noise-seed 2 --extra-dtod-copies 1");
@@ -133,7 +142,8 @@ TEST_CASE("diff on planted pairs: the kernel slowdown and the extra copy are whe
   REQUIRE(r.exit_code == 0);
   nlohmann::json d = nlohmann::json::parse(r.out);
   const double kernel_base = d["categories"]["kernel"]["base_ms"].get<double>();
-  CHECK(d["categories"]["kernel"]["delta_ms"].get<double>() == Approx(0.1 * kernel_base).epsilon(0.1));
+  CHECK(d["categories"]["kernel"]["delta_ms"].get<double>() ==
+        Approx(0.1 * kernel_base).epsilon(0.1));
   CHECK(std::abs(d["categories"]["dataloader"]["delta_ms"].get<double>()) < 0.5);
   for (const nlohmann::json& row : d["device_ops"])  // every kernel is 10% slower, none new
     CHECK(row["change"] == "matched");
@@ -141,8 +151,9 @@ TEST_CASE("diff on planted pairs: the kernel slowdown and the extra copy are whe
   r = runSteplint({"diff", "--no-findings", "--format", "json", base, copy});
   REQUIRE(r.exit_code == 0);
   d = nlohmann::json::parse(r.out);
-  const nlohmann::json& first_new = *std::find_if(d["device_ops"].begin(), d["device_ops"].end(),
-                                                  [](const nlohmann::json& row) { return row["change"] != "matched"; });
+  const nlohmann::json& first_new =
+      *std::find_if(d["device_ops"].begin(), d["device_ops"].end(),
+                    [](const nlohmann::json& row) { return row["change"] != "matched"; });
   CHECK(first_new["name"] == "Memcpy DtoD (Device -> Device)");
   CHECK(first_new["change"] == "appeared");
   CHECK(first_new["new"]["count_per_step"].get<double>() == Approx(1));

@@ -29,8 +29,8 @@ TEST_CASE("describeImportError: not a trace", "[cli]") {
 }
 
 TEST_CASE("describeImportError: I/O and cancel", "[cli]") {
-  CHECK(describeImportError("t.json", status(trace::ImportError::kIo,
-                                             "t.json: cannot read (Permission denied)")) ==
+  CHECK(describeImportError(
+            "t.json", status(trace::ImportError::kIo, "t.json: cannot read (Permission denied)")) ==
         "t.json: cannot read (Permission denied)");
   CHECK(describeImportError("t.json", status(trace::ImportError::kIo, "t.json: no such file")) ==
         "t.json: no such file");

@@ -46,14 +46,16 @@ std::vector<std::string> othersIn(const std::string& dir, const std::vector<std:
 
 }  // namespace
 
-TEST_CASE("record: a FIFO at -o is refused before the program runs, and left alone", "[cli][record]") {
+TEST_CASE("record: a FIFO at -o is refused before the program runs, and left alone",
+          "[cli][record]") {
   const std::string dir = scratchDir("fifo");
   const std::string fifo = dir + "/t.json";
   REQUIRE(mkfifo(fifo.c_str(), 0644) == 0);  // a device node needs root; a FIFO does not
   const RunResult r = recordTouching(fifo, dir + "/ran");
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "steplint: error: " + fifo +
-                     " exists and is not a regular file; steplint record writes only regular files\n");
+  CHECK(r.err ==
+        "steplint: error: " + fifo +
+            " exists and is not a regular file; steplint record writes only regular files\n");
   struct stat st {};
   REQUIRE(stat(fifo.c_str(), &st) == 0);
   CHECK(S_ISFIFO(st.st_mode));
@@ -75,21 +77,25 @@ TEST_CASE("record: an existing trace survives a program that cannot run", "[cli]
   const std::string dir = scratchDir("keep");
   const std::string trace = dir + "/t.json";
   std::ofstream(trace) << "old trace";
-  const RunResult r = runSteplint({"record", "--no-report", "-o", trace, "--", dir + "/no-such-program"});
+  const RunResult r =
+      runSteplint({"record", "--no-report", "-o", trace, "--", dir + "/no-such-program"});
   CHECK(r.exit_code == 127);
   CHECK(r.err.find("cannot run " + dir + "/no-such-program") != std::string::npos);
   CHECK(readFile(trace) == "old trace");
   CHECK(othersIn(dir, {"t.json"}).empty());
 }
 
-TEST_CASE("record: an -o that cannot be written is refused with the OS reason before the program runs", "[cli][record]") {
+TEST_CASE(
+    "record: an -o that cannot be written is refused with the OS reason before the program runs",
+    "[cli][record]") {
   const std::string dir = scratchDir("unwritable");
   const std::string marker = dir + "/ran";
   SECTION("in /proc") {
     const RunResult r = recordTouching("/proc/nope/t.json.gz", marker);
     CHECK(r.exit_code == 2);
-    CHECK(r.err == "steplint: error: cannot create the directory /proc/nope for /proc/nope/t.json.gz: "
-                   "No such file or directory\n");
+    CHECK(r.err ==
+          "steplint: error: cannot create the directory /proc/nope for /proc/nope/t.json.gz: "
+          "No such file or directory\n");
   }
   SECTION("under a regular file") {  // root ignores permissions, so no chmod-based case
     std::ofstream(dir + "/file") << "x";
@@ -106,13 +112,15 @@ TEST_CASE("record: a bad --schedule is refused before the program runs", "[cli][
   const std::string schedule = GENERATE("0,0,0", "a,b,c", "1,1", "1,1,1,1,1", "-1,0,1");
   const RunResult r = recordTouching(dir + "/t.json", dir + "/ran", {"--schedule", schedule});
   CHECK(r.exit_code == 2);
-  CHECK(r.err == "steplint: error: --schedule " + schedule +
-                     ": expected wait,warmup,active[,repeat]: non-negative integers with active >= 1, as "
-                     "torch.profiler.schedule\n");
+  CHECK(r.err ==
+        "steplint: error: --schedule " + schedule +
+            ": expected wait,warmup,active[,repeat]: non-negative integers with active >= 1, as "
+            "torch.profiler.schedule\n");
   CHECK(othersIn(dir, {}).empty());
 }
 
-TEST_CASE("record: a program without LibTorch leaves no trace and no staging file", "[cli][record]") {
+TEST_CASE("record: a program without LibTorch leaves no trace and no staging file",
+          "[cli][record]") {
   const std::string dir = scratchDir("none");
   const RunResult r = recordTouching(dir + "/t.json", dir + "/ran", {"--schedule", "1,1,2"});
   CHECK(r.exit_code == 0);

@@ -12,7 +12,9 @@ namespace {
 // tiny_steps.json with the trailer of a recording that hit a 1 MiB buffer cap and then stopped.
 const std::string kRecordedWithLoss = testDataPath("cli/recorded_with_loss.json");
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 const nlohmann::json* findStat(const nlohmann::json& stats, const std::string& name) {
   for (const auto& s : stats)
@@ -26,8 +28,10 @@ TEST_CASE("summary reports events lost while recording, in text and JSON", "[cli
   CHECK(contains(text.out, "recorder_dropped_events"));
   CHECK(contains(text.out, "recorder_stopped_early"));
   CHECK_FALSE(contains(text.out, "nothing repaired, dropped or skipped"));
-  CHECK(contains(text.out, "note: recording stopped early: the output file could not be written (No space left on "
-                           "device)"));
+  CHECK(contains(
+      text.out,
+      "note: recording stopped early: the output file could not be written (No space left on "
+      "device)"));
   CHECK(contains(text.err, "steplint: warning: " + kRecordedWithLoss +
                                ": 13852 x recorder_dropped_events [data-loss]: "));
 
@@ -41,19 +45,24 @@ TEST_CASE("summary reports events lost while recording, in text and JSON", "[cli
   const nlohmann::json* stopped = findStat(doc.at("import_stats"), "recorder_stopped_early");
   REQUIRE(stopped != nullptr);
   CHECK(stopped->value("count", 0) == 1);
-  CHECK(stopped->value("reason", "") == "the output file could not be written (No space left on device)");
+  CHECK(stopped->value("reason", "") ==
+        "the output file could not be written (No space left on device)");
 }
 
-TEST_CASE("check --select SL001 reports the dropped count and the early stop's reason", "[cli][recorder]") {
-  const RunResult r = runSteplint({"check", "--select", "SL001", "--color", "never", kRecordedWithLoss});
+TEST_CASE("check --select SL001 reports the dropped count and the early stop's reason",
+          "[cli][recorder]") {
+  const RunResult r =
+      runSteplint({"check", "--select", "SL001", "--color", "never", kRecordedWithLoss});
   CHECK(r.exit_code == 1);  // SL001 is an error: findings fail the check
   CHECK(contains(r.out, "SL001"));
   CHECK(contains(r.out, "13852 host events dropped at the collector's buffer cap"));
-  CHECK(contains(r.out, "recording stopped before the program ended (the output file could not be written "
-                        "(No space left on device))"));
+  CHECK(contains(r.out,
+                 "recording stopped before the program ended (the output file could not be written "
+                 "(No space left on device))"));
   CHECK_FALSE(contains(r.out, "No findings"));
 
-  const RunResult json = runSteplint({"check", "--select", "SL001", "--format", "json", kRecordedWithLoss});
+  const RunResult json =
+      runSteplint({"check", "--select", "SL001", "--format", "json", kRecordedWithLoss});
   CHECK(contains(json.out, "\"recorder_dropped_events\""));
   CHECK(contains(json.out, "13852"));
 }

@@ -38,15 +38,18 @@ TEST_CASE("rules: json and text list the same rules", "[cli][rules]") {
 TEST_CASE("rules: tips no trace can check follow the rules, with the reason", "[cli][rules]") {
   const RunResult text = runSteplint({"rules"});
   REQUIRE(text.exit_code == 0);
-  const size_t tips = text.out.find("\nTips with no rule (no trace can check them; steplint explain TOPIC):\n");
+  const size_t tips =
+      text.out.find("\nTips with no rule (no trace can check them; steplint explain TOPIC):\n");
   REQUIRE(tips != std::string::npos);
   CHECK(text.out.find("SL606  ") < tips);
-  CHECK(text.out.find("  input-normalization  normalize inputs to zero mean and unit variance\n", tips) !=
-        std::string::npos);
-  CHECK(text.out.find("no rule: it changes how many steps training needs, not how long a step takes", tips) !=
+  CHECK(text.out.find("  input-normalization  normalize inputs to zero mean and unit variance\n",
+                      tips) != std::string::npos);
+  CHECK(text.out.find(
+            "no rule: it changes how many steps training needs, not how long a step takes", tips) !=
         std::string::npos);
   const RunResult markdown = runSteplint({"rules", "--format", "markdown"});
-  CHECK(markdown.out.find("| `batch-normalization` | add normalization layers") != std::string::npos);
+  CHECK(markdown.out.find("| `batch-normalization` | add normalization layers") !=
+        std::string::npos);
   // JSON stays the array of rules that tools read.
   for (const json& rule : ruleList()) CHECK(rule["name"] != "input-normalization");
 }
@@ -54,10 +57,11 @@ TEST_CASE("rules: tips no trace can check follow the rules, with the reason", "[
 TEST_CASE("explain: a tip with no rule prints why", "[cli][explain]") {
   const RunResult r = runSteplint({"explain", "gradient-clipping"});
   CHECK(r.exit_code == 0);
-  CHECK(r.out ==
-        "# gradient-clipping (a tip, not a rule)\n\nTip: clip gradients (clip_grad_norm_) to keep training stable."
-        "\n\nWhy steplint has no rule for it: whether to clip is a convergence decision no trace can judge; how the "
-        "clipping runs is a speed cost a trace shows: SL606 per-parameter-grad-clipping.\n");
+  CHECK(
+      r.out ==
+      "# gradient-clipping (a tip, not a rule)\n\nTip: clip gradients (clip_grad_norm_) to keep training stable."
+      "\n\nWhy steplint has no rule for it: whether to clip is a convergence decision no trace can judge; how the "
+      "clipping runs is a speed cost a trace shows: SL606 per-parameter-grad-clipping.\n");
 }
 
 TEST_CASE("explain: every rule by code and by name", "[cli][explain]") {

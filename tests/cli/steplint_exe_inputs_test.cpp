@@ -41,7 +41,8 @@ TEST_CASE("inputs: a trace through a pipe is read once (summary <(...)) (#12)", 
         runShell("cat " + shellQuote(file) + " | \"$STEPLINT\" summary --format json /dev/stdin");
     INFO(piped.err);
     REQUIRE(piped.exit_code == 0);
-    const nlohmann::json a = nlohmann::json::parse(direct.out), b = nlohmann::json::parse(piped.out);
+    const nlohmann::json a = nlohmann::json::parse(direct.out),
+                         b = nlohmann::json::parse(piped.out);
     CHECK(b["source"] == "/dev/stdin");
     CHECK(a["steps"] == b["steps"]);
     CHECK(a["breakdown"] == b["breakdown"]);
@@ -52,10 +53,11 @@ TEST_CASE("inputs: a FIFO whose writer starts late is read (#12)", "[cli][input]
   const std::string fifo = scratchPath("trace.fifo");
   // The writer execs cat, so $! is the process that blocks opening the FIFO: killing it
   // cannot leave a writer behind if steplint gave up before opening.
-  const RunResult r = runShell("mkfifo " + shellQuote(fifo) + " || exit 99\n(sleep 0.3; exec cat " + shellQuote(kTiny) +
-                               " > " + shellQuote(fifo) + ") &\nwriter=$!\n\"$STEPLINT\" summary --format json " +
-                               shellQuote(fifo) + "\nstatus=$?\nkill $writer 2>/dev/null\nrm -f " + shellQuote(fifo) +
-                               "\nexit $status");
+  const RunResult r = runShell("mkfifo " + shellQuote(fifo) + " || exit 99\n(sleep 0.3; exec cat " +
+                               shellQuote(kTiny) + " > " + shellQuote(fifo) +
+                               ") &\nwriter=$!\n\"$STEPLINT\" summary --format json " +
+                               shellQuote(fifo) + "\nstatus=$?\nkill $writer 2>/dev/null\nrm -f " +
+                               shellQuote(fifo) + "\nexit $status");
   INFO(r.err);
   CHECK(r.exit_code == 0);
   CHECK(nlohmann::json::parse(r.out).value("schema", "") == "steplint.summary/1");
@@ -64,56 +66,72 @@ TEST_CASE("inputs: a FIFO whose writer starts late is read (#12)", "[cli][input]
 TEST_CASE("inputs: devices are refused by what they are (#12)", "[cli][input]") {
   const RunResult trace = runSteplint({"summary", "/dev/zero"});
   CHECK(trace.exit_code == 2);
-  CHECK(trace.errLines() == std::vector<std::string>{"steplint: error: /dev/zero: is a character device, not a trace file"});
+  CHECK(trace.errLines() ==
+        std::vector<std::string>{
+            "steplint: error: /dev/zero: is a character device, not a trace file"});
 
   const RunResult baseline =
-      runShell(memoryGuard() + "exec \"$STEPLINT\" check --no-config --baseline /dev/zero " + shellQuote(kTiny));
+      runShell(memoryGuard() + "exec \"$STEPLINT\" check --no-config --baseline /dev/zero " +
+               shellQuote(kTiny));
   CHECK(baseline.exit_code == 2);
   CHECK(baseline.errLines() ==
-        std::vector<std::string>{"steplint: error: /dev/zero: is a character device, not a baseline file"});
+        std::vector<std::string>{
+            "steplint: error: /dev/zero: is a character device, not a baseline file"});
 
   const RunResult config = runSteplint({"check", "--config", "/dev/null", kTiny});
   CHECK(config.exit_code == 2);
-  CHECK(config.errLines() == std::vector<std::string>{"steplint: error: /dev/null: is a character device, not a config file"});
+  CHECK(config.errLines() ==
+        std::vector<std::string>{
+            "steplint: error: /dev/null: is a character device, not a config file"});
 }
 
-TEST_CASE("inputs: an oversized baseline is refused before it is read (#12)", "[cli][input][baseline]") {
+TEST_CASE("inputs: an oversized baseline is refused before it is read (#12)",
+          "[cli][input][baseline]") {
   const std::string huge = writeScratch("huge-baseline.json", "");
   std::filesystem::resize_file(huge, std::uintmax_t{65} << 20);  // sparse: costs no disk
   const RunResult file = runSteplint({"check", "--no-config", "--baseline", huge, kTiny});
   CHECK(file.exit_code == 2);
   CHECK(file.errLines() ==
-        std::vector<std::string>{"steplint: error: " + huge + ": larger than 64 MiB, too large for a baseline file"});
+        std::vector<std::string>{"steplint: error: " + huge +
+                                 ": larger than 64 MiB, too large for a baseline file"});
   std::filesystem::remove(huge);
 
   // The same through a pipe, whose size only shows while reading: stopped at the limit.
-  const RunResult piped = runShell(memoryGuard() + "head -c 100000000 /dev/zero | \"$STEPLINT\" check --no-config " +
-                                   "--baseline /dev/stdin " + shellQuote(kTiny));
+  const RunResult piped =
+      runShell(memoryGuard() + "head -c 100000000 /dev/zero | \"$STEPLINT\" check --no-config " +
+               "--baseline /dev/stdin " + shellQuote(kTiny));
   CHECK(piped.exit_code == 2);
   CHECK(piped.errLines() ==
-        std::vector<std::string>{"steplint: error: /dev/stdin: larger than 64 MiB, too large for a baseline file"});
+        std::vector<std::string>{
+            "steplint: error: /dev/stdin: larger than 64 MiB, too large for a baseline file"});
 }
 
 TEST_CASE("inputs: a baseline of an unknown schema is refused (#12)", "[cli][input][baseline]") {
-  const std::string baseline =
-      writeScratch("future-baseline.json", R"({"schema": "steplint.baseline/3", "fingerprints": []})");
+  const std::string baseline = writeScratch(
+      "future-baseline.json", R"({"schema": "steplint.baseline/3", "fingerprints": []})");
   const RunResult r = runSteplint({"check", "--no-config", "--baseline", baseline, kTiny});
   CHECK(r.exit_code == 2);
-  CHECK(r.errLines() == std::vector<std::string>{"steplint: error: " + baseline +
-                                                 ": unsupported baseline schema \"steplint.baseline/3\" (this "
-                                                 "steplint reads \"steplint.baseline/2\" and \"steplint.baseline/1\")"});
+  CHECK(r.errLines() == std::vector<std::string>{
+                            "steplint: error: " + baseline +
+                            ": unsupported baseline schema \"steplint.baseline/3\" (this "
+                            "steplint reads \"steplint.baseline/2\" and \"steplint.baseline/1\")"});
 }
 
-TEST_CASE("inputs: a 100 KB selector is refused with a short message (#12)", "[cli][input][selector]") {
+TEST_CASE("inputs: a 100 KB selector is refused with a short message (#12)",
+          "[cli][input][selector]") {
   // 100 KB: one command-line argument may not exceed 128 KiB on Linux.
-  const RunResult r = runSteplint({"check", "--no-config", "--select", std::string(100'000, 'x'), kTiny});
+  const RunResult r =
+      runSteplint({"check", "--no-config", "--select", std::string(100'000, 'x'), kTiny});
   CHECK(r.exit_code == 2);
-  CHECK(r.errLines() == std::vector<std::string>{"steplint: error: --select: unknown rule selector '" +
-                                                 std::string(60, 'x') + "... (100000 bytes)'"});
+  CHECK(r.errLines() ==
+        std::vector<std::string>{"steplint: error: --select: unknown rule selector '" +
+                                 std::string(60, 'x') + "... (100000 bytes)'"});
 }
 
-TEST_CASE("inputs: rule options that are nan, inf or negative are refused (#12)", "[cli][input][config]") {
-  const nlohmann::json rules = nlohmann::json::parse(runSteplint({"rules", "--format", "json"}).out);
+TEST_CASE("inputs: rule options that are nan, inf or negative are refused (#12)",
+          "[cli][input][config]") {
+  const nlohmann::json rules =
+      nlohmann::json::parse(runSteplint({"rules", "--format", "json"}).out);
   for (const nlohmann::json& rule : rules) {
     for (const nlohmann::json& option : rule["options"]) {
       if (!option["default"].is_number()) continue;
@@ -123,15 +141,19 @@ TEST_CASE("inputs: rule options that are nan, inf or negative are refused (#12)"
                {"nan", "expected a finite number, got nan"},
                {"-inf", "expected a finite number, got -inf"},
                {"-1", "must be at least 0, got -1"}}) {
-        if (value != "-1" && !option["default"].is_number_float()) continue;  // TOML: nan is a float
+        if (value != "-1" && !option["default"].is_number_float())
+          continue;  // TOML: nan is a float
         CAPTURE(key, value);
-        const std::string config = writeScratch("steplint.toml", "[lint.options." + code + "]\n" + name + " = " + value + "\n");
+        const std::string config = writeScratch(
+            "steplint.toml", "[lint.options." + code + "]\n" + name + " = " + value + "\n");
         const RunResult r = runSteplint({"check", "--config", config, kTiny});
         CHECK(r.exit_code == 2);
         REQUIRE(r.errLines().size() == 1);
-        const std::string tail = "steplint.toml: " + key + ": " + problem;  // the file is shown relative to cwd
+        const std::string tail =
+            "steplint.toml: " + key + ": " + problem;  // the file is shown relative to cwd
         CHECK(r.errLines()[0].size() > tail.size());
-        CHECK(r.errLines()[0].compare(r.errLines()[0].size() - tail.size(), tail.size(), tail) == 0);
+        CHECK(r.errLines()[0].compare(r.errLines()[0].size() - tail.size(), tail.size(), tail) ==
+              0);
       }
       return;  // one number option of a real rule is enough: the check is in the shared parser
     }
@@ -144,25 +166,29 @@ TEST_CASE("inputs: a corrupt gzip header and a second document are named (#12)",
   const RunResult corrupt = runSteplint({"summary", gz});
   CHECK(corrupt.exit_code == 2);
   CHECK(corrupt.errLines() ==
-        std::vector<std::string>{"steplint: error: " + gz + ": corrupt gzip data (unknown compression method)"});
+        std::vector<std::string>{"steplint: error: " + gz +
+                                 ": corrupt gzip data (unknown compression method)"});
 
   const std::string two = writeScratch("two.json", "[]\n{\"traceEvents\": []}\n");
   const RunResult second = runSteplint({"summary", "--format", "json", two});
   CHECK(second.exit_code == 0);
   bool warned = false;
   for (const std::string& line : second.errLines())
-    warned |= line.rfind("steplint: warning: " + two + ": 1 x json_second_document [data-loss]: ", 0) == 0;
+    warned |= line.rfind("steplint: warning: " + two + ": 1 x json_second_document [data-loss]: ",
+                         0) == 0;
   CHECK(warned);
 }
 
-TEST_CASE("outputs: -o naming an input trace is refused and the trace kept (#12)", "[cli][output]") {
+TEST_CASE("outputs: -o naming an input trace is refused and the trace kept (#12)",
+          "[cli][output]") {
   const std::string trace = scratchPath("trace.json");
   std::filesystem::copy_file(kTiny, trace);
   const std::string original = readFile(trace);
-  const std::string refusal =
-      "steplint: error: " + trace + ": is the same file as the input " + trace + " (refusing to overwrite an input)";
+  const std::string refusal = "steplint: error: " + trace + ": is the same file as the input " +
+                              trace + " (refusing to overwrite an input)";
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"summary", "-o", trace, trace}, {"check", "--no-config", "-o", trace, trace},
+       {std::vector<std::string>{"summary", "-o", trace, trace},
+        {"check", "--no-config", "-o", trace, trace},
         {"check", "--no-config", "--write-baseline", trace, trace}}) {
     CAPTURE(args);
     const RunResult r = runSteplint(args);
@@ -172,10 +198,12 @@ TEST_CASE("outputs: -o naming an input trace is refused and the trace kept (#12)
   }
 }
 
-TEST_CASE("outputs: -o naming --baseline or --config is refused, --write-baseline may update --baseline (#12)",
-          "[cli][output]") {
+TEST_CASE(
+    "outputs: -o naming --baseline or --config is refused, --write-baseline may update --baseline (#12)",
+    "[cli][output]") {
   const std::string config = writeScratch("steplint.toml", "[lint]\nfail-on = \"error\"\n");
-  const std::string baseline = writeScratch("baseline.json", R"({"schema": "steplint.baseline/1", "fingerprints": []})");
+  const std::string baseline =
+      writeScratch("baseline.json", R"({"schema": "steplint.baseline/1", "fingerprints": []})");
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"check", "--config", config, "-o", config, kTiny},
         {"check", "--config", config, "--write-baseline", config, kTiny},
@@ -188,29 +216,34 @@ TEST_CASE("outputs: -o naming --baseline or --config is refused, --write-baselin
   }
   CHECK(readFile(config) == "[lint]\nfail-on = \"error\"\n");
 
-  const RunResult update =
-      runSteplint({"check", "--no-config", "--select", "ALL", "--baseline", baseline, "--write-baseline", baseline, kTiny});
+  const RunResult update = runSteplint({"check", "--no-config", "--select", "ALL", "--baseline",
+                                        baseline, "--write-baseline", baseline, kTiny});
   CHECK(update.exit_code == 0);
-  CHECK(update.err.find("is a steplint.baseline/1 baseline: its entries apply to every trace") != std::string::npos);
-  CHECK(nlohmann::json::parse(readFile(baseline))["schema"] == "steplint.baseline/2");  // rewritten as version 2
+  CHECK(update.err.find("is a steplint.baseline/1 baseline: its entries apply to every trace") !=
+        std::string::npos);
+  CHECK(nlohmann::json::parse(readFile(baseline))["schema"] ==
+        "steplint.baseline/2");  // rewritten as version 2
 }
 
 TEST_CASE("outputs: a failed write keeps the old report (#12)", "[cli][output]") {
   const std::string report = writeScratch("report.txt", "the old report\n");
   // A 512-byte file size limit: the summary (about 2 KB) cannot be written.
-  const RunResult r = runShell("ulimit -f 1; trap '' XFSZ; exec \"$STEPLINT\" summary -o " + shellQuote(report) + " " +
-                               shellQuote(kTiny));
+  const RunResult r = runShell("ulimit -f 1; trap '' XFSZ; exec \"$STEPLINT\" summary -o " +
+                               shellQuote(report) + " " + shellQuote(kTiny));
   CHECK(r.exit_code == 2);
   CHECK(r.err.find(report + ": write failed (File too large)") != std::string::npos);
   CHECK(readFile(report) == "the old report\n");
 }
 
-TEST_CASE("outputs: -o /dev/null and /dev/stdout still work, a directory does not (#12)", "[cli][output]") {
+TEST_CASE("outputs: -o /dev/null and /dev/stdout still work, a directory does not (#12)",
+          "[cli][output]") {
   const RunResult plain = runSteplint({"check", "--no-config", "--format", "json", kTiny});
-  const RunResult to_null = runSteplint({"check", "--no-config", "--format", "json", "-o", "/dev/null", kTiny});
+  const RunResult to_null =
+      runSteplint({"check", "--no-config", "--format", "json", "-o", "/dev/null", kTiny});
   CHECK(to_null.exit_code == plain.exit_code);
   CHECK(to_null.out.empty());
-  const RunResult to_stdout = runSteplint({"summary", "--format", "json", "-o", "/dev/stdout", kTiny});
+  const RunResult to_stdout =
+      runSteplint({"summary", "--format", "json", "-o", "/dev/stdout", kTiny});
   CHECK(to_stdout.exit_code == 0);
   CHECK(to_stdout.out == runSteplint({"summary", "--format", "json", kTiny}).out);
 

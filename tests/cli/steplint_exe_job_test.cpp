@@ -17,7 +17,8 @@ namespace {
 
 std::string writeJob(const std::string& name, const std::string& args) {
   const std::string dir = scratchPath(name);
-  const auto gen = runShell(std::string(STEPLINT_TRACEGEN_EXE) + " -q --steps 5 " + args + " -o " + shellQuote(dir));
+  const auto gen = runShell(std::string(STEPLINT_TRACEGEN_EXE) + " -q --steps 5 " + args + " -o " +
+                            shellQuote(dir));
   INFO(gen.err);
   REQUIRE(gen.exit_code == 0);
   return dir;
@@ -26,12 +27,15 @@ std::string writeJob(const std::string& name, const std::string& args) {
 }  // namespace
 
 TEST_CASE("job cli: a folder of ranks gets one job report naming the straggler") {
-  const std::string dir = writeJob("job_backward", "--ranks 4 --straggler backward --straggler-rank 3");
+  const std::string dir =
+      writeJob("job_backward", "--ranks 4 --straggler backward --straggler-rank 3");
   const auto summary = runSteplint({"summary", dir});
   INFO(summary.err);
   CHECK(summary.exit_code == 0);
-  CHECK(summary.out.find("Job world_size=4 backend=nccl: 4 rank(s) of 4, 5 step(s) compared, 10 collective(s) matched "
-                         "by order within each process group") != std::string::npos);
+  CHECK(
+      summary.out.find(
+          "Job world_size=4 backend=nccl: 4 rank(s) of 4, 5 step(s) compared, 10 collective(s) matched "
+          "by order within each process group") != std::string::npos);
   CHECK(summary.out.find("Straggler: rank 3, late in 5 of 5 steps") != std::string::npos);
   CHECK(summary.out.find("cause: GPU compute") != std::string::npos);
 
@@ -65,7 +69,8 @@ TEST_CASE("job cli: a balanced job passes, a quoted glob works, JSON is steplint
 }
 
 TEST_CASE("job cli: missing ranks, file-name ranks and empty folders are said, not fatal") {
-  const std::string dir = writeJob("job_no_info", "--ranks 3 --no-distributed-info --straggler dataloader --straggler-rank 0");
+  const std::string dir = writeJob(
+      "job_no_info", "--ranks 3 --no-distributed-info --straggler dataloader --straggler-rank 0");
   const auto named = runSteplint({"summary", dir});
   CHECK(named.exit_code == 0);
   CHECK(named.out.find("rank 0 taken from the file name") != std::string::npos);
@@ -88,48 +93,57 @@ TEST_CASE("job cli: missing ranks, file-name ranks and empty folders are said, n
 
 TEST_CASE("job cli: the job report from per-rank summary files alone") {
   // With torch 2.3's args: the sequence numbers survive the summary files (#14).
-  const std::string dir = writeJob("job_files", "--ranks 3 --straggler sync --straggler-rank 1 --collective-args seq");
+  const std::string dir =
+      writeJob("job_files", "--ranks 3 --straggler sync --straggler-rank 1 --collective-args seq");
   const std::string summaries = scratchPath("job_files_summaries");
   REQUIRE(runShell("mkdir -p " + shellQuote(summaries)).exit_code == 0);
   for (int r = 0; r < 3; ++r) {
     const std::string name = "/rank" + std::to_string(r);
-    const auto one = runSteplint({"summary", "--format", "json", dir + name + ".pt.trace.json", "-o",
-                                  summaries + name + ".summary.json"});
+    const auto one = runSteplint({"summary", "--format", "json", dir + name + ".pt.trace.json",
+                                  "-o", summaries + name + ".summary.json"});
     REQUIRE(one.exit_code == 0);
   }
   const auto job = runSteplint({"summary", summaries});
   INFO(job.err);
   CHECK(job.exit_code == 0);
   CHECK(job.out.find("3 rank(s) of 3") != std::string::npos);
-  CHECK(job.out.find("10 collective(s) matched by process group and sequence number") != std::string::npos);
+  CHECK(job.out.find("10 collective(s) matched by process group and sequence number") !=
+        std::string::npos);
   CHECK(job.out.find("Straggler: rank 1") != std::string::npos);
   CHECK(job.out.find("cause: host syncs") != std::string::npos);
-  const auto check = runSteplint({"check", summaries + "/rank0.summary.json", summaries + "/rank1.summary.json",
-                                  summaries + "/rank2.summary.json"});
+  const auto check =
+      runSteplint({"check", summaries + "/rank0.summary.json", summaries + "/rank1.summary.json",
+                   summaries + "/rank2.summary.json"});
   CHECK(check.exit_code == 1);
   CHECK(check.out.find("SL701") != std::string::npos);
 }
 
 TEST_CASE("job cli: job rules follow --select, --ignore, steplint.toml and baselines (#14)") {
-  const std::string dir = writeJob("job_select", "--ranks 4 --straggler backward --straggler-rank 1");
+  const std::string dir =
+      writeJob("job_select", "--ranks 4 --straggler backward --straggler-rank 1");
   const auto only = runSteplint({"check", dir, "--no-config", "--select", "SL701"});
   CHECK(only.exit_code == 1);
-  CHECK(only.out.find("SL701 [warning] rank 1 keeps the other 3 rank(s) waiting") != std::string::npos);
+  CHECK(only.out.find("SL701 [warning] rank 1 keeps the other 3 rank(s) waiting") !=
+        std::string::npos);
   CHECK(only.out.find("(1 rule selected)") != std::string::npos);
 
   const auto ignored = runSteplint({"check", dir, "--no-config", "--ignore", "straggler-rank"});
   INFO(ignored.out << ignored.err);
   CHECK(ignored.exit_code == 0);
   CHECK(ignored.out.find("No findings in 1 trace (2 rules selected)") != std::string::npos);
-  const auto trace_rules = runSteplint({"check", dir, "--no-config", "--select", "SL1", "--format", "json"});
+  const auto trace_rules =
+      runSteplint({"check", dir, "--no-config", "--select", "SL1", "--format", "json"});
   CHECK(trace_rules.exit_code == 0);
   CHECK(nlohmann::json::parse(trace_rules.out)["traces"][0]["findings"].empty());
   const auto typo = runSteplint({"check", dir, "--no-config", "--select", "straggler-rnak"});
   CHECK(typo.exit_code == 2);
-  CHECK(typo.err.find("unknown rule selector 'straggler-rnak' (did you mean 'straggler-rank'?)") != std::string::npos);
+  CHECK(typo.err.find("unknown rule selector 'straggler-rnak' (did you mean 'straggler-rank'?)") !=
+        std::string::npos);
 
   // The folder's own steplint.toml applies to its job.
-  REQUIRE(runShell("printf '[lint]\\nignore = [\"SL7\"]\\n' > " + shellQuote(dir + "/steplint.toml")).exit_code == 0);
+  REQUIRE(
+      runShell("printf '[lint]\\nignore = [\"SL7\"]\\n' > " + shellQuote(dir + "/steplint.toml"))
+          .exit_code == 0);
   const auto configured = runSteplint({"check", dir});
   CHECK(configured.exit_code == 0);
   CHECK(configured.out.find("(0 rules selected)") != std::string::npos);
@@ -154,7 +168,8 @@ size_t count(const std::string& text, const std::string& what) {
 
 }  // namespace
 
-TEST_CASE("job cli: a folder that is no job: each trace imported once, each problem said once (#14)") {
+TEST_CASE(
+    "job cli: a folder that is no job: each trace imported once, each problem said once (#14)") {
   // Two single-process runs, a trace that loses an event, and a JSON file that is no trace.
   const std::string dir = scratchPath("not_a_job");
   REQUIRE(runShell("rm -rf " + shellQuote(dir) + " && mkdir -p " + shellQuote(dir)).exit_code == 0);
@@ -163,11 +178,14 @@ TEST_CASE("job cli: a folder that is no job: each trace imported once, each prob
                      shellQuote(dir + "/run" + seed + ".pt.trace.json"))
                 .exit_code == 0);
   REQUIRE(runShell("printf '%s' '{\"x\": 1}' > " + shellQuote(dir + "/notes.json")).exit_code == 0);
-  REQUIRE(runShell("printf '%s' '{\"schemaVersion\": 1, \"distributedInfo\": {\"rank\": 0}, \"traceEvents\": ["
-                   "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#1\", \"pid\": 1, \"tid\": 1, "
-                   "\"ts\": 0, \"dur\": 100}, {\"ph\": \"X\", \"name\": \"bad\", \"pid\": 1, \"tid\": 1, \"ts\": 1, "
-                   "\"dur\": \"x\"}]}' > " + shellQuote(dir + "/lossy.json"))
-              .exit_code == 0);
+  REQUIRE(
+      runShell(
+          "printf '%s' '{\"schemaVersion\": 1, \"distributedInfo\": {\"rank\": 0}, \"traceEvents\": ["
+          "{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"ProfilerStep#1\", \"pid\": 1, \"tid\": 1, "
+          "\"ts\": 0, \"dur\": 100}, {\"ph\": \"X\", \"name\": \"bad\", \"pid\": 1, \"tid\": 1, \"ts\": 1, "
+          "\"dur\": \"x\"}]}' > " +
+          shellQuote(dir + "/lossy.json"))
+          .exit_code == 0);
   for (const char* command : {"check", "summary"}) {
     const auto run = runSteplint({command, dir});
     INFO(command << "\n" << run.err);
@@ -182,8 +200,10 @@ TEST_CASE("job cli: a folder that is no job: each trace imported once, each prob
   CHECK(count(summary.out, "steplint summary: ") == 3);
 }
 
-TEST_CASE("job cli: diff of two job folders: the job's step, the slowest rank, rank by rank (#14, #15)") {
-  const std::string base = writeJob("diff_base", "--ranks 4 --straggler backward --straggler-rank 3");
+TEST_CASE(
+    "job cli: diff of two job folders: the job's step, the slowest rank, rank by rank (#14, #15)") {
+  const std::string base =
+      writeJob("diff_base", "--ranks 4 --straggler backward --straggler-rank 3");
   const std::string next = writeJob("diff_new", "--ranks 4");
   const auto text = runSteplint({"diff", base, next});
   INFO(text.err);
@@ -196,12 +216,13 @@ TEST_CASE("job cli: diff of two job folders: the job's step, the slowest rank, r
   CHECK(json.exit_code == 0);
   const auto doc = nlohmann::json::parse(json.out);
   CHECK(doc["schema"] == "steplint.jobdiff/1");
-  CHECK(doc["step_delta_ms"].get<double>() == Approx(-8).epsilon(0.05));  // the planted 8 ms of backward
+  CHECK(doc["step_delta_ms"].get<double>() ==
+        Approx(-8).epsilon(0.05));  // the planted 8 ms of backward
   CHECK(doc["base"]["straggler"]["rank"] == 3);
   CHECK(doc["new"]["straggler"].is_null());
   REQUIRE(doc["ranks"].size() == 4);
-  const double compute_delta =
-      doc["ranks"][3]["new"]["compute_ms"].get<double>() - doc["ranks"][3]["base"]["compute_ms"].get<double>();
+  const double compute_delta = doc["ranks"][3]["new"]["compute_ms"].get<double>() -
+                               doc["ranks"][3]["base"]["compute_ms"].get<double>();
   CHECK(compute_delta == Approx(-8).epsilon(0.05));
 
   const auto markdown = runSteplint({"diff", base, next, "--format", "markdown"});
@@ -213,8 +234,8 @@ TEST_CASE("job cli: diff of two job folders: the job's step, the slowest rank, r
 
 TEST_CASE("job cli: diff of the real 4-rank DDP jobs: the DataLoader straggler fixed (#14, #15)") {
   // tests/data/gpu_ddp (H200, gloo): rank 2's DataLoader 4x slower, then the balanced run.
-  const auto run = runSteplint({"diff", testDataPath("gpu_ddp/dataloader"), testDataPath("gpu_ddp/balanced"),
-                                "--format", "json"});
+  const auto run = runSteplint({"diff", testDataPath("gpu_ddp/dataloader"),
+                                testDataPath("gpu_ddp/balanced"), "--format", "json"});
   INFO(run.err);
   REQUIRE(run.exit_code == 0);
   const auto doc = nlohmann::json::parse(run.out);

@@ -78,8 +78,8 @@ RunResult runSteplint(const std::vector<std::string>& args) {
 }
 
 RunResult runShell(const std::string& script) {
-  return runCaptured("env -u NO_COLOR TERM=dumb STEPLINT=" + shellQuote(STEPLINT_EXE) + " /bin/sh -c " +
-                     shellQuote(script));
+  return runCaptured("env -u NO_COLOR TERM=dumb STEPLINT=" + shellQuote(STEPLINT_EXE) +
+                     " /bin/sh -c " + shellQuote(script));
 }
 
 namespace {
@@ -157,13 +157,16 @@ TEST_CASE("a missing file exits 2 with one error line naming it", "[cli]") {
   CHECK(r.errLines()[0] == "steplint: error: " + missing + ": no such file");
 }
 
-TEST_CASE("a directory is read as a folder of traces, one without traces exits 2 with one error line", "[cli]") {
+TEST_CASE(
+    "a directory is read as a folder of traces, one without traces exits 2 with one error line",
+    "[cli]") {
   const std::string empty = scratchPath("no_traces");
   REQUIRE(runShell("mkdir -p " + shellQuote(empty)).exit_code == 0);
   RunResult r = runSteplint({"summary", empty});
   CHECK(r.exit_code == 2);
   REQUIRE(r.errLines().size() == 1);
-  CHECK(r.errLines()[0] == "steplint: error: " + empty + ": no trace files in it (*.json, *.json.gz)");
+  CHECK(r.errLines()[0] ==
+        "steplint: error: " + empty + ": no trace files in it (*.json, *.json.gz)");
 }
 
 TEST_CASE("a file that is not a trace exits 2 with one error line", "[cli]") {
@@ -274,8 +277,10 @@ TEST_CASE("check on an MTIA trace: device work counted, no CUDA claim", "[cli][a
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("No findings in 1 trace") != std::string::npos);
-  CHECK(r.out.find("SL604 gpu-idle-while-cpu-busy: device is MTIA: this rule reads") != std::string::npos);
-  CHECK(r.out.find("SL002 missing-gpu-activity: device is MTIA: this rule reads") != std::string::npos);
+  CHECK(r.out.find("SL604 gpu-idle-while-cpu-busy: device is MTIA: this rule reads") !=
+        std::string::npos);
+  CHECK(r.out.find("SL002 missing-gpu-activity: device is MTIA: this rule reads") !=
+        std::string::npos);
   CHECK(r.out.find("est. saving") == std::string::npos);
   RunResult summary = runSteplint({"summary", "--format", "json", path});
   const nlohmann::json doc = nlohmann::json::parse(summary.out);

@@ -25,7 +25,8 @@ namespace steplint::test {
 class ScratchDir {
  public:
   ScratchDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "steplint_collector_XXXXXX").string();
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "steplint_collector_XXXXXX").string();
     std::vector<char> buf(pattern.begin(), pattern.end());
     buf.push_back('\0');
     path_ = mkdtemp(buf.data()) != nullptr ? std::string(buf.data()) : std::string("/tmp");
@@ -92,7 +93,8 @@ inline std::string eventName(const trace::TraceModel& m, const trace::Event& e) 
 }
 
 /// Events named `name`, in model order.
-inline std::vector<const trace::Event*> eventsNamed(const trace::TraceModel& m, const std::string& name) {
+inline std::vector<const trace::Event*> eventsNamed(const trace::TraceModel& m,
+                                                    const std::string& name) {
   std::vector<const trace::Event*> out;
   for (const auto& e : m.events) {
     if (eventName(m, e) == name) out.push_back(&e);

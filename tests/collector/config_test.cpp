@@ -42,14 +42,26 @@ TEST_CASE("config: defaults without any variable") {
 TEST_CASE("config: good values are taken") {
   CollectorConfig c;
   std::vector<std::string> warnings;
-  CHECK(parseConfig(envOf({{"STEPLINT_OUTPUT", "out/t.pt.trace.json"}, {"STEPLINT_SCHEDULE", "1,2,3,4"},
-                           {"STEPLINT_SHAPES", "1"}, {"STEPLINT_CUPTI", "0"}, {"STEPLINT_TORCH", "0"},
-                           {"STEPLINT_CUPTI_DRIVER", "0"}, {"STEPLINT_CUPTI_SYNC", "off"}, {"STEPLINT_NVTX", "false"}, {"STEPLINT_MAX_BUFFER_MB", "64"}, {"STEPLINT_FLUSH_MS", "250"},
-                           {"STEPLINT_RECORD", "1"}, {"RANK", "3"}, {"LOCAL_RANK", "1"}, {"WORLD_SIZE", "8"},
-                           {"STEPLINT_STATUS_FD", "5:1234"}, {"STEPLINT_TRACE_NAME", "/runs/t.json"}}),
+  CHECK(parseConfig(envOf({{"STEPLINT_OUTPUT", "out/t.pt.trace.json"},
+                           {"STEPLINT_SCHEDULE", "1,2,3,4"},
+                           {"STEPLINT_SHAPES", "1"},
+                           {"STEPLINT_CUPTI", "0"},
+                           {"STEPLINT_TORCH", "0"},
+                           {"STEPLINT_CUPTI_DRIVER", "0"},
+                           {"STEPLINT_CUPTI_SYNC", "off"},
+                           {"STEPLINT_NVTX", "false"},
+                           {"STEPLINT_MAX_BUFFER_MB", "64"},
+                           {"STEPLINT_FLUSH_MS", "250"},
+                           {"STEPLINT_RECORD", "1"},
+                           {"RANK", "3"},
+                           {"LOCAL_RANK", "1"},
+                           {"WORLD_SIZE", "8"},
+                           {"STEPLINT_STATUS_FD", "5:1234"},
+                           {"STEPLINT_TRACE_NAME", "/runs/t.json"}}),
                     &c, &warnings));
   CHECK(warnings.empty());
-  CHECK(c.output_path == "out/t.rank3.pt.trace.json");  // a rank of 8 writes a file of its own (#16)
+  CHECK(c.output_path ==
+        "out/t.rank3.pt.trace.json");  // a rank of 8 writes a file of its own (#16)
   CHECK(c.schedule.enabled);
   CHECK(c.schedule.wait == 1);
   CHECK(c.schedule.warmup == 2);
@@ -74,13 +86,16 @@ TEST_CASE("config: good values are taken") {
 TEST_CASE("config: the output path gets the rank only in a world of several ranks (#16)") {
   CollectorConfig single;
   std::vector<std::string> warnings;
-  CHECK(parseConfig(envOf({{"STEPLINT_OUTPUT", "t.json.gz"}, {"RANK", "0"}, {"WORLD_SIZE", "1"}}), &single, &warnings));
+  CHECK(parseConfig(envOf({{"STEPLINT_OUTPUT", "t.json.gz"}, {"RANK", "0"}, {"WORLD_SIZE", "1"}}),
+                    &single, &warnings));
   CHECK(single.output_path == "t.json.gz");
   CollectorConfig unknown_world;  // RANK without WORLD_SIZE: a rank of a world of unknown size
-  CHECK(parseConfig(envOf({{"STEPLINT_OUTPUT", "t.json.gz"}, {"RANK", "2"}}), &unknown_world, &warnings));
+  CHECK(parseConfig(envOf({{"STEPLINT_OUTPUT", "t.json.gz"}, {"RANK", "2"}}), &unknown_world,
+                    &warnings));
   CHECK(unknown_world.output_path == "t.rank2.json.gz");
   CollectorConfig no_rank;
-  CHECK(parseConfig(envOf({{"STEPLINT_OUTPUT", "t.json.gz"}, {"WORLD_SIZE", "4"}}), &no_rank, &warnings));
+  CHECK(parseConfig(envOf({{"STEPLINT_OUTPUT", "t.json.gz"}, {"WORLD_SIZE", "4"}}), &no_rank,
+                    &warnings));
   CHECK(no_rank.output_path == "t.json.gz");
 }
 
@@ -94,8 +109,10 @@ TEST_CASE("config: a schedule without repeat repeats forever") {
 TEST_CASE("config: each bad value gives one warning naming variable and value, default kept") {
   CollectorConfig c;
   std::vector<std::string> warnings;
-  CHECK_FALSE(parseConfig(envOf({{"STEPLINT_SCHEDULE", "1,x,3"}, {"STEPLINT_SHAPES", "maybe"},
-                                 {"STEPLINT_MAX_BUFFER_MB", "-5"}, {"STEPLINT_FLUSH_MS", "12abc"},
+  CHECK_FALSE(parseConfig(envOf({{"STEPLINT_SCHEDULE", "1,x,3"},
+                                 {"STEPLINT_SHAPES", "maybe"},
+                                 {"STEPLINT_MAX_BUFFER_MB", "-5"},
+                                 {"STEPLINT_FLUSH_MS", "12abc"},
                                  {"RANK", "two"}}),
                           &c, &warnings));
   REQUIRE(warnings.size() == 5);

@@ -35,13 +35,42 @@ steplint::trace::TraceHeader sampleHeader() {
 }
 
 void writeSampleEvents(KinetoJsonWriter& w) {
-  w.event('X').cat("cpu_op").name("aten::addmm").pid(4242).tid(4243).ts(kOrigin + 120'250).dur(30'125)
-      .arg("External id", int64_t{7}).arg("Sequence number", int64_t{5}).rawArg("Input Dims", "[[8, 16], [16, 4]]")
+  w.event('X')
+      .cat("cpu_op")
+      .name("aten::addmm")
+      .pid(4242)
+      .tid(4243)
+      .ts(kOrigin + 120'250)
+      .dur(30'125)
+      .arg("External id", int64_t{7})
+      .arg("Sequence number", int64_t{5})
+      .rawArg("Input Dims", "[[8, 16], [16, 4]]")
       .done();
-  w.event('X').cat("user_annotation").name("q\"b\\s\nl\x01").pid(4242).tid(4243).ts(kOrigin + 100'000)
-      .dur(900'000).arg("blocks per SM", 0.5).done();
-  w.event('X').cat("cpu_op").name("bad\xff utf8 \xe2\x82").pid(4242).tid(4243).ts(kOrigin - 50).dur(-10).done();
-  w.event('i').cat("cpu_instant_event").name("marker").pid(4242).tid(4243).ts(kOrigin + 2'000).field("s", "\"t\"").done();
+  w.event('X')
+      .cat("user_annotation")
+      .name("q\"b\\s\nl\x01")
+      .pid(4242)
+      .tid(4243)
+      .ts(kOrigin + 100'000)
+      .dur(900'000)
+      .arg("blocks per SM", 0.5)
+      .done();
+  w.event('X')
+      .cat("cpu_op")
+      .name("bad\xff utf8 \xe2\x82")
+      .pid(4242)
+      .tid(4243)
+      .ts(kOrigin - 50)
+      .dur(-10)
+      .done();
+  w.event('i')
+      .cat("cpu_instant_event")
+      .name("marker")
+      .pid(4242)
+      .tid(4243)
+      .ts(kOrigin + 2'000)
+      .field("s", "\"t\"")
+      .done();
 }
 
 void checkSample(const steplint::trace::TraceModel& m) {
@@ -106,10 +135,12 @@ TEST_CASE("kineto writer: plain file round-trips through the importer") {
   CHECK_FALSE(steplint::test::fileExists(path + ".partial"));
   const std::string text = steplint::test::readAll(path);
   // HTA's rank regex needs the space; key order of docs/reference/trace-format.md §13.
-  CHECK(text.find("\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 3, \"world_size\": 4}") != std::string::npos);
-  const char* keys[] = {"\"schemaVersion\": 1", "\"deviceProperties\"", "\"distributedInfo\"", "\"cudnn_benchmark\"",
-                        "\"displayTimeUnit\": \"ms\"", "\"baseTimeNanoseconds\"", "\"traceEvents\"",
-                        "\"steplint_dropped_events\"", "\"traceName\""};
+  CHECK(text.find("\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": 3, \"world_size\": 4}") !=
+        std::string::npos);
+  const char* keys[] = {
+      "\"schemaVersion\": 1", "\"deviceProperties\"",        "\"distributedInfo\"",
+      "\"cudnn_benchmark\"",  "\"displayTimeUnit\": \"ms\"", "\"baseTimeNanoseconds\"",
+      "\"traceEvents\"",      "\"steplint_dropped_events\"", "\"traceName\""};
   size_t last = 0;
   for (const char* key : keys) {
     size_t at = text.find(key);
@@ -150,7 +181,14 @@ TEST_CASE("kineto writer: an unfinished trace stays a readable .partial file") {
     REQUIRE(w.open(path, &error));
     w.beginTrace(sampleHeader());
     for (int i = 0; i < 3; ++i) {
-      w.event('X').cat("cpu_op").name("op" + std::to_string(i)).pid(1).tid(2).ts(kOrigin + i * 1000).dur(500).done();
+      w.event('X')
+          .cat("cpu_op")
+          .name("op" + std::to_string(i))
+          .pid(1)
+          .tid(2)
+          .ts(kOrigin + i * 1000)
+          .dur(500)
+          .done();
     }
     w.flush();
   }  // destroyed without endTrace, as after a crash
@@ -170,7 +208,8 @@ TEST_CASE("kineto writer: open fails with a message for an unwritable path") {
   CHECK(error.find("/nonexistent-dir/x/t.json.partial") != std::string::npos);
 }
 
-TEST_CASE("kineto writer: a path another writer holds is refused as in use, and free again once finished (#16)") {
+TEST_CASE(
+    "kineto writer: a path another writer holds is refused as in use, and free again once finished (#16)") {
   ScratchDir dir;
   const std::string path = dir.file("shared.pt.trace.json");
   std::string error;
@@ -179,7 +218,8 @@ TEST_CASE("kineto writer: a path another writer holds is refused as in use, and 
   first.beginTrace(sampleHeader());
   first.event('X').cat("cpu_op").name("first").pid(1).tid(1).ts(kOrigin).dur(10).done();
   {
-    KinetoJsonWriter second;  // a new open file description: its flock conflicts, as another process's would
+    KinetoJsonWriter
+        second;  // a new open file description: its flock conflicts, as another process's would
     CHECK_FALSE(second.open(path, &error));
     CHECK(second.openFailedInUse());
     CHECK(error.find("another process is writing it") != std::string::npos);
@@ -206,11 +246,20 @@ TEST_CASE("trace file names: a process tag goes before the trace suffix (#16)") 
 
 TEST_CASE("kineto writer: appendJsonString escapes per RFC 8259 and repairs UTF-8") {
   std::string out;
-  steplint::trace::appendJsonString(out, std::string_view("a\"\\\b\f\n\r\t\x1f\x7f" "\xc3\xa9" "\xed\xa0\x80" "\xf0\x9f\x98\x80", 19));
-  CHECK(out == "\"a\\\"\\\\\\b\\f\\n\\r\\t\\u001f\x7f" "\xc3\xa9" "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD" "\xf0\x9f\x98\x80\"");
+  steplint::trace::appendJsonString(out, std::string_view("a\"\\\b\f\n\r\t\x1f\x7f"
+                                                          "\xc3\xa9"
+                                                          "\xed\xa0\x80"
+                                                          "\xf0\x9f\x98\x80",
+                                                          19));
+  CHECK(out ==
+        "\"a\\\"\\\\\\b\\f\\n\\r\\t\\u001f\x7f"
+        "\xc3\xa9"
+        "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD"
+        "\xf0\x9f\x98\x80\"");
 }
 
-TEST_CASE("kineto writer: refuses a FIFO or a directory at the path or its .partial, without blocking") {
+TEST_CASE(
+    "kineto writer: refuses a FIFO or a directory at the path or its .partial, without blocking") {
   ScratchDir dir;
   const std::string fifo = dir.file("fifo.json");
   const std::string fifo_partial = dir.file("p.json");
@@ -225,7 +274,9 @@ TEST_CASE("kineto writer: refuses a FIFO or a directory at the path or its .part
         for (const std::string& path : {fifo, fifo_partial, directory}) {
           KinetoJsonWriter w;
           std::string error;
-          refused += !w.open(path, &error) && error.find("not a regular file") != std::string::npos ? 1 : 0;
+          refused += !w.open(path, &error) && error.find("not a regular file") != std::string::npos
+                         ? 1
+                         : 0;
         }
         return refused;
       },
@@ -255,7 +306,14 @@ TEST_CASE("kineto writer: a write that fails names its reason and keeps the .par
     if (!w.open(path, &error)) return 10;
     w.beginTrace(sampleHeader());
     for (int i = 0; i < 50000; ++i)  // ~5 MB of text: beyond the limit even compressed
-      w.event('X').cat("cpu_op").name("op" + std::to_string(i)).pid(1).tid(i).ts(kOrigin + i * 977).dur(i).done();
+      w.event('X')
+          .cat("cpu_op")
+          .name("op" + std::to_string(i))
+          .pid(1)
+          .tid(i)
+          .ts(kOrigin + i * 977)
+          .dur(i)
+          .done();
     const bool ended = w.endTrace({}, &error);
     setrlimit(RLIMIT_FSIZE, &saved);
     std::ofstream(result) << w.writeError() << "\n" << error;
@@ -276,7 +334,8 @@ TEST_CASE("kineto writer: appendTraceMetadata adds a top-level key to a finished
   const std::string path = dir.file(name);
   writeSample(path);
   std::string error;
-  REQUIRE(steplint::trace::appendTraceMetadata(path, "steplint_stopped_early", "\"stopped at SIGTERM\"", &error));
+  REQUIRE(steplint::trace::appendTraceMetadata(path, "steplint_stopped_early",
+                                               "\"stopped at SIGTERM\"", &error));
   CHECK_FALSE(steplint::test::fileExists(path + ".partial"));
   steplint::trace::TraceModel m;
   REQUIRE(steplint::test::importFile(path, m).ok());

@@ -23,7 +23,9 @@ constexpr int64_t kMiB = 1 << 20;
 class FakeProbe final : public sc::MemoryProbe {
  public:
   explicit FakeProbe(sc::PeakTracker* tracker) : tracker_(tracker) {}
-  void takePeaks(std::vector<sc::MemorySample>& out) noexcept override { tracker_->take(out, sc::nowNs()); }
+  void takePeaks(std::vector<sc::MemorySample>& out) noexcept override {
+    tracker_->take(out, sc::nowNs());
+  }
   const char* status() const noexcept override { return "recording (fake)"; }
 
  private:
@@ -48,11 +50,11 @@ std::vector<steplint::trace::MemoryEvent> memoryEventsOf(const std::string& path
 TEST_CASE("memory probe: peaks since the last sample, restarting from the current total") {
   sc::PeakTracker t;
   t.seed(0, 100, 1000);
-  t.onAllocated(0, 50, 5);   // 150: the peak
-  t.onFreed(0, 120);         // 30
-  t.onAllocated(0, 10, 7);   // 40
-  t.onReserved(0, 500);      // 1500
-  t.onReserved(0, -1000);    // 500
+  t.onAllocated(0, 50, 5);  // 150: the peak
+  t.onFreed(0, 120);        // 30
+  t.onAllocated(0, 10, 7);  // 40
+  t.onReserved(0, 500);     // 1500
+  t.onReserved(0, -1000);   // 500
   std::vector<sc::MemorySample> out;
   t.take(out, 9);
   REQUIRE(out.size() == 1);

@@ -65,7 +65,8 @@ TEST_CASE("process hooks: SIGTERM writes a complete trace, then the process dies
   CHECK_FALSE(m.metadata.trace_name.empty());
 }
 
-TEST_CASE("process hooks: a forked child records nothing, exits normally, parent trace stays valid") {
+TEST_CASE(
+    "process hooks: a forked child records nothing, exits normally, parent trace stays valid") {
   ScratchDir dir;
   const std::string path = dir.file("fork.pt.trace.json");
   sc::CollectorConfig c;
@@ -139,7 +140,8 @@ int recordAcrossSigterm(const std::string& path, SignalIt&& signal_it, int expec
   if (sc::startSession(c) != sc::StartResult::kStarted) return 10;
   for (int i = 0; i < 10; ++i) recordOp("before_signal");
   if (!signal_it()) return 11;
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the watcher would have stopped by now
+  std::this_thread::sleep_for(
+      std::chrono::milliseconds(300));  // the watcher would have stopped by now
   if (!sc::sessionRunning()) return 12;
   for (int i = 0; i < 10; ++i) recordOp("after_signal");
   if (!sc::stopSession()) return 13;
@@ -164,24 +166,31 @@ TEST_CASE("process hooks: an ignored SIGTERM stays ignored and recording goes on
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_IGN);
     return recordAcrossSigterm(
-        path, [] { return handlerIs(SIGINT, SIG_IGN) && handlerIs(SIGTERM, SIG_IGN) && raise(SIGTERM) == 0; }, 0);
+        path,
+        [] {
+          return handlerIs(SIGINT, SIG_IGN) && handlerIs(SIGTERM, SIG_IGN) && raise(SIGTERM) == 0;
+        },
+        0);
   });
   CHECK(rc == 0);
   checkWholeRecording(path);
 }
 
-TEST_CASE("process hooks: the trainer's own SIGTERM handler stays in charge and recording goes on") {
+TEST_CASE(
+    "process hooks: the trainer's own SIGTERM handler stays in charge and recording goes on") {
   ScratchDir dir;
   const std::string path = dir.file("own.pt.trace.json");
   const int rc = steplint::test::runInChild([&] {
     signal(SIGTERM, trainerHandler);
-    return recordAcrossSigterm(path, [] { return handlerIs(SIGTERM, trainerHandler) && raise(SIGTERM) == 0; }, 1);
+    return recordAcrossSigterm(
+        path, [] { return handlerIs(SIGTERM, trainerHandler) && raise(SIGTERM) == 0; }, 1);
   });
   CHECK(rc == 0);
   checkWholeRecording(path);
 }
 
-TEST_CASE("process hooks: a trainer handler installed later that calls ours does not end the recording") {
+TEST_CASE(
+    "process hooks: a trainer handler installed later that calls ours does not end the recording") {
   ScratchDir dir;
   const std::string path = dir.file("chained.pt.trace.json");
   const int rc = steplint::test::runInChild([&] {
@@ -225,7 +234,8 @@ TEST_CASE("process hooks: the collector's threads leave a signal to the trainer'
   checkWholeRecording(path);
 }
 
-TEST_CASE("process hooks: a SIGTERM that cannot end the program leaves a trace that says it stopped early") {
+TEST_CASE(
+    "process hooks: a SIGTERM that cannot end the program leaves a trace that says it stopped early") {
   ScratchDir dir;
   const std::string path = dir.file("early.pt.trace.json");
   const auto attempt = [&] {
@@ -260,7 +270,8 @@ TEST_CASE("process hooks: a SIGTERM that cannot end the program leaves a trace t
   CHECK(m.stats.get(steplint::trace::Stat::json_truncated) == 0);
   CHECK(eventsNamed(m, "before_signal").size() == 10);
   CHECK(eventsNamed(m, "after_signal").empty());
-  CHECK(steplint::test::extraValue(m, "steplint_stopped_early") ==
-        "\"recording stopped at SIGTERM, but the program went on (every thread blocks the signal); the "
-        "trace ends at the signal\"");
+  CHECK(
+      steplint::test::extraValue(m, "steplint_stopped_early") ==
+      "\"recording stopped at SIGTERM, but the program went on (every thread blocks the signal); the "
+      "trace ends at the signal\"");
 }

@@ -145,7 +145,8 @@ TEST_CASE("session: a tiny buffer budget drops events and the trailer counts the
   CHECK(dropped > 0);
   CHECK(written > 0);
   CHECK(static_cast<long long>(written) + dropped == kAppended);
-  CHECK(extraValue(m, "steplint_warnings").find(std::to_string(dropped) + " host events dropped") != std::string::npos);
+  CHECK(extraValue(m, "steplint_warnings").find(std::to_string(dropped) + " host events dropped") !=
+        std::string::npos);
 }
 
 TEST_CASE("session: an unwritable output fails to start with code 2") {

@@ -32,7 +32,8 @@ struct StatusPipe {
   std::string drain() const {
     std::string text;
     char chunk[4096];
-    for (ssize_t n = 0; (n = read(fds[0], chunk, sizeof(chunk))) > 0;) text.append(chunk, static_cast<size_t>(n));
+    for (ssize_t n = 0; (n = read(fds[0], chunk, sizeof(chunk))) > 0;)
+      text.append(chunk, static_cast<size_t>(n));
     return text;
   }
 };
@@ -72,7 +73,8 @@ TEST_CASE("status channel: a session that cannot open its output says why on the
   const auto messages = sc::parseStatusMessages(pipe.drain());
   REQUIRE(messages.size() == 1);
   CHECK(messages[0].kind == sc::StatusKind::kNotRecording);
-  CHECK(messages[0].text == "not recording: cannot open /proc/steplint-test/t.json.partial: No such file or directory");
+  CHECK(messages[0].text ==
+        "not recording: cannot open /proc/steplint-test/t.json.partial: No such file or directory");
 }
 
 TEST_CASE("status channel: nothing is written to an fd that is not the named pipe any more") {
@@ -118,6 +120,7 @@ TEST_CASE("status channel: a disk that fills up while recording is reported as a
   const auto messages = sc::parseStatusMessages(pipe.drain());
   REQUIRE(messages.size() == 1);
   CHECK(messages[0].kind == sc::StatusKind::kWriteFailed);
-  CHECK(messages[0].text == "writing the trace failed: write to " + path + ".partial failed: File too large");
+  CHECK(messages[0].text ==
+        "writing the trace failed: write to " + path + ".partial failed: File too large");
   CHECK_FALSE(steplint::test::fileExists(path));
 }

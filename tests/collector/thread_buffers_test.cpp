@@ -28,7 +28,8 @@ TEST_CASE("thread buffers: 4 producers, concurrent drain, every event once in pe
   auto visit = [&](const HostEvent& e, const ThreadInfo& t) {
     seen[t.tid].push_back(e.seq_nr);
     names[t.tid] = t.name;
-    if (e.args_json == "\"i\": " + std::to_string(e.seq_nr) && e.end_ns == e.start_ns + 5) ++args_ok[t.tid];
+    if (e.args_json == "\"i\": " + std::to_string(e.seq_nr) && e.end_ns == e.start_ns + 5)
+      ++args_ok[t.tid];
   };
 
   std::atomic<int> finished{0};
@@ -39,7 +40,8 @@ TEST_CASE("thread buffers: 4 producers, concurrent drain, every event once in pe
       for (int64_t i = 0; i < kEvents; ++i) {
         std::string args = "\"i\": " + std::to_string(i);
         HostEvent e;
-        e.name = (i % 7 == 0) ? std::string_view("a_rather_long_operator_name::with_namespace") : "op";
+        e.name =
+            (i % 7 == 0) ? std::string_view("a_rather_long_operator_name::with_namespace") : "op";
         e.args_json = args;
         e.start_ns = i;
         e.end_ns = i + 5;

@@ -23,7 +23,8 @@ const ApiEvent* findApi(const ConvertedRecords& r, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("a step buffer converts every record kind with exact names and fields", "[cupti][records]") {
+TEST_CASE("a step buffer converts every record kind with exact names and fields",
+          "[cupti][records]") {
   ActivityBuffer b;
   steplint::test::fillStepBuffer(b);
   RecordConverter conv(10);  // offset added to every CUPTI time
@@ -109,12 +110,16 @@ TEST_CASE("memcpy names follow CUPTI memory kinds: pageable 1 and pinned 2", "[c
   CHECK(memsetName(5) == "Memset (Managed)");
 }
 
-TEST_CASE("sync and overhead records: names, missing stream, device from the context", "[cupti][records]") {
+TEST_CASE("sync and overhead records: names, missing stream, device from the context",
+          "[cupti][records]") {
   ActivityBuffer b;
   steplint::test::fillStepBuffer(b);
   auto& ctx_sync = b.add<CUpti_ActivitySynchronization2>(CUPTI_ACTIVITY_KIND_SYNCHRONIZATION);
   ctx_sync.type = CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE;
-  ctx_sync.start = 9700; ctx_sync.end = 9800; ctx_sync.correlationId = 107; ctx_sync.contextId = 1;
+  ctx_sync.start = 9700;
+  ctx_sync.end = 9800;
+  ctx_sync.correlationId = 107;
+  ctx_sync.contextId = 1;
   ctx_sync.streamId = CUPTI_SYNCHRONIZATION_INVALID_VALUE;
   RecordConverter conv;
   ConvertedRecords out;
@@ -175,7 +180,8 @@ TEST_CASE("external ids survive across buffers and the map is bounded", "[cupti]
   CHECK(out.device[2].external_id == 0);
 
   ActivityBuffer many(RecordConverter::kMaxExternalIds * 24 + 64);
-  for (uint32_t i = 0; i < RecordConverter::kMaxExternalIds; ++i) addExternal(many, 1000 + i, i + 1);
+  for (uint32_t i = 0; i < RecordConverter::kMaxExternalIds; ++i)
+    addExternal(many, 1000 + i, i + 1);
   conv.parseBuffer(many.data(), many.size(), &out);
   out.clear();
   ActivityBuffer probe;
@@ -187,7 +193,8 @@ TEST_CASE("external ids survive across buffers and the map is bounded", "[cupti]
   CHECK(out.device[1].external_id == 1);
 }
 
-TEST_CASE("API names drop _vNNNN suffixes only and noisy calls are blocklisted", "[cupti][records]") {
+TEST_CASE("API names drop _vNNNN suffixes only and noisy calls are blocklisted",
+          "[cupti][records]") {
   CHECK(stripVersionSuffix("cudaLaunchKernel_v7000") == "cudaLaunchKernel");
   CHECK(stripVersionSuffix("__cudaLaunchKernel_v13000") == "__cudaLaunchKernel");
   CHECK(stripVersionSuffix("cuMemcpyHtoD_v2") == "cuMemcpyHtoD_v2");
@@ -214,12 +221,17 @@ TEST_CASE("an empty or null buffer converts to nothing", "[cupti][records]") {
   CHECK(conv.counters().records == 0);
 }
 
-TEST_CASE("driver calls that launch nothing are skipped and counted, as Kineto does", "[cupti][records]") {
+TEST_CASE("driver calls that launch nothing are skipped and counted, as Kineto does",
+          "[cupti][records]") {
   ActivityBuffer b;
-  steplint::test::addApi(b, CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxGetState, 201, 10, 20);
-  steplint::test::addApi(b, CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuKernelGetName, 202, 30, 40);
-  steplint::test::addApi(b, CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 203, 50, 60);
-  steplint::test::addApi(b, CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2, 204, 70, 80);
+  steplint::test::addApi(b, CUPTI_ACTIVITY_KIND_DRIVER,
+                         CUPTI_DRIVER_TRACE_CBID_cuDevicePrimaryCtxGetState, 201, 10, 20);
+  steplint::test::addApi(b, CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuKernelGetName,
+                         202, 30, 40);
+  steplint::test::addApi(b, CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, 203,
+                         50, 60);
+  steplint::test::addApi(b, CUPTI_ACTIVITY_KIND_DRIVER,
+                         CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoDAsync_v2, 204, 70, 80);
   RecordConverter conv;
   ConvertedRecords out;
   conv.parseBuffer(b.data(), b.size(), &out);
@@ -230,7 +242,8 @@ TEST_CASE("driver calls that launch nothing are skipped and counted, as Kineto d
   CHECK(out.api[1].name == "cuMemcpyHtoDAsync_v2");
 }
 
-TEST_CASE("a peer-to-peer copy (MEMCPY2) keeps its source and destination devices", "[cupti][records]") {
+TEST_CASE("a peer-to-peer copy (MEMCPY2) keeps its source and destination devices",
+          "[cupti][records]") {
   ActivityBuffer b;
   auto& p = b.add<CUpti_ActivityMemcpyPtoP4>(CUPTI_ACTIVITY_KIND_MEMCPY2);
   p.copyKind = CUPTI_ACTIVITY_MEMCPY_KIND_PTOP;

@@ -61,7 +61,8 @@ std::string drainToJson(CuptiActivitySource& source, uint64_t* events_written) {
 
 }  // namespace
 
-TEST_CASE("without a driver start() fails with a CUPTI code and later calls are harmless", "[cupti][source]") {
+TEST_CASE("without a driver start() fails with a CUPTI code and later calls are harmless",
+          "[cupti][source]") {
   if (haveDriver()) {
     WARN("an NVIDIA driver is present: the no-driver path is not exercised here");
     return;
@@ -89,7 +90,8 @@ TEST_CASE("without a driver start() fails with a CUPTI code and later calls are 
   source->describe(header);
   CHECK(header.devices.empty());
   bool has_version = false;
-  for (const auto& kv : header.metadata) has_version |= kv.first == "cupti_version" && kv.second == "130001";
+  for (const auto& kv : header.metadata)
+    has_version |= kv.first == "cupti_version" && kv.second == "130001";
   CHECK(has_version);
   // A second start attempt gives the same answer (no state left behind).
   std::string again;
@@ -124,15 +126,15 @@ TEST_CASE("buffers past the cap are refused and counted as dropped", "[cupti][so
   CHECK(source.bufferCapHits() == 1);
   CHECK(source.outstandingBytes() == (8u << 20));
   CHECK(source.droppedRecords() == 1);
-  source.completeBuffer(a, sa, 0, 3);   // CUPTI reported 3 dropped records with this buffer
+  source.completeBuffer(a, sa, 0, 3);  // CUPTI reported 3 dropped records with this buffer
   source.completeBuffer(b, sb, 0);
   CHECK(source.droppedRecords() == 4);
   trace::KinetoJsonWriter w;
   source.drain(w);
   CHECK(source.outstandingBytes() == 0);
-  source.requestBuffer(&c, &sc);         // room again after drain freed them
+  source.requestBuffer(&c, &sc);  // room again after drain freed them
   REQUIRE(c != nullptr);
-  source.completeBuffer(c, sc, 0);       // freed by the destructor
+  source.completeBuffer(c, sc, 0);  // freed by the destructor
 }
 
 TEST_CASE("completed buffers are parsed on drain and written as Kineto events", "[cupti][source]") {
@@ -141,16 +143,22 @@ TEST_CASE("completed buffers are parsed on drain and written as Kineto events", 
   uint64_t events = 0;
   const std::string json = drainToJson(source, &events);
   CHECK(events > 11);
-  CHECK(json.find("\"cat\": \"kernel\", \"name\": \"gemm_kernel\", \"pid\": 0, \"tid\": 7") != std::string::npos);
-  CHECK(json.find("\"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 4242, \"tid\": 4243") !=
+  CHECK(json.find("\"cat\": \"kernel\", \"name\": \"gemm_kernel\", \"pid\": 0, \"tid\": 7") !=
         std::string::npos);
-  CHECK(json.find("\"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pageable -> Device)\"") != std::string::npos);
-  CHECK(json.find("\"cat\": \"overhead\", \"name\": \"Buffer Flush\", \"pid\": -1") != std::string::npos);
+  CHECK(
+      json.find(
+          "\"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 4242, \"tid\": 4243") !=
+      std::string::npos);
+  CHECK(json.find("\"cat\": \"gpu_memcpy\", \"name\": \"Memcpy HtoD (Pageable -> Device)\"") !=
+        std::string::npos);
+  CHECK(json.find("\"cat\": \"overhead\", \"name\": \"Buffer Flush\", \"pid\": -1") !=
+        std::string::npos);
   CHECK(source.recordCounters().records == 14);
   CHECK(source.outstandingBytes() == 0);
 }
 
-TEST_CASE("with a time filter only records starting inside the captured windows are written", "[cupti][source]") {
+TEST_CASE("with a time filter only records starting inside the captured windows are written",
+          "[cupti][source]") {
   CuptiActivitySource source;
   source.setTimeFilter([](int64_t start_ns) { return start_ns >= 1000 && start_ns < 4500; });
   queueStepBuffer(source);
@@ -174,9 +182,11 @@ TEST_CASE("failure texts name the code, the number and the cause", "[cupti][erro
   CHECK(startFailureText(CUPTI_ERROR_UNKNOWN) ==
         "CUPTI_ERROR_UNKNOWN (999): no usable NVIDIA driver or GPU; recording CPU-side only");
   const std::string busy = startFailureText(CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED);
-  CHECK(busy.rfind("CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED (39): another profiler", 0) == 0);
+  CHECK(busy.rfind("CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED (39): another profiler", 0) ==
+        0);
   CHECK(busy.find("torch.profiler/Kineto, Nsight Systems or Nsight Compute") != std::string::npos);
-  CHECK(startFailureText(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES).find("(35): no permission") != std::string::npos);
+  CHECK(startFailureText(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES).find("(35): no permission") !=
+        std::string::npos);
   CHECK(isFatalStartCode(CUPTI_ERROR_NOT_COMPATIBLE));
   CHECK_FALSE(isFatalStartCode(CUPTI_ERROR_NOT_SUPPORTED));
 
@@ -193,7 +203,10 @@ TEST_CASE("failure texts name the code, the number and the cause", "[cupti][erro
 
 TEST_CASE("SL_CUPTI_CALL returns the code and logs a call site once", "[cupti][errors]") {
   int calls = 0;
-  auto fail = [&] { ++calls; return CUPTI_ERROR_INVALID_PARAMETER; };
+  auto fail = [&] {
+    ++calls;
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  };
   for (int i = 0; i < 3; ++i) CHECK(SL_CUPTI_CALL(fail()) == CUPTI_ERROR_INVALID_PARAMETER);
   CHECK(calls == 3);
   std::atomic<bool> logged{false};

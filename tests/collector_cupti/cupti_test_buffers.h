@@ -1,5 +1,6 @@
 // Hand-built CUPTI activity buffers: records laid out back to back, each 8-byte aligned and
-// sizeof() the CUDA 13.0 struct, exactly as CUPTI fills its buffers (docs/reference/toolchain.md §4.3-4.4).
+// sizeof() the CUDA 13.0 struct, exactly as CUPTI fills its buffers (docs/reference/toolchain.md
+// §4.3-4.4).
 #pragma once
 
 #include <cupti.h>
@@ -51,7 +52,8 @@ inline CUpti_ActivityKernel10& addKernel(ActivityBuffer& b, const char* name, ui
 }
 
 inline CUpti_ActivityMemcpy6& addMemcpy(ActivityBuffer& b, uint8_t copy, uint8_t src, uint8_t dst,
-                                        uint32_t corr, uint64_t start, uint64_t end, uint64_t bytes) {
+                                        uint32_t corr, uint64_t start, uint64_t end,
+                                        uint64_t bytes) {
   auto& m = b.add<CUpti_ActivityMemcpy6>(CUPTI_ACTIVITY_KIND_MEMCPY);
   m.copyKind = copy;
   m.srcKind = src;
@@ -78,8 +80,9 @@ inline CUpti_ActivityAPI& addApi(ActivityBuffer& b, CUpti_ActivityKind kind, uin
   return a;
 }
 
-inline void addExternal(ActivityBuffer& b, uint32_t corr, uint64_t external_id,
-                        CUpti_ExternalCorrelationKind kind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0) {
+inline void addExternal(
+    ActivityBuffer& b, uint32_t corr, uint64_t external_id,
+    CUpti_ExternalCorrelationKind kind = CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0) {
   auto& x = b.add<CUpti_ActivityExternalCorrelation>(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION);
   x.externalKind = kind;
   x.externalId = external_id;

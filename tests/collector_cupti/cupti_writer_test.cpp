@@ -58,8 +58,15 @@ Written writeStep() {
   header.base_time_ns = kBase;
   header.clock_origin_ns = 0;
   w.beginTrace(header);
-  w.event('X').cat("cpu_op").name("aten::mm").pid(4242).tid(4243).ts(900).dur(1000)
-      .arg("External id", int64_t{7}).done();
+  w.event('X')
+      .cat("cpu_op")
+      .name("aten::mm")
+      .pid(4242)
+      .tid(4243)
+      .ts(900)
+      .dur(1000)
+      .arg("External id", int64_t{7})
+      .done();
   GpuEventWriter events;
   events.setDevices(header.devices);
   events.setProcessName("train");
@@ -120,7 +127,8 @@ TEST_CASE("written GPU events import with kernel to launch to op links", "[cupti
   CHECK(g->occupancy_pct == Approx(25.0));  // 2 resident blocks × 256 threads / 2048
 }
 
-TEST_CASE("written copies keep pageable vs pinned in the name and link by correlation", "[cupti][writer]") {
+TEST_CASE("written copies keep pageable vs pinned in the name and link by correlation",
+          "[cupti][writer]") {
   Written w = writeStep();
   const trace::TraceModel& m = w.model;
   const trace::Event* pageable = find(m, "Memcpy HtoD (Pageable -> Device)");
@@ -169,7 +177,9 @@ TEST_CASE("written syncs, overhead, flows and GPU metadata rows follow Kineto", 
   CHECK(j.find("\"name\": \"train\"") != std::string::npos);
   // One process_name per device however many rows it has.
   size_t names = 0;
-  for (size_t p = j.find("\"process_labels\""); p != std::string::npos; p = j.find("\"process_labels\"", p + 1)) ++names;
+  for (size_t p = j.find("\"process_labels\""); p != std::string::npos;
+       p = j.find("\"process_labels\"", p + 1))
+    ++names;
   CHECK(names == 1);
   // ac2g: s on the launch call, f with bp "e" on the kernel, id = correlation.
   CHECK(j.find("\"ph\": \"s\", \"id\": 100") != std::string::npos);
@@ -182,8 +192,12 @@ TEST_CASE("written syncs, overhead, flows and GPU metadata rows follow Kineto", 
 
 TEST_CASE("occupancy estimate is limited by registers and shared memory", "[cupti][writer]") {
   DeviceEvent k;
-  k.grid[0] = 10000; k.grid[1] = 1; k.grid[2] = 1;
-  k.block[0] = 128; k.block[1] = 1; k.block[2] = 1;
+  k.grid[0] = 10000;
+  k.grid[1] = 1;
+  k.grid[2] = 1;
+  k.block[0] = 128;
+  k.block[1] = 1;
+  k.block[2] = 1;
   trace::WriterDeviceProperties d = h100();
   k.registers_per_thread = 255;  // 255 regs → 8192 regs per warp → 8 warps → 2 blocks of 4
   CHECK(estimatedOccupancyPct(k, d) == 13);
@@ -196,7 +210,8 @@ TEST_CASE("occupancy estimate is limited by registers and shared memory", "[cupt
   CHECK(estimatedOccupancyPct(k, d) == -1);
 }
 
-TEST_CASE("a written peer-to-peer copy carries Kineto's from/in/to device args", "[cupti][writer]") {
+TEST_CASE("a written peer-to-peer copy carries Kineto's from/in/to device args",
+          "[cupti][writer]") {
   ConvertedRecords records;
   DeviceEvent e;
   e.kind = DeviceEventKind::kMemcpy;
@@ -238,7 +253,9 @@ TEST_CASE("a written peer-to-peer copy carries Kineto's from/in/to device args",
   CHECK(m.gpu(*copy)->bytes == 4096);
 }
 
-TEST_CASE("a launch is written on the OS tid of the thread whose ops made it, not CUPTI's pthread id", "[cupti][writer]") {
+TEST_CASE(
+    "a launch is written on the OS tid of the thread whose ops made it, not CUPTI's pthread id",
+    "[cupti][writer]") {
   // CUPTI stamps runtime records with the low 32 bits of pthread_self(); the thread's ops carry
   // its OS tid. Seen on the H200: every launch on a row of its own, apart from its ops.
   rememberCurrentThreadIds();

@@ -14,13 +14,14 @@ TEST_CASE("a recording over its buffer cap is SL001 with the dropped count", "[t
                                       {{"STEPLINT_MAX_BUFFER_MB", "1"}});
   const uint64_t dropped = t.model.stats.get(trace::Stat::recorder_dropped_events);
   CHECK(dropped > 0);
-  CHECK(t.json.value("steplint_dropped_events", uint64_t{0}) == dropped);  // the real count, as written
+  CHECK(t.json.value("steplint_dropped_events", uint64_t{0}) ==
+        dropped);  // the real count, as written
   const analyzer::Diagnostic* d = t.finding("SL001");
   REQUIRE(d != nullptr);
   INFO(d->message);
   CHECK(d->evidence.metric("recorder_dropped_events") == Approx(static_cast<double>(dropped)));
-  CHECK(d->message.find(std::to_string(dropped) + " host events dropped at the collector's buffer cap") !=
-        std::string::npos);
+  CHECK(d->message.find(std::to_string(dropped) +
+                        " host events dropped at the collector's buffer cap") != std::string::npos);
 
   const LintedTrace& roomy = recordSample("uncapped.json", {SLOW_TRAINER, "--steps", "10"});
   CHECK(roomy.model.stats.get(trace::Stat::recorder_dropped_events) == 0);

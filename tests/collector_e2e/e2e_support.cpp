@@ -40,7 +40,8 @@ pid_t startProcess(const std::vector<std::string>& argv, const Env& env, const s
   if (setup.own_process_group) setpgid(0, 0);
   for (int sig : setup.ignored_signals) signal(sig, SIG_IGN);
   if (setup.file_size_limit >= 0) {
-    signal(SIGXFSZ, SIG_IGN);  // so that write() fails with EFBIG, as on a full disk, instead of killing
+    signal(SIGXFSZ,
+           SIG_IGN);  // so that write() fails with EFBIG, as on a full disk, instead of killing
     rlimit limit{};
     getrlimit(RLIMIT_FSIZE, &limit);
     limit.rlim_cur = static_cast<rlim_t>(setup.file_size_limit);
@@ -140,8 +141,8 @@ const LintedTrace& recordSample(const std::string& name, const std::vector<std::
   const int rc = runProcess(argv, env, log);
   std::string error;
   if (rc != 0 || !lintTrace(trace, *slot, &error))
-    slot->summary.notes.push_back("recording failed: exit " + std::to_string(rc) + " " + error + "\n" +
-                                  readFile(log));
+    slot->summary.notes.push_back("recording failed: exit " + std::to_string(rc) + " " + error +
+                                  "\n" + readFile(log));
   return *slot;
 }
 

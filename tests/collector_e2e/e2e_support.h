@@ -23,8 +23,9 @@ Env recordEnv(const std::string& trace);
 /// How the started process differs from a plain child, as a shell or launcher may set it up.
 struct ChildSetup {
   std::vector<int> ignored_signals;  // SIG_IGN before exec (nohup, `trainer &` in a script)
-  long long file_size_limit = -1;    // RLIMIT_FSIZE soft limit in bytes (SIGXFSZ then ignored): a full disk
-  bool own_process_group = false;    // setpgid(0, 0): kill(-pid, sig) reaches it and its children
+  long long file_size_limit =
+      -1;  // RLIMIT_FSIZE soft limit in bytes (SIGXFSZ then ignored): a full disk
+  bool own_process_group = false;  // setpgid(0, 0): kill(-pid, sig) reaches it and its children
 };
 
 /// Starts argv[0] with `env` added; stdout and stderr go to `log`. Returns the pid.

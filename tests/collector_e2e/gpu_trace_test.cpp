@@ -1,7 +1,7 @@
 // GPU traces recorded by the collector on an H100 (tests/data/gpu/README.md): the GPU side as
 // CUPTI reported it, and the rules on the bad sample versus its fixed twin.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <map>
 #include <memory>
 #include <string>
@@ -49,7 +49,8 @@ TEST_CASE("GPU trace: CUPTI kernels, copies and syncs linked to their ops", "[gp
   CHECK(countKind(t.model, trace::EventKind::kDriver) == 30);
 }
 
-TEST_CASE("GPU trace: one peak-memory sample per step from the CUDA caching allocator", "[gpu-fixture]") {
+TEST_CASE("GPU trace: one peak-memory sample per step from the CUDA caching allocator",
+          "[gpu-fixture]") {
   const LintedTrace& t = gpuTrace("slow_trainer_marked");
   // 30 step boundaries (the first one samples the set-up before step 0) and the final sample.
   REQUIRE(t.model.memory_events.size() == 31);
@@ -108,8 +109,9 @@ TEST_CASE("GPU trace: steps detected without markers match the marked run", "[gp
   CHECK(profiler_steps == 0);
 }
 
-TEST_CASE("GPU trace: without markers SL101 infers the DataLoader wait the marked run measures (#16)",
-          "[gpu-fixture]") {
+TEST_CASE(
+    "GPU trace: without markers SL101 infers the DataLoader wait the marked run measures (#16)",
+    "[gpu-fixture]") {
   const analyzer::Diagnostic* measured = gpuTrace("slow_trainer_marked").finding("SL101");
   const LintedTrace& detected = gpuTrace("slow_trainer_auto");
   const analyzer::Diagnostic* inferred = detected.finding("SL101");
@@ -118,7 +120,8 @@ TEST_CASE("GPU trace: without markers SL101 infers the DataLoader wait the marke
   INFO(inferred->message << "\n" << inferred->saving.method);
   CHECK(inferred->evidence.metric("dataloader_inferred") == 1);
   // Each iteration's fetch ends where the batch is copied to the GPU (docs/analyses.md §2b).
-  CHECK(detected.summary.input_wait.steps_by_end[static_cast<size_t>(analyzer::InputEnd::kHostToDevice)] ==
+  CHECK(detected.summary.input_wait
+            .steps_by_end[static_cast<size_t>(analyzer::InputEnd::kHostToDevice)] ==
         static_cast<int64_t>(detected.summary.steps.steps.size()));
   // Two recordings: 87.4 % (27.5 ms) inferred, 87.0 % (25.5 ms) measured.
   CHECK(inferred->evidence.metric("dataloader_fraction") ==
@@ -128,11 +131,13 @@ TEST_CASE("GPU trace: without markers SL101 infers the DataLoader wait the marke
   // with the markers, instead of idle after loss.item()'s sync.
   CHECK(detected.summary.attribution.dataloader_inferred);
   const auto& gpu = detected.summary.attribution.average_device_ns.at(0).second;
-  CHECK(gpu[static_cast<size_t>(analyzer::DeviceCause::kIdleData)] > 0.8 * detected.summary.attribution.average_total_ns);
+  CHECK(gpu[static_cast<size_t>(analyzer::DeviceCause::kIdleData)] >
+        0.8 * detected.summary.attribution.average_total_ns);
 }
 
-TEST_CASE("GPU trace: a Python trainer recorded with no code change names its loader, pin_memory and .item() (#16)",
-          "[gpu-fixture]") {
+TEST_CASE(
+    "GPU trace: a Python trainer recorded with no code change names its loader, pin_memory and .item() (#16)",
+    "[gpu-fixture]") {
   // samples/python/slow_loader_train.py under `steplint record` on an H200, torch 2.11.
   const LintedTrace& t = gpuTrace("python_slow_loader");
   const analyzer::Diagnostic* loader = t.finding("SL101");
@@ -143,7 +148,8 @@ TEST_CASE("GPU trace: a Python trainer recorded with no code change names its lo
   REQUIRE(pinned != nullptr);
   CHECK(pinned->message.find("1.4 MiB/step") != std::string::npos);
   bool names_pin_memory = false;
-  for (const std::string& fix : pinned->fix) names_pin_memory |= fix.find("pin_memory=True") != std::string::npos;
+  for (const std::string& fix : pinned->fix)
+    names_pin_memory |= fix.find("pin_memory=True") != std::string::npos;
   CHECK(names_pin_memory);
   const analyzer::Diagnostic* item = t.finding("SL202");
   REQUIRE(item != nullptr);

@@ -11,7 +11,8 @@ namespace steplint::e2e {
 namespace {
 
 double measuredWaitMs(const LintedTrace& t) {
-  return t.summary.breakdown.average_ns[static_cast<size_t>(analyzer::StepCategory::kDataLoader)] / 1e6;
+  return t.summary.breakdown.average_ns[static_cast<size_t>(analyzer::StepCategory::kDataLoader)] /
+         1e6;
 }
 
 bool isMarker(const std::string& name) {
@@ -20,7 +21,8 @@ bool isMarker(const std::string& name) {
 
 /// The marked recording `marked` with its ProfilerStep and DataLoader ranges removed: the same
 /// run as `steplint record` would have written it without markers (steps are then detected).
-const LintedTrace& withoutMarkers(const LintedTrace& marked, const std::string& name, LintedTrace& out) {
+const LintedTrace& withoutMarkers(const LintedTrace& marked, const std::string& name,
+                                  LintedTrace& out) {
   nlohmann::json json = marked.json;
   nlohmann::json kept = nlohmann::json::array();
   for (const nlohmann::json& e : json["traceEvents"])
@@ -35,7 +37,8 @@ const LintedTrace& withoutMarkers(const LintedTrace& marked, const std::string& 
 
 }  // namespace
 
-TEST_CASE("slow_trainer without markers: SL101 infers the DataLoader wait the marked run measures", "[torch]") {
+TEST_CASE("slow_trainer without markers: SL101 infers the DataLoader wait the marked run measures",
+          "[torch]") {
   const LintedTrace& marked =
       recordSample("loader_marked.json", {SLOW_TRAINER, "--steps", "12", "--steplint-steps"});
   const analyzer::Diagnostic* measured = marked.finding("SL101");
@@ -53,12 +56,14 @@ TEST_CASE("slow_trainer without markers: SL101 infers the DataLoader wait the ma
   INFO(inferred->message << "\n" << inferred->saving.method);
   CHECK(inferred->evidence.metric("dataloader_inferred") == 1);
   CHECK(inferred->message.find("inferred: no DataLoader ranges") != std::string::npos);
-  CHECK(inferred->evidence.metric("dataloader_ms_per_step") == Approx(measuredWaitMs(marked)).epsilon(0.15));
+  CHECK(inferred->evidence.metric("dataloader_ms_per_step") ==
+        Approx(measuredWaitMs(marked)).epsilon(0.15));
   CHECK(inferred->saving.per_step_ms > 0.5 * measured->saving.per_step_ms);
 
   // A recording that never had markers: another run, so the machine's noise is in the
   // difference (46 % inferred against 51 % measured on a 2-core machine).
-  const LintedTrace& unmarked = recordSample("loader_unmarked.json", {SLOW_TRAINER, "--steps", "12"});
+  const LintedTrace& unmarked =
+      recordSample("loader_unmarked.json", {SLOW_TRAINER, "--steps", "12"});
   const analyzer::Diagnostic* own = unmarked.finding("SL101");
   REQUIRE(own != nullptr);
   INFO(own->message);
@@ -67,9 +72,10 @@ TEST_CASE("slow_trainer without markers: SL101 infers the DataLoader wait the ma
         Approx(measured->evidence.metric("dataloader_fraction")).margin(0.15));
 }
 
-TEST_CASE("slow_trainer with loader workers: the inferred wait matches the marked run's", "[torch]") {
-  const LintedTrace& marked =
-      recordSample("workers_marked.json", {SLOW_TRAINER, "--steps", "12", "--workers", "2", "--steplint-steps"});
+TEST_CASE("slow_trainer with loader workers: the inferred wait matches the marked run's",
+          "[torch]") {
+  const LintedTrace& marked = recordSample(
+      "workers_marked.json", {SLOW_TRAINER, "--steps", "12", "--workers", "2", "--steplint-steps"});
   LintedTrace stripped_run;
   const LintedTrace& stripped = withoutMarkers(marked, "workers_stripped.json", stripped_run);
   REQUIRE(stripped.summary.input_wait.inferred);

@@ -15,20 +15,24 @@ namespace {
 constexpr int kSteps = 20;
 
 const LintedTrace& slowMarked() {
-  return recordSample("slow_marked", {SLOW_TRAINER, "--steps", std::to_string(kSteps), "--steplint-steps"});
+  return recordSample("slow_marked",
+                      {SLOW_TRAINER, "--steps", std::to_string(kSteps), "--steplint-steps"});
 }
 const LintedTrace& fastMarked() {
-  return recordSample("fast_marked", {FAST_TRAINER, "--steps", std::to_string(kSteps), "--steplint-steps"});
+  return recordSample("fast_marked",
+                      {FAST_TRAINER, "--steps", std::to_string(kSteps), "--steplint-steps"});
 }
 
 size_t countPrefixed(const trace::TraceModel& model, std::string_view prefix) {
   size_t n = 0;
-  for (const trace::Event& e : model.events) n += model.name(e).substr(0, prefix.size()) == prefix ? 1 : 0;
+  for (const trace::Event& e : model.events)
+    n += model.name(e).substr(0, prefix.size()) == prefix ? 1 : 0;
   return n;
 }
 
 /// Events named `name` nested (at any depth) in an event whose name starts with `range_prefix`.
-size_t countInside(const trace::TraceModel& model, std::string_view name, std::string_view range_prefix) {
+size_t countInside(const trace::TraceModel& model, std::string_view name,
+                   std::string_view range_prefix) {
   size_t n = 0;
   for (const trace::Event& e : model.events) {
     if (model.name(e) != name) continue;
@@ -48,7 +52,8 @@ size_t countFlaggedHostSyncs(const nlohmann::json& trace, const std::string& nam
   if (!trace.is_object() || !trace.contains("traceEvents")) return 0;
   for (const auto& e : trace["traceEvents"]) {
     if (e.value("name", "") != name || !e.contains("args")) continue;
-    for (const auto& [key, value] : e["args"].items()) n += key.find("host_sync") != std::string::npos ? 1 : 0;
+    for (const auto& [key, value] : e["args"].items())
+      n += key.find("host_sync") != std::string::npos ? 1 : 0;
   }
   return n;
 }
@@ -85,7 +90,8 @@ TEST_CASE("slow sample: SL101 reports the DataLoader wait with its share", "[tor
   CHECK(fraction < 1.0);
 }
 
-TEST_CASE("slow sample: host syncs are aten::item over a flagged _local_scalar_dense once per step", "[torch]") {
+TEST_CASE("slow sample: host syncs are aten::item over a flagged _local_scalar_dense once per step",
+          "[torch]") {
   const LintedTrace& t = slowMarked();
   INFO(notes(t));
   REQUIRE(t.model.events.size() > 100);
@@ -134,11 +140,12 @@ TEST_CASE("unmarked sample: recorded without code changes, no ProfilerStep range
   CHECK(t.countNamed("aten::addmm") == 3 * 6);
 }
 
-TEST_CASE("unmarked sample under a schedule: iterations are counted live, the active ones kept", "[torch]") {
+TEST_CASE("unmarked sample under a schedule: iterations are counted live, the active ones kept",
+          "[torch]") {
   // 2 wait, 1 warmup, 3 active, once. Boundaries fall on the first top-level op after each
   // backward pass, so the active window holds exactly three forward passes.
-  const LintedTrace& t =
-      recordSample("slow_unmarked_schedule", {SLOW_TRAINER, "--steps", "12"}, {{"STEPLINT_SCHEDULE", "2,1,3,1"}});
+  const LintedTrace& t = recordSample("slow_unmarked_schedule", {SLOW_TRAINER, "--steps", "12"},
+                                      {{"STEPLINT_SCHEDULE", "2,1,3,1"}});
   INFO(notes(t));
   REQUIRE(t.model.events.size() > 100);
   CHECK(countPrefixed(t.model, "ProfilerStep#") == 0);  // no ranges are invented
@@ -148,9 +155,9 @@ TEST_CASE("unmarked sample under a schedule: iterations are counted live, the ac
 TEST_CASE("SIGINT to a recorded trainer still yields a valid trace", "[torch]") {
   const std::string trace = scratchPath("sigint.pt.trace.json");
   const std::string log = scratchPath("sigint.log");
-  const pid_t pid = startProcess({SLOW_TRAINER, "--steps", "100000", "--steplint-steps",
-                                  "--sleep-after-step-ms", "20"},
-                                 recordEnv(trace), log);
+  const pid_t pid = startProcess(
+      {SLOW_TRAINER, "--steps", "100000", "--steplint-steps", "--sleep-after-step-ms", "20"},
+      recordEnv(trace), log);
   // Interrupt once the flushed "<trace>.partial" shows step 3 (the writer flushes every
   // second), not after a fixed delay: libtorch's start-up time varies a lot between machines.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);

@@ -23,7 +23,8 @@ constexpr const char* kPython = "/usr/bin/python3";
 void requireTorchPython() {
   const int rc = runProcess({kPython, "-c", "import torch"}, {}, scratchPath("import_torch.log"));
   if (rc == 0) return;
-  std::fprintf(stderr, "SKIPPED: %s cannot import torch (install python3-torch: scripts/install-deps.sh)\n",
+  std::fprintf(stderr,
+               "SKIPPED: %s cannot import torch (install python3-torch: scripts/install-deps.sh)\n",
                kPython);
   std::fflush(stderr);
   std::_Exit(77);
@@ -48,8 +49,8 @@ const std::string& recordedPythonSample() {
   static const std::string trace = [] {
     const std::string path = scratchPath("python_sample.pt.trace.json");
     const std::string log = scratchPath("python_sample.log");
-    const int rc = runProcess({STEPLINT_EXE, "record", "--no-report", "-o", path, "--", kPython, PYTHON_SAMPLE,
-                               "--steps", "8", "--delay-ms", "2"},
+    const int rc = runProcess({STEPLINT_EXE, "record", "--no-report", "-o", path, "--", kPython,
+                               PYTHON_SAMPLE, "--steps", "8", "--delay-ms", "2"},
                               {}, log);
     INFO(readFile(log));
     REQUIRE(rc == 0);
@@ -66,7 +67,8 @@ TEST_CASE("steplint record records a Python trainer with no code change", "[torc
   std::string error;
   REQUIRE(lintTrace(recordedPythonSample(), t, &error));
   // torch's own Python-side ranges, through the collector's RecordFunction callback.
-  CHECK(t.countNamed("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__") == 9);  // 8 + the last
+  CHECK(t.countNamed("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__") ==
+        9);  // 8 + the last
   CHECK(t.countNamed("Optimizer.step#SGD.step") == 8);
   CHECK(t.countNamed("Optimizer.zero_grad#SGD.zero_grad") == 8);
   CHECK(t.countNamed("aten::addmm") >= 8 * 3);
@@ -80,8 +82,9 @@ TEST_CASE("steplint record records a Python trainer with no code change", "[torc
   CHECK(t.json.value("autocast_enabled", true) == false);
 }
 
-TEST_CASE("steplint check on a recorded Python trainer: SL101 names the DataLoader wait, SL102 decides",
-          "[torch][python]") {
+TEST_CASE(
+    "steplint check on a recorded Python trainer: SL101 names the DataLoader wait, SL102 decides",
+    "[torch][python]") {
   requireTorchPython();
   const nlohmann::json report = checkJson(recordedPythonSample());
   REQUIRE(report.is_object());
@@ -90,7 +93,8 @@ TEST_CASE("steplint check on a recorded Python trainer: SL101 names the DataLoad
   REQUIRE(sl101 != nullptr);
   const std::string message = (*sl101)["message"];
   INFO(message);
-  CHECK(message.find("waiting for the DataLoader (single-process loader: num_workers=0)") != std::string::npos);
+  CHECK(message.find("waiting for the DataLoader (single-process loader: num_workers=0)") !=
+        std::string::npos);
   // 30 samples x 2 ms each per step against a sub-millisecond MLP step: most of the step.
   CHECK((*sl101)["evidence"]["metrics"]["dataloader_fraction"].get<double>() > 0.5);
   // The worker count is in the trace: SL102 decides (0 workers + 1 process fit any host).
@@ -103,7 +107,8 @@ TEST_CASE("steplint check on a recorded Python trainer: SL101 names the DataLoad
   CHECK((*sl403)["reason"] == "no GPU activity in the trace");
 }
 
-TEST_CASE("steplint record on Python: DataLoader worker processes write no trace of their own", "[torch][python]") {
+TEST_CASE("steplint record on Python: DataLoader worker processes write no trace of their own",
+          "[torch][python]") {
   requireTorchPython();
   for (const std::string context : {"fork", "spawn"}) {
     const std::string trace = scratchPath("python_workers_" + context + ".pt.trace.json");
@@ -113,11 +118,14 @@ TEST_CASE("steplint record on Python: DataLoader worker processes write no trace
         "from torch.utils.data import DataLoader, TensorDataset\n"
         "if __name__ == '__main__':\n"
         "    dl = DataLoader(TensorDataset(torch.randn(64, 8)), batch_size=16, num_workers=2,\n"
-        "                    multiprocessing_context='" + context + "')\n"
+        "                    multiprocessing_context='" +
+        context +
+        "')\n"
         "    for (x,) in dl: torch.mm(x, x.t())\n";
     const std::string script_path = scratchPath("workers_" + context + ".py");
     std::ofstream(script_path) << script;
-    const int rc = runProcess({STEPLINT_EXE, "record", "--no-report", "-o", trace, "--", kPython, script_path}, {}, log);
+    const int rc = runProcess(
+        {STEPLINT_EXE, "record", "--no-report", "-o", trace, "--", kPython, script_path}, {}, log);
     INFO(context << ": " << readFile(log));
     REQUIRE(rc == 0);
     LintedTrace t;
@@ -129,8 +137,9 @@ TEST_CASE("steplint record on Python: DataLoader worker processes write no trace
   }
 }
 
-TEST_CASE("steplint record on a 2-rank DDP job: one trace per rank, the slow loader's rank named (#14, #16)",
-          "[torch][python][slow]") {
+TEST_CASE(
+    "steplint record on a 2-rank DDP job: one trace per rank, the slow loader's rank named (#14, #16)",
+    "[torch][python][slow]") {
   requireTorchPython();
   const std::string trace = scratchPath("ddp.pt.trace.json.gz");
   const std::string log = scratchPath("ddp.log");
@@ -139,13 +148,16 @@ TEST_CASE("steplint record on a 2-rank DDP job: one trace per rank, the slow loa
   const std::string rank = std::string(kPython) + " " + DDP_SAMPLE +
                            " --straggler dataloader --straggler-rank 1 --steps 8 --delay-ms 1";
   const std::string script = "export MASTER_ADDR=127.0.0.1 MASTER_PORT=" + port +
-                             " WORLD_SIZE=2 OMP_NUM_THREADS=1; RANK=0 " + rank + " & RANK=1 " + rank + "; wait";
-  const int rc = runProcess({STEPLINT_EXE, "record", "--no-config", "-o", trace, "--", "sh", "-c", script}, {}, log);
+                             " WORLD_SIZE=2 OMP_NUM_THREADS=1; RANK=0 " + rank + " & RANK=1 " +
+                             rank + "; wait";
+  const int rc = runProcess(
+      {STEPLINT_EXE, "record", "--no-config", "-o", trace, "--", "sh", "-c", script}, {}, log);
   const std::string output = readFile(log);
   INFO(output);
   CHECK(rc == 0);
   // 64 samples a step at 1 ms against 4 ms on rank 1: it keeps rank 0 waiting every step.
-  CHECK(output.find("SL701 [warning] rank 1 keeps the other 1 rank(s) waiting") != std::string::npos);
+  CHECK(output.find("SL701 [warning] rank 1 keeps the other 1 rank(s) waiting") !=
+        std::string::npos);
   CHECK(output.find("cause: input pipeline") != std::string::npos);
   for (const char* tag : {"rank0", "rank1"}) {
     const std::string path = trace::processTracePath(trace, tag);
@@ -162,29 +174,34 @@ TEST_CASE("steplint record on Python keeps the environment's sitecustomize worki
   const std::string dir = scratchPath("own_site");
   std::filesystem::create_directories(dir);
   const std::string marker = dir + "/ran";
-  std::ofstream(dir + "/sitecustomize.py") << "open(" << nlohmann::json(marker).dump() << ", 'w').write('yes')\n";
+  std::ofstream(dir + "/sitecustomize.py")
+      << "open(" << nlohmann::json(marker).dump() << ", 'w').write('yes')\n";
   const std::string log = scratchPath("own_site.log");
-  runProcess({STEPLINT_EXE, "record", "--no-report", "-o", scratchPath("own_site.json"), "--", kPython, "-c",
-              "import sitecustomize, sys; print(sitecustomize.__file__)"},
+  runProcess({STEPLINT_EXE, "record", "--no-report", "-o", scratchPath("own_site.json"), "--",
+              kPython, "-c", "import sitecustomize, sys; print(sitecustomize.__file__)"},
              {{"PYTHONPATH", dir}}, log);
   INFO(readFile(log));
   CHECK(readFile(marker) == "yes");
-  CHECK(readFile(log).find("steplint_python/sitecustomize.py") != std::string::npos);  // ours came first
+  CHECK(readFile(log).find("steplint_python/sitecustomize.py") !=
+        std::string::npos);  // ours came first
 }
 
-TEST_CASE("steplint record refuses a torch the collector was not built against, in one line", "[python]") {
+TEST_CASE("steplint record refuses a torch the collector was not built against, in one line",
+          "[python]") {
   // A program that maps another libtorch_cpu.so (a stand-in in a wheel's torch/lib/).
   const std::string trace = scratchPath("mismatch.pt.trace.json");
   const std::string log = scratchPath("mismatch.log");
-  const int rc = runProcess({STEPLINT_EXE, "record", "-o", trace, "--", kPython, "-c",
-                             std::string("import ctypes; ctypes.CDLL('") + FAKE_WHEEL_LIBTORCH + "'); print('ran')"},
-                            {}, log);
+  const int rc = runProcess(
+      {STEPLINT_EXE, "record", "-o", trace, "--", kPython, "-c",
+       std::string("import ctypes; ctypes.CDLL('") + FAKE_WHEEL_LIBTORCH + "'); print('ran')"},
+      {}, log);
   const std::string output = readFile(log);
   INFO(output);
   CHECK(rc == 2);  // the program ran, the recording failed
   CHECK(output.find("ran\n") != std::string::npos);
-  CHECK(output.find("steplint: error: no trace was written to " + trace + ": the program loads torch 9.9.0+fake (" +
-                    FAKE_WHEEL_LIBTORCH + "), but this collector was built against torch") != std::string::npos);
+  CHECK(output.find("steplint: error: no trace was written to " + trace +
+                    ": the program loads torch 9.9.0+fake (" + FAKE_WHEEL_LIBTORCH +
+                    "), but this collector was built against torch") != std::string::npos);
   CHECK(output.find("cmake -B build-torch -DCMAKE_PREFIX_PATH=") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(trace));
 }

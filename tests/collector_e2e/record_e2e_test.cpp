@@ -2,8 +2,8 @@
 // trainer's ignored signals, concurrent runs on one -o and a full disk (issue 12).
 #include <signal.h>
 
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -13,7 +13,8 @@
 
 namespace steplint::e2e {
 
-TEST_CASE("steplint record passes the trainer's exit code through and prints the report", "[torch]") {
+TEST_CASE("steplint record passes the trainer's exit code through and prints the report",
+          "[torch]") {
   const std::string trace = scratchPath("record.pt.trace.json.gz");
   const std::string log = scratchPath("record.log");
   const int rc = runProcess({STEPLINT_EXE, "record", "-o", trace, "--no-cupti", "--no-config", "--",
@@ -30,12 +31,14 @@ TEST_CASE("steplint record passes the trainer's exit code through and prints the
   CHECK(t.countNamed("ProfilerStep#7") == 1);
 }
 
-TEST_CASE("steplint record samples host memory every step: a held 8 MiB per step is SL404", "[torch]") {
-  const LintedTrace& leak =
-      recordSample("hold8.json", {SLOW_TRAINER, "--steps", "12", "--steplint-steps", "--hold-mb-per-step", "8"});
+TEST_CASE("steplint record samples host memory every step: a held 8 MiB per step is SL404",
+          "[torch]") {
+  const LintedTrace& leak = recordSample(
+      "hold8.json", {SLOW_TRAINER, "--steps", "12", "--steplint-steps", "--hold-mb-per-step", "8"});
   CHECK(leak.countNamed("Host memory (steplint)") == 0);  // a counter, not an X event
   size_t samples = 0;
-  for (const auto& c : leak.model.counters) samples += leak.model.str(c.name) == "Host memory (steplint)";
+  for (const auto& c : leak.model.counters)
+    samples += leak.model.str(c.name) == "Host memory (steplint)";
   CHECK(samples >= 12);
   const analyzer::Diagnostic* d = leak.finding("SL404");
   REQUIRE(d != nullptr);
@@ -45,20 +48,26 @@ TEST_CASE("steplint record samples host memory every step: a held 8 MiB per step
   CHECK(d->evidence.metric("growth_bytes_per_step") > 7.5 * 1048576);
   CHECK(d->evidence.metric("growth_bytes_per_step") < 12.0 * 1048576);
 
-  const LintedTrace& steady = recordSample("hold0.json", {SLOW_TRAINER, "--steps", "12", "--steplint-steps"});
+  const LintedTrace& steady =
+      recordSample("hold0.json", {SLOW_TRAINER, "--steps", "12", "--steplint-steps"});
   CHECK(steady.finding("SL404") == nullptr);
   CHECK_FALSE(steady.notChecked("SL404"));
 }
 
-TEST_CASE("steplint record writes the cores and the sample its workers: more workers than cores is SL102", "[torch]") {
+TEST_CASE(
+    "steplint record writes the cores and the sample its workers: more workers than cores is SL102",
+    "[torch]") {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   const std::string workers = std::to_string(cores + 1);
-  const LintedTrace& t = recordSample("workers.json", {FAST_TRAINER, "--steps", "6", "--steplint-steps", "--workers", workers});
+  const LintedTrace& t = recordSample(
+      "workers.json", {FAST_TRAINER, "--steps", "6", "--steplint-steps", "--workers", workers});
   const analyzer::Diagnostic* d = t.finding("SL102");
   REQUIRE(d != nullptr);
-  CHECK(d->message == workers + " DataLoader workers + 1 training process on " + std::to_string(cores) +
-                          " CPU cores: " + std::to_string(cores + 2) + " processes want a core each");
-  const LintedTrace& fits = recordSample("workers0.json", {FAST_TRAINER, "--steps", "6", "--steplint-steps"});
+  CHECK(d->message == workers + " DataLoader workers + 1 training process on " +
+                          std::to_string(cores) + " CPU cores: " + std::to_string(cores + 2) +
+                          " processes want a core each");
+  const LintedTrace& fits =
+      recordSample("workers0.json", {FAST_TRAINER, "--steps", "6", "--steplint-steps"});
   CHECK(fits.finding("SL102") == nullptr);
   CHECK_FALSE(fits.notChecked("SL102"));  // both counts are in the trace
 }
@@ -66,7 +75,8 @@ TEST_CASE("steplint record writes the cores and the sample its workers: more wor
 TEST_CASE("steplint record explains when a program without LibTorch writes no trace", "[torch]") {
   const std::string trace = scratchPath("none.pt.trace.json.gz");
   const std::string log = scratchPath("none.log");
-  const int rc = runProcess({STEPLINT_EXE, "record", "-o", trace, "--", "/bin/sh", "-c", "exit 4"}, {}, log);
+  const int rc =
+      runProcess({STEPLINT_EXE, "record", "-o", trace, "--", "/bin/sh", "-c", "exit 4"}, {}, log);
   const std::string output = readFile(log);
   INFO(output);
   CHECK(rc == 4);
@@ -82,7 +92,8 @@ namespace {
 
 size_t countSteps(const trace::TraceModel& model) {
   size_t n = 0;
-  for (const trace::Event& e : model.events) n += model.name(e).rfind("ProfilerStep#", 0) == 0 ? 1 : 0;
+  for (const trace::Event& e : model.events)
+    n += model.name(e).rfind("ProfilerStep#", 0) == 0 ? 1 : 0;
   return n;
 }
 
@@ -99,7 +110,8 @@ std::vector<std::string> stagingFiles(const std::string& trace) {
   const std::string name = out.filename().string();
   for (const auto& entry : std::filesystem::directory_iterator(out.parent_path())) {
     const std::string file = entry.path().filename().string();
-    if (file.rfind(".steplint-", 0) == 0 && file.find("." + name) != std::string::npos) found.push_back(entry.path());
+    if (file.rfind(".steplint-", 0) == 0 && file.find("." + name) != std::string::npos)
+      found.push_back(entry.path());
   }
   return found;
 }
@@ -121,15 +133,18 @@ bool waitForStagedStep(const std::string& trace, int step) {
 
 }  // namespace
 
-TEST_CASE("steplint record: a trainer started with SIGINT and SIGTERM ignored is recorded to the end", "[torch]") {
+TEST_CASE(
+    "steplint record: a trainer started with SIGINT and SIGTERM ignored is recorded to the end",
+    "[torch]") {
   const std::string trace = scratchPath("ignored.pt.trace.json");
   const std::string log = scratchPath("ignored.log");
   ChildSetup setup;
   setup.ignored_signals = {SIGINT, SIGTERM};  // nohup, or `steplint record ... &` in a script
   setup.own_process_group = true;
-  const pid_t pid = startProcess({STEPLINT_EXE, "record", "--no-report", "--no-cupti", "-o", trace, "--",
-                                  SLOW_TRAINER, "--steps", "30", "--steplint-steps", "--sleep-after-step-ms", "20"},
-                                 {{"OMP_NUM_THREADS", "1"}}, log, setup);
+  const pid_t pid = startProcess(
+      {STEPLINT_EXE, "record", "--no-report", "--no-cupti", "-o", trace, "--", SLOW_TRAINER,
+       "--steps", "30", "--steplint-steps", "--sleep-after-step-ms", "20"},
+      {{"OMP_NUM_THREADS", "1"}}, log, setup);
   const bool started = waitForStagedStep(trace, 3);
   kill(-pid, SIGINT);  // steplint and the trainer both: they ignore it and go on
   kill(-pid, SIGTERM);
@@ -145,18 +160,21 @@ TEST_CASE("steplint record: a trainer started with SIGINT and SIGTERM ignored is
   CHECK(extraValue(t.model, "steplint_stopped_early").empty());
 }
 
-TEST_CASE("steplint record: two recordings to the same -o at once each report their own trace", "[torch]") {
+TEST_CASE("steplint record: two recordings to the same -o at once each report their own trace",
+          "[torch]") {
   const std::string trace = scratchPath("shared.pt.trace.json");
   const std::string log_short = scratchPath("shared_short.log");
   const std::string log_long = scratchPath("shared_long.log");
   const Env env = {{"OMP_NUM_THREADS", "1"}};
-  // Told apart by their reports: 3 steps are too few for SL404; 12 steps that hold 8 MiB each are SL404.
-  const pid_t a = startProcess({STEPLINT_EXE, "record", "--no-cupti", "--no-config", "-o", trace, "--", SLOW_TRAINER,
-                                "--steps", "3", "--steplint-steps"},
+  // Told apart by their reports: 3 steps are too few for SL404; 12 steps that hold 8 MiB each are
+  // SL404.
+  const pid_t a = startProcess({STEPLINT_EXE, "record", "--no-cupti", "--no-config", "-o", trace,
+                                "--", SLOW_TRAINER, "--steps", "3", "--steplint-steps"},
                                env, log_short);
-  const pid_t b = startProcess({STEPLINT_EXE, "record", "--no-cupti", "--no-config", "-o", trace, "--", SLOW_TRAINER,
-                                "--steps", "12", "--steplint-steps", "--hold-mb-per-step", "8"},
-                               env, log_long);
+  const pid_t b =
+      startProcess({STEPLINT_EXE, "record", "--no-cupti", "--no-config", "-o", trace, "--",
+                    SLOW_TRAINER, "--steps", "12", "--steplint-steps", "--hold-mb-per-step", "8"},
+                   env, log_long);
   const int rc_a = waitProcess(a);
   const int rc_b = waitProcess(b);
   const std::string out_short = readFile(log_short);
@@ -180,28 +198,32 @@ TEST_CASE("steplint record: two recordings to the same -o at once each report th
   CHECK(stagingFiles(trace).empty());
 }
 
-TEST_CASE("steplint record: a full disk is a write failure (exit 2), and the previous trace stays", "[torch]") {
+TEST_CASE("steplint record: a full disk is a write failure (exit 2), and the previous trace stays",
+          "[torch]") {
   const std::string trace = scratchPath("full.pt.trace.json");
   const std::string log = scratchPath("full.log");
   { std::ofstream(trace) << "previous trace"; }
   ChildSetup setup;
   setup.file_size_limit = 256 * 1024;  // RLIMIT_FSIZE: write() fails with EFBIG, as with ENOSPC
-  const int rc = waitProcess(startProcess({STEPLINT_EXE, "record", "--no-report", "--no-cupti", "-o", trace, "--",
-                                           SLOW_TRAINER, "--steps", "8", "--steplint-steps"},
-                                          {{"OMP_NUM_THREADS", "1"}}, log, setup));
+  const int rc =
+      waitProcess(startProcess({STEPLINT_EXE, "record", "--no-report", "--no-cupti", "-o", trace,
+                                "--", SLOW_TRAINER, "--steps", "8", "--steplint-steps"},
+                               {{"OMP_NUM_THREADS", "1"}}, log, setup));
   const std::string output = readFile(log);
   INFO(output);
   CHECK(rc == 2);  // the trainer succeeded, its trace did not
-  CHECK(output.find("steplint: error: " + trace + ".partial: writing the trace failed: write to " + trace +
-                    ".partial failed: File too large") != std::string::npos);
+  CHECK(output.find("steplint: error: " + trace + ".partial: writing the trace failed: write to " +
+                    trace + ".partial failed: File too large") != std::string::npos);
   CHECK(output.find("crash") == std::string::npos);
   CHECK(readFile(trace) == "previous trace");  // replaced only by a finished trace
   CHECK(std::filesystem::exists(trace + ".partial"));
   CHECK(stagingFiles(trace).empty());
 }
 
-TEST_CASE("steplint record measures what recording one op costs and writes it into the trace (#13)", "[torch]") {
-  const LintedTrace& t = recordSample("overhead.json", {SLOW_TRAINER, "--steps", "6", "--steplint-steps"});
+TEST_CASE("steplint record measures what recording one op costs and writes it into the trace (#13)",
+          "[torch]") {
+  const LintedTrace& t =
+      recordSample("overhead.json", {SLOW_TRAINER, "--steps", "6", "--steplint-steps"});
   const std::string per_op = extraValue(t.model, "steplint_op_overhead_ns");
   const std::string samples = extraValue(t.model, "steplint_op_overhead_samples");
   REQUIRE_FALSE(per_op.empty());

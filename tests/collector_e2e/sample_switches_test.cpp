@@ -22,7 +22,9 @@ Run runTrainer(const std::string& name, std::vector<std::string> argv) {
   return {rc, readFile(log)};
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 }  // namespace
 
@@ -32,7 +34,9 @@ TEST_CASE("slow_trainer prints the mistakes that are on and its batch, then trai
     std::string line;
   };
   const std::vector<Case> cases = {
-      {{}, std::string("slow_trainer: mistakes ") + kAllMistakes + " (batch 100)\n"},  // the default: all
+      {{},
+       std::string("slow_trainer: mistakes ") + kAllMistakes +
+           " (batch 100)\n"},  // the default: all
       {{"--mistakes", "none"}, "slow_trainer: mistakes none (batch 128)\n"},
       {{"--fix", "item-sync,batch-unaligned"},
        "slow_trainer: mistakes loader-inline,zero-grad-fill,pageable-copy,cpu-scalar,cudnn-benchmark-off,"
@@ -54,13 +58,15 @@ TEST_CASE("slow_trainer prints the mistakes that are on and its batch, then trai
 }
 
 TEST_CASE("slow_trainer: an unknown mistake is a usage error listing the valid names", "[torch]") {
-  const Run run = runTrainer("switch_bad", {SLOW_TRAINER, "--mistakes", "item-sync,no-such", "--steps", "2"});
+  const Run run =
+      runTrainer("switch_bad", {SLOW_TRAINER, "--mistakes", "item-sync,no-such", "--steps", "2"});
   INFO(run.output);
   CHECK(run.rc == 2);
   CHECK(contains(run.output, "unknown mistake 'no-such' in --mistakes"));
-  CHECK(contains(run.output, std::string("mistake names: all, none, ") +
-                                 "loader-inline, item-sync, zero-grad-fill, pageable-copy, cpu-scalar, "
-                                 "batch-unaligned, cudnn-benchmark-off, fp32-matmul\n"));
+  CHECK(contains(run.output,
+                 std::string("mistake names: all, none, ") +
+                     "loader-inline, item-sync, zero-grad-fill, pageable-copy, cpu-scalar, "
+                     "batch-unaligned, cudnn-benchmark-off, fp32-matmul\n"));
   CHECK_FALSE(contains(run.output, "mean step"));
   CHECK(runTrainer("switch_empty", {SLOW_TRAINER, "--fix", "", "--steps", "2"}).rc == 2);
   CHECK(runTrainer("switch_fast", {FAST_TRAINER, "--fix", "item-sync", "--steps", "2"}).rc == 2);
@@ -68,13 +74,15 @@ TEST_CASE("slow_trainer: an unknown mistake is a usage error listing the valid n
 
 TEST_CASE("slow_trainer: one fix removes its own finding and keeps the others", "[torch]") {
   const LintedTrace& loader =
-      recordSample("fix_loader.json", {SLOW_TRAINER, "--steps", "8", "--steplint-steps", "--fix", "loader-inline"});
+      recordSample("fix_loader.json",
+                   {SLOW_TRAINER, "--steps", "8", "--steplint-steps", "--fix", "loader-inline"});
   CHECK_FALSE(loader.notChecked("SL101"));
   CHECK(loader.finding("SL101") == nullptr);
   CHECK(loader.finding("SL601") != nullptr);
 
   const LintedTrace& zero =
-      recordSample("fix_zero.json", {SLOW_TRAINER, "--steps", "8", "--steplint-steps", "--fix", "zero-grad-fill"});
+      recordSample("fix_zero.json",
+                   {SLOW_TRAINER, "--steps", "8", "--steplint-steps", "--fix", "zero-grad-fill"});
   CHECK_FALSE(zero.notChecked("SL601"));
   CHECK(zero.finding("SL601") == nullptr);
   CHECK(zero.finding("SL101") != nullptr);

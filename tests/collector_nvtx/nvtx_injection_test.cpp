@@ -46,7 +46,8 @@ const st::Event& only(const st::TraceModel& m, const std::string& name) {
   return *found[0];
 }
 
-std::vector<const st::InstantEvent*> instantsNamed(const st::TraceModel& m, const std::string& name) {
+std::vector<const st::InstantEvent*> instantsNamed(const st::TraceModel& m,
+                                                   const std::string& name) {
   std::vector<const st::InstantEvent*> out;
   for (const auto& i : m.instants) {
     if (m.str(i.name) == name) out.push_back(&i);

@@ -2,10 +2,10 @@
 // variable STEPLINT_FIXTURES). They are never copied into this repository.
 #pragma once
 
+#include <sys/stat.h>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <sys/stat.h>
 
 namespace steplint::test {
 

@@ -16,7 +16,9 @@ double shareSum(const AttributionModel& model, const QString& timeline) {
   double sum = 0;
   for (int row = 0; row < model.rowCount(); ++row) {
     if (model.index(row, AttributionModel::kTimelineColumn).data().toString() == timeline)
-      sum += model.index(row, AttributionModel::kShareColumn).data(AttributionModel::kSortRole).toDouble();
+      sum += model.index(row, AttributionModel::kShareColumn)
+                 .data(AttributionModel::kSortRole)
+                 .toDouble();
   }
   return sum;
 }
@@ -36,11 +38,13 @@ TEST_CASE("attribution model: each timeline's causes add up to the whole average
   // not compute): 80 µs over three steps.
   bool found_compute = false;
   for (int row = 0; row < model.rowCount(); ++row) {
-    if (model.index(row, AttributionModel::kTimelineColumn).data().toString() != "Device 0") continue;
+    if (model.index(row, AttributionModel::kTimelineColumn).data().toString() != "Device 0")
+      continue;
     if (model.index(row, AttributionModel::kCauseColumn).data().toString() != "compute") continue;
     found_compute = true;
-    CHECK(model.index(row, AttributionModel::kMsColumn).data(AttributionModel::kSortRole).toDouble() ==
-          Approx(80.0 / 3 / 1000));
+    CHECK(model.index(row, AttributionModel::kMsColumn)
+              .data(AttributionModel::kSortRole)
+              .toDouble() == Approx(80.0 / 3 / 1000));
   }
   CHECK(found_compute);
 }
@@ -65,7 +69,9 @@ TEST_CASE("temporal model: one row per GPU whose parts add up to the span") {
   model.setTrace(trace);
   REQUIRE(model.rowCount() == static_cast<int>(trace->summary.temporal.size()));
   REQUIRE(model.rowCount() == 1);
-  const auto value = [&](int column) { return model.index(0, column).data(TemporalModel::kSortRole).toDouble(); };
+  const auto value = [&](int column) {
+    return model.index(0, column).data(TemporalModel::kSortRole).toDouble();
+  };
   CHECK(value(TemporalModel::kIdleColumn) + value(TemporalModel::kComputeColumn) +
             value(TemporalModel::kNonComputeColumn) ==
         Approx(value(TemporalModel::kSpanColumn)));

@@ -76,7 +76,8 @@ TEST_CASE("compare window: step N of NEW under step N of BASE, and the zoom kept
   CHECK(t->upperSelection()->visibleRange().end_ns == 130'000);
 }
 
-TEST_CASE("compare window: the breakdown of both runs on one scale, the diff's tables filled (#15)") {
+TEST_CASE(
+    "compare window: the breakdown of both runs on one scale, the diff's tables filled (#15)") {
   CompareWindow window;
   window.resize(1600, 1000);
   window.setComparison(shiftedPair());
@@ -98,16 +99,20 @@ TEST_CASE("compare window: the breakdown of both runs on one scale, the diff's t
 TEST_CASE("compare window: a missing trace is said in the window, no crash (#15)") {
   QTemporaryDir dir;
   CompareWindow window;
-  window.openComparison(dir.filePath(QStringLiteral("base.json")), dir.filePath(QStringLiteral("new.json")));
+  window.openComparison(dir.filePath(QStringLiteral("base.json")),
+                        dir.filePath(QStringLiteral("new.json")));
   QTRY_VERIFY_WITH_TIMEOUT(!window.lastError().isEmpty(), 30000);
   CHECK(window.lastError().contains(QStringLiteral("base.json")));
   CHECK(window.headerLabel()->text().contains(QStringLiteral("Cannot compare")));
   CHECK(window.comparison() == nullptr);
 }
 
-TEST_CASE("compare window: ResNet-50 with 0 vs 4 workers, the DataLoader is what changed (#15)", "[fixture][slow]") {
-  const std::string base = test::requireFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
-  const std::string next = test::requireFixture("kineto/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz");
+TEST_CASE("compare window: ResNet-50 with 0 vs 4 workers, the DataLoader is what changed (#15)",
+          "[fixture][slow]") {
+  const std::string base =
+      test::requireFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+  const std::string next =
+      test::requireFixture("kineto/resnet50_num_workers_4/worker0.1623212756351.pt.trace.json.gz");
   std::string error;
   const auto comparison = gui::ComparisonLoader::loadNow(base, next, true, nullptr, {}, error);
   INFO(error);
@@ -118,7 +123,9 @@ TEST_CASE("compare window: ResNet-50 with 0 vs 4 workers, the DataLoader is what
   auto delta = [&](const QString& category) {
     for (int row = 0; row < categories.rowCount(); ++row)
       if (categories.index(row, 0).data().toString() == category)
-        return categories.index(row, gui::CategoryDeltaModel::kDeltaColumn).data(Qt::UserRole).toDouble();
+        return categories.index(row, gui::CategoryDeltaModel::kDeltaColumn)
+            .data(Qt::UserRole)
+            .toDouble();
     FAIL("no row " << category.toStdString());
     return 0.0;
   };

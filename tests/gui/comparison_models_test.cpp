@@ -23,8 +23,8 @@ std::shared_ptr<gui::LoadedTrace> run(double sgemm_us, bool extra_copy) {
     t.op("aten::mm", base + 10, 50);
     t.launch(base + 12, 5, base + 20, sgemm_us, "volta_sgemm_128x64_nn");
     if (extra_copy)
-      t.launch(base + 80, 2, base + 85, 10, "Memcpy DtoD (Device -> Device)", trace::EventKind::kMemcpy,
-               trace::EventKind::kRuntime);
+      t.launch(base + 80, 2, base + 85, 10, "Memcpy DtoD (Device -> Device)",
+               trace::EventKind::kMemcpy, trace::EventKind::kRuntime);
   }
   t.finalize();
   auto out = std::make_shared<gui::LoadedTrace>();
@@ -80,10 +80,12 @@ TEST_CASE("category delta model: the diff's categories, then the step time (#15)
   CHECK(model.index(kernel, CategoryDeltaModel::kDeltaPercentColumn).data().toString() == "66.7");
   const int memcpy = rowNamed(model, CategoryDeltaModel::kCategoryColumn, QStringLiteral("Memcpy"));
   CHECK(model.index(memcpy, CategoryDeltaModel::kDeltaColumn).data().toString() == "+0.010");
-  CHECK(model.index(memcpy, CategoryDeltaModel::kDeltaPercentColumn).data().toString() == "-");  // from 0
+  CHECK(model.index(memcpy, CategoryDeltaModel::kDeltaPercentColumn).data().toString() ==
+        "-");  // from 0
   const int total = model.rowCount() - 1;
   CHECK(model.index(total, 0).data().toString() == "Step time");
-  CHECK(model.index(total, CategoryDeltaModel::kDeltaColumn).data().toString() == "0.000");  // the steps are 100 µs
+  CHECK(model.index(total, CategoryDeltaModel::kDeltaColumn).data().toString() ==
+        "0.000");  // the steps are 100 µs
   model.setComparison(nullptr);
   CHECK(model.rowCount() == 0);
 }
@@ -93,7 +95,8 @@ TEST_CASE("step pair model: steps matched by number with the category that moved
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
   model.setComparison(comparison());
   REQUIRE(model.rowCount() == 3);
-  CHECK(model.index(1, StepPairModel::kStepColumn).data(StepPairModel::kStepRole).toLongLong() == 2);
+  CHECK(model.index(1, StepPairModel::kStepColumn).data(StepPairModel::kStepRole).toLongLong() ==
+        2);
   CHECK(model.index(1, StepPairModel::kBaseColumn).data().toString() == "0.100");
   CHECK(model.index(1, StepPairModel::kNewColumn).data().toString() == "0.100");
   // Step 2's breakdown (µs): Kernel 30 -> 50, Memcpy 0 -> 10, Runtime 5 -> 7, CPU Exec 15 -> 5
@@ -107,7 +110,8 @@ TEST_CASE("group delta model: kernels and ops per step, matched, appeared and va
   const auto c = comparison();
   model.setComparison(c);
   REQUIRE(model.rowCount() == static_cast<int>(c->diff.ops.size() + c->diff.device_ops.size()));
-  const int sgemm = rowNamed(model, GroupDeltaModel::kNameColumn, QStringLiteral("volta_sgemm_128x64_nn"));
+  const int sgemm =
+      rowNamed(model, GroupDeltaModel::kNameColumn, QStringLiteral("volta_sgemm_128x64_nn"));
   REQUIRE(sgemm >= 0);
   CHECK(model.index(sgemm, GroupDeltaModel::kKindColumn).data().toString() == "kernel");
   CHECK(model.index(sgemm, GroupDeltaModel::kChangeColumn).data().toString() == "matched");
@@ -116,7 +120,8 @@ TEST_CASE("group delta model: kernels and ops per step, matched, appeared and va
   CHECK(model.index(sgemm, GroupDeltaModel::kDeltaMsColumn).data().toString() == "+0.020");
   CHECK(model.index(sgemm, GroupDeltaModel::kBaseMeanColumn).data().toString() == "30.0");
   CHECK(model.index(sgemm, 0).data(GroupDeltaModel::kIsDeviceRole).toBool());
-  const int copy = rowNamed(model, GroupDeltaModel::kNameColumn, QStringLiteral("Memcpy DtoD (Device -> Device)"));
+  const int copy = rowNamed(model, GroupDeltaModel::kNameColumn,
+                            QStringLiteral("Memcpy DtoD (Device -> Device)"));
   REQUIRE(copy >= 0);
   CHECK(model.index(copy, GroupDeltaModel::kChangeColumn).data().toString() == "appeared");
   CHECK(model.index(copy, GroupDeltaModel::kBaseCountColumn).data().toString() == "0.00");

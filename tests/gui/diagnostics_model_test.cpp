@@ -26,7 +26,8 @@ TEST_CASE("diagnostics model: one row per finding with severity, message and sav
         "1 pageable host-to-device copy per step");
   CHECK(model.index(0, DiagnosticsModel::kSavingMsColumn).data().toString() == "0.00");
   CHECK(model.index(1, DiagnosticsModel::kSavingStepColumn).data().toString() == "20.0 %");
-  CHECK(model.headerData(DiagnosticsModel::kSavingMsColumn, Qt::Horizontal).toString() == "Saving (ms/step)");
+  CHECK(model.headerData(DiagnosticsModel::kSavingMsColumn, Qt::Horizontal).toString() ==
+        "Saving (ms/step)");
 
   // Evidence extent: the memcpy event for SL201, the range for SL303.
   const auto copy = model.index(0, 0).data(DiagnosticsModel::kEvidenceRole).value<TimeRange>();
@@ -56,7 +57,8 @@ TEST_CASE("diagnostics model: sorting by saving uses numbers, by severity uses r
   proxy.sort(DiagnosticsModel::kSavingMsColumn, Qt::DescendingOrder);
   CHECK(proxy.index(0, DiagnosticsModel::kCodeColumn).data().toString() == "SL303");
   proxy.sort(DiagnosticsModel::kSeverityColumn, Qt::DescendingOrder);
-  CHECK(proxy.index(0, DiagnosticsModel::kCodeColumn).data().toString() == "SL201");  // warning > note
+  CHECK(proxy.index(0, DiagnosticsModel::kCodeColumn).data().toString() ==
+        "SL201");  // warning > note
   CHECK(proxy.index(0, 0).data(DiagnosticsModel::kDiagnosticIndexRole).toInt() == 0);
 }
 
@@ -69,6 +71,7 @@ TEST_CASE("not-checked model lists the rule and the reason") {
   model.setTrace(trace);
   REQUIRE(model.rowCount() == 1);
   CHECK(model.index(0, NotCheckedModel::kCodeColumn).data().toString() == "SL501");
-  CHECK(model.index(0, NotCheckedModel::kReasonColumn).data().toString() == "no distributed info in this trace");
+  CHECK(model.index(0, NotCheckedModel::kReasonColumn).data().toString() ==
+        "no distributed info in this trace");
   CHECK(model.index(0, 0).data(NotCheckedModel::kCodeRole).toString() == "SL501");
 }

@@ -29,9 +29,11 @@ TEST_CASE("draw list cache: levels are powers of two of ns per px") {
   CHECK(same.width_px == g.width_px);
 }
 
-TEST_CASE("draw list cache: with a data window, panning and zooming within the level reuse the list") {
+TEST_CASE(
+    "draw list cache: with a data window, panning and zooming within the level reuse the list") {
   TraceModel m;
-  addTrack(m, TrackKind::kCpuThread, 1, 1, regularEvents(0, 20'000, 10'000, 5000, "op"));  // 0..100 ms
+  addTrack(m, TrackKind::kCpuThread, 1, 1,
+           regularEvents(0, 20'000, 10'000, 5000, "op"));  // 0..100 ms
   const TimelineIndex index(m);
   DrawListCache cache(1.0);
   const TimelineGeometry g{{10'000'000, 11'000'000}, 1000.0};
@@ -46,13 +48,17 @@ TEST_CASE("draw list cache: with a data window, panning and zooming within the l
   CHECK(found == direct.size());
 
   cache.events(m, index, 0, TimelineGeometry{{10'500'000, 11'500'000}, 1000.0});  // pan half a view
-  cache.events(m, index, 0, TimelineGeometry{{10'100'000, 11'000'000}, 1000.0});  // 900 ns/px: same level
+  cache.events(m, index, 0,
+               TimelineGeometry{{10'100'000, 11'000'000}, 1000.0});  // 900 ns/px: same level
   CHECK(cache.builds() == 1);
-  cache.events(m, index, 0, TimelineGeometry{{12'100'000, 13'100'000}, 1000.0});  // out of the window
+  cache.events(m, index, 0,
+               TimelineGeometry{{12'100'000, 13'100'000}, 1000.0});  // out of the window
   CHECK(cache.builds() == 2);
-  cache.events(m, index, 0, TimelineGeometry{{12'100'000, 12'400'000}, 1000.0});  // 300 ns/px: new level
+  cache.events(m, index, 0,
+               TimelineGeometry{{12'100'000, 12'400'000}, 1000.0});  // 300 ns/px: new level
   CHECK(cache.builds() == 3);
-  cache.steps({}, TimelineGeometry{{12'100'000, 12'400'000}, 1000.0});  // the Steps row has its own entry
+  cache.steps(
+      {}, TimelineGeometry{{12'100'000, 12'400'000}, 1000.0});  // the Steps row has its own entry
   CHECK(cache.builds() == 4);
   cache.clear();
   cache.events(m, index, 0, TimelineGeometry{{12'100'000, 12'400'000}, 1000.0});
@@ -74,8 +80,10 @@ TEST_CASE("draw list cache: without a margin it is a memo of the exact frame") {
   }
   cache.events(m, index, 0, g);  // a repaint (scroll, selection): reused
   CHECK(cache.builds() == 1);
-  cache.events(m, index, 0, TimelineGeometry{{10'005'001, 11'005'001}, 1000.0});  // any pan: rebuilt
+  cache.events(m, index, 0,
+               TimelineGeometry{{10'005'001, 11'005'001}, 1000.0});  // any pan: rebuilt
   CHECK(cache.builds() == 2);
-  cache.events(m, index, 0, TimelineGeometry{{10'005'001, 11'005'001}, 999.0});  // a resize: rebuilt
+  cache.events(m, index, 0,
+               TimelineGeometry{{10'005'001, 11'005'001}, 999.0});  // a resize: rebuilt
   CHECK(cache.builds() == 3);
 }

@@ -35,7 +35,11 @@ uint64_t totalCount(const std::vector<DrawItem>& items, int depth) {
 TEST_CASE("draw list: the header's worked example") {
   TraceModel m;
   addTrack(m, TrackKind::kCpuThread, 1, 1,
-           {{0, 500, "a"}, {600, 300, "b"}, {1000, 800, "c"}, {1900, 200, "d"}, {10'000, 20'000, "wide"}});
+           {{0, 500, "a"},
+            {600, 300, "b"},
+            {1000, 800, "c"},
+            {1900, 200, "d"},
+            {10'000, 20'000, "wide"}});
   const TimelineIndex index(m);
   const auto items = buildDrawList(m, index, 0, TimelineGeometry{{0, 1'000'000}, 1000.0});
   REQUIRE(items.size() == 2);
@@ -51,8 +55,8 @@ TEST_CASE("draw list: the header's worked example") {
 TEST_CASE("draw list: a thousand tiny events fold into one item, wide events stay") {
   TraceModel m;
   auto specs = regularEvents(0, 150, 100, 1000, "tiny");  // 0.1 px each, 0.05 px gaps
-  specs.push_back({500'000, 100'000, "wide"});             // 100 px
-  specs.push_back({800'000, 100, "lonely"});                // tiny but far from anything
+  specs.push_back({500'000, 100'000, "wide"});            // 100 px
+  specs.push_back({800'000, 100, "lonely"});              // tiny but far from anything
   addTrack(m, TrackKind::kGpuStream, 0, 7, specs);
   const TimelineIndex index(m);
   const auto items = buildDrawList(m, index, 0, TimelineGeometry{{0, 1'000'000}, 1000.0});
@@ -78,7 +82,8 @@ TEST_CASE("draw list: a thousand tiny events fold into one item, wide events sta
 
 TEST_CASE("draw list: only visible events are emitted, found by binary search") {
   TraceModel m;
-  addTrack(m, TrackKind::kCpuThread, 1, 1, regularEvents(0, 20'000, 10'000, 5000, "op"));  // 0..100 ms
+  addTrack(m, TrackKind::kCpuThread, 1, 1,
+           regularEvents(0, 20'000, 10'000, 5000, "op"));  // 0..100 ms
   const TimelineIndex index(m);
   const TimelineGeometry g{{10'005'000, 11'005'000}, 1000.0};  // 1 ms, 1 µs per px: 10 px boxes
   const auto items = buildDrawList(m, index, 0, g);
@@ -108,12 +113,14 @@ TEST_CASE("draw list: children are drawn under wide parents, not under folded on
 
 TEST_CASE("draw list: far zoom over a million events stays cheap and counts every event") {
   TraceModel m;
-  addTrack(m, TrackKind::kGpuStream, 0, 7, regularEvents(0, 1'000, 600, 1'000'000, "k", 0, EventKind::kKernel));
+  addTrack(m, TrackKind::kGpuStream, 0, 7,
+           regularEvents(0, 1'000, 600, 1'000'000, "k", 0, EventKind::kKernel));
   const TimelineIndex index(m);
   const TimelineGeometry full{{0, 1'000'000'000}, 1600.0};
   const auto t0 = std::chrono::steady_clock::now();
   const auto items = buildDrawList(m, index, 0, full);
-  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   CHECK(items.size() == 1);  // gaps of 0.4 ns never separate anything at 625 µs per px
   CHECK(totalCount(items, 0) == 1'000'000);
   CHECK(ms < 50.0);  // O(width · log n), not O(n); typically well under 1 ms
@@ -164,9 +171,10 @@ TEST_CASE("draw list: flow links follow Event::link both ways") {
   const uint32_t launch = steplint::test::firstNamed(m, "cudaLaunchKernel");
   const uint32_t kernel = steplint::test::firstNamed(m, "volta_sgemm");
   using Pairs = std::vector<std::pair<uint32_t, uint32_t>>;
-  CHECK(flowLinks(m, kernel) == Pairs{{launch, kernel}, {conv, launch}});  // upstream from a device op
+  CHECK(flowLinks(m, kernel) ==
+        Pairs{{launch, kernel}, {conv, launch}});  // upstream from a device op
   CHECK(flowLinks(m, launch) == Pairs{{conv, launch}, {launch, kernel}});
-  CHECK(flowLinks(m, conv) == Pairs{{conv, launch}, {launch, kernel}});    // downstream from a CPU op
+  CHECK(flowLinks(m, conv) == Pairs{{conv, launch}, {launch, kernel}});  // downstream from a CPU op
   CHECK(flowLinks(m, kNoIndex).empty());
   CHECK(flowLinks(m, kernel, 1).size() == 1);
 }
@@ -198,7 +206,8 @@ TEST_CASE("draw list: folding accounts for every visible event exactly once (ran
       const uint64_t dur_limit = r < 5 ? 1 : (r < 90 ? 2000 : 2'000'000);
       const auto dur = static_cast<int64_t>(rng() % dur_limit);
       specs.push_back({t, dur, "e"});
-      t += dur + (rng() % 10 == 0 ? static_cast<int64_t>(rng() % 500'000) : static_cast<int64_t>(rng() % 300));
+      t += dur + (rng() % 10 == 0 ? static_cast<int64_t>(rng() % 500'000)
+                                  : static_cast<int64_t>(rng() % 300));
     }
     addTrack(m, TrackKind::kGpuStream, 0, 1, specs);
     const TimelineIndex index(m);
@@ -207,7 +216,8 @@ TEST_CASE("draw list: folding accounts for every visible event exactly once (ran
     const TimelineGeometry g{{a, b}, 100.0 + static_cast<double>(rng() % 2000)};
     const auto items = buildDrawList(m, index, 0, g);
     uint64_t expected = 0;
-    for (const auto& e : m.events) expected += (e.start_ns >= a || e.end_ns() > a) && e.start_ns < b ? 1 : 0;
+    for (const auto& e : m.events)
+      expected += (e.start_ns >= a || e.end_ns() > a) && e.start_ns < b ? 1 : 0;
     INFO("round " << round << " events " << n << " range " << a << ".." << b);
     CHECK(totalCount(items, 0) == expected);
     for (size_t i = 1; i < items.size(); ++i) CHECK(items[i].x0 >= items[i - 1].x1 - 1e-3f);

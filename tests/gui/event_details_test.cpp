@@ -41,7 +41,8 @@ TEST_CASE("event details: a kernel links to its launch call and CPU op, and know
   CHECK(rowValue(d, "Duration") == "50.0 µs");
   CHECK(rowValue(d, "Grid") == "[80, 2, 1]");
   CHECK(rowValue(d, "Stream") == "7");
-  CHECK(relations(d) == std::vector<std::string>{"Launch call cudaLaunchKernel", "CPU op aten::addmm"});
+  CHECK(relations(d) ==
+        std::vector<std::string>{"Launch call cudaLaunchKernel", "CPU op aten::addmm"});
   REQUIRE(d.in_step);
   CHECK(d.step_number == 1);
   CHECK(d.parents.empty());  // device ops have no CPU nesting
@@ -52,7 +53,8 @@ TEST_CASE("event details: a CPU op lists its launches and their kernels (reverse
   auto trace = test::smallTrace(&ev);
   EventDetailsIndex index(trace->model, trace->summary.steps);
   const EventDetails d = index.describe(ev.addmm);
-  CHECK(relations(d) == std::vector<std::string>{"Launch call cudaLaunchKernel", "Device op volta_sgemm_128x64_nn"});
+  CHECK(relations(d) == std::vector<std::string>{"Launch call cudaLaunchKernel",
+                                                 "Device op volta_sgemm_128x64_nn"});
   REQUIRE(d.links.size() == 2);
   CHECK(d.links[1].event == ev.kernel);
   // Parent chain, innermost first: aten::linear, then ProfilerStep#1.

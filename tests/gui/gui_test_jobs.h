@@ -15,8 +15,8 @@
 namespace steplint::test {
 
 /// Writes one trace per rank, `<prefix>rank<N>.pt.trace.json`, into `dir`; returns the paths.
-inline QStringList writeJob(const QString& dir, const bench::JobSynthOptions& options, int steps = 6,
-                            const QString& prefix = {}) {
+inline QStringList writeJob(const QString& dir, const bench::JobSynthOptions& options,
+                            int steps = 6, const QString& prefix = {}) {
   bench::JobSynthesizer synth(options);
   std::vector<std::string> text;
   synth.begin(text);
@@ -24,7 +24,8 @@ inline QStringList writeJob(const QString& dir, const bench::JobSynthOptions& op
   synth.end(text);
   QStringList paths;
   for (size_t r = 0; r < text.size(); ++r) {
-    const QString path = QDir(dir).filePath(QStringLiteral("%1rank%2.pt.trace.json").arg(prefix).arg(r));
+    const QString path =
+        QDir(dir).filePath(QStringLiteral("%1rank%2.pt.trace.json").arg(prefix).arg(r));
     QFile file(path);
     REQUIRE(file.open(QIODevice::WriteOnly));
     file.write(text[r].data(), static_cast<qint64>(text[r].size()));

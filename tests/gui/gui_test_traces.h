@@ -30,7 +30,8 @@ inline std::shared_ptr<gui::LoadedTrace> smallTrace(SmallTraceEvents* events = n
   t.op("aten::addmm", 12, 30);
   t.launch(15, 5, 20, 50, "volta_sgemm_128x64_nn");
   t.op("aten::copy_", 110, 20);
-  t.launch(112, 5, 120, 10, "Memcpy HtoD (Pageable -> Device)", trace::EventKind::kMemcpy, trace::EventKind::kRuntime);
+  t.launch(112, 5, 120, 10, "Memcpy HtoD (Pageable -> Device)", trace::EventKind::kMemcpy,
+           trace::EventKind::kRuntime);
   t.op("aten::addmm", 210, 20);
   t.launch(212, 5, 220, 30, "elementwise_kernel");
   t.finalize();

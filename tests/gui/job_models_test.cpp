@@ -58,14 +58,16 @@ TEST_CASE("job inputs: a folder, a glob and several files are a job, one file is
   CHECK_FALSE(gui::isJobInput({dir.filePath(QStringLiteral("missing.json"))}));
 
   CHECK(gui::expandJobInputs({dir.path()}).files == paths);  // sorted by name
-  CHECK(gui::expandJobInputs({dir.filePath(QStringLiteral("rank[01]*.json"))}).files == paths.mid(0, 2));
+  CHECK(gui::expandJobInputs({dir.filePath(QStringLiteral("rank[01]*.json"))}).files ==
+        paths.mid(0, 2));
   const gui::JobInputs none = gui::expandJobInputs({dir.filePath(QStringLiteral("nothing*.json"))});
   CHECK(none.files.isEmpty());
   REQUIRE(none.problems.size() == 1);
   CHECK(none.problems.first().contains(QStringLiteral("matches no file")));
 }
 
-TEST_CASE("job loader: the ranks table holds the analyzer's numbers and names the planted straggler (#14)") {
+TEST_CASE(
+    "job loader: the ranks table holds the analyzer's numbers and names the planted straggler (#14)") {
   QTemporaryDir dir;
   const QStringList paths = test::writeJob(dir.path(), test::backwardStraggler());
   std::string error;
@@ -101,29 +103,41 @@ TEST_CASE("job loader: the ranks table holds the analyzer's numbers and names th
   // The waiting ranks wait about as long as rank 2 is late; the text has the CLI's 3 decimals.
   CHECK(cell(ranks, 0, RanksModel::kWaitColumn) > 0.8 * 8.0);
   CHECK(cell(ranks, 2, RanksModel::kWaitColumn) < 0.8);
-  CHECK(ranks.index(0, RanksModel::kStepColumn).data().toString().section(QLatin1Char('.'), 1).size() == 3);
+  CHECK(ranks.index(0, RanksModel::kStepColumn)
+            .data()
+            .toString()
+            .section(QLatin1Char('.'), 1)
+            .size() == 3);
   CHECK(ranks.index(2, 0).data(Qt::FontRole).value<QFont>().bold());
   CHECK(ranks.index(1, 0).data(RanksModel::kSourceRole).toString() == paths[1]);
 
   JobStepsModel steps;
-  QAbstractItemModelTester steps_tester(&steps, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  QAbstractItemModelTester steps_tester(&steps,
+                                        QAbstractItemModelTester::FailureReportingMode::Fatal);
   steps.setJob(job);
   REQUIRE(steps.rowCount() == 6);
   CHECK(steps.index(0, JobStepsModel::kLateRankColumn).data().toString() == "2");
-  CHECK(steps.index(0, JobStepsModel::kCauseColumn).data().toString().startsWith(QStringLiteral("GPU compute")));
-  CHECK(
-      steps.index(0, JobStepsModel::kCauseColumn).data().toString().contains(QStringLiteral("ampere_sgemm_128x64_nt")));
+  CHECK(steps.index(0, JobStepsModel::kCauseColumn)
+            .data()
+            .toString()
+            .startsWith(QStringLiteral("GPU compute")));
+  CHECK(steps.index(0, JobStepsModel::kCauseColumn)
+            .data()
+            .toString()
+            .contains(QStringLiteral("ampere_sgemm_128x64_nt")));
   CHECK(cell(steps, 0, JobStepsModel::kCollectivesColumn) == 2);
 }
 
-TEST_CASE("job loader: the straggler finding leads to the late rank and the rank that waited longest (#14)") {
+TEST_CASE(
+    "job loader: the straggler finding leads to the late rank and the rank that waited longest (#14)") {
   QTemporaryDir dir;
   test::writeJob(dir.path(), test::backwardStraggler());
   std::string error;
   const auto job = load({dir.path()}, error);
   REQUIRE(job != nullptr);
   const auto& findings = job->lint[0].diagnostics;
-  const auto sl701 = std::find_if(findings.begin(), findings.end(), [](const auto& d) { return d.code == "SL701"; });
+  const auto sl701 = std::find_if(findings.begin(), findings.end(),
+                                  [](const auto& d) { return d.code == "SL701"; });
   REQUIRE(sl701 != findings.end());
   const auto pair = gui::rankPairForFinding(job->jobs[0], *sl701);
   REQUIRE(pair);
@@ -148,7 +162,8 @@ TEST_CASE("job loader: a balanced job has no straggler and no pair to show") {
   const auto job = load({dir.path()}, error);
   REQUIRE(job != nullptr);
   CHECK(job->jobs[0].straggler < 0);
-  for (const analyzer::JobStep& s : job->jobs[0].steps) CHECK_FALSE(gui::rankPairForStep(job->jobs[0], s.number));
+  for (const analyzer::JobStep& s : job->jobs[0].steps)
+    CHECK_FALSE(gui::rankPairForStep(job->jobs[0], s.number));
   CHECK(gui::jobNotices(*job, 0).empty());
 }
 
@@ -156,8 +171,9 @@ TEST_CASE("job loader: bad inputs give messages, never a crash (#14)") {
   QTemporaryDir dir;
   std::string error;
   SECTION("a missing file alone fails, naming it") {
-    CHECK(load({dir.filePath(QStringLiteral("absent.json")), dir.filePath(QStringLiteral("gone.json"))}, error) ==
-          nullptr);
+    CHECK(load({dir.filePath(QStringLiteral("absent.json")),
+                dir.filePath(QStringLiteral("gone.json"))},
+               error) == nullptr);
     CHECK(error.find("absent.json") != std::string::npos);
     CHECK(error.find("gone.json") != std::string::npos);
   }
@@ -183,8 +199,9 @@ TEST_CASE("job loader: bad inputs give messages, never a crash (#14)") {
     REQUIRE(job->jobs.size() == 1);
     CHECK(job->jobs[0].ranks.size() == 1);
     const auto notices = gui::jobNotices(*job, 0);
-    CHECK(std::any_of(notices.begin(), notices.end(),
-                      [](const std::string& n) { return n.find("one rank") != std::string::npos; }));
+    CHECK(std::any_of(notices.begin(), notices.end(), [](const std::string& n) {
+      return n.find("one rank") != std::string::npos;
+    }));
   }
   SECTION("traces of two jobs in one folder become two jobs, and the notice says so") {
     test::writeJob(dir.path(), test::backwardStraggler(), 6, QStringLiteral("a_"));
@@ -196,7 +213,8 @@ TEST_CASE("job loader: bad inputs give messages, never a crash (#14)") {
     REQUIRE(job->jobs.size() == 2);
     REQUIRE(job->lint.size() == 2);
     const auto notices = gui::jobNotices(*job, 0);
-    CHECK(std::any_of(notices.begin(), notices.end(),
-                      [](const std::string& n) { return n.find("2 different jobs") != std::string::npos; }));
+    CHECK(std::any_of(notices.begin(), notices.end(), [](const std::string& n) {
+      return n.find("2 different jobs") != std::string::npos;
+    }));
   }
 }

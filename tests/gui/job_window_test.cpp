@@ -55,7 +55,8 @@ int64_t stepOffset(const gui::LoadedTrace& trace, int64_t number, gui::TimeRange
 
 }  // namespace
 
-TEST_CASE("job window: the straggler finding shows the late rank's step above a waiting rank's (#14)") {
+TEST_CASE(
+    "job window: the straggler finding shows the late rank's step above a waiting rank's (#14)") {
   QTemporaryDir dir;
   test::writeJob(dir.path(), test::backwardStraggler());
   JobWindow window;
@@ -74,8 +75,10 @@ TEST_CASE("job window: the straggler finding shows the late rank's step above a 
   const gui::AlignedTimelines* pair = window.pairView();
   REQUIRE(pair->upperTrace() != nullptr);
   REQUIRE(pair->lowerTrace() != nullptr);
-  CHECK(QString::fromStdString(pair->upperTrace()->path).endsWith(QStringLiteral("rank2.pt.trace.json")));
-  CHECK_FALSE(QString::fromStdString(pair->lowerTrace()->path).endsWith(QStringLiteral("rank2.pt.trace.json")));
+  CHECK(QString::fromStdString(pair->upperTrace()->path)
+            .endsWith(QStringLiteral("rank2.pt.trace.json")));
+  CHECK_FALSE(QString::fromStdString(pair->lowerTrace()->path)
+                  .endsWith(QStringLiteral("rank2.pt.trace.json")));
   CHECK(pair->upperTitle().startsWith(QStringLiteral("Rank 2, late")));
   CHECK(pair->upperTitle().contains(QStringLiteral("GPU compute")));
   CHECK(pair->lowerTitle().contains(QStringLiteral(", waiting:")));
@@ -89,7 +92,8 @@ TEST_CASE("job window: the straggler finding shows the late rank's step above a 
   CHECK(stepOffset(*pair->upperTrace(), step, up) == stepOffset(*pair->lowerTrace(), step, down));
 
   // Zooming the upper one moves the lower one with it, step N over step N.
-  pair->upperSelection()->setVisibleRange({up.start_ns, up.start_ns + (up.end_ns - up.start_ns) / 2});
+  pair->upperSelection()->setVisibleRange(
+      {up.start_ns, up.start_ns + (up.end_ns - up.start_ns) / 2});
   const gui::TimeRange followed = pair->lowerSelection()->visibleRange();
   CHECK(followed.start_ns == down.start_ns);
   CHECK(followed.end_ns - followed.start_ns == (up.end_ns - up.start_ns) / 2);
@@ -186,7 +190,8 @@ TEST_CASE("main window: a folder opened or several traces dropped open the ranks
   for (const QString& p : paths) urls << QUrl::fromLocalFile(p);
   mime->setUrls(urls);
   QDropEvent drop(QPointF(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
-  static_cast<QObject&>(window).event(&drop);  // as main_window_test.cpp: no real drag, no drop target
+  static_cast<QObject&>(window).event(
+      &drop);  // as main_window_test.cpp: no real drag, no drop target
   REQUIRE(jobWindows().size() == 1);
   jobWindows().first()->close();
   QTRY_VERIFY(jobWindows().isEmpty());

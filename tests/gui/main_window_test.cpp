@@ -31,7 +31,8 @@ using gui::MainWindow;
 namespace {
 
 std::shared_ptr<const gui::LoadedTrace> loadResNet() {
-  const std::string path = test::requireFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+  const std::string path =
+      test::requireFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
   std::string error;
   auto trace = gui::TraceLoader::loadNow(path, nullptr, {}, error);
   INFO(error);
@@ -48,7 +49,8 @@ int rowWithCode(QAbstractItemModel* model, const QString& code) {
 
 }  // namespace
 
-TEST_CASE("main window: clicking the DataLoader finding zooms to its evidence and shows its doc", "[fixture]") {
+TEST_CASE("main window: clicking the DataLoader finding zooms to its evidence and shows its doc",
+          "[fixture]") {
   const auto trace = loadResNet();
   MainWindow window;
   window.resize(1400, 900);
@@ -65,7 +67,8 @@ TEST_CASE("main window: clicking the DataLoader finding zooms to its evidence an
 
   gui::SelectionAndZoom* selection = window.selection();
   REQUIRE(selection->selectedFinding() >= 0);
-  const analyzer::Diagnostic& finding = trace->lint.diagnostics[static_cast<size_t>(selection->selectedFinding())];
+  const analyzer::Diagnostic& finding =
+      trace->lint.diagnostics[static_cast<size_t>(selection->selectedFinding())];
   CHECK(finding.code == "SL101");
   CHECK(selection->highlightedEvents() == finding.evidence.events);
   const gui::TimeRange extent = gui::evidenceExtent(finding.evidence, trace->model);
@@ -140,8 +143,10 @@ TEST_CASE("main window: details links select the linked event, search jumps to t
   CHECK(window.centralTabs()->currentWidget() == window.timeline());
 }
 
-TEST_CASE("main window: drag and drop opens a trace, recent files and geometry persist", "[fixture]") {
-  const std::string path = test::requireFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+TEST_CASE("main window: drag and drop opens a trace, recent files and geometry persist",
+          "[fixture]") {
+  const std::string path =
+      test::requireFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
   QTemporaryDir settings_dir;
   QSettings::setDefaultFormat(QSettings::IniFormat);  // never the user's own settings
   QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings_dir.path());
@@ -165,6 +170,7 @@ TEST_CASE("main window: drag and drop opens a trace, recent files and geometry p
   MainWindow reopened;
   reopened.setPersistent(true);
   REQUIRE(reopened.recentFiles().size() == 1);
-  CHECK(reopened.recentFiles().first().endsWith(QStringLiteral("worker0.1623143089861.pt.trace.json.gz")));
+  CHECK(reopened.recentFiles().first().endsWith(
+      QStringLiteral("worker0.1623143089861.pt.trace.json.gz")));
   CHECK(reopened.size() == QSize(1000, 700));
 }

@@ -27,14 +27,15 @@ void checkTablesFit(std::shared_ptr<const gui::LoadedTrace> trace) {
   QApplication::processEvents();
   const gui::OverviewPage* page = window.overviewPage();
   int visible = 0;
-  for (const gui::StatsTable* table :
-       {page->stepTable(), page->gpuTable(), page->idleTable(), page->opTable(), page->kernelTable()}) {
+  for (const gui::StatsTable* table : {page->stepTable(), page->gpuTable(), page->idleTable(),
+                                       page->opTable(), page->kernelTable()}) {
     const QTableView* view = table->view();
     if (view->isHidden()) continue;
     ++visible;
     const QHeaderView* header = view->horizontalHeader();
-    INFO("table with first column " << view->model()->headerData(0, Qt::Horizontal).toString().toStdString()
-                                    << ", viewport " << view->viewport()->width() << " px");
+    INFO("table with first column "
+         << view->model()->headerData(0, Qt::Horizontal).toString().toStdString() << ", viewport "
+         << view->viewport()->width() << " px");
     CHECK(view->horizontalScrollBar()->maximum() == 0);  // every column on screen
     for (int c = 0; c < header->count(); ++c) {
       INFO("column " << view->model()->headerData(c, Qt::Horizontal).toString().toStdString());
@@ -51,7 +52,8 @@ TEST_CASE("overview page: every table fits at 1600x1000 on a small trace") {
 }
 
 TEST_CASE("overview page: every table fits at 1600x1000 on ResNet-50", "[fixture]") {
-  const std::string path = test::requireFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+  const std::string path =
+      test::requireFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
   std::string error;
   auto trace = gui::TraceLoader::loadNow(path, nullptr, {}, error);
   REQUIRE(trace != nullptr);

@@ -82,7 +82,9 @@ TEST_CASE("advice panel: the overview text gives what fixing all findings saves 
   const QString md = gui::savingAllMarkdown(total);
   INFO(md.toStdString());
   CHECK(md.startsWith(QStringLiteral("**Fixing all findings:** ~6.5–9.1 ms/step (")));
-  CHECK(md.contains(QStringLiteral("of the 24.2 ms step), after taking out the profiler's ~1.3 ms/step.")));
+  CHECK(md.contains(
+      QStringLiteral("of the 24.2 ms step), after taking out the profiler's ~1.3 ms/step.")));
   CHECK(md.contains(QStringLiteral("never count a millisecond twice")));
-  CHECK(gui::savingAllMarkdown(analyzer::SavingsTotal{}).isEmpty());  // no time savings: nothing said
+  CHECK(
+      gui::savingAllMarkdown(analyzer::SavingsTotal{}).isEmpty());  // no time savings: nothing said
 }

@@ -2,8 +2,8 @@
 // hint "call .item<float>()" showed as "call .item" in the advice panel).
 #include "steplint/gui/rich_text.h"
 
-#include <QTextDocument>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <catch2/catch.hpp>
 
 #include "advice_panel.h"
@@ -30,10 +30,13 @@ QString renderedHtml(const QString& html) {
 
 TEST_CASE("markdownLiteral keeps every character of trace and fix text") {
   for (const QString& text :
-       {QStringLiteral("call .item<float>() every N steps"), QStringLiteral("enumerate(DataLoader)#_Iter.__next__"),
-        QStringLiteral("a & b < c > d \"q\""), QStringLiteral("void at::native::kernel<4, float*>[2] | ~x~ !y #z"),
+       {QStringLiteral("call .item<float>() every N steps"),
+        QStringLiteral("enumerate(DataLoader)#_Iter.__next__"),
+        QStringLiteral("a & b < c > d \"q\""),
+        QStringLiteral("void at::native::kernel<4, float*>[2] | ~x~ !y #z"),
         QStringLiteral("back\\slash and *stars*"), QStringLiteral("- starts like a list"),
-        QStringLiteral("1. starts like an ordered list"), QStringLiteral("an ` unmatched backtick")}) {
+        QStringLiteral("1. starts like an ordered list"),
+        QStringLiteral("an ` unmatched backtick")}) {
     INFO(text.toStdString());
     CHECK(renderedMarkdown(gui::markdownLiteral(text)) == text);
   }
@@ -41,7 +44,8 @@ TEST_CASE("markdownLiteral keeps every character of trace and fix text") {
 
 TEST_CASE("markdownLiteral leaves code spans as written") {
   const QString text = QStringLiteral("leave the `with torch.profiler.profile(...)` block");
-  CHECK(gui::markdownLiteral(text) == QStringLiteral("leave the `with torch.profiler.profile(...)` block"));
+  CHECK(gui::markdownLiteral(text) ==
+        QStringLiteral("leave the `with torch.profiler.profile(...)` block"));
   CHECK(renderedMarkdown(gui::markdownLiteral(text)) ==
         QStringLiteral("leave the with torch.profiler.profile(...) block"));
 }
@@ -49,7 +53,8 @@ TEST_CASE("markdownLiteral leaves code spans as written") {
 TEST_CASE("tooltipLiteral never lets a trace name pass for HTML") {
   const QString name = QStringLiteral("<b>kernel</b><float>\nsecond line");
   CHECK(Qt::mightBeRichText(gui::tooltipLiteral(name)));  // explicit HTML, so Qt does not guess
-  CHECK(renderedHtml(gui::tooltipLiteral(name)) == QStringLiteral("<b>kernel</b><float>\nsecond line"));
+  CHECK(renderedHtml(gui::tooltipLiteral(name)) ==
+        QStringLiteral("<b>kernel</b><float>\nsecond line"));
   CHECK(gui::tooltipLiteral(QString()).isEmpty());
 }
 
@@ -68,8 +73,10 @@ TEST_CASE("advice panel: a fix containing .item<float>() renders those character
   REQUIRE(panel.selectFirstFinding(QStringLiteral("SL201")));
   const QString shown = panel.docBrowser()->toPlainText();
   INFO(shown.toStdString());
+  CHECK(shown.contains(QStringLiteral(
+      "LibTorch: accumulate the loss as a tensor and call .item<float>() every N steps")));
   CHECK(shown.contains(
-      QStringLiteral("LibTorch: accumulate the loss as a tensor and call .item<float>() every N steps")));
-  CHECK(shown.contains(QStringLiteral("Python: x.to(\"cuda\", non_blocking=True) & pin_memory=True")));
-  CHECK(shown.contains(QStringLiteral("loss.item<float>() in enumerate(DataLoader)#_Iter.__next__ syncs the host")));
+      QStringLiteral("Python: x.to(\"cuda\", non_blocking=True) & pin_memory=True")));
+  CHECK(shown.contains(
+      QStringLiteral("loss.item<float>() in enumerate(DataLoader)#_Iter.__next__ syncs the host")));
 }

@@ -23,8 +23,10 @@ int distinctColours(const QImage& image) {
 
 }  // namespace
 
-TEST_CASE("screenshot: the main window on the ResNet-50 fixture with SL101 selected is not blank", "[fixture]") {
-  const std::string path = test::requireFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+TEST_CASE("screenshot: the main window on the ResNet-50 fixture with SL101 selected is not blank",
+          "[fixture]") {
+  const std::string path =
+      test::requireFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
   std::string error;
   auto trace = gui::TraceLoader::loadNow(path, nullptr, {}, error);
   REQUIRE(trace != nullptr);

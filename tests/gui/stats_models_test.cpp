@@ -16,7 +16,8 @@ TEST_CASE("op stats model: cpu ops by name, sortable by number and filterable by
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
   model.setTrace(trace);
   REQUIRE(model.rowCount() == 3);  // aten::linear, aten::addmm (2 calls), aten::copy_
-  CHECK(model.index(0, OpStatsModel::kNameColumn).data().toString() == "aten::addmm");  // 30 + 20 µs
+  CHECK(model.index(0, OpStatsModel::kNameColumn).data().toString() ==
+        "aten::addmm");  // 30 + 20 µs
   CHECK(model.index(0, OpStatsModel::kCountColumn).data().toString() == "2");
   CHECK(model.index(0, OpStatsModel::kTotalColumn).data().toString() == "0.050");
 
@@ -24,7 +25,8 @@ TEST_CASE("op stats model: cpu ops by name, sortable by number and filterable by
   proxy.setSourceModel(&model);
   proxy.setSortRole(OpStatsModel::kSortRole);
   proxy.setFilterCaseSensitivity(Qt::CaseInsensitive);
-  QAbstractItemModelTester proxy_tester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  QAbstractItemModelTester proxy_tester(&proxy,
+                                        QAbstractItemModelTester::FailureReportingMode::Fatal);
   proxy.sort(OpStatsModel::kSelfColumn, Qt::DescendingOrder);
   // Self: addmm 25+15 µs (minus the 5 µs launches), copy_ 15 µs, linear 10 µs.
   CHECK(proxy.index(0, OpStatsModel::kNameColumn).data().toString() == "aten::addmm");

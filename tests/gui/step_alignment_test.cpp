@@ -40,13 +40,16 @@ TEST_CASE("step alignment: step N of one run lands on step N of the other, at th
   CHECK(later.start_ns == (5330 - 10) * kMs);
 }
 
-TEST_CASE("step alignment: steps matched by number, else by position, and no steps aligns the starts") {
+TEST_CASE(
+    "step alignment: steps matched by number, else by position, and no steps aligns the starts") {
   const std::vector<Step> a = {step(1, 0, 10), step(2, 10, 10)};
   const std::vector<Step> renumbered = {step(7, 100, 20), step(8, 120, 20)};
   const std::vector<Step> none;
   const AlignedSide upper{&a, {0, 30 * kMs}};
-  CHECK(alignRange(upper, {&renumbered, {0, 200 * kMs}}, {12 * kMs, 18 * kMs}).start_ns == 122 * kMs);
-  CHECK(alignRange(upper, {&none, {50 * kMs, 90 * kMs}}, {12 * kMs, 18 * kMs}).start_ns == 62 * kMs);
+  CHECK(alignRange(upper, {&renumbered, {0, 200 * kMs}}, {12 * kMs, 18 * kMs}).start_ns ==
+        122 * kMs);
+  CHECK(alignRange(upper, {&none, {50 * kMs, 90 * kMs}}, {12 * kMs, 18 * kMs}).start_ns ==
+        62 * kMs);
   // Before the first step: anchored on the first.
   CHECK(alignRange(upper, {&renumbered, {0, 200 * kMs}}, {-4 * kMs, 2 * kMs}).start_ns == 96 * kMs);
 }
@@ -64,6 +67,7 @@ TEST_CASE("step alignment: a step shown whole on both sides, as wide as the long
   const auto flipped = stepRanges({&waiting, {0, 4000 * kMs}}, {&late, {0, 2000 * kMs}}, 5, 0.05);
   REQUIRE(flipped);
   CHECK(flipped->second.start_ns == 1000 * kMs - static_cast<int64_t>(0.05 * 108 * kMs));
-  CHECK(flipped->second.end_ns - flipped->second.start_ns == flipped->first.end_ns - flipped->first.start_ns);
+  CHECK(flipped->second.end_ns - flipped->second.start_ns ==
+        flipped->first.end_ns - flipped->first.start_ns);
   CHECK_FALSE(stepRanges({&late, {0, 2000 * kMs}}, {&waiting, {0, 4000 * kMs}}, 6));
 }

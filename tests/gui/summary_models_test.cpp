@@ -20,7 +20,8 @@ TEST_CASE("step breakdown model: one row per step plus the average, one column p
   REQUIRE(steps == 3);
   REQUIRE(model.rowCount() == 4);
   CHECK(model.columnCount() == 2 + analyzer::kStepCategoryCount);
-  CHECK(model.headerData(StepBreakdownModel::kFirstCategoryColumn, Qt::Horizontal).toString() == "Kernel");
+  CHECK(model.headerData(StepBreakdownModel::kFirstCategoryColumn, Qt::Horizontal).toString() ==
+        "Kernel");
   CHECK(model.index(0, StepBreakdownModel::kStepColumn).data().toString() == "1");
   CHECK(model.index(3, StepBreakdownModel::kStepColumn).data().toString() == "Average");
   CHECK(model.isAverageRow(3));
@@ -29,10 +30,12 @@ TEST_CASE("step breakdown model: one row per step plus the average, one column p
   // Categories sum to the total on every row (priority subtraction, breakdown.h).
   for (int row = 0; row < model.rowCount(); ++row) {
     double sum = 0;
-    for (int c = StepBreakdownModel::kFirstCategoryColumn; c < StepBreakdownModel::kColumnCount; ++c)
+    for (int c = StepBreakdownModel::kFirstCategoryColumn; c < StepBreakdownModel::kColumnCount;
+         ++c)
       sum += model.index(row, c).data(StepBreakdownModel::kSortRole).toDouble();
-    CHECK(sum ==
-          Approx(model.index(row, StepBreakdownModel::kTotalColumn).data(StepBreakdownModel::kSortRole).toDouble()));
+    CHECK(sum == Approx(model.index(row, StepBreakdownModel::kTotalColumn)
+                            .data(StepBreakdownModel::kSortRole)
+                            .toDouble()));
   }
   // Step 1: kernel from 20 to 70 µs of a step that runs 0..100 µs.
   CHECK(model.index(0, StepBreakdownModel::kFirstCategoryColumn).data().toString() == "0.05");
@@ -74,24 +77,33 @@ TEST_CASE("GPU summary and idle models show one row per GPU and per stream") {
   CHECK(gpus.index(0, GpuSummaryModel::kDeviceColumn).data().toString() == "0");
   CHECK(gpus.index(0, GpuSummaryModel::kKernelCountColumn).data().toString() == "2");
   const double utilization = trace->summary.gpus[0].utilization;
-  CHECK(gpus.index(0, GpuSummaryModel::kUtilizationColumn).data(GpuSummaryModel::kSortRole).toDouble() ==
-        Approx(utilization));
+  CHECK(gpus.index(0, GpuSummaryModel::kUtilizationColumn)
+            .data(GpuSummaryModel::kSortRole)
+            .toDouble() == Approx(utilization));
   CHECK(gpus.index(0, GpuSummaryModel::kUtilizationColumn).data().toString().endsWith(" %"));
-  CHECK(gpus.index(0, GpuSummaryModel::kSmEfficiencyColumn).data().toString() == "n/a");  // no "blocks per SM"
-  CHECK(gpus.index(0, GpuSummaryModel::kPeakAllocatedColumn).data().toString() == "n/a");  // no [memory] events
+  CHECK(gpus.index(0, GpuSummaryModel::kSmEfficiencyColumn).data().toString() ==
+        "n/a");  // no "blocks per SM"
+  CHECK(gpus.index(0, GpuSummaryModel::kPeakAllocatedColumn).data().toString() ==
+        "n/a");  // no [memory] events
   CHECK(gpus.index(0, GpuSummaryModel::kPeakReservedColumn).data().toString() == "n/a");
   CHECK(gpus.headerData(GpuSummaryModel::kPeakAllocatedColumn, Qt::Horizontal).toString() ==
         "Peak allocated\n(GiB)");
-  CHECK(gpus.headerData(GpuSummaryModel::kPeakReservedColumn, Qt::Horizontal).toString() == "Peak reserved\n(GiB)");
+  CHECK(gpus.headerData(GpuSummaryModel::kPeakReservedColumn, Qt::Horizontal).toString() ==
+        "Peak reserved\n(GiB)");
   // One row per stream and window: the analysed steps (all three), then HTA's window, which
   // drops what the last step (ProfilerStep#3) launched.
   REQUIRE(idle.rowCount() == 2);
   CHECK(idle.index(0, IdleModel::kWindowColumn).data().toString() == "Steps");
   CHECK(idle.index(1, IdleModel::kWindowColumn).data().toString() == "HTA");
-  CHECK(idle.index(1, IdleModel::kWindowColumn).data(Qt::ToolTipRole).toString().contains("ProfilerStep#3"));
+  CHECK(idle.index(1, IdleModel::kWindowColumn)
+            .data(Qt::ToolTipRole)
+            .toString()
+            .contains("ProfilerStep#3"));
   CHECK(idle.index(0, IdleModel::kStreamColumn).data().toString() == "7");
-  CHECK(idle.index(0, IdleModel::kHostWaitColumn).data(IdleModel::kSortRole).toDouble() == Approx(0.140));
-  CHECK(idle.index(1, IdleModel::kHostWaitColumn).data(IdleModel::kSortRole).toDouble() == Approx(0.050));
+  CHECK(idle.index(0, IdleModel::kHostWaitColumn).data(IdleModel::kSortRole).toDouble() ==
+        Approx(0.140));
+  CHECK(idle.index(1, IdleModel::kHostWaitColumn).data(IdleModel::kSortRole).toDouble() ==
+        Approx(0.050));
 }
 
 TEST_CASE("GPU summary memory columns say allocated and reserved") {

@@ -61,7 +61,7 @@ TEST_CASE("timeline geometry: ruler ticks are round, monotone and in a sensible 
       if (i > 0) CHECK(ticks.ticks[i].x > ticks.ticks[i - 1].x);
     }
   };
-  check({0, 10'000'000}, 1000.0, 0, "ms");                      // 10 ms over 1000 px: 1 ms steps
+  check({0, 10'000'000}, 1000.0, 0, "ms");  // 10 ms over 1000 px: 1 ms steps
   check({5'000'000'000, 65'000'000'000}, 1600.0, 5'000'000'000, "s");
   check({1'000'000, 1'005'000}, 1200.0, 1'000'000, "µs");
   check({100, 900}, 1000.0, 0, "ns");

@@ -76,7 +76,8 @@ TEST_CASE("timeline layout: device rows are named after the trace's accelerator"
   const auto trace = steplint::test::smallTrace();
   trace->model.metadata.accelerator = steplint::trace::Accelerator::kMtia;
   const std::vector<std::string> rows = labels(buildTimelineLayout(trace.get()));
-  for (const char* label : {"MTIA 0", "MTIA 0 · stream 7", "MTIA 1 · stream 7", "MTIA 0 utilization"}) {
+  for (const char* label :
+       {"MTIA 0", "MTIA 0 · stream 7", "MTIA 1 · stream 7", "MTIA 0 utilization"}) {
     INFO(label);
     CHECK(std::find(rows.begin(), rows.end(), label) != rows.end());
   }
@@ -111,11 +112,13 @@ TEST_CASE("timeline layout: GPU utilization is the kernel-busy share of each tim
   steplint::trace::TraceModel model;
   // Trace range [0, 10 ms): a CPU op spans it; GPU 0 runs kernels over [0, 2.5 ms) twice
   // (overlapping, counted once) and [5, 6 ms).
-  steplint::test::addTrack(model, steplint::trace::TrackKind::kCpuThread, 1, 1, {{0, 10'000'000, "op"}});
-  const uint32_t gpu = steplint::test::addTrack(model, steplint::trace::TrackKind::kGpuStream, 0, 7,
-                                                {{0, 2'500'000, "k1", steplint::trace::EventKind::kKernel},
-                                                 {1'000'000, 1'000'000, "k2", steplint::trace::EventKind::kKernel},
-                                                 {5'000'000, 1'000'000, "k3", steplint::trace::EventKind::kKernel}});
+  steplint::test::addTrack(model, steplint::trace::TrackKind::kCpuThread, 1, 1,
+                           {{0, 10'000'000, "op"}});
+  const uint32_t gpu =
+      steplint::test::addTrack(model, steplint::trace::TrackKind::kGpuStream, 0, 7,
+                               {{0, 2'500'000, "k1", steplint::trace::EventKind::kKernel},
+                                {1'000'000, 1'000'000, "k2", steplint::trace::EventKind::kKernel},
+                                {5'000'000, 1'000'000, "k3", steplint::trace::EventKind::kKernel}});
   (void)gpu;
   const auto series = steplint::gui::kernelBusySeries(model, 10);  // 1 ms buckets
   REQUIRE(series.size() == 1);

@@ -51,12 +51,13 @@ inline uint32_t addTrack(trace::TraceModel& model, trace::TrackKind kind, int64_
 }
 
 /// `count` events of `dur_ns` every `period_ns` from `start_ns`, at `depth`.
-inline std::vector<EventSpec> regularEvents(int64_t start_ns, int64_t period_ns, int64_t dur_ns, int count,
-                                            const std::string& name, uint16_t depth = 0,
+inline std::vector<EventSpec> regularEvents(int64_t start_ns, int64_t period_ns, int64_t dur_ns,
+                                            int count, const std::string& name, uint16_t depth = 0,
                                             trace::EventKind kind = trace::EventKind::kCpuOp) {
   std::vector<EventSpec> out;
   out.reserve(static_cast<size_t>(count));
-  for (int i = 0; i < count; ++i) out.push_back({start_ns + i * period_ns, dur_ns, name, kind, depth});
+  for (int i = 0; i < count; ++i)
+    out.push_back({start_ns + i * period_ns, dur_ns, name, kind, depth});
   return out;
 }
 
@@ -77,13 +78,14 @@ inline std::shared_ptr<gui::LoadedTrace> smallTrace() {
   std::vector<EventSpec> main_thread;
   for (int s = 0; s < 3; ++s) {
     const int64_t base = s * 10'000'000;
-    main_thread.push_back({base, 9'000'000, "ProfilerStep#" + std::to_string(s), EventKind::kUserAnnotation, 0});
+    main_thread.push_back(
+        {base, 9'000'000, "ProfilerStep#" + std::to_string(s), EventKind::kUserAnnotation, 0});
     main_thread.push_back({base + 100'000, 4'000'000, "aten::conv2d", EventKind::kCpuOp, 1});
     main_thread.push_back({base + 200'000, 50'000, "cudaLaunchKernel", EventKind::kRuntime, 2});
     main_thread.push_back({base + 5'000'000, 3'000'000, "aten::linear", EventKind::kCpuOp, 1});
   }
-  addTrack(m, TrackKind::kCpuThread, 100, 2, regularEvents(0, 1'000'000, 500'000, 30, "autograd::engine"),
-           "thread 2 (autograd)");
+  addTrack(m, TrackKind::kCpuThread, 100, 2,
+           regularEvents(0, 1'000'000, 500'000, 30, "autograd::engine"), "thread 2 (autograd)");
   addTrack(m, TrackKind::kCpuThread, 100, 1, main_thread, "thread 1 (python)");
   addTrack(m, TrackKind::kGpuStream, 0, 7,
            regularEvents(300'000, 100'000, 80'000, 290, "volta_sgemm", 0, EventKind::kKernel));

@@ -1,15 +1,15 @@
 #include "steplint/gui/timeline_widget.h"
 
-#include <QImage>
 #include <QHelpEvent>
+#include <QImage>
 #include <QNativeGestureEvent>
 #include <QPointingDevice>
 #include <QScrollBar>
-#include <QTextDocument>
-#include <QToolTip>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTextDocument>
+#include <QToolTip>
 #include <QWheelEvent>
 #include <catch2/catch.hpp>
 
@@ -55,16 +55,16 @@ PixelStats trackAreaStats(const QImage& image) {
 }
 
 void sendWheel(QWidget& w, QPoint pos, int delta, Qt::KeyboardModifiers mods) {
-  QWheelEvent e(QPointF(pos), QPointF(w.mapToGlobal(pos)), QPoint(), QPoint(0, delta), Qt::NoButton, mods,
-                Qt::NoScrollPhase, false);
+  QWheelEvent e(QPointF(pos), QPointF(w.mapToGlobal(pos)), QPoint(), QPoint(0, delta), Qt::NoButton,
+                mods, Qt::NoScrollPhase, false);
   QApplication::sendEvent(&w, &e);
 }
 
 }  // namespace
 
 TEST_CASE("timeline widget: renders the ResNet-50 trace with steps, CPU and GPU rows") {
-  const std::string path =
-      steplint::test::requireFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+  const std::string path = steplint::test::requireFixture(
+      "kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
   std::string error;
   auto trace = steplint::gui::TraceLoader::loadNow(path, nullptr, {}, error);
   REQUIRE(trace);
@@ -170,18 +170,19 @@ TEST_CASE("timeline widget: a touchpad pinch zooms around the fingers") {
   widget.setTrace(steplint::test::smallTrace());
   const TimeRange full = selection.visibleRange();
   const QPointF at(220 + 300, 80);
-  QNativeGestureEvent spread(Qt::ZoomNativeGesture, QPointingDevice::primaryPointingDevice(), 2, at, at,
-                             widget.mapToGlobal(at), 0.25, QPointF());
+  QNativeGestureEvent spread(Qt::ZoomNativeGesture, QPointingDevice::primaryPointingDevice(), 2, at,
+                             at, widget.mapToGlobal(at), 0.25, QPointF());
   QApplication::sendEvent(&widget, &spread);
   const TimeRange zoomed = selection.visibleRange();
   CHECK(span(zoomed) == Approx(span(full) / 1.25).epsilon(0.001));
-  QNativeGestureEvent pinch(Qt::ZoomNativeGesture, QPointingDevice::primaryPointingDevice(), 2, at, at,
-                            widget.mapToGlobal(at), -0.2, QPointF());
+  QNativeGestureEvent pinch(Qt::ZoomNativeGesture, QPointingDevice::primaryPointingDevice(), 2, at,
+                            at, widget.mapToGlobal(at), -0.2, QPointF());
   QApplication::sendEvent(&widget, &pinch);
   CHECK(span(selection.visibleRange()) == Approx(span(zoomed) / 0.8).epsilon(0.001));
 }
 
-TEST_CASE("timeline widget: click selects, double-click activates, Shift+drag and Z zoom to a range") {
+TEST_CASE(
+    "timeline widget: click selects, double-click activates, Shift+drag and Z zoom to a range") {
   SelectionAndZoom selection;
   TimelineWidget widget(&selection);
   widget.resize(1000, 500);
@@ -190,7 +191,8 @@ TEST_CASE("timeline widget: click selects, double-click activates, Shift+drag an
 
   // Row 2 (thread 1) lane 0 holds ProfilerStep#0 from 0 to 9 ms: click 100 px into it.
   const int time_left = 220;
-  const int lane0_y = 26 + 24 + 20 + 3 + 9;  // ruler, Steps row, process header, padding, half a lane
+  const int lane0_y =
+      26 + 24 + 20 + 3 + 9;  // ruler, Steps row, process header, padding, half a lane
   QTest::mouseClick(&widget, Qt::LeftButton, Qt::NoModifier, QPoint(time_left + 100, lane0_y));
   const uint32_t selected = selection.selectedEvent();
   REQUIRE(selected != steplint::trace::kNoIndex);
@@ -255,7 +257,8 @@ TEST_CASE("timeline widget: ruler drag and step double-click zoom, odd traces do
   auto empty = std::make_shared<steplint::gui::LoadedTrace>();
   widget.setTrace(empty);
   CHECK(widget.trackLabels().empty());
-  for (auto key : {Qt::Key_W, Qt::Key_S, Qt::Key_A, Qt::Key_D, Qt::Key_Z, Qt::Key_U, Qt::Key_F, Qt::Key_Escape}) {
+  for (auto key : {Qt::Key_W, Qt::Key_S, Qt::Key_A, Qt::Key_D, Qt::Key_Z, Qt::Key_U, Qt::Key_F,
+                   Qt::Key_Escape}) {
     QTest::keyClick(&widget, key);
   }
   QTest::mouseClick(&widget, Qt::LeftButton, Qt::NoModifier, QPoint(500, 200));

@@ -47,9 +47,10 @@ TEST_CASE("trace loader: a file that is not a trace fails with a message naming 
   CHECK(failed.first().first().toString().contains(QStringLiteral("missing.json.gz")));
 }
 
-TEST_CASE("trace loader: the 0-worker ResNet-50 trace loads in the background with progress", "[fixture]") {
-  const std::string path =
-      steplint::test::requireFixture("kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
+TEST_CASE("trace loader: the 0-worker ResNet-50 trace loads in the background with progress",
+          "[fixture]") {
+  const std::string path = steplint::test::requireFixture(
+      "kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz");
   TraceLoader loader;
   QSignalSpy loaded(&loader, &TraceLoader::loaded);
   QSignalSpy progress(&loader, &TraceLoader::progress);
@@ -64,7 +65,8 @@ TEST_CASE("trace loader: the 0-worker ResNet-50 trace loads in the background wi
   CHECK(progress.last().first().toDouble() == Approx(1.0));
 }
 
-TEST_CASE("trace loader: events the collector lost are listed under Trace health with counts and reason") {
+TEST_CASE(
+    "trace loader: events the collector lost are listed under Trace health with counts and reason") {
   const std::string path = steplint::test::testDataPath("cli/recorded_with_loss.json");
   std::string error;
   const auto trace = TraceLoader::loadNow(path, nullptr, {}, error);
@@ -76,7 +78,8 @@ TEST_CASE("trace loader: events the collector lost are listed under Trace health
   };
   CHECK(has("13852 x recorder_dropped_events [data-loss]: "));
   CHECK(has("1 x recorder_stopped_early [data-loss]: "));
-  CHECK(has("recording stopped early: the output file could not be written (No space left on device)"));
+  CHECK(has(
+      "recording stopped early: the output file could not be written (No space left on device)"));
   bool sl001 = false;
   for (const auto& d : trace->lint.diagnostics) sl001 |= d.code == "SL001";
   CHECK(sl001);

@@ -16,7 +16,8 @@ namespace {
 analyzer::JobAnalysis analyzeFolder(const std::string& name) {
   std::vector<analyzer::RankSummary> ranks;
   for (int rank = 0; rank < 4; ++rank) {
-    const std::string path = test::testDataPath("gpu_ddp/" + name + "/rank" + std::to_string(rank) + ".pt.trace.json.gz");
+    const std::string path = test::testDataPath("gpu_ddp/" + name + "/rank" + std::to_string(rank) +
+                                                ".pt.trace.json.gz");
     trace::TraceModel model;
     REQUIRE(trace::importTraceFile(path, model).ok());
     ranks.push_back(analyzer::summarizeRank(model, analyzer::summarize(model)));
@@ -32,7 +33,8 @@ analyzer::JobAnalysis analyzeFolder(const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("gpu ddp job: a rank with a 4x slower input pipeline is the straggler, cause input pipeline") {
+TEST_CASE(
+    "gpu ddp job: a rank with a 4x slower input pipeline is the straggler, cause input pipeline") {
   const analyzer::JobAnalysis job = analyzeFolder("dataloader");
   CHECK(job.has_collectives);
   REQUIRE(job.steps.size() == 10);  // the profiler's 10 active steps
@@ -57,7 +59,8 @@ TEST_CASE("gpu ddp job: a balanced job has no straggler") {
   CHECK(job.straggler == -1);
 }
 
-TEST_CASE("gpu ddp job: extra backward compute on one rank of four sharing one GPU shows in the ranks table") {
+TEST_CASE(
+    "gpu ddp job: extra backward compute on one rank of four sharing one GPU shows in the ranks table") {
   // Every rank's kernels run on the same GPU, so rank 2's extra products delay all ranks alike:
   // nobody waits for rank 2 at the all-reduce and no straggler is named, but its compute is
   // many times the others'.

@@ -35,7 +35,8 @@ std::vector<analyzer::RankSummary> summarizeJob(const bench::JobSynthOptions& op
   return ranks;
 }
 
-bench::JobSynthOptions plant(CollectiveStyle style, CollectiveArgs args, PlantedStraggler straggler, int rank) {
+bench::JobSynthOptions plant(CollectiveStyle style, CollectiveArgs args, PlantedStraggler straggler,
+                             int rank) {
   bench::JobSynthOptions options;
   options.style = style;
   options.collective_args = args;
@@ -61,9 +62,10 @@ TEST_CASE("planted job: each straggler is named with its cause, NCCL and gloo") 
     int rank;
     analyzer::LateCause cause;
   };
-  const auto c = GENERATE(Case{PlantedStraggler::kBackward, 2, analyzer::LateCause::kGpuCompute},
-                          Case{PlantedStraggler::kDataLoader, 1, analyzer::LateCause::kInputPipeline},
-                          Case{PlantedStraggler::kHostSync, 3, analyzer::LateCause::kHostSync});
+  const auto c =
+      GENERATE(Case{PlantedStraggler::kBackward, 2, analyzer::LateCause::kGpuCompute},
+               Case{PlantedStraggler::kDataLoader, 1, analyzer::LateCause::kInputPipeline},
+               Case{PlantedStraggler::kHostSync, 3, analyzer::LateCause::kHostSync});
   bench::JobSynthOptions options;
   options.style = style;
   options.straggler = c.planted;
@@ -82,11 +84,14 @@ TEST_CASE("planted job: each straggler is named with its cause, NCCL and gloo") 
     REQUIRE(!job.steps[0].grown_kernels.empty());
     CHECK(job.steps[0].grown_kernels[0].name == "ampere_sgemm_128x64_nt");
   }
-  if (c.planted == PlantedStraggler::kDataLoader) CHECK(job.mean_late_ns == Approx(12e6).epsilon(0.05));
+  if (c.planted == PlantedStraggler::kDataLoader)
+    CHECK(job.mean_late_ns == Approx(12e6).epsilon(0.05));
   // The waiting ranks wait about as long as the straggler is late; the straggler hardly waits.
   for (const analyzer::JobRank& r : job.ranks) {
-    if (r.rank == c.rank) CHECK(r.wait_ns < 0.1 * job.mean_late_ns);
-    else CHECK(r.wait_ns > 0.8 * job.mean_late_ns);
+    if (r.rank == c.rank)
+      CHECK(r.wait_ns < 0.1 * job.mean_late_ns);
+    else
+      CHECK(r.wait_ns > 0.8 * job.mean_late_ns);
   }
 }
 
@@ -127,7 +132,8 @@ TEST_CASE("planted job: without distributedInfo the ranks come from the file nam
   CHECK(analyzer::analyzeJob(jobs[0]).straggler == 0);
 }
 
-TEST_CASE("planted job: collectives matched by process group and sequence number where the args have them (#14)") {
+TEST_CASE(
+    "planted job: collectives matched by process group and sequence number where the args have them (#14)") {
   const auto style = GENERATE(CollectiveStyle::kNccl, CollectiveStyle::kGloo);
   INFO((style == CollectiveStyle::kNccl ? "nccl" : "gloo"));
   const std::vector<analyzer::RankSummary> ranks =
@@ -158,7 +164,8 @@ TEST_CASE("planted job: collectives matched by process group and sequence number
   CHECK(job.mean_late_ns == Approx(8e6).epsilon(0.05));
 }
 
-TEST_CASE("planted job: the process group without a sequence number still names the group, matched by order (#14)") {
+TEST_CASE(
+    "planted job: the process group without a sequence number still names the group, matched by order (#14)") {
   // torch < 2.3 (and HTA's NCCL fixture): args without "Seq"; here only on record_param_comms,
   // so a kernel finds them through its launch call and the op around it.
   const auto style = GENERATE(CollectiveStyle::kNccl, CollectiveStyle::kGloo);

@@ -35,7 +35,8 @@ size_t countKind(const TraceModel& model, EventKind kind) {
 
 }  // namespace
 
-TEST_CASE("generated trace: imports with nothing repaired, dropped or unlinked", "[robustness][generator]") {
+TEST_CASE("generated trace: imports with nothing repaired, dropped or unlinked",
+          "[robustness][generator]") {
   constexpr int kSteps = 4;
   const std::string text = generate(kSteps, 1);
   TraceModel model;
@@ -53,7 +54,8 @@ TEST_CASE("generated trace: imports with nothing repaired, dropped or unlinked",
   CHECK(countKind(model, EventKind::kKernel) == kSteps * 379);
   CHECK(countKind(model, EventKind::kMemcpy) == kSteps * 3);
   CHECK(countKind(model, EventKind::kMemset) == kSteps * 4);
-  CHECK(countKind(model, EventKind::kUserAnnotation) == kSteps * 4);  // step, DataLoader, zero_grad, step()
+  CHECK(countKind(model, EventKind::kUserAnnotation) ==
+        kSteps * 4);  // step, DataLoader, zero_grad, step()
   CHECK(model.memory_events.size() == kSteps * 216);
   CHECK(model.metadata.has_base_time);
   CHECK(model.metadata.devices.size() == 1);

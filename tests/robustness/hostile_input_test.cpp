@@ -26,8 +26,8 @@ std::string completeEvent(const char* name, int ts) {
 
 // {"traceEvents":[ <before>, <middle>, <after> ]} with `middle` written by the caller so a
 // 200 MB value is built in place, not copied around.
-std::string traceAround(const std::string& middle_open, size_t fill_count, char fill, const std::string& middle_close,
-                        bool close_trace = true) {
+std::string traceAround(const std::string& middle_open, size_t fill_count, char fill,
+                        const std::string& middle_close, bool close_trace = true) {
   std::string text = "{\"traceEvents\":[\n" + completeEvent("before", 10) + ",\n" + middle_open;
   text.append(fill_count, fill);
   text += middle_close;
@@ -43,7 +43,9 @@ bool hasEventNamed(const TraceModel& model, std::string_view name) {
 }
 
 // Memory an import may add on top of its input; ASan's redzones and 256 MB quarantine need more.
-int64_t memoryBudget(int64_t plain) { return steplint::test::kSanitized ? plain + 512 * kMiB : plain; }
+int64_t memoryBudget(int64_t plain) {
+  return steplint::test::kSanitized ? plain + 512 * kMiB : plain;
+}
 
 void checkNotATrace(std::string_view bytes, const char* what) {
   INFO(what);
@@ -56,17 +58,20 @@ void checkNotATrace(std::string_view bytes, const char* what) {
 
 }  // namespace
 
-TEST_CASE("hostile input: a 200 MB string value is skipped with bounded memory", "[robustness][hostile][slow]") {
-  std::string text = traceAround(R"({"ph":"X","cat":"cpu_op","name":"huge","pid":1,"tid":1,"ts":20,"dur":5,)"
-                                 R"("args":{"Input Dims":")",
-                                 size_t{200} * kMiB, 'a', "\"}}");
+TEST_CASE("hostile input: a 200 MB string value is skipped with bounded memory",
+          "[robustness][hostile][slow]") {
+  std::string text =
+      traceAround(R"({"ph":"X","cat":"cpu_op","name":"huge","pid":1,"tid":1,"ts":20,"dur":5,)"
+                  R"("args":{"Input Dims":")",
+                  size_t{200} * kMiB, 'a', "\"}}");
   ImportOptions options;
   options.max_event_bytes = size_t{16} << 20;
   TraceModel model;
   steplint::test::PeakMemoryProbe probe;
   ImportStatus status = steplint::trace::importTraceBytes(text, model, options, "huge-string");
   int64_t added = probe.peakDeltaBytes();
-  INFO(status.message << "; peak memory added " << added / kMiB << " MiB (precise probe: " << probe.precise() << ")");
+  INFO(status.message << "; peak memory added " << added / kMiB
+                      << " MiB (precise probe: " << probe.precise() << ")");
   REQUIRE(status.ok());
   CHECK(model.stats.get(Stat::json_event_too_large) == 1);
   CHECK(model.events.size() == 2);
@@ -76,11 +81,13 @@ TEST_CASE("hostile input: a 200 MB string value is skipped with bounded memory",
   CHECK(added < memoryBudget(150 * kMiB));
 }
 
-TEST_CASE("hostile input: 10^8 nested arrays in args are dropped without recursion", "[robustness][hostile][slow]") {
+TEST_CASE("hostile input: 10^8 nested arrays in args are dropped without recursion",
+          "[robustness][hostile][slow]") {
   const size_t depth = 100'000'000;
-  std::string text = traceAround(R"({"ph":"X","cat":"cpu_op","name":"deep","pid":1,"tid":1,"ts":20,"dur":5,)"
-                                 R"("args":{"x":)",
-                                 depth, '[', std::string(depth, ']') + "}}");
+  std::string text =
+      traceAround(R"({"ph":"X","cat":"cpu_op","name":"deep","pid":1,"tid":1,"ts":20,"dur":5,)"
+                  R"("args":{"x":)",
+                  depth, '[', std::string(depth, ']') + "}}");
   ImportOptions options;
   options.max_event_bytes = size_t{16} << 20;
   TraceModel model;
@@ -89,7 +96,9 @@ TEST_CASE("hostile input: 10^8 nested arrays in args are dropped without recursi
   int64_t added = probe.peakDeltaBytes();
   INFO(status.message << "; peak memory added " << added / kMiB << " MiB");
   REQUIRE(status.ok());
-  CHECK(model.stats.get(Stat::json_event_too_large) + model.stats.get(Stat::json_event_unparseable) == 1);
+  CHECK(model.stats.get(Stat::json_event_too_large) +
+            model.stats.get(Stat::json_event_unparseable) ==
+        1);
   CHECK(hasEventNamed(model, "before"));
   CHECK(hasEventNamed(model, "after"));
   CHECK_FALSE(hasEventNamed(model, "deep"));
@@ -99,25 +108,30 @@ TEST_CASE("hostile input: 10^8 nested arrays in args are dropped without recursi
 TEST_CASE("hostile input: deep nesting below the size limit causes no stack overflow",
           "[robustness][hostile]") {
   const size_t depth = 1'000'000;  // 2 MB: small enough to reach the JSON parser
-  std::string text = traceAround(R"({"ph":"X","cat":"cpu_op","name":"deep","pid":1,"tid":1,"ts":20,"dur":5,)"
-                                 R"("args":{"x":)",
-                                 depth, '[', std::string(depth, ']') + "}}");
+  std::string text =
+      traceAround(R"({"ph":"X","cat":"cpu_op","name":"deep","pid":1,"tid":1,"ts":20,"dur":5,)"
+                  R"("args":{"x":)",
+                  depth, '[', std::string(depth, ']') + "}}");
   TraceModel model;
-  ImportStatus status = steplint::trace::importTraceBytes(text, model, ImportOptions{}, "deep-nesting-small");
+  ImportStatus status =
+      steplint::trace::importTraceBytes(text, model, ImportOptions{}, "deep-nesting-small");
   INFO(status.message);
   REQUIRE(status.ok());
   CHECK(hasEventNamed(model, "before"));
   CHECK(hasEventNamed(model, "after"));
   // Valid JSON, so keeping the event (its args unread) is as right as dropping it; dropping
   // it silently is not.
-  uint64_t dropped = model.stats.get(Stat::json_event_unparseable) + model.stats.get(Stat::json_event_too_large);
+  uint64_t dropped =
+      model.stats.get(Stat::json_event_unparseable) + model.stats.get(Stat::json_event_too_large);
   CHECK(dropped == (hasEventNamed(model, "deep") ? 0u : 1u));
 }
 
-TEST_CASE("hostile input: 10^8 unclosed brackets up to the end of the file", "[robustness][hostile][slow]") {
-  std::string text = traceAround(R"({"ph":"X","cat":"cpu_op","name":"deep","pid":1,"tid":1,"ts":20,"dur":5,)"
-                                 R"("args":{"x":)",
-                                 100'000'000, '[', "", /*close_trace=*/false);
+TEST_CASE("hostile input: 10^8 unclosed brackets up to the end of the file",
+          "[robustness][hostile][slow]") {
+  std::string text =
+      traceAround(R"({"ph":"X","cat":"cpu_op","name":"deep","pid":1,"tid":1,"ts":20,"dur":5,)"
+                  R"("args":{"x":)",
+                  100'000'000, '[', "", /*close_trace=*/false);
   ImportOptions options;
   options.max_event_bytes = size_t{16} << 20;
   TraceModel model;
@@ -133,7 +147,8 @@ TEST_CASE("hostile input: 10^8 unclosed brackets up to the end of the file", "[r
 }
 
 TEST_CASE("hostile input: files that are not traces", "[robustness][hostile]") {
-  const char png[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
+  const char png[] =
+      "\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
   checkNotATrace(std::string_view(png, sizeof(png) - 1), "PNG header");
   checkNotATrace("hello", "plain text");
   checkNotATrace("{\"foo\":1}", "JSON object without traceEvents");
@@ -150,7 +165,8 @@ TEST_CASE("hostile input: files that are not traces", "[robustness][hostile]") {
   checkNotATrace(noise, "1 MiB of random bytes");
 }
 
-TEST_CASE("hostile input: binary junk inside traceEvents costs only the events it hits", "[robustness][hostile]") {
+TEST_CASE("hostile input: binary junk inside traceEvents costs only the events it hits",
+          "[robustness][hostile]") {
   std::string junk(64 * 1024, '\0');
   uint64_t x = 0x9E3779B97F4A7C15ull;
   for (char& c : junk) {

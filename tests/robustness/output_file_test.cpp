@@ -70,7 +70,8 @@ TEST_CASE("output file: a failed write leaves the old file whole", "[robustness]
   CHECK(entriesIn(dir.path()) == 1);  // no temporary file left behind
 }
 
-TEST_CASE("output file: replacing keeps the mode and a symlink, a new file follows umask", "[robustness][output]") {
+TEST_CASE("output file: replacing keeps the mode and a symlink, a new file follows umask",
+          "[robustness][output]") {
   TempDir dir;
   const std::string kept = dir.write("kept.txt", "old");
   REQUIRE(::chmod(kept.c_str(), 0640) == 0);
@@ -96,7 +97,8 @@ TEST_CASE("output file: replacing keeps the mode and a symlink, a new file follo
 TEST_CASE("output file: devices and FIFOs are written straight through", "[robustness][output]") {
   CHECK(trace::writeOutputFile("/dev/null", "discarded").empty());
   CHECK(trace::writeOutputFile("/dev/full", "x") == "write failed (No space left on device)");
-  CHECK(trace::writeOutputFile("/dev/no-such-device", "x") == "cannot open for writing (No such file or directory)");
+  CHECK(trace::writeOutputFile("/dev/no-such-device", "x") ==
+        "cannot open for writing (No such file or directory)");
 
   TempDir dir;
   const std::string fifo = dir.path("out.fifo");
@@ -117,13 +119,15 @@ TEST_CASE("output file: directories and missing directories are errors", "[robus
   CHECK(trace::checkOutputPath(dir.path(), {}) == "is a directory");
 }
 
-TEST_CASE("output file: an output that is an input is refused, whatever its spelling", "[robustness][output]") {
+TEST_CASE("output file: an output that is an input is refused, whatever its spelling",
+          "[robustness][output]") {
   TempDir dir;
   const std::string input = dir.write("t.json", "{}");
   const std::string other = dir.write("other.json", "{}");
   const std::string hard_link = dir.path("hard.json");
   REQUIRE(::link(input.c_str(), hard_link.c_str()) == 0);
-  const std::string refusal = "is the same file as the input " + input + " (refusing to overwrite an input)";
+  const std::string refusal =
+      "is the same file as the input " + input + " (refusing to overwrite an input)";
   CHECK(trace::checkOutputPath(input, {other, input}) == refusal);
   CHECK(trace::checkOutputPath(dir.path("./t.json"), {input}) == refusal);
   CHECK(trace::checkOutputPath(hard_link, {input}) == refusal);

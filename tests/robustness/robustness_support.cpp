@@ -40,8 +40,8 @@ Gunzipped gunzipPrefix(std::string_view gz) {
 }
 
 size_t keptRecords(const trace::TraceModel& model) {
-  return model.events.size() + model.memory_events.size() + model.instants.size() + model.counters.size() +
-         model.flows.size();
+  return model.events.size() + model.memory_events.size() + model.instants.size() +
+         model.counters.size() + model.flows.size();
 }
 
 namespace {
@@ -68,7 +68,8 @@ int64_t statusBytes(const char* key) {
 PeakMemoryProbe::PeakMemoryProbe() {
   std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
   if (f != nullptr) {
-    precise_ = std::fputs("5", f) >= 0;  // "5": reset the peak RSS to the current RSS (Linux >= 4.0)
+    precise_ =
+        std::fputs("5", f) >= 0;  // "5": reset the peak RSS to the current RSS (Linux >= 4.0)
     precise_ = (std::fclose(f) == 0) && precise_;
   }
   if (precise_) {

@@ -28,7 +28,8 @@ analyzer::RuleRegistry builtinRegistry() {
 
 }  // namespace
 
-TEST_CASE("selector bounds: a 1 MB selector is rejected quickly with a short message", "[robustness][selector]") {
+TEST_CASE("selector bounds: a 1 MB selector is rejected quickly with a short message",
+          "[robustness][selector]") {
   const analyzer::RuleRegistry registry = builtinRegistry();
   analyzer::LintConfig given;
   given.select = {std::string(size_t{1} << 20, 'x')};
@@ -36,10 +37,12 @@ TEST_CASE("selector bounds: a 1 MB selector is rejected quickly with a short mes
   const auto errors = analyzer::validateSelectors(given, registry);
   CHECK(secondsSince(start) < 2.0);
   REQUIRE(errors.size() == 1);
-  CHECK(errors[0].message == "unknown rule selector '" + std::string(60, 'x') + "... (1048576 bytes)'");
+  CHECK(errors[0].message ==
+        "unknown rule selector '" + std::string(60, 'x') + "... (1048576 bytes)'");
 }
 
-TEST_CASE("selector bounds: thousands of unknown selectors name five, then count", "[robustness][selector]") {
+TEST_CASE("selector bounds: thousands of unknown selectors name five, then count",
+          "[robustness][selector]") {
   const analyzer::RuleRegistry registry = builtinRegistry();
   analyzer::LintConfig given;
   for (int i = 0; i < 100'000; ++i) given.ignore.push_back("no-such-rule-" + std::to_string(i));
@@ -54,11 +57,13 @@ TEST_CASE("selector bounds: thousands of unknown selectors name five, then count
   CHECK(errors[5].message == "and 99995 more unknown rule selectors");
 }
 
-TEST_CASE("selector bounds: a 1 MB selector and key in a config file", "[robustness][selector][config]") {
+TEST_CASE("selector bounds: a 1 MB selector and key in a config file",
+          "[robustness][selector][config]") {
   const analyzer::RuleRegistry registry = builtinRegistry();
   TempDir dir;
   const std::string huge(size_t{1} << 20, 'y');
-  const std::string path = dir.write("steplint.toml", "[lint]\nextend-select = [\"" + huge + "\"]\n" + huge + " = 1\n");
+  const std::string path =
+      dir.write("steplint.toml", "[lint]\nextend-select = [\"" + huge + "\"]\n" + huge + " = 1\n");
   analyzer::LintConfig config;
   const auto start = Clock::now();
   const auto errors = analyzer::loadLintConfig(path, registry, config);
@@ -66,7 +71,8 @@ TEST_CASE("selector bounds: a 1 MB selector and key in a config file", "[robustn
   REQUIRE(errors.size() == 2);
   for (const analyzer::ConfigError& e : errors) CHECK(e.key.size() + e.message.size() < 300);
   CHECK(errors[0].key == "lint.extend-select");
-  CHECK(errors[0].message == "unknown rule selector '" + std::string(60, 'y') + "... (1048576 bytes)'");
+  CHECK(errors[0].message ==
+        "unknown rule selector '" + std::string(60, 'y') + "... (1048576 bytes)'");
   CHECK(errors[1].key == "lint.\"" + std::string(60, 'y') + "... (1048576 bytes)\"");
 }
 

@@ -80,7 +80,8 @@ size_t importedEvents(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("special files: a trace through an anonymous pipe, plain and gzip", "[robustness][special]") {
+TEST_CASE("special files: a trace through an anonymous pipe, plain and gzip",
+          "[robustness][special]") {
   for (const std::string& file : {kTiny, kGzipped}) {
     CAPTURE(file);
     const size_t expected = importedEvents(file);
@@ -107,7 +108,8 @@ TEST_CASE("special files: a FIFO with a writer is read once as a stream", "[robu
   CHECK(events == importedEvents(kTiny));
 }
 
-TEST_CASE("special files: a FIFO nobody writes to fails after the wait, not never", "[robustness][special]") {
+TEST_CASE("special files: a FIFO nobody writes to fails after the wait, not never",
+          "[robustness][special]") {
   TempDir dir;
   const std::string fifo = dir.path("silent.fifo");
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
@@ -118,7 +120,8 @@ TEST_CASE("special files: a FIFO nobody writes to fails after the wait, not neve
   const ImportStatus status = trace::importTraceFile(fifo, model, options);
   CHECK(secondsSince(start) < 5.0);
   CHECK(status.error == ImportError::kIo);
-  CHECK(status.message == fifo + ": no data within 200 ms from the pipe or FIFO (is anything writing to it?)");
+  CHECK(status.message ==
+        fifo + ": no data within 200 ms from the pipe or FIFO (is anything writing to it?)");
 
   std::string text, error;
   trace::InputOpenOptions input;
@@ -127,11 +130,14 @@ TEST_CASE("special files: a FIFO nobody writes to fails after the wait, not neve
   CHECK(error.rfind("no data within 200 ms", 0) == 0);
 }
 
-TEST_CASE("special files: devices and directories are refused by name, without reading", "[robustness][special]") {
+TEST_CASE("special files: devices and directories are refused by name, without reading",
+          "[robustness][special]") {
   TempDir dir;
   const struct {
     std::string path, kind;
-  } cases[] = {{"/dev/null", "a character device"}, {"/dev/zero", "a character device"}, {dir.path(), "a directory"}};
+  } cases[] = {{"/dev/null", "a character device"},
+               {"/dev/zero", "a character device"},
+               {dir.path(), "a directory"}};
   for (const auto& c : cases) {
     CAPTURE(c.path);
     TraceModel model;
@@ -143,7 +149,8 @@ TEST_CASE("special files: devices and directories are refused by name, without r
   }
 }
 
-TEST_CASE("special files: /proc files report size 0 yet are read to the end", "[robustness][special]") {
+TEST_CASE("special files: /proc files report size 0 yet are read to the end",
+          "[robustness][special]") {
   std::string text, error;
   REQUIRE(trace::readInputFile("/proc/self/status", 1 << 20, text, error));
   CHECK(text.find("Pid:") != std::string::npos);
@@ -151,14 +158,17 @@ TEST_CASE("special files: /proc files report size 0 yet are read to the end", "[
   TraceModel model;
   const ImportStatus status = trace::importTraceFile("/proc/self/status", model);
   CHECK(status.error == ImportError::kNotATrace);
-  CHECK(status.message == "/proc/self/status: not a trace (does not start with a JSON object or array)");
+  CHECK(status.message ==
+        "/proc/self/status: not a trace (does not start with a JSON object or array)");
 }
 
-TEST_CASE("special files: readInputFile stops at the limit on files and streams", "[robustness][special]") {
+TEST_CASE("special files: readInputFile stops at the limit on files and streams",
+          "[robustness][special]") {
   std::string text, error;
   trace::InputOpenOptions input;
   input.what = "config file";
-  FedPipe endless(std::string(size_t{8} << 20, 'x'));  // 8 MiB through a pipe, read at most 4 MiB + 1
+  FedPipe endless(
+      std::string(size_t{8} << 20, 'x'));  // 8 MiB through a pipe, read at most 4 MiB + 1
   CHECK_FALSE(trace::readInputFile(endless.path(), size_t{4} << 20, text, error, input));
   CHECK(error == "larger than 4 MiB, too large for a config file");
   CHECK(text.empty());
@@ -168,7 +178,8 @@ TEST_CASE("special files: readInputFile stops at the limit on files and streams"
   CHECK(text.size() == 1000);
 }
 
-TEST_CASE("special files: configs from devices, pipes, /proc and oversized files", "[robustness][special][config]") {
+TEST_CASE("special files: configs from devices, pipes, /proc and oversized files",
+          "[robustness][special][config]") {
   analyzer::RuleRegistry registry;
   rules::registerBuiltinRules(registry);
   const auto load = [&](const std::string& path) {
@@ -194,7 +205,8 @@ TEST_CASE("special files: configs from devices, pipes, /proc and oversized files
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].message.rfind("TOML syntax error", 0) == 0);
 
-  const std::string big = dir.write("steplint.toml", "[lint]\n# " + std::string(size_t{5} << 20, 'x') + "\n");
+  const std::string big =
+      dir.write("steplint.toml", "[lint]\n# " + std::string(size_t{5} << 20, 'x') + "\n");
   const auto start = Clock::now();
   errors = load(big);
   CHECK(secondsSince(start) < 5.0);
@@ -202,10 +214,13 @@ TEST_CASE("special files: configs from devices, pipes, /proc and oversized files
   CHECK(errors[0].message == "larger than 4 MiB, too large for a config file");
 }
 
-TEST_CASE("special files: baselines from devices and oversized files", "[robustness][special][baseline]") {
+TEST_CASE("special files: baselines from devices and oversized files",
+          "[robustness][special][baseline]") {
   analyzer::Baseline baseline;
-  CHECK(analyzer::loadBaseline("/dev/zero", baseline) == "is a character device, not a baseline file");
-  CHECK(analyzer::loadBaseline("/dev/null", baseline) == "is a character device, not a baseline file");
+  CHECK(analyzer::loadBaseline("/dev/zero", baseline) ==
+        "is a character device, not a baseline file");
+  CHECK(analyzer::loadBaseline("/dev/null", baseline) ==
+        "is a character device, not a baseline file");
 
   // A sparse 65 MiB file: refused from its size, so the test reads (and writes) nothing.
   TempDir dir;
@@ -215,7 +230,8 @@ TEST_CASE("special files: baselines from devices and oversized files", "[robustn
   REQUIRE(::ftruncate(fd, off_t{65} << 20) == 0);
   ::close(fd);
   const auto start = Clock::now();
-  CHECK(analyzer::loadBaseline(huge, baseline) == "larger than 64 MiB, too large for a baseline file");
+  CHECK(analyzer::loadBaseline(huge, baseline) ==
+        "larger than 64 MiB, too large for a baseline file");
   CHECK(secondsSince(start) < 1.0);
 
   FedPipe pipe(R"({"schema": "steplint.baseline/1", "fingerprints": ["SL101:x"]})");

@@ -19,13 +19,14 @@ using steplint::trace::ImportStatus;
 using steplint::trace::Stat;
 using steplint::trace::TraceModel;
 
-constexpr const char* kResnetGz = "kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
+constexpr const char* kResnetGz =
+    "kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz";
 
 // Where the traceEvents array starts and ends in the text, and where its first event ends.
 struct ArrayBounds {
-  size_t open = 0;              // index of '['
-  size_t close = 0;             // index of the matching ']'
-  size_t first_event_end = 0;   // index just past the first element's '}'
+  size_t open = 0;             // index of '['
+  size_t close = 0;            // index of the matching ']'
+  size_t first_event_end = 0;  // index just past the first element's '}'
 };
 
 ArrayBounds findTraceEvents(const std::string& text) {
@@ -39,12 +40,16 @@ ArrayBounds findTraceEvents(const std::string& text) {
   for (size_t i = b.open; i < text.size(); ++i) {
     char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
       continue;
     }
-    if (c == '"') in_string = true;
-    else if (c == '[' || c == '{') ++depth;
+    if (c == '"')
+      in_string = true;
+    else if (c == '[' || c == '{')
+      ++depth;
     else if (c == ']' || c == '}') {
       --depth;
       if (depth == 1 && b.first_event_end == 0) b.first_event_end = i + 1;
@@ -121,7 +126,8 @@ const std::string& resnetText() {
 
 }  // namespace
 
-TEST_CASE("truncated trace: every cut in the header and around the first events", "[robustness][truncation]") {
+TEST_CASE("truncated trace: every cut in the header and around the first events",
+          "[robustness][truncation]") {
   const std::string& text = resnetText();
   ArrayBounds b = findTraceEvents(text);
   std::vector<size_t> cuts;
@@ -130,7 +136,8 @@ TEST_CASE("truncated trace: every cut in the header and around the first events"
   for (size_t i = 0; i < 300; i += stride) cuts.push_back(i);
   // From the traceEvents key to a little past the first event.
   size_t from = b.open > 40 ? b.open - 40 : 0;
-  for (size_t i = from; i < std::min(text.size(), b.first_event_end + 40); i += stride) cuts.push_back(i);
+  for (size_t i = from; i < std::min(text.size(), b.first_event_end + 40); i += stride)
+    cuts.push_back(i);
   checkMonotonic(text, b, cuts);
 }
 
@@ -138,11 +145,13 @@ TEST_CASE("truncated trace: cuts spread over the whole file", "[robustness][trun
   const std::string& text = resnetText();
   ArrayBounds b = findTraceEvents(text);
   // ASan runs the importer several times slower; fewer cuts keep the case under ~30 s there.
-  int n = steplint::test::envCount("STEPLINT_ROBUSTNESS_CUTS", steplint::test::kSanitized ? 40 : 200);
+  int n =
+      steplint::test::envCount("STEPLINT_ROBUSTNESS_CUTS", steplint::test::kSanitized ? 40 : 200);
   std::vector<size_t> cuts;
   uint64_t x = 0x2545F4914F6CDD1Dull;
   for (int i = 1; i <= n; ++i) {
-    x ^= x << 13, x ^= x >> 7, x ^= x << 17;  // jitter, so cuts fall at every position inside events
+    x ^= x << 13, x ^= x >> 7,
+        x ^= x << 17;  // jitter, so cuts fall at every position inside events
     size_t base = text.size() * static_cast<size_t>(i) / static_cast<size_t>(n + 1);
     cuts.push_back(std::min(text.size() - 1, base + x % 997));
   }
@@ -157,14 +166,17 @@ TEST_CASE("truncated trace: cuts spread over the whole file", "[robustness][trun
   CHECK(steplint::test::keptRecords(whole) >= checkPlainCut(text, b, text.size() - 1));
 }
 
-TEST_CASE("truncated trace: cut gzip stream keeps the events before the cut", "[robustness][truncation][slow]") {
+TEST_CASE("truncated trace: cut gzip stream keeps the events before the cut",
+          "[robustness][truncation][slow]") {
   std::string gz = steplint::test::readFileBytes(steplint::test::requireFixture(kResnetGz));
   const std::string& text = resnetText();
   ArrayBounds b = findTraceEvents(text);
   std::vector<size_t> cuts;
   for (size_t i = 0; i < 64; i += 3) cuts.push_back(i);  // inside the gzip header
-  int n = steplint::test::envCount("STEPLINT_ROBUSTNESS_GZ_CUTS", steplint::test::kSanitized ? 6 : 20);
-  for (int i = 1; i <= n; ++i) cuts.push_back(gz.size() * static_cast<size_t>(i) / static_cast<size_t>(n + 1));
+  int n =
+      steplint::test::envCount("STEPLINT_ROBUSTNESS_GZ_CUTS", steplint::test::kSanitized ? 6 : 20);
+  for (int i = 1; i <= n; ++i)
+    cuts.push_back(gz.size() * static_cast<size_t>(i) / static_cast<size_t>(n + 1));
   cuts.push_back(gz.size() - 4);  // all data there, the CRC32/ISIZE trailer missing
   cuts.push_back(gz.size() - 1);
 

@@ -26,17 +26,19 @@ std::string wrap(const std::string& events, const std::string& devices = "[]") {
 }
 
 // One launch call and its device op, in the given categories.
-std::string launchPair(const std::string& runtime_cat, const std::string& call, const std::string& device_cat,
-                       const std::string& op) {
+std::string launchPair(const std::string& runtime_cat, const std::string& call,
+                       const std::string& device_cat, const std::string& op) {
   return R"({"ph":"X","cat":")" + runtime_cat + R"(","name":")" + call +
          R"(","pid":9,"tid":9,"ts":10,"dur":5,"args":{"correlation":7}},)"
-         R"({"ph":"X","cat":")" + device_cat + R"(","name":")" + op +
+         R"({"ph":"X","cat":")" +
+         device_cat + R"(","name":")" + op +
          R"(","pid":0,"tid":3,"ts":20,"dur":4,"args":{"correlation":7}})";
 }
 
 }  // namespace
 
-TEST_CASE("accelerator: MTIA runtime calls launch mtia_ccp_events device ops", "[trace][accelerator]") {
+TEST_CASE("accelerator: MTIA runtime calls launch mtia_ccp_events device ops",
+          "[trace][accelerator]") {
   const auto r = importJson(steplint::test::mtiaTrace());
   REQUIRE(r.status.ok());
   const TraceModel& m = r.model;
@@ -54,7 +56,8 @@ TEST_CASE("accelerator: MTIA runtime calls launch mtia_ccp_events device ops", "
   CHECK(m.stats.get(Stat::device_op_without_launch) == 0);
 }
 
-TEST_CASE("accelerator: ROCm's hip* calls under cuda_runtime make a ROCm trace", "[trace][accelerator]") {
+TEST_CASE("accelerator: ROCm's hip* calls under cuda_runtime make a ROCm trace",
+          "[trace][accelerator]") {
   const auto r = importJson(steplint::test::rocmTrace());
   REQUIRE(r.status.ok());
   CHECK(r.model.metadata.accelerator == Accelerator::kRocm);
@@ -94,22 +97,25 @@ TEST_CASE("accelerator: every back-end's launch and device categories", "[trace]
     Accelerator accelerator;
   };
   const Case cases[] = {
-      {"cuda_runtime", "cudaLaunchKernel", "kernel", "gemm", EventKind::kRuntime, EventKind::kKernel,
-       Accelerator::kCuda},
+      {"cuda_runtime", "cudaLaunchKernel", "kernel", "gemm", EventKind::kRuntime,
+       EventKind::kKernel, Accelerator::kCuda},
       {"cuda_driver", "cuLaunchKernel", "kernel", "triton_", EventKind::kDriver, EventKind::kKernel,
        Accelerator::kCuda},
       // Kineto >= 2025 writes accelerator-neutral runtime / driver: the call names decide.
-      {"runtime", "hipLaunchKernel", "kernel", "k", EventKind::kRuntime, EventKind::kKernel, Accelerator::kRocm},
-      {"driver", "cuLaunchKernel", "kernel", "k", EventKind::kDriver, EventKind::kKernel, Accelerator::kCuda},
-      {"xpu_driver", "zeCommandListAppendLaunchKernel", "kernel", "k", EventKind::kDriver, EventKind::kKernel,
-       Accelerator::kXpu},
-      {"mtia_runtime", "runFunction", "mtia_ccp_events", "Memset (Device)", EventKind::kRuntime, EventKind::kMemset,
-       Accelerator::kMtia},
+      {"runtime", "hipLaunchKernel", "kernel", "k", EventKind::kRuntime, EventKind::kKernel,
+       Accelerator::kRocm},
+      {"driver", "cuLaunchKernel", "kernel", "k", EventKind::kDriver, EventKind::kKernel,
+       Accelerator::kCuda},
+      {"xpu_driver", "zeCommandListAppendLaunchKernel", "kernel", "k", EventKind::kDriver,
+       EventKind::kKernel, Accelerator::kXpu},
+      {"mtia_runtime", "runFunction", "mtia_ccp_events", "Memset (Device)", EventKind::kRuntime,
+       EventKind::kMemset, Accelerator::kMtia},
       {"privateuse1_runtime", "npuLaunch", "kernel", "k", EventKind::kRuntime, EventKind::kKernel,
        Accelerator::kPrivateUse1},
-      {"hpu_op", "graph_launch", "kernel", "k", EventKind::kRuntime, EventKind::kKernel, Accelerator::kHpu},
-      {"mlu_runtime", "cnrtInvokeKernel", "mlu_memcpy", "Memcpy HtoD", EventKind::kRuntime, EventKind::kMemcpy,
-       Accelerator::kOther},
+      {"hpu_op", "graph_launch", "kernel", "k", EventKind::kRuntime, EventKind::kKernel,
+       Accelerator::kHpu},
+      {"mlu_runtime", "cnrtInvokeKernel", "mlu_memcpy", "Memcpy HtoD", EventKind::kRuntime,
+       EventKind::kMemcpy, Accelerator::kOther},
   };
   for (const Case& c : cases) {
     INFO(c.runtime_cat << " / " << c.device_cat);
@@ -126,16 +132,19 @@ TEST_CASE("accelerator: every back-end's launch and device categories", "[trace]
   }
 }
 
-TEST_CASE("accelerator: deviceProperties names decide when the calls do not", "[trace][accelerator]") {
-  const std::string kernel_only = R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1,"dur":1})";
-  CHECK(importJson(wrap(kernel_only, R"([{"id":0,"name":"AMD Instinct MI300X"}])")).model.metadata.accelerator ==
-        Accelerator::kRocm);
-  CHECK(importJson(wrap(kernel_only, R"([{"id":0,"name":"NVIDIA H100 80GB HBM3"}])")).model.metadata.accelerator ==
-        Accelerator::kCuda);
+TEST_CASE("accelerator: deviceProperties names decide when the calls do not",
+          "[trace][accelerator]") {
+  const std::string kernel_only =
+      R"({"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":1,"dur":1})";
+  CHECK(importJson(wrap(kernel_only, R"([{"id":0,"name":"AMD Instinct MI300X"}])"))
+            .model.metadata.accelerator == Accelerator::kRocm);
+  CHECK(importJson(wrap(kernel_only, R"([{"id":0,"name":"NVIDIA H100 80GB HBM3"}])"))
+            .model.metadata.accelerator == Accelerator::kCuda);
   // Device work with no other sign is what Kineto records by default: CUDA (CUPTI).
   CHECK(importJson(wrap(kernel_only)).model.metadata.accelerator == Accelerator::kCuda);
   // A CPU-only trace has none.
-  const std::string cpu = R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":1,"dur":1})";
+  const std::string cpu =
+      R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":1,"dur":1})";
   CHECK(importJson(wrap(cpu)).model.metadata.accelerator == Accelerator::kNone);
 }
 
@@ -156,9 +165,9 @@ TEST_CASE("accelerator: device names and the name-split category", "[trace][acce
 
 TEST_CASE("fixture: the MI250 trace is ROCm", "[trace][fixture][accelerator]") {
   TraceModel m;
-  const auto status = importTraceFile(steplint::test::requireFixture(
-                                          "hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz"),
-                                      m);
+  const auto status = importTraceFile(
+      steplint::test::requireFixture("hta/amd_trace/mi250_minitoy_train_ROCm6_2_kineto.json.gz"),
+      m);
   REQUIRE(status.ok());
   CHECK(m.metadata.accelerator == Accelerator::kRocm);
   CHECK(count(m, EventKind::kKernel) == 14);

@@ -38,8 +38,10 @@ TEST_CASE("builder links device op to launch and launch to op", "[trace]") {
   TraceModel m;
   TraceBuilder b(m);
   b.addComplete(EventKind::kCpuOp, "aten::mm", 100, 1, 0, 50, /*external_id=*/7);
-  b.addComplete(EventKind::kRuntime, "cudaLaunchKernel", 100, 1, 10, 5, /*external_id=*/7, /*correlation=*/42);
-  b.addComplete(EventKind::kRuntime, "cudaMemsetAsync", 100, 1, 20, 5, kNoId, 43);  // no External id: nesting
+  b.addComplete(EventKind::kRuntime, "cudaLaunchKernel", 100, 1, 10, 5, /*external_id=*/7,
+                /*correlation=*/42);
+  b.addComplete(EventKind::kRuntime, "cudaMemsetAsync", 100, 1, 20, 5, kNoId,
+                43);  // no External id: nesting
   b.addComplete(EventKind::kKernel, "gemm", 0, 7, 30, 100, 7, 42);
   b.addComplete(EventKind::kMemset, "Memset (Device)", 0, 7, 140, 1, kNoId, 43);
   b.addComplete(EventKind::kKernel, "orphan", 0, 7, 200, 1, kNoId, 99);

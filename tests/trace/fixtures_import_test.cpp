@@ -66,7 +66,8 @@ TEST_CASE("fixture: distributed trace carries rank and NCCL kernels", "[trace][f
   CHECK(m.metadata.distributed.world_size == 2);
   CHECK(m.metadata.has_base_time);
   bool nccl = false;
-  for (const auto& e : m.events) nccl |= e.kind == EventKind::kKernel && m.name(e).find("nccl") != std::string_view::npos;
+  for (const auto& e : m.events)
+    nccl |= e.kind == EventKind::kKernel && m.name(e).find("nccl") != std::string_view::npos;
   CHECK(nccl);
 }
 
@@ -81,6 +82,7 @@ TEST_CASE("fixture: Triton kernel is linked to its cuLaunchKernel", "[trace][fix
   const TraceModel m = load("hta/triton_example/triton_example.json.gz");
   bool linked = false;
   for (const auto& e : m.events)
-    if (e.kind == EventKind::kKernel && e.link != kNoIndex) linked |= m.events[e.link].kind == EventKind::kDriver;
+    if (e.kind == EventKind::kKernel && e.link != kNoIndex)
+      linked |= m.events[e.link].kind == EventKind::kDriver;
   CHECK(linked);
 }

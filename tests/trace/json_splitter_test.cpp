@@ -48,7 +48,8 @@ TEST_CASE("splitter handles long backslash runs across block borders", "[trace][
   for (size_t pad = 0; pad < 70; ++pad) {
     // 63 backslashes then a quote: the quote is escaped (odd run), the brace after it is
     // inside the string, and the next quote closes it. Padding moves the run across blocks.
-    const std::string text = "{\"k\": \"" + std::string(pad, 'x') + std::string(63, '\\') + "\"}\"}, {}]";
+    const std::string text =
+        "{\"k\": \"" + std::string(pad, 'x') + std::string(63, '\\') + "\"}\"}, {}]";
     const auto parts = split(text, 64);
     INFO(pad);
     REQUIRE(parts.size() == 2);

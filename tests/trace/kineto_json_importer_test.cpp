@@ -212,10 +212,13 @@ TEST_CASE("metadata, memory, counter, instant and flow events", "[trace][import]
 }
 
 TEST_CASE("B/E pairs become complete events, also across batches", "[trace][import]") {
-  std::string json = R"({"traceEvents": [{"ph": "B", "name": "outer", "pid": 1, "tid": 1, "ts": 0})";
+  std::string json =
+      R"({"traceEvents": [{"ph": "B", "name": "outer", "pid": 1, "tid": 1, "ts": 0})";
   for (int i = 0; i < 20000; ++i)  // enough filler to put the E in a later batch
-    json += R"(,{"ph": "X", "cat": "cpu_op", "name": "filler", "pid": 1, "tid": 1, "ts": 1, "dur": 1})";
-  json += R"(,{"ph": "E", "pid": 1, "tid": 1, "ts": 50},{"ph": "E", "pid": 1, "tid": 1, "ts": 60}]})";
+    json +=
+        R"(,{"ph": "X", "cat": "cpu_op", "name": "filler", "pid": 1, "tid": 1, "ts": 1, "dur": 1})";
+  json +=
+      R"(,{"ph": "E", "pid": 1, "tid": 1, "ts": 50},{"ph": "E", "pid": 1, "tid": 1, "ts": 60}]})";
   const auto r = importJson(json);
   REQUIRE(r.status.ok());
   const Event* outer = findEvent(r.model, "outer");
@@ -226,7 +229,8 @@ TEST_CASE("B/E pairs become complete events, also across batches", "[trace][impo
 }
 
 TEST_CASE("array form without closing bracket (legacy autograd profiler)", "[trace][import]") {
-  const auto r = importJson(R"([{"name": "aten::add", "ph": "X", "ts": 10, "dur": 2, "tid": 1, "pid": "CPU Functions", "args": {}},
+  const auto r = importJson(
+      R"([{"name": "aten::add", "ph": "X", "ts": 10, "dur": 2, "tid": 1, "pid": "CPU Functions", "args": {}},
     {"name": "aten::mul", "ph": "X", "ts": 13, "dur": 2, "tid": 1, "pid": "CPU Functions", "args": {}},)");
   REQUIRE(r.status.ok());
   CHECK(r.model.metadata.format == "chrome-json-array");
@@ -274,7 +278,8 @@ TEST_CASE("distributedInfo and unknown top-level metadata are kept", "[trace][im
   CHECK(m.events.empty());
 }
 
-TEST_CASE("collective args on record_param_comms and the NCCL kernel are kept (#14)", "[trace][import]") {
+TEST_CASE("collective args on record_param_comms and the NCCL kernel are kept (#14)",
+          "[trace][import]") {
   // torch 2.4: the args on the c10d op, copied onto the kernel it launches; "Seq" and the
   // 2024-04 spelling "Process Group ID" on a second call; an op with only "dtype" is no collective.
   const auto r = importJson(R"J({"traceEvents": [
@@ -332,11 +337,12 @@ TEST_CASE("collective args on record_param_comms and the NCCL kernel are kept (#
 TEST_CASE("gzip input is detected by content", "[trace][import]") {
   // gzip -c of {"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}]}
   static const unsigned char kGz[] = {
-      0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0xab, 0x56, 0x2a, 0x29, 0x4a, 0x4c, 0x4e, 0x75,
-      0x2d, 0x4b, 0xcd, 0x2b, 0x29, 0x56, 0xb2, 0x8a, 0xae, 0x56, 0x2a, 0xc8, 0x50, 0xb2, 0x52, 0x8a, 0x50, 0xd2,
-      0x51, 0xca, 0x4b, 0xcc, 0x4d, 0x05, 0x32, 0x13, 0x81, 0xcc, 0x82, 0xcc, 0x14, 0x25, 0x2b, 0x43, 0x1d, 0xa5,
-      0x12, 0x18, 0x5d, 0x0c, 0xa6, 0x52, 0x4a, 0x8b, 0x80, 0x74, 0x6d, 0x6c, 0x2d, 0x00, 0xc6, 0xf3, 0x4d, 0xa2,
-      0x46, 0x00, 0x00, 0x00};
+      0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0xab, 0x56, 0x2a,
+      0x29, 0x4a, 0x4c, 0x4e, 0x75, 0x2d, 0x4b, 0xcd, 0x2b, 0x29, 0x56, 0xb2, 0x8a,
+      0xae, 0x56, 0x2a, 0xc8, 0x50, 0xb2, 0x52, 0x8a, 0x50, 0xd2, 0x51, 0xca, 0x4b,
+      0xcc, 0x4d, 0x05, 0x32, 0x13, 0x81, 0xcc, 0x82, 0xcc, 0x14, 0x25, 0x2b, 0x43,
+      0x1d, 0xa5, 0x12, 0x18, 0x5d, 0x0c, 0xa6, 0x52, 0x4a, 0x8b, 0x80, 0x74, 0x6d,
+      0x6c, 0x2d, 0x00, 0xc6, 0xf3, 0x4d, 0xa2, 0x46, 0x00, 0x00, 0x00};
   const auto r = importJson(std::string_view(reinterpret_cast<const char*>(kGz), sizeof kGz));
   REQUIRE(r.status.ok());
   REQUIRE(r.model.events.size() == 1);
@@ -361,8 +367,9 @@ TEST_CASE("importing with one or several threads gives the same model", "[trace]
   std::string json = R"({"traceEvents": [)";
   for (int i = 0; i < 30000; ++i) {
     if (i) json += ",";
-    json += R"({"ph": "X", "cat": "cpu_op", "name": "op)" + std::to_string(i % 97) + R"(", "pid": 1, "tid": )" +
-            std::to_string(i % 3) + R"(, "ts": )" + std::to_string(i * 10) + R"(, "dur": 5})";
+    json += R"({"ph": "X", "cat": "cpu_op", "name": "op)" + std::to_string(i % 97) +
+            R"(", "pid": 1, "tid": )" + std::to_string(i % 3) + R"(, "ts": )" +
+            std::to_string(i * 10) + R"(, "dur": 5})";
   }
   json += "]}";
   ImportOptions one;

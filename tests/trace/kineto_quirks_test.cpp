@@ -9,11 +9,13 @@ using steplint::test::importJson;
 
 namespace {
 std::string wrap(const std::string& events) { return R"({"traceEvents": [)" + events + "]}"; }
-const char* kGood = R"({"ph": "X", "cat": "cpu_op", "name": "good", "pid": 1, "tid": 1, "ts": 1, "dur": 1})";
+const char* kGood =
+    R"({"ph": "X", "cat": "cpu_op", "name": "good", "pid": 1, "tid": 1, "ts": 1, "dur": 1})";
 }  // namespace
 
 TEST_CASE("quirk: bare N/A value is quoted", "[trace][quirk]") {
-  const auto r = importJson(wrap(std::string(kGood) +
+  const auto r = importJson(wrap(
+      std::string(kGood) +
       R"(, {"ph": "X", "cat": "cpu_op", "name": "na", "pid": 1, "tid": 1, "ts": 2, "dur": 1, "args": {"Input type": N/A}})"));
   REQUIRE(r.status.ok());
   CHECK(findEvent(r.model, "na"));
@@ -22,7 +24,8 @@ TEST_CASE("quirk: bare N/A value is quoted", "[trace][quirk]") {
 }
 
 TEST_CASE("quirk: raw control characters inside strings are escaped", "[trace][quirk]") {
-  const auto r = importJson(wrap(std::string(kGood) +
+  const auto r = importJson(wrap(
+      std::string(kGood) +
       ",{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"tab\there\", \"pid\": 1, \"tid\": 1, \"ts\": 2, \"dur\": 1}"));
   REQUIRE(r.status.ok());
   CHECK(findEvent(r.model, "tab\there"));
@@ -30,7 +33,8 @@ TEST_CASE("quirk: raw control characters inside strings are escaped", "[trace][q
 }
 
 TEST_CASE("quirk: invalid UTF-8 becomes U+FFFD", "[trace][quirk]") {
-  const auto r = importJson(wrap(std::string(kGood) +
+  const auto r = importJson(wrap(
+      std::string(kGood) +
       ",{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"bad\xff\xfe\", \"pid\": 1, \"tid\": 1, \"ts\": 2, \"dur\": 1}"));
   REQUIRE(r.status.ok());
   CHECK(findEvent(r.model, "bad\xEF\xBF\xBD\xEF\xBF\xBD"));
@@ -39,7 +43,8 @@ TEST_CASE("quirk: invalid UTF-8 becomes U+FFFD", "[trace][quirk]") {
 }
 
 TEST_CASE("quirk: unescaped quote inside a name", "[trace][quirk]") {
-  const auto r = importJson(wrap(std::string(kGood) +
+  const auto r = importJson(wrap(
+      std::string(kGood) +
       R"(,{"ph": "X", "cat": "cpu_op", "name": "say "hi" now", "pid": 1, "tid": 1, "ts": 2, "dur": 1})"));
   REQUIRE(r.status.ok());
   CHECK(findEvent(r.model, "say \"hi\" now"));
@@ -56,7 +61,8 @@ TEST_CASE("quirk: integers beyond int64 keep the event", "[trace][quirk]") {
   CHECK(e->external_id == 3);
 }
 
-TEST_CASE("quirk: an External id beyond int64 is counted and dropped, the event kept", "[trace][quirk]") {
+TEST_CASE("quirk: an External id beyond int64 is counted and dropped, the event kept",
+          "[trace][quirk]") {
   const auto r = importJson(wrap(
       R"({"ph": "X", "cat": "cpu_op", "name": "x", "pid": 1, "tid": 1, "ts": 2, "dur": 1, "args": {"External id": 18446744073709551615}})"));
   REQUIRE(findEvent(r.model, "x"));
@@ -65,7 +71,8 @@ TEST_CASE("quirk: an External id beyond int64 is counted and dropped, the event 
 }
 
 TEST_CASE("quirk: huge Record Window End does not stretch the timeline", "[trace][quirk]") {
-  const auto r = importJson(wrap(std::string(kGood) +
+  const auto r = importJson(wrap(
+      std::string(kGood) +
       R"(,{"ph": "i", "s": "g", "name": "Record Window End", "pid": "", "tid": "", "ts": 999999999999999})"));
   REQUIRE(r.status.ok());
   CHECK(r.model.timeRange().second == 2000);
@@ -83,16 +90,19 @@ TEST_CASE("quirk: truncated file keeps the events before the cut", "[trace][quir
 }
 
 TEST_CASE("quirk: crashed writer's .tmp ends after a comma", "[trace][quirk]") {
-  const auto r = importJson(std::string(R"({"schemaVersion": 1, "traceEvents": [)") + kGood + ",\n");
+  const auto r =
+      importJson(std::string(R"({"schemaVersion": 1, "traceEvents": [)") + kGood + ",\n");
   REQUIRE(r.status.ok());
   CHECK(r.model.events.size() == 1);
   CHECK(r.model.stats.get(Stat::json_truncated) == 1);
 }
 
-TEST_CASE("quirk: events larger than the limit are skipped, memory stays bounded", "[trace][quirk]") {
+TEST_CASE("quirk: events larger than the limit are skipped, memory stays bounded",
+          "[trace][quirk]") {
   ImportOptions options;
   options.max_event_bytes = 1 << 20;
-  std::string big = R"({"ph": "X", "cat": "cpu_op", "name": "big", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"s": ")";
+  std::string big =
+      R"({"ph": "X", "cat": "cpu_op", "name": "big", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"s": ")";
   big += std::string(5 << 20, 'x');
   big += R"("}})";
   const auto r = importJson(wrap(std::string(kGood) + "," + big + "," + kGood), options);
@@ -101,8 +111,10 @@ TEST_CASE("quirk: events larger than the limit are skipped, memory stays bounded
   CHECK(r.model.stats.get(Stat::json_event_too_large) == 1);
 }
 
-TEST_CASE("quirk: very deep nesting in an unused arg is skipped without recursion", "[trace][quirk]") {
-  std::string deep = R"({"ph": "X", "cat": "cpu_op", "name": "deep", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"a": )";
+TEST_CASE("quirk: very deep nesting in an unused arg is skipped without recursion",
+          "[trace][quirk]") {
+  std::string deep =
+      R"({"ph": "X", "cat": "cpu_op", "name": "deep", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"a": )";
   deep += std::string(100000, '[') + std::string(100000, ']') + "}}";
   const auto r = importJson(wrap(std::string(kGood) + "," + deep + "," + kGood));
   REQUIRE(r.status.ok());
@@ -111,7 +123,8 @@ TEST_CASE("quirk: very deep nesting in an unused arg is skipped without recursio
 }
 
 TEST_CASE("quirk: very deep nesting in a field that is read is kept as text", "[trace][quirk]") {
-  std::string deep = R"({"ph": "X", "cat": "cpu_op", "name": "deep", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"Input Dims": )";
+  std::string deep =
+      R"({"ph": "X", "cat": "cpu_op", "name": "deep", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"Input Dims": )";
   deep += std::string(100000, '[') + std::string(100000, ']') + "}}";
   const auto r = importJson(wrap(std::string(kGood) + "," + deep + "," + kGood));
   REQUIRE(r.status.ok());
@@ -149,7 +162,8 @@ TEST_CASE("quirk: UTF-8 byte order mark", "[trace][quirk]") {
   CHECK(r.model.events.size() == 1);
 }
 
-TEST_CASE("quirk: escaped quotes and backslashes in names do not confuse splitting", "[trace][quirk]") {
+TEST_CASE("quirk: escaped quotes and backslashes in names do not confuse splitting",
+          "[trace][quirk]") {
   const auto r = importJson(wrap(
       R"({"ph": "X", "cat": "cpu_op", "name": "a\"}]{[\\", "pid": 1, "tid": 1, "ts": 1, "dur": 1},
          {"ph": "X", "cat": "cpu_op", "name": "C:\\path\\", "pid": 1, "tid": 1, "ts": 2, "dur": 1})"));
@@ -158,8 +172,10 @@ TEST_CASE("quirk: escaped quotes and backslashes in names do not confuse splitti
   CHECK(findEvent(r.model, "C:\\path\\"));
 }
 
-TEST_CASE("quirk: a second JSON document after the trace is data loss, not garbage (#12)", "[trace][quirk]") {
-  const std::string second = R"({"ph": "X", "cat": "cpu_op", "name": "lost", "pid": 1, "tid": 1, "ts": 5, "dur": 1})";
+TEST_CASE("quirk: a second JSON document after the trace is data loss, not garbage (#12)",
+          "[trace][quirk]") {
+  const std::string second =
+      R"({"ph": "X", "cat": "cpu_op", "name": "lost", "pid": 1, "tid": 1, "ts": 5, "dur": 1})";
   for (const std::string& text : {wrap(kGood) + wrap(second), wrap(kGood) + "\n[" + second + "]\n",
                                   "[" + std::string(kGood) + "]\n" + wrap(second)}) {
     CAPTURE(text);
@@ -173,10 +189,13 @@ TEST_CASE("quirk: a second JSON document after the trace is data loss, not garba
   }
 }
 
-TEST_CASE("quirk: baseTimeNanoseconds that cannot be unix ns is ignored and counted (#12)", "[trace][quirk]") {
-  for (const char* value : {"1.8e22", "-5", "NaN", "\"1700000000000000000\"", "18446744073709551615", "null"}) {
+TEST_CASE("quirk: baseTimeNanoseconds that cannot be unix ns is ignored and counted (#12)",
+          "[trace][quirk]") {
+  for (const char* value :
+       {"1.8e22", "-5", "NaN", "\"1700000000000000000\"", "18446744073709551615", "null"}) {
     CAPTURE(value);
-    const auto r = importJson(std::string(R"({"baseTimeNanoseconds": )") + value + R"(, "traceEvents": [)" + kGood + "]}");
+    const auto r = importJson(std::string(R"({"baseTimeNanoseconds": )") + value +
+                              R"(, "traceEvents": [)" + kGood + "]}");
     REQUIRE(r.status.ok());
     CHECK(r.model.events.size() == 1);
     CHECK_FALSE(r.model.metadata.has_base_time);
@@ -185,22 +204,26 @@ TEST_CASE("quirk: baseTimeNanoseconds that cannot be unix ns is ignored and coun
   }
   for (const char* value : {"1700000000123456789", "1.7e18", "0"}) {
     CAPTURE(value);
-    const auto r = importJson(std::string(R"({"baseTimeNanoseconds": )") + value + R"(, "traceEvents": [)" + kGood + "]}");
+    const auto r = importJson(std::string(R"({"baseTimeNanoseconds": )") + value +
+                              R"(, "traceEvents": [)" + kGood + "]}");
     CHECK(r.model.metadata.has_base_time);
     CHECK(r.model.stats.get(Stat::base_time_invalid) == 0);
   }
-  CHECK(importJson(std::string(R"({"baseTimeNanoseconds": 1.7e18, "traceEvents": [)") + kGood + "]}")
-            .model.metadata.base_time_ns == 1'700'000'000'000'000'000);
+  CHECK(
+      importJson(std::string(R"({"baseTimeNanoseconds": 1.7e18, "traceEvents": [)") + kGood + "]}")
+          .model.metadata.base_time_ns == 1'700'000'000'000'000'000);
 }
 
-TEST_CASE("quirk: metadata numbers no integer field can hold are counted, not stored (#12)", "[trace][quirk]") {
+TEST_CASE("quirk: metadata numbers no integer field can hold are counted, not stored (#12)",
+          "[trace][quirk]") {
   // The fuzzer's crash input: a double -> int64 cast of 849293475E72 is undefined behaviour
   // and stored -2^63 in release builds.
   const auto r = importJson(std::string(R"({"deviceProperties": [{"id": 0, "name": "A100",
       "totalGlobalMem": 849293475E72, "numSms": 1e10, "computeMajor": "99999999999", "computeMinor": "0",
       "regsPerBlock": -1e300, "warpSize": 32, "sharedMemPerBlock": 18446744073709551615,
       "maxThreadsPerBlock": 1024.0}],
-      "distributedInfo": {"rank": 1e19, "world_size": 2}, "traceEvents": [)") + kGood + "]}");
+      "distributedInfo": {"rank": 1e19, "world_size": 2}, "traceEvents": [)") +
+                            kGood + "]}");
   REQUIRE(r.status.ok());
   REQUIRE(r.model.metadata.devices.size() == 1);
   const DeviceProperties& d = r.model.metadata.devices[0];
@@ -217,9 +240,11 @@ TEST_CASE("quirk: metadata numbers no integer field can hold are counted, not st
   CHECK(r.model.stats.get(Stat::top_level_number_out_of_range) == 6);
 }
 
-TEST_CASE("quirk: the fuzzer's crash input kept in fuzz/corpus imports cleanly (#12)", "[trace][quirk]") {
+TEST_CASE("quirk: the fuzzer's crash input kept in fuzz/corpus imports cleanly (#12)",
+          "[trace][quirk]") {
   TraceModel m;
-  const ImportStatus status = importTraceFile(STEPLINT_FUZZ_CORPUS "/device_properties_out_of_range.json", m);
+  const ImportStatus status =
+      importTraceFile(STEPLINT_FUZZ_CORPUS "/device_properties_out_of_range.json", m);
   REQUIRE(status.ok());
   CHECK(m.events.size() == 1);
   REQUIRE(m.metadata.devices.size() == 1);
@@ -229,8 +254,10 @@ TEST_CASE("quirk: the fuzzer's crash input kept in fuzz/corpus imports cleanly (
   CHECK(m.stats.get(Stat::json_second_document) == 1);
 }
 
-TEST_CASE("quirk: a corrupt gzip header is named, not called an empty file (#12)", "[trace][quirk]") {
-  for (const std::string& bytes : {std::string("\x1f\x8bXXXXXXXXXXXXXXXX"), std::string("\x1f\x8b\x08", 3)}) {
+TEST_CASE("quirk: a corrupt gzip header is named, not called an empty file (#12)",
+          "[trace][quirk]") {
+  for (const std::string& bytes :
+       {std::string("\x1f\x8bXXXXXXXXXXXXXXXX"), std::string("\x1f\x8b\x08", 3)}) {
     const auto r = importJson(bytes);
     CHECK(r.status.error == ImportError::kIo);
     CHECK(r.status.message.find("empty file") == std::string::npos);

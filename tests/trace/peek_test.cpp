@@ -26,15 +26,18 @@ std::string gzip(const std::string& text) {
   return out;
 }
 
-const std::string kRank2 = R"({"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "A100 \"SXM\" [80GB]"}],
+const std::string kRank2 =
+    R"({"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "A100 \"SXM\" [80GB]"}],
   "distributedInfo": {"backend": "nccl", "rank": 2, "world_size": 4}, "traceEvents": [{"ph": "X"}]})";
 
 }  // namespace
 
-TEST_CASE("peek: a trace's distributedInfo before its events, plain and gzip (#14)", "[trace][peek]") {
+TEST_CASE("peek: a trace's distributedInfo before its events, plain and gzip (#14)",
+          "[trace][peek]") {
   TempDir dir;
   for (const bool compressed : {false, true}) {
-    const std::string path = dir.write(compressed ? "t.json.gz" : "t.json", compressed ? gzip(kRank2) : kRank2);
+    const std::string path =
+        dir.write(compressed ? "t.json.gz" : "t.json", compressed ? gzip(kRank2) : kRank2);
     const FilePeek p = peekFile(path);
     INFO(path);
     CHECK(p.peeked);
@@ -53,7 +56,8 @@ TEST_CASE("peek: a trace's distributedInfo before its events, plain and gzip (#1
 TEST_CASE("peek: what the head does not hold stays unset (#14)", "[trace][peek]") {
   TempDir dir;
   // After traceEvents: not read (the events may be gigabytes).
-  const FilePeek after = peekFile(dir.write("a.json", R"({"traceEvents": [], "distributedInfo": {"rank": 1}})"));
+  const FilePeek after =
+      peekFile(dir.write("a.json", R"({"traceEvents": [], "distributedInfo": {"rank": 1}})"));
   CHECK(after.first_key == "traceEvents");
   CHECK_FALSE(after.distributed.present);
   // Beyond the head: a value the head cuts off is not read either.
@@ -62,7 +66,8 @@ TEST_CASE("peek: what the head does not hold stays unset (#14)", "[trace][peek]"
   CHECK_FALSE(cut.distributed.present);
   // The array form, another JSON document, a directory, a missing file.
   CHECK(peekFile(dir.write("c.json", "\xEF\xBB\xBF  [{\"ph\": \"X\"}]")).first_char == '[');
-  const FilePeek summary = peekFile(dir.write("d.summary.json", R"({"attribution": {}, "schema": "steplint.summary/1"})"));
+  const FilePeek summary = peekFile(
+      dir.write("d.summary.json", R"({"attribution": {}, "schema": "steplint.summary/1"})"));
   CHECK(summary.first_key == "attribution");
   CHECK(summary.mayBeOtherJson());
   CHECK(summary.size == 51);

@@ -17,15 +17,20 @@ std::string recorded(const std::string& trailer) {
   return R"J({"schemaVersion": 1, "traceEvents": [
     {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
     {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 50}
-  ])J" + trailer + "}";
+  ])J" + trailer +
+         "}";
 }
 
-std::string key(std::string_view k, const std::string& raw) { return ", \"" + std::string(k) + "\": " + raw; }
+std::string key(std::string_view k, const std::string& raw) {
+  return ", \"" + std::string(k) + "\": " + raw;
+}
 
 }  // namespace
 
-TEST_CASE("recorder metadata: dropped host events and CUPTI records become data-loss stats", "[trace][recorder]") {
-  const auto r = importJson(recorded(key(kDroppedEventsKey, "13852") + key(kDroppedActivityRecordsKey, "30600")));
+TEST_CASE("recorder metadata: dropped host events and CUPTI records become data-loss stats",
+          "[trace][recorder]") {
+  const auto r = importJson(
+      recorded(key(kDroppedEventsKey, "13852") + key(kDroppedActivityRecordsKey, "30600")));
   REQUIRE(r.status.ok());
   CHECK(r.model.stats.get(Stat::recorder_dropped_events) == 13852);
   CHECK(r.model.stats.get(Stat::recorder_dropped_gpu_records) == 30600);
@@ -40,8 +45,10 @@ TEST_CASE("recorder metadata: dropped host events and CUPTI records become data-
   CHECK(lines[1].rfind("30600 x recorder_dropped_gpu_records [data-loss]: ", 0) == 0);
 }
 
-TEST_CASE("recorder metadata: zero counts and absent keys are a complete recording", "[trace][recorder]") {
-  const auto zero = importJson(recorded(key(kDroppedEventsKey, "0") + key(kDroppedActivityRecordsKey, " 0 ")));
+TEST_CASE("recorder metadata: zero counts and absent keys are a complete recording",
+          "[trace][recorder]") {
+  const auto zero =
+      importJson(recorded(key(kDroppedEventsKey, "0") + key(kDroppedActivityRecordsKey, " 0 ")));
   REQUIRE(zero.status.ok());
   CHECK_FALSE(zero.model.stats.hasDataLoss());
   CHECK(zero.model.stats.get(Stat::recorder_metadata_bad) == 0);
@@ -54,7 +61,8 @@ TEST_CASE("recorder metadata: zero counts and absent keys are a complete recordi
   CHECK(absent.model.metadata.stopped_early_reason.empty());
 }
 
-TEST_CASE("recorder metadata: counts that are not non-negative integers are not trusted", "[trace][recorder]") {
+TEST_CASE("recorder metadata: counts that are not non-negative integers are not trusted",
+          "[trace][recorder]") {
   for (const std::string raw : {"-5", "1e3", "12.5", "\"7\"", "null", "true", "[3]", "{}",
                                 "18446744073709551616" /* 2^64 */, "99999999999999999999999"}) {
     INFO(raw);
@@ -68,9 +76,11 @@ TEST_CASE("recorder metadata: counts that are not non-negative integers are not 
   CHECK(max.model.stats.get(Stat::recorder_dropped_gpu_records) == UINT64_MAX);
 }
 
-TEST_CASE("recorder metadata: an early stop is data loss with its reason on one line", "[trace][recorder]") {
-  const auto r = importJson(recorded(key(kDroppedEventsKey, "0") +
-                                     key(kStoppedEarlyKey, R"("the trainer closed stdout;\nstopped at step 4")")));
+TEST_CASE("recorder metadata: an early stop is data loss with its reason on one line",
+          "[trace][recorder]") {
+  const auto r = importJson(
+      recorded(key(kDroppedEventsKey, "0") +
+               key(kStoppedEarlyKey, R"("the trainer closed stdout;\nstopped at step 4")")));
   REQUIRE(r.status.ok());
   CHECK(r.model.stats.get(Stat::recorder_stopped_early) == 1);
   CHECK(r.model.stats.hasDataLoss());
@@ -85,15 +95,18 @@ TEST_CASE("recorder metadata: an early stop is data loss with its reason on one 
   CHECK(garbage.model.stats.get(Stat::recorder_metadata_bad) == 1);
 }
 
-TEST_CASE("recorder metadata: a long reason is capped, a repeated key counts once", "[trace][recorder]") {
+TEST_CASE("recorder metadata: a long reason is capped, a repeated key counts once",
+          "[trace][recorder]") {
   const auto r = importJson(recorded(key(kStoppedEarlyKey, "\"" + std::string(1000, 'x') + "\"") +
                                      key(kDroppedEventsKey, "5") + key(kDroppedEventsKey, "7")));
   REQUIRE(r.status.ok());
   CHECK(r.model.metadata.stopped_early_reason == std::string(300, 'x') + "...");
-  CHECK(r.model.stats.get(Stat::recorder_dropped_events) == 7);  // the last value, as a JSON reader keeps
+  CHECK(r.model.stats.get(Stat::recorder_dropped_events) ==
+        7);  // the last value, as a JSON reader keeps
 
   // Top-level text over 4 KiB is kept cut (and so no longer valid JSON): not trusted.
-  const auto huge = importJson(recorded(key(kStoppedEarlyKey, "\"" + std::string(5000, 'x') + "\"")));
+  const auto huge =
+      importJson(recorded(key(kStoppedEarlyKey, "\"" + std::string(5000, 'x') + "\"")));
   CHECK(huge.model.stats.get(Stat::recorder_stopped_early) == 0);
   CHECK(huge.model.stats.get(Stat::recorder_metadata_bad) == 1);
 }
@@ -104,8 +117,11 @@ TEST_CASE("recorder metadata: keys before traceEvents count too", "[trace][recor
   CHECK(r.model.stats.get(Stat::recorder_dropped_events) == 12);
 }
 
-TEST_CASE("recorder metadata: the import hook's distributed_backend fills an empty distributedInfo.backend", "[trace][recorder]") {
-  const std::string header = R"J({"schemaVersion": 1, "distributedInfo": {"rank": 1, "world_size": 2}, "traceEvents": [
+TEST_CASE(
+    "recorder metadata: the import hook's distributed_backend fills an empty distributedInfo.backend",
+    "[trace][recorder]") {
+  const std::string header =
+      R"J({"schemaVersion": 1, "distributedInfo": {"rank": 1, "world_size": 2}, "traceEvents": [
     {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 50}
   ])J";
   const auto filled = importJson(header + key(kDistributedBackendKey, "\"gloo\"") + "}");
@@ -114,7 +130,8 @@ TEST_CASE("recorder metadata: the import hook's distributed_backend fills an emp
   CHECK(filled.model.metadata.distributed.backend == "gloo");
 
   // A backend torch.profiler wrote itself stays; a value that is no string is ignored.
-  const std::string with_backend = R"J({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 2}, "traceEvents": []
+  const std::string with_backend =
+      R"J({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": 0, "world_size": 2}, "traceEvents": []
     )J";
   const auto kept = importJson(with_backend + key(kDistributedBackendKey, "\"gloo\"") + "}");
   REQUIRE(kept.status.ok());

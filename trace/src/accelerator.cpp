@@ -5,8 +5,12 @@
 namespace steplint::trace {
 namespace {
 
-bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
+bool startsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+bool contains(std::string_view s, std::string_view part) {
+  return s.find(part) != std::string_view::npos;
+}
 
 bool istartsWith(std::string_view s, std::string_view prefix) {
   if (s.size() < prefix.size()) return false;
@@ -25,7 +29,8 @@ CategorySign categorySign(std::string_view c) {
   if (istartsWith(c, "hpu_")) return CategorySign::kHpu;
   if (istartsWith(c, "privateuse1_")) return CategorySign::kPrivateUse1;
   if (istartsWith(c, "mlu_") || istartsWith(c, "gcu_")) return CategorySign::kOther;
-  if (c == "cuda_sync" || c == "cuda_event" || c == "cuda_profiler_range") return CategorySign::kCupti;
+  if (c == "cuda_sync" || c == "cuda_event" || c == "cuda_profiler_range")
+    return CategorySign::kCupti;
   return CategorySign::kNeutral;
 }
 
@@ -33,33 +38,45 @@ CategorySign categorySign(std::string_view c) {
 // host can record CUDA syncs next to another device's work).
 int strength(CategorySign s) {
   switch (s) {
-    case CategorySign::kNeutral: return 0;
-    case CategorySign::kCupti: return 1;
-    case CategorySign::kOther: return 2;
+    case CategorySign::kNeutral:
+      return 0;
+    case CategorySign::kCupti:
+      return 1;
+    case CategorySign::kOther:
+      return 2;
     case CategorySign::kXpu:
     case CategorySign::kMtia:
     case CategorySign::kHpu:
-    case CategorySign::kPrivateUse1: return 3;
+    case CategorySign::kPrivateUse1:
+      return 3;
   }
   return 0;
 }
 
 Accelerator fromSign(CategorySign sign) {
   switch (sign) {
-    case CategorySign::kMtia: return Accelerator::kMtia;
-    case CategorySign::kXpu: return Accelerator::kXpu;
-    case CategorySign::kHpu: return Accelerator::kHpu;
-    case CategorySign::kPrivateUse1: return Accelerator::kPrivateUse1;
-    case CategorySign::kOther: return Accelerator::kOther;
-    case CategorySign::kCupti: return Accelerator::kCuda;
-    case CategorySign::kNeutral: break;
+    case CategorySign::kMtia:
+      return Accelerator::kMtia;
+    case CategorySign::kXpu:
+      return Accelerator::kXpu;
+    case CategorySign::kHpu:
+      return Accelerator::kHpu;
+    case CategorySign::kPrivateUse1:
+      return Accelerator::kPrivateUse1;
+    case CategorySign::kOther:
+      return Accelerator::kOther;
+    case CategorySign::kCupti:
+      return Accelerator::kCuda;
+    case CategorySign::kNeutral:
+      break;
   }
   return Accelerator::kNone;
 }
 
 // cudaLaunchKernel, cuLaunchKernel, cuStreamSynchronize: "cu" followed by an upper-case letter.
 bool isCudaApiName(std::string_view n) {
-  return startsWith(n, "cuda") || (n.size() > 2 && n[0] == 'c' && n[1] == 'u' && n[2] >= 'A' && n[2] <= 'Z');
+  return startsWith(n, "cuda") ||
+         (n.size() > 2 && n[0] == 'c' && n[1] == 'u' && n[2] >= 'A' && n[2] <= 'Z');
 }
 
 struct Signs {
@@ -81,8 +98,10 @@ Signs collectSigns(const TraceModel& model) {
     if (isDeviceOp(e.kind)) signs.device_ops = true;
     if (!isLaunchApi(e.kind)) continue;
     const std::string_view name = model.name(e);
-    if (startsWith(name, "hip")) signs.hip_calls = true;
-    else if (isCudaApiName(name)) signs.cuda_calls = true;
+    if (startsWith(name, "hip"))
+      signs.hip_calls = true;
+    else if (isCudaApiName(name))
+      signs.cuda_calls = true;
   }
   return signs;
 }

@@ -8,7 +8,8 @@ uint32_t EventBatch::track(RowKey pid, RowKey tid) {
   const auto key = [](RowKey r) {
     return r.label ? (kLabel | r.label) : (static_cast<uint64_t>(r.number) & ~kLabel);
   };
-  auto [it, inserted] = track_index_.try_emplace({key(pid), key(tid)}, static_cast<uint32_t>(tracks.size()));
+  auto [it, inserted] =
+      track_index_.try_emplace({key(pid), key(tid)}, static_cast<uint32_t>(tracks.size()));
   if (inserted) tracks.push_back({pid, tid});
   return it->second;
 }
@@ -38,10 +39,17 @@ void BatchMerger::applyMeta(const EventBatch::Meta& m, const EventBatch& batch) 
   using Kind = EventBatch::Meta::Kind;
   const std::string_view text = batch.strings.view(m.text);
   switch (m.kind) {
-    case Kind::kProcessName: builder_.setProcessName(row(m.pid, batch), text); break;
-    case Kind::kThreadName: builder_.setThreadName(row(m.pid, batch), row(m.tid, batch), text); break;
-    case Kind::kThreadSortIndex: builder_.setSortIndex(row(m.pid, batch), row(m.tid, batch), m.number); break;
-    case Kind::kProcessSortIndex: break;  // tracks are ordered by the GUI; nothing to keep yet
+    case Kind::kProcessName:
+      builder_.setProcessName(row(m.pid, batch), text);
+      break;
+    case Kind::kThreadName:
+      builder_.setThreadName(row(m.pid, batch), row(m.tid, batch), text);
+      break;
+    case Kind::kThreadSortIndex:
+      builder_.setSortIndex(row(m.pid, batch), row(m.tid, batch), m.number);
+      break;
+    case Kind::kProcessSortIndex:
+      break;  // tracks are ordered by the GUI; nothing to keep yet
   }
 }
 
@@ -66,7 +74,8 @@ void BatchMerger::pairHalf(const EventBatch::Half& half) {
 
 void BatchMerger::merge(EventBatch& batch) {
   strings_.resize(batch.strings.size());
-  for (StringId i = 0; i < batch.strings.size(); ++i) strings_[i] = builder_.intern(batch.strings.view(i));
+  for (StringId i = 0; i < batch.strings.size(); ++i)
+    strings_[i] = builder_.intern(batch.strings.view(i));
   tracks_.resize(batch.tracks.size());
   for (size_t i = 0; i < batch.tracks.size(); ++i)
     tracks_[i] = builder_.track(row(batch.tracks[i].pid, batch), row(batch.tracks[i].tid, batch));
@@ -83,7 +92,8 @@ void BatchMerger::merge(EventBatch& batch) {
     model.op_details.push_back(op);
   }
   for (CollectiveDetail c : batch.collectives) {
-    for (StringId* id : {&c.name, &c.group, &c.group_desc, &c.group_ranks, &c.dtype}) *id = strings_[*id];
+    for (StringId* id : {&c.name, &c.group, &c.group_desc, &c.group_ranks, &c.dtype})
+      *id = strings_[*id];
     c.owner += c.on_device ? gpu_base : op_base;
     model.collectives.push_back(c);
   }

@@ -28,7 +28,8 @@ bool eventBefore(const Event& a, const Event& b) {
 template <typename Records>
 void sortByTime(Records& records) {
   auto by_ts = [](const auto& a, const auto& b) { return a.ts_ns < b.ts_ns; };
-  if (!std::is_sorted(records.begin(), records.end(), by_ts)) std::stable_sort(records.begin(), records.end(), by_ts);
+  if (!std::is_sorted(records.begin(), records.end(), by_ts))
+    std::stable_sort(records.begin(), records.end(), by_ts);
 }
 
 }  // namespace
@@ -106,17 +107,19 @@ uint32_t TraceBuilder::addComplete(EventKind kind, std::string_view name, int64_
 void TraceBuilder::classifyTracks() {
   std::vector<uint8_t> has_cpu(model_.tracks.size(), 0), has_gpu(model_.tracks.size(), 0);
   for (const Event& e : model_.events) {
-    if (isDeviceSide(e.kind)) has_gpu[e.track] = 1;
-    else if (isCpuRange(e.kind) || isLaunchApi(e.kind)) has_cpu[e.track] = 1;
+    if (isDeviceSide(e.kind))
+      has_gpu[e.track] = 1;
+    else if (isCpuRange(e.kind) || isLaunchApi(e.kind))
+      has_cpu[e.track] = 1;
   }
   for (size_t i = 0; i < model_.tracks.size(); ++i) {
     Track& t = model_.tracks[i];
     t.kind = has_gpu[i] && !has_cpu[i] ? TrackKind::kGpuStream
              : has_cpu[i]              ? TrackKind::kCpuThread
                                        : TrackKind::kOther;
-    auto name = pending_thread_names_.find({t.pid_label ? (kLabelBit | t.pid_label)
-                                                        : (static_cast<uint64_t>(t.pid) & ~kLabelBit),
-                                            ~uint64_t{0}});
+    auto name = pending_thread_names_.find(
+        {t.pid_label ? (kLabelBit | t.pid_label) : (static_cast<uint64_t>(t.pid) & ~kLabelBit),
+         ~uint64_t{0}});
     if (name != pending_thread_names_.end()) t.process_name = name->second;
   }
 }
@@ -199,8 +202,10 @@ void TraceBuilder::linkEvents() {
       // No External id: the innermost enclosing CPU range on the same thread issued it.
       uint32_t p = e.parent;
       while (p != kNoIndex && !isCpuRange(events[p].kind)) p = events[p].parent;
-      if (p != kNoIndex) e.link = p;
-      else model_.stats.add(Stat::launch_without_op);
+      if (p != kNoIndex)
+        e.link = p;
+      else
+        model_.stats.add(Stat::launch_without_op);
     }
   }
 }

@@ -3,10 +3,10 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <condition_variable>
 #include <cstring>
-#include <atomic>
 #include <deque>
 #include <mutex>
 #include <thread>
@@ -90,7 +90,8 @@ class PrefixedSource final : public ByteSource {
 // Shared input buffering for the inflaters.
 class GzipSourceBase : public ByteSource {
  public:
-  explicit GzipSourceBase(std::unique_ptr<ByteSource> inner) : inner_(std::move(inner)), in_(kInSize) {}
+  explicit GzipSourceBase(std::unique_ptr<ByteSource> inner)
+      : inner_(std::move(inner)), in_(kInSize) {}
   std::string error() const override { return error_.empty() ? inner_->error() : error_; }
   uint64_t inputConsumed() const override { return inner_->inputConsumed(); }
   uint64_t inputSize() const override { return inner_->inputSize(); }
@@ -116,14 +117,22 @@ class GzipSourceBase : public ByteSource {
 // igzip's error codes in zlib's words, so both builds name the problem alike.
 std::string isalErrorText(int rc) {
   switch (rc) {
-    case ISAL_INVALID_WRAPPER: return "incorrect gzip header";
-    case ISAL_UNSUPPORTED_METHOD: return "unknown compression method";
-    case ISAL_INVALID_BLOCK: return "invalid block type";
-    case ISAL_INVALID_SYMBOL: return "invalid code";
-    case ISAL_INVALID_LOOKBACK: return "invalid distance too far back";
-    case ISAL_INCORRECT_CHECKSUM: return "incorrect data check";
-    case ISAL_NEED_DICT: return "needs a preset dictionary";
-    default: return "igzip error " + std::to_string(rc);
+    case ISAL_INVALID_WRAPPER:
+      return "incorrect gzip header";
+    case ISAL_UNSUPPORTED_METHOD:
+      return "unknown compression method";
+    case ISAL_INVALID_BLOCK:
+      return "invalid block type";
+    case ISAL_INVALID_SYMBOL:
+      return "invalid code";
+    case ISAL_INVALID_LOOKBACK:
+      return "invalid distance too far back";
+    case ISAL_INCORRECT_CHECKSUM:
+      return "incorrect data check";
+    case ISAL_NEED_DICT:
+      return "needs a preset dictionary";
+    default:
+      return "igzip error " + std::to_string(rc);
   }
 }
 
@@ -321,11 +330,14 @@ std::unique_ptr<ByteSource> openFileSource(InputFile file) {
   return std::make_unique<FileSource>(fd, size);
 }
 
-std::unique_ptr<ByteSource> openPrefixedSource(std::string prefix, std::unique_ptr<ByteSource> inner) {
+std::unique_ptr<ByteSource> openPrefixedSource(std::string prefix,
+                                               std::unique_ptr<ByteSource> inner) {
   return std::make_unique<PrefixedSource>(std::move(prefix), std::move(inner));
 }
 
-std::unique_ptr<ByteSource> openMemorySource(std::string_view bytes) { return std::make_unique<MemorySource>(bytes); }
+std::unique_ptr<ByteSource> openMemorySource(std::string_view bytes) {
+  return std::make_unique<MemorySource>(bytes);
+}
 
 std::unique_ptr<ByteSource> openGzipSource(std::unique_ptr<ByteSource> inner) {
 #ifdef STEPLINT_HAVE_ISAL
@@ -335,7 +347,8 @@ std::unique_ptr<ByteSource> openGzipSource(std::unique_ptr<ByteSource> inner) {
 #endif
 }
 
-std::unique_ptr<ByteSource> openPrefetchSource(std::unique_ptr<ByteSource> inner, size_t block_size, size_t depth) {
+std::unique_ptr<ByteSource> openPrefetchSource(std::unique_ptr<ByteSource> inner, size_t block_size,
+                                               size_t depth) {
   return std::make_unique<PrefetchSource>(std::move(inner), block_size, depth);
 }
 

@@ -33,13 +33,15 @@ class ByteSource {
 /// Reads an input opened by InputFile::open (regular file, pipe or FIFO).
 std::unique_ptr<ByteSource> openFileSource(InputFile file);
 /// Delivers `prefix` (bytes already read from `inner`), then the rest of `inner`.
-std::unique_ptr<ByteSource> openPrefixedSource(std::string prefix, std::unique_ptr<ByteSource> inner);
+std::unique_ptr<ByteSource> openPrefixedSource(std::string prefix,
+                                               std::unique_ptr<ByteSource> inner);
 /// Reads from memory the caller keeps alive.
 std::unique_ptr<ByteSource> openMemorySource(std::string_view bytes);
 /// Decodes gzip members from `inner` (multi-member files included).
 std::unique_ptr<ByteSource> openGzipSource(std::unique_ptr<ByteSource> inner);
 /// Runs `inner` on a background thread, `depth` blocks of `block_size` bytes ahead.
-std::unique_ptr<ByteSource> openPrefetchSource(std::unique_ptr<ByteSource> inner, size_t block_size = size_t{4} << 20,
+std::unique_ptr<ByteSource> openPrefetchSource(std::unique_ptr<ByteSource> inner,
+                                               size_t block_size = size_t{4} << 20,
                                                size_t depth = 3);
 
 /// Fills `dst` as far as the source goes (a pipe may deliver one byte at a time); returns the
@@ -48,7 +50,8 @@ size_t readFully(ByteSource& source, char* dst, size_t size);
 
 /// True if the bytes start with the gzip magic number.
 inline bool looksGzipped(std::string_view head) {
-  return head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f && static_cast<unsigned char>(head[1]) == 0x8b;
+  return head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
+         static_cast<unsigned char>(head[1]) == 0x8b;
 }
 
 }  // namespace steplint::trace

@@ -14,9 +14,12 @@ const StatInfo& statInfo(Stat stat) { return kStatInfos[static_cast<size_t>(stat
 
 std::string_view statSeverityName(StatSeverity severity) {
   switch (severity) {
-    case StatSeverity::kInfo: return "info";
-    case StatSeverity::kError: return "error";
-    case StatSeverity::kDataLoss: return "data-loss";
+    case StatSeverity::kInfo:
+      return "info";
+    case StatSeverity::kError:
+      return "error";
+    case StatSeverity::kDataLoss:
+      return "data-loss";
   }
   return "?";
 }

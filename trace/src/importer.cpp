@@ -16,13 +16,15 @@ constexpr size_t kSniffBytes = size_t{64} << 10;
 struct ImporterEntry {
   std::string_view name;
   bool (*sniff)(std::string_view head);
-  ImportStatus (*run)(ByteSource& source, std::string head, TraceModel& model, const ImportOptions& options);
+  ImportStatus (*run)(ByteSource& source, std::string head, TraceModel& model,
+                      const ImportOptions& options);
 };
 
 // The one registry of trace formats. Add new importers here, in priority order.
 const std::vector<ImporterEntry>& builtinImporters() {
   static const std::vector<ImporterEntry> importers = {
-      {"chrome-json", &sniffChromeJson, &importChromeJson},  // Kineto / torch.profiler / Chrome trace
+      {"chrome-json", &sniffChromeJson,
+       &importChromeJson},  // Kineto / torch.profiler / Chrome trace
   };
   return importers;
 }
@@ -37,31 +39,39 @@ std::string describeHead(std::string_view head) {
   if (head.empty()) return "empty file";
   if (head.substr(0, 4) == "\x89PNG") return "a PNG image";
   if (head.substr(0, 5) == "%PDF-") return "a PDF document";
-  if (head.substr(0, 4) == "\x7f" "ELF") return "an executable";
+  if (head.substr(0, 4) ==
+      "\x7f"
+      "ELF")
+    return "an executable";
   if (head.substr(0, 4) == "PK\x03\x04") return "a zip archive";
   return "does not start with a JSON object or array";
 }
 
-ImportStatus importFrom(std::unique_ptr<ByteSource> source, const std::string& name, TraceModel& out,
-                        const ImportOptions& options) {
+ImportStatus importFrom(std::unique_ptr<ByteSource> source, const std::string& name,
+                        TraceModel& out, const ImportOptions& options) {
   std::string head = readHead(*source);
   out.metadata.source_path = name;
   for (const ImporterEntry& importer : builtinImporters()) {
     if (!importer.sniff(head)) continue;
     ImportStatus status = importer.run(*source, std::move(head), out, options);
-    if (status.ok()) applyRecorderMetadata(out);  // the collector's own loss counts, once all keys are in
-    if (status.error == ImportError::kNotATrace) status.message = name + ": not a trace (" + status.message + ")";
-    else if (!status.ok()) status.message = name + ": " + status.message;
+    if (status.ok())
+      applyRecorderMetadata(out);  // the collector's own loss counts, once all keys are in
+    if (status.error == ImportError::kNotATrace)
+      status.message = name + ": not a trace (" + status.message + ")";
+    else if (!status.ok())
+      status.message = name + ": " + status.message;
     return status;
   }
   // A corrupt gzip header yields no bytes at all: say so rather than "empty file".
-  if (const std::string problem = source->error(); !problem.empty()) return {ImportError::kIo, name + ": " + problem};
+  if (const std::string problem = source->error(); !problem.empty())
+    return {ImportError::kIo, name + ": " + problem};
   return {ImportError::kNotATrace, name + ": not a trace (" + describeHead(head) + ")"};
 }
 
 }  // namespace
 
-ImportStatus importTraceFile(const std::string& path, TraceModel& out, const ImportOptions& options) {
+ImportStatus importTraceFile(const std::string& path, TraceModel& out,
+                             const ImportOptions& options) {
   // Opened once: a pipe or FIFO cannot be opened again to start over, so the magic bytes read
   // for gzip detection are put back in front of the stream instead.
   InputOpenOptions open_options;

@@ -29,7 +29,8 @@ std::string openErrorText(const std::string& path, int error, std::string_view w
   if (error == ENOENT) return "no such file";
   struct stat st {};
   // open() refuses a Unix socket with ENXIO; name what it is rather than "No such device".
-  if (error == ENXIO && ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+  if (error == ENXIO && ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) &&
+      !S_ISFIFO(st.st_mode))
     return notA(st.st_mode, what);
   return std::string("cannot read (") + std::strerror(error) + ")";
 }
@@ -40,7 +41,8 @@ std::string openErrorText(const std::string& path, int error, std::string_view w
 bool waitForFirstData(int fd, std::chrono::milliseconds wait) {
   const auto deadline = std::chrono::steady_clock::now() + wait;
   while (true) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return false;
     pollfd p{fd, POLLIN, 0};
     const int rc = ::poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), INT_MAX)));
@@ -61,7 +63,9 @@ InputFile::~InputFile() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-InputFile::InputFile(InputFile&& other) noexcept : fd_(other.fd_), size_(other.size_) { other.fd_ = -1; }
+InputFile::InputFile(InputFile&& other) noexcept : fd_(other.fd_), size_(other.size_) {
+  other.fd_ = -1;
+}
 
 InputFile& InputFile::operator=(InputFile&& other) noexcept {
   if (this != &other) {
@@ -79,7 +83,8 @@ int InputFile::release() {
   return fd;
 }
 
-InputFile InputFile::open(const std::string& path, std::string& error, const InputOpenOptions& options) {
+InputFile InputFile::open(const std::string& path, std::string& error,
+                          const InputOpenOptions& options) {
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer with no limit,
   // and some devices block in open(). O_NOCTTY: a terminal named by mistake must not become
   // our controlling terminal.
@@ -125,8 +130,8 @@ bool readInputFile(const std::string& path, size_t max_bytes, std::string& text,
   text.clear();
   InputFile file = InputFile::open(path, error, options);
   if (!file.isOpen()) return false;
-  const std::string too_large =
-      "larger than " + formatByteLimit(max_bytes) + ", too large for a " + std::string(options.what);
+  const std::string too_large = "larger than " + formatByteLimit(max_bytes) + ", too large for a " +
+                                std::string(options.what);
   if (file.knownSize() > max_bytes) {
     error = too_large;
     return false;
@@ -134,7 +139,8 @@ bool readInputFile(const std::string& path, size_t max_bytes, std::string& text,
   // One byte past the limit tells "exactly at the limit" from "over it" on a stream.
   const size_t cap = max_bytes + 1;
   size_t filled = 0;
-  text.resize(std::min<size_t>(cap, file.knownSize() > 0 ? file.knownSize() + 1 : size_t{64} << 10));
+  text.resize(
+      std::min<size_t>(cap, file.knownSize() > 0 ? file.knownSize() + 1 : size_t{64} << 10));
   while (true) {
     if (filled == text.size()) {
       if (text.size() >= cap) break;

@@ -23,10 +23,14 @@ size_t validUtf8Length(std::string_view s) {
   if (c < 0x80) return 1;
   size_t n;
   uint32_t cp;
-  if ((c & 0xE0) == 0xC0) n = 2, cp = c & 0x1F;
-  else if ((c & 0xF0) == 0xE0) n = 3, cp = c & 0x0F;
-  else if ((c & 0xF8) == 0xF0) n = 4, cp = c & 0x07;
-  else return 0;
+  if ((c & 0xE0) == 0xC0)
+    n = 2, cp = c & 0x1F;
+  else if ((c & 0xF0) == 0xE0)
+    n = 3, cp = c & 0x0F;
+  else if ((c & 0xF8) == 0xF0)
+    n = 4, cp = c & 0x07;
+  else
+    return 0;
   if (s.size() < n) return 0;
   for (size_t i = 1; i < n; ++i) {
     if ((b(i) & 0xC0) != 0x80) return 0;
@@ -83,8 +87,8 @@ bool repairJson(std::string_view in, std::string& out, ImportStats& stats) {
     } else if (std::isdigit(c) || c == '-') {
       // A number token, exponent included ("1e5" must not read as the bare word "e5").
       size_t j = i;
-      while (j < in.size() && (std::isdigit(static_cast<unsigned char>(in[j])) || in[j] == '.' || in[j] == 'e' ||
-                               in[j] == 'E' || in[j] == '+' || in[j] == '-'))
+      while (j < in.size() && (std::isdigit(static_cast<unsigned char>(in[j])) || in[j] == '.' ||
+                               in[j] == 'e' || in[j] == 'E' || in[j] == '+' || in[j] == '-'))
         ++j;
       out.append(in.substr(i, j - i));
       i = j - 1;

@@ -39,7 +39,9 @@ __attribute__((target("avx2"))) BlockMasks classifyAvx2(const char* p) {
 inline uint64_t eqMask(const __m128i v[4], __m128i needle) {
   uint64_t m = 0;
   for (int i = 0; i < 4; ++i)
-    m |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v[i], needle)))) << (16 * i);
+    m |= static_cast<uint64_t>(
+             static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v[i], needle))))
+         << (16 * i);
   return m;
 }
 BlockMasks classifySse2(const char* p) {
@@ -108,7 +110,8 @@ inline uint64_t prefixXor(uint64_t x) {
 
 }  // namespace
 
-void ArraySplitter::scanBlock(const char* block, size_t base, std::vector<Element>& out, bool& array_end) {
+void ArraySplitter::scanBlock(const char* block, size_t base, std::vector<Element>& out,
+                              bool& array_end) {
   const BlockMasks m = classify(block);
   const uint64_t escaped = escapedChars(m.backslash, prev_odd_backslash_);
   const uint64_t quotes = m.quote & ~escaped;
@@ -143,7 +146,8 @@ void ArraySplitter::scanBlock(const char* block, size_t base, std::vector<Elemen
   if (depth_ > 0 && !skipping_ && base + 64 - element_start_ > max_element_) skipping_ = true;
 }
 
-ArraySplitter::Result ArraySplitter::scan(const char* buf, size_t size, bool final, std::vector<Element>& out) {
+ArraySplitter::Result ArraySplitter::scan(const char* buf, size_t size, bool final,
+                                          std::vector<Element>& out) {
   bool array_end = false;
   while (pos_ + 64 <= size) {
     scanBlock(buf + pos_, pos_, out, array_end);

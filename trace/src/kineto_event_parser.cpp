@@ -44,7 +44,8 @@ void KinetoEventParser::parseOne(std::string_view text, EventBatch& out) {
   out.stats.add(Stat::json_event_unparseable);
 }
 
-bool KinetoEventParser::parseFast(const char* base, const std::vector<ArraySplitter::Element>& elements, size_t first,
+bool KinetoEventParser::parseFast(const char* base,
+                                  const std::vector<ArraySplitter::Element>& elements, size_t first,
                                   size_t last, EventBatch& out, size_t& parsed) {
   const size_t begin = elements[first].begin, end = elements[last - 1].end;
   scratch_.clear();
@@ -72,8 +73,9 @@ bool KinetoEventParser::parseFast(const char* base, const std::vector<ArraySplit
   return parsed == last - first;
 }
 
-void KinetoEventParser::parseBatch(const char* base, const std::vector<ArraySplitter::Element>& elements, size_t first,
-                                   size_t last, EventBatch& out) {
+void KinetoEventParser::parseBatch(const char* base,
+                                   const std::vector<ArraySplitter::Element>& elements,
+                                   size_t first, size_t last, EventBatch& out) {
   kind_cache_.clear();  // category ids are local to each batch
   if (first >= last) return;
   // A failed fast attempt may have committed events of elements before the failure (those

@@ -37,11 +37,22 @@ bool readInt(simdjson::ondemand::value& v, int64_t& out, bool& overflow);
 bool readRawJson(simdjson::ondemand::value& v, EventBatch& batch, StringId& out);
 
 /// The c10d collective args (kineto_collective_args.cpp; docs/reference/trace-format.md §7.1).
-enum class CollectiveKey : uint8_t { kNone, kName, kGroup, kGroupDesc, kGroupRanks, kDtype, kSeq, kInNelems, kOutNelems, kGroupSize };
+enum class CollectiveKey : uint8_t {
+  kNone,
+  kName,
+  kGroup,
+  kGroupDesc,
+  kGroupRanks,
+  kDtype,
+  kSeq,
+  kInNelems,
+  kOutNelems,
+  kGroupSize
+};
 CollectiveKey classifyCollectiveKey(std::string_view key);
 /// Stores one collective arg in `out`; false when the value is not valid JSON (see readRawJson).
-bool readCollectiveArg(CollectiveKey key, simdjson::ondemand::value& v, CollectiveDetail& out, EventBatch& batch,
-                       bool& overflow);
+bool readCollectiveArg(CollectiveKey key, simdjson::ondemand::value& v, CollectiveDetail& out,
+                       EventBatch& batch, bool& overflow);
 
 /// Kind of an event from its `cat`, accepting legacy capitalised names (case-insensitive).
 /// (kineto_event_parser_kinds.cpp, with the three below.)
@@ -63,15 +74,15 @@ void parseCopyName(std::string_view name, GpuDetail& detail);
 class KinetoEventParser {
  public:
   /// Parses elements [first, last) of `elements`, whose offsets point into `base`.
-  void parseBatch(const char* base, const std::vector<ArraySplitter::Element>& elements, size_t first, size_t last,
-                  EventBatch& out);
+  void parseBatch(const char* base, const std::vector<ArraySplitter::Element>& elements,
+                  size_t first, size_t last, EventBatch& out);
 
  public:
   struct Raw;  // one event's fields while it is being read
 
  private:
-  bool parseFast(const char* base, const std::vector<ArraySplitter::Element>& elements, size_t first, size_t last,
-                 EventBatch& out, size_t& parsed);
+  bool parseFast(const char* base, const std::vector<ArraySplitter::Element>& elements,
+                 size_t first, size_t last, EventBatch& out, size_t& parsed);
   void parseOne(std::string_view text, EventBatch& out);
   bool parseText(std::string_view text, EventBatch& out);
   simdjson::error_code parseObject(simdjson::ondemand::object obj, Raw& raw, EventBatch& out);
@@ -86,7 +97,8 @@ class KinetoEventParser {
   simdjson::ondemand::parser parser_;
   std::string scratch_;
   std::string repaired_;
-  std::vector<int8_t> kind_cache_;  // per local string id of a category: EventKind + 1, 0x40: by name
+  std::vector<int8_t>
+      kind_cache_;  // per local string id of a category: EventKind + 1, 0x40: by name
 };
 
 }  // namespace steplint::trace

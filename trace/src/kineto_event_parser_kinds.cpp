@@ -34,9 +34,12 @@ constexpr std::string_view kMtiaDeviceCategory = "mtia_ccp_events";
 // "Memcpy HtoD (Pageable -> Device)" / "Memset (Device)": the memory kinds are only in the name.
 MemoryKind memoryKindFromName(std::string_view s) {
   static constexpr std::pair<std::string_view, MemoryKind> kKinds[] = {
-      {"Pageable", MemoryKind::kPageable}, {"Pinned", MemoryKind::kPinned},
-      {"Device Static", MemoryKind::kDeviceStatic}, {"Managed Static", MemoryKind::kManagedStatic},
-      {"Device", MemoryKind::kDevice},     {"Array", MemoryKind::kArray},
+      {"Pageable", MemoryKind::kPageable},
+      {"Pinned", MemoryKind::kPinned},
+      {"Device Static", MemoryKind::kDeviceStatic},
+      {"Managed Static", MemoryKind::kManagedStatic},
+      {"Device", MemoryKind::kDevice},
+      {"Array", MemoryKind::kArray},
       {"Managed", MemoryKind::kManaged}};
   // XPU (PTI) writes the kinds in capitals: "Memcpy D2D (DEVICE -> DEVICE)".
   for (const auto& [name, kind] : kKinds)
@@ -50,8 +53,10 @@ CopyKind copyKindFromName(std::string_view s) {
   for (size_t i = 0; i < std::size(kNames); ++i)
     if (s == kNames[i]) return static_cast<CopyKind>(i);
   // XPU (PTI) spells the directions H2D, D2H, D2D, H2H.
-  static constexpr std::pair<std::string_view, CopyKind> kPtiNames[] = {
-      {"H2D", CopyKind::kHtoD}, {"D2H", CopyKind::kDtoH}, {"D2D", CopyKind::kDtoD}, {"H2H", CopyKind::kHtoH}};
+  static constexpr std::pair<std::string_view, CopyKind> kPtiNames[] = {{"H2D", CopyKind::kHtoD},
+                                                                        {"D2H", CopyKind::kDtoH},
+                                                                        {"D2D", CopyKind::kDtoD},
+                                                                        {"H2H", CopyKind::kHtoH}};
   for (const auto& [name, kind] : kPtiNames)
     if (s == name) return kind;
   return CopyKind::kUnknown;

@@ -16,8 +16,9 @@
 namespace steplint::trace {
 namespace {
 
-constexpr size_t kChunkSize = size_t{8} << 20;   // input read per refill
-constexpr size_t kBatchBytes = size_t{512} << 10;  // text per parse job: small enough to spread over threads
+constexpr size_t kChunkSize = size_t{8} << 20;  // input read per refill
+constexpr size_t kBatchBytes = size_t{512}
+                               << 10;  // text per parse job: small enough to spread over threads
 constexpr size_t kPadding = 64;
 constexpr size_t kMaxKeyBytes = 4096;
 
@@ -114,8 +115,13 @@ class Reader {
 
 class ChromeJsonImport {
  public:
-  ChromeJsonImport(ByteSource& source, std::string head, TraceModel& model, const ImportOptions& options)
-      : source_(source), reader_(source, std::move(head)), model_(model), options_(options), builder_(model),
+  ChromeJsonImport(ByteSource& source, std::string head, TraceModel& model,
+                   const ImportOptions& options)
+      : source_(source),
+        reader_(source, std::move(head)),
+        model_(model),
+        options_(options),
+        builder_(model),
         merger_(builder_),
         pipeline_(workerCount(options), [this](EventBatch& b) { merger_.merge(b); }) {}
 
@@ -136,7 +142,9 @@ class ChromeJsonImport {
   // Returns true if the array was closed by ']'.
   bool readEvents(bool array_form);
   void dispatch(std::vector<ArraySplitter::Element>& elements);
-  bool cancelled() const { return options_.cancel && options_.cancel->load(std::memory_order_relaxed); }
+  bool cancelled() const {
+    return options_.cancel && options_.cancel->load(std::memory_order_relaxed);
+  }
   void reportProgress();
   void countTrailingBytes();
   void finish();
@@ -154,7 +162,8 @@ class ChromeJsonImport {
 
 void ChromeJsonImport::reportProgress() {
   if (!options_.progress || source_.inputSize() == 0) return;
-  options_.progress(std::min(1.0, static_cast<double>(source_.inputConsumed()) / source_.inputSize()));
+  options_.progress(
+      std::min(1.0, static_cast<double>(source_.inputConsumed()) / source_.inputSize()));
 }
 
 void ChromeJsonImport::dispatch(std::vector<ArraySplitter::Element>& elements) {
@@ -165,7 +174,8 @@ void ChromeJsonImport::dispatch(std::vector<ArraySplitter::Element>& elements) {
     while (last < elements.size() && elements[last].end <= limit) ++last;
     BatchJob job;
     job.chunk = reader_.chunk();
-    job.elements.assign(elements.begin() + static_cast<ptrdiff_t>(first), elements.begin() + static_cast<ptrdiff_t>(last));
+    job.elements.assign(elements.begin() + static_cast<ptrdiff_t>(first),
+                        elements.begin() + static_cast<ptrdiff_t>(last));
     pipeline_.submit(std::move(job));
     first = last;
   }
@@ -189,12 +199,13 @@ bool ChromeJsonImport::readEvents(bool array_form) {
     if (reader_.eof() || cancelled()) {
       model_.stats.add(Stat::json_event_too_large, splitter.skippedElements());
       // The array form may legally lack its closing ']' (Chrome trace spec).
-      if (!cancelled() && (splitter.inElement() || !array_form)) model_.stats.add(Stat::json_truncated);
+      if (!cancelled() && (splitter.inElement() || !array_form))
+        model_.stats.add(Stat::json_truncated);
       reader_.pos() = chunk->size;
       return false;
     }
-    const size_t keep_from =
-        splitter.inElement() && !splitter.skipping() ? splitter.elementStart() : splitter.position();
+    const size_t keep_from = splitter.inElement() && !splitter.skipping() ? splitter.elementStart()
+                                                                          : splitter.position();
     reader_.pos() = keep_from;
     reader_.refill(keep_from);
     splitter.rebase(keep_from);
@@ -225,7 +236,8 @@ bool ChromeJsonImport::readValue(std::string& text) {
   const int first = reader_.peek();
   if (first < 0) return false;
   if (first != '{' && first != '[' && first != '"') {  // number or literal: up to a delimiter
-    for (int c = reader_.peek(); c >= 0 && c != ',' && c != '}' && c != ']' && !isSpace(c); c = reader_.peek())
+    for (int c = reader_.peek(); c >= 0 && c != ',' && c != '}' && c != ']' && !isSpace(c);
+         c = reader_.peek())
       keep(reader_.get());
     return !text.empty();
   }
@@ -262,18 +274,21 @@ ImportStatus ChromeJsonImport::walkObject() {
     if (c == '}') return {};
     if (c == ',') continue;
     if (c < 0) {
-      if (!saw_events_ && !saw_trace_key_) return fail(ImportError::kNotATrace, "JSON object ends without traceEvents");
+      if (!saw_events_ && !saw_trace_key_)
+        return fail(ImportError::kNotATrace, "JSON object ends without traceEvents");
       if (!model_.stats.get(Stat::json_truncated)) model_.stats.add(Stat::json_truncated);
       return {};
     }
     if (c != '"' || !readKey(key)) {
-      if (!saw_events_ && !saw_trace_key_) return fail(ImportError::kNotATrace, "not a JSON trace object");
+      if (!saw_events_ && !saw_trace_key_)
+        return fail(ImportError::kNotATrace, "not a JSON trace object");
       model_.stats.add(Stat::json_trailing_garbage);
       return {};
     }
     reader_.skipSpace();
     if (reader_.get() != ':') {
-      if (!saw_events_ && !saw_trace_key_) return fail(ImportError::kNotATrace, "malformed JSON (expected ':')");
+      if (!saw_events_ && !saw_trace_key_)
+        return fail(ImportError::kNotATrace, "malformed JSON (expected ':')");
       model_.stats.add(Stat::json_trailing_garbage);
       return {};
     }
@@ -315,8 +330,10 @@ void ChromeJsonImport::reserveForInput() {
 void ChromeJsonImport::countTrailingBytes() {
   reader_.skipSpace();
   const int c = reader_.peek();
-  if (c == '{' || c == '[') model_.stats.add(Stat::json_second_document);
-  else if (c >= 0) model_.stats.add(Stat::json_trailing_garbage);
+  if (c == '{' || c == '[')
+    model_.stats.add(Stat::json_second_document);
+  else if (c >= 0)
+    model_.stats.add(Stat::json_trailing_garbage);
 }
 
 void ChromeJsonImport::finish() {
@@ -362,7 +379,8 @@ bool sniffChromeJson(std::string_view head) {
   return i < head.size() && (head[i] == '{' || head[i] == '[');
 }
 
-ImportStatus importChromeJson(ByteSource& source, std::string head, TraceModel& model, const ImportOptions& options) {
+ImportStatus importChromeJson(ByteSource& source, std::string head, TraceModel& model,
+                              const ImportOptions& options) {
   ChromeJsonImport import(source, std::move(head), model, options);
   ImportStatus status = import.run();
   const std::string source_error = source.error();

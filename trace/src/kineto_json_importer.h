@@ -18,6 +18,7 @@ namespace steplint::trace {
 bool sniffChromeJson(std::string_view head);
 
 /// Imports from `source` into `model`. `head` is the first bytes already read from it.
-ImportStatus importChromeJson(ByteSource& source, std::string head, TraceModel& model, const ImportOptions& options);
+ImportStatus importChromeJson(ByteSource& source, std::string head, TraceModel& model,
+                              const ImportOptions& options);
 
 }  // namespace steplint::trace

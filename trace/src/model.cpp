@@ -6,20 +6,34 @@ namespace steplint::trace {
 
 std::string_view eventKindName(EventKind kind) {
   switch (kind) {
-    case EventKind::kCpuOp: return "cpu_op";
-    case EventKind::kUserAnnotation: return "user_annotation";
-    case EventKind::kGpuUserAnnotation: return "gpu_user_annotation";
-    case EventKind::kPythonFunction: return "python_function";
-    case EventKind::kRuntime: return "cuda_runtime";
-    case EventKind::kDriver: return "cuda_driver";
-    case EventKind::kKernel: return "kernel";
-    case EventKind::kMemcpy: return "gpu_memcpy";
-    case EventKind::kMemset: return "gpu_memset";
-    case EventKind::kCudaSync: return "cuda_sync";
-    case EventKind::kCudaEvent: return "cuda_event";
-    case EventKind::kOverhead: return "overhead";
-    case EventKind::kSpan: return "Trace";
-    case EventKind::kOther: return "other";
+    case EventKind::kCpuOp:
+      return "cpu_op";
+    case EventKind::kUserAnnotation:
+      return "user_annotation";
+    case EventKind::kGpuUserAnnotation:
+      return "gpu_user_annotation";
+    case EventKind::kPythonFunction:
+      return "python_function";
+    case EventKind::kRuntime:
+      return "cuda_runtime";
+    case EventKind::kDriver:
+      return "cuda_driver";
+    case EventKind::kKernel:
+      return "kernel";
+    case EventKind::kMemcpy:
+      return "gpu_memcpy";
+    case EventKind::kMemset:
+      return "gpu_memset";
+    case EventKind::kCudaSync:
+      return "cuda_sync";
+    case EventKind::kCudaEvent:
+      return "cuda_event";
+    case EventKind::kOverhead:
+      return "overhead";
+    case EventKind::kSpan:
+      return "Trace";
+    case EventKind::kOther:
+      return "other";
   }
   return "other";
 }
@@ -31,35 +45,48 @@ std::string_view copyKindName(CopyKind kind) {
 }
 
 std::string_view memoryKindName(MemoryKind kind) {
-  static constexpr std::string_view kNames[] = {"Unknown", "Pageable", "Pinned",        "Device",
-                                                "Array",   "Managed",  "Device Static", "Managed Static"};
+  static constexpr std::string_view kNames[] = {"Unknown",       "Pageable",      "Pinned",
+                                                "Device",        "Array",         "Managed",
+                                                "Device Static", "Managed Static"};
   return kNames[static_cast<size_t>(kind)];
 }
 
 std::string_view acceleratorName(Accelerator accelerator) {
   switch (accelerator) {
-    case Accelerator::kNone: return "none";
-    case Accelerator::kCuda: return "CUDA";
-    case Accelerator::kRocm: return "ROCm";
-    case Accelerator::kXpu: return "XPU";
-    case Accelerator::kMtia: return "MTIA";
-    case Accelerator::kHpu: return "HPU";
-    case Accelerator::kPrivateUse1: return "PrivateUse1";
-    case Accelerator::kOther: return "other accelerator";
+    case Accelerator::kNone:
+      return "none";
+    case Accelerator::kCuda:
+      return "CUDA";
+    case Accelerator::kRocm:
+      return "ROCm";
+    case Accelerator::kXpu:
+      return "XPU";
+    case Accelerator::kMtia:
+      return "MTIA";
+    case Accelerator::kHpu:
+      return "HPU";
+    case Accelerator::kPrivateUse1:
+      return "PrivateUse1";
+    case Accelerator::kOther:
+      return "other accelerator";
   }
   return "other accelerator";
 }
 
 std::string_view deviceNoun(Accelerator accelerator) {
   switch (accelerator) {
-    case Accelerator::kMtia: return "MTIA";
-    case Accelerator::kHpu: return "HPU";
+    case Accelerator::kMtia:
+      return "MTIA";
+    case Accelerator::kHpu:
+      return "HPU";
     case Accelerator::kPrivateUse1:
-    case Accelerator::kOther: return "device";
+    case Accelerator::kOther:
+      return "device";
     case Accelerator::kNone:
     case Accelerator::kCuda:
     case Accelerator::kRocm:
-    case Accelerator::kXpu: break;
+    case Accelerator::kXpu:
+      break;
   }
   return "GPU";
 }
@@ -77,11 +104,13 @@ std::pair<int64_t, int64_t> TraceModel::timeRange() const {
 const CollectiveDetail* TraceModel::collective(const Event& e) const {
   if (e.detail == kNoIndex || collectives.empty()) return nullptr;
   const bool on_device = !isCpuRange(e.kind);
-  const auto it = std::lower_bound(collectives.begin(), collectives.end(), std::make_pair(on_device, e.detail),
-                                   [](const CollectiveDetail& c, const std::pair<bool, uint32_t>& key) {
-                                     return std::make_pair(c.on_device, c.owner) < key;
-                                   });
-  return it != collectives.end() && it->on_device == on_device && it->owner == e.detail ? &*it : nullptr;
+  const auto it =
+      std::lower_bound(collectives.begin(), collectives.end(), std::make_pair(on_device, e.detail),
+                       [](const CollectiveDetail& c, const std::pair<bool, uint32_t>& key) {
+                         return std::make_pair(c.on_device, c.owner) < key;
+                       });
+  return it != collectives.end() && it->on_device == on_device && it->owner == e.detail ? &*it
+                                                                                        : nullptr;
 }
 
 int32_t TraceModel::deviceOf(const Event& e) const {

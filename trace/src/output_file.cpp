@@ -12,7 +12,9 @@
 namespace steplint::trace {
 namespace {
 
-std::string withErrno(const char* what) { return std::string(what) + " (" + std::strerror(errno) + ")"; }
+std::string withErrno(const char* what) {
+  return std::string(what) + " (" + std::strerror(errno) + ")";
+}
 
 bool writeAll(int fd, std::string_view contents) {
   while (!contents.empty()) {
@@ -58,7 +60,8 @@ std::string resolvedTarget(const std::string& path) {
   return ::realpath(path.c_str(), resolved) != nullptr ? std::string(resolved) : path;
 }
 
-std::string writeReplacing(const std::string& path, std::string_view contents, const struct stat* existing) {
+std::string writeReplacing(const std::string& path, std::string_view contents,
+                           const struct stat* existing) {
   const std::string target = resolvedTarget(path);
   const size_t slash = target.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : target.substr(0, slash + 1);
@@ -70,9 +73,11 @@ std::string writeReplacing(const std::string& path, std::string_view contents, c
   // would have given, so a report is as readable as before.
   const mode_t mode = existing != nullptr ? (existing->st_mode & 07777) : (0666 & ~currentUmask());
   std::string problem;
-  if (::fchmod(fd, mode) != 0 || !writeAll(fd, contents) || ::fsync(fd) != 0) problem = withErrno("write failed");
+  if (::fchmod(fd, mode) != 0 || !writeAll(fd, contents) || ::fsync(fd) != 0)
+    problem = withErrno("write failed");
   if (::close(fd) != 0 && problem.empty()) problem = withErrno("write failed");
-  if (problem.empty() && ::rename(temp.c_str(), target.c_str()) != 0) problem = withErrno("cannot replace the file");
+  if (problem.empty() && ::rename(temp.c_str(), target.c_str()) != 0)
+    problem = withErrno("cannot replace the file");
   if (!problem.empty()) ::unlink(temp.c_str());
   return problem;
 }

@@ -22,8 +22,10 @@ size_t skipSpace(std::string_view text, size_t i) {
 /// The end of the JSON string starting at text[i] == '"' (one past the closing quote), or npos.
 size_t stringEnd(std::string_view text, size_t i) {
   for (++i; i < text.size(); ++i) {
-    if (text[i] == '\\') ++i;
-    else if (text[i] == '"') return i + 1;
+    if (text[i] == '\\')
+      ++i;
+    else if (text[i] == '"')
+      return i + 1;
   }
   return std::string_view::npos;
 }
@@ -33,7 +35,9 @@ size_t valueEnd(std::string_view text, size_t i) {
   if (i >= text.size()) return std::string_view::npos;
   if (text[i] == '"') return stringEnd(text, i);
   if (text[i] != '{' && text[i] != '[') {  // number or literal: up to a delimiter
-    while (i < text.size() && text[i] != ',' && text[i] != '}' && text[i] != ']' && !isSpace(text[i])) ++i;
+    while (i < text.size() && text[i] != ',' && text[i] != '}' && text[i] != ']' &&
+           !isSpace(text[i]))
+      ++i;
     return i < text.size() ? i : std::string_view::npos;
   }
   int64_t depth = 0;
@@ -44,8 +48,10 @@ size_t valueEnd(std::string_view text, size_t i) {
       if (i == std::string_view::npos) return i;
       continue;
     }
-    if (c == '{' || c == '[') ++depth;
-    else if ((c == '}' || c == ']') && --depth == 0) return i + 1;
+    if (c == '{' || c == '[')
+      ++depth;
+    else if ((c == '}' || c == ']') && --depth == 0)
+      return i + 1;
     ++i;
   }
   return std::string_view::npos;

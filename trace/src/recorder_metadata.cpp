@@ -39,12 +39,15 @@ std::optional<std::string> parseOneLine(const std::string& raw) {
   simdjson::dom::parser parser;
   simdjson::dom::element root;
   std::string_view s;
-  if (parser.parse(simdjson::padded_string(raw)).get(root) || root.get_string().get(s)) return std::nullopt;
+  if (parser.parse(simdjson::padded_string(raw)).get(root) || root.get_string().get(s))
+    return std::nullopt;
   std::string reason;
   for (char c : s) {
     if (reason.size() >= kMaxReasonBytes) {
-      while (!reason.empty() && (static_cast<unsigned char>(reason.back()) & 0xC0) == 0x80) reason.pop_back();
-      if (!reason.empty() && static_cast<unsigned char>(reason.back()) >= 0xC0) reason.pop_back();  // lead byte
+      while (!reason.empty() && (static_cast<unsigned char>(reason.back()) & 0xC0) == 0x80)
+        reason.pop_back();
+      if (!reason.empty() && static_cast<unsigned char>(reason.back()) >= 0xC0)
+        reason.pop_back();  // lead byte
       reason += "...";
       break;
     }
@@ -64,8 +67,10 @@ const std::string* lastValue(const TraceMetadata& meta, std::string_view key) {
 void applyCount(TraceModel& model, std::string_view key, Stat stat) {
   const std::string* raw = lastValue(model.metadata, key);
   if (raw == nullptr) return;
-  if (const std::optional<uint64_t> count = parseCount(*raw)) model.stats.add(stat, *count);
-  else model.stats.add(Stat::recorder_metadata_bad);
+  if (const std::optional<uint64_t> count = parseCount(*raw))
+    model.stats.add(stat, *count);
+  else
+    model.stats.add(Stat::recorder_metadata_bad);
 }
 
 /// distributedInfo.backend from the import hook's key when the header had none (recorded_names.h).

@@ -25,8 +25,8 @@ bool doubleInRange(double d, int64_t lo, int64_t hi) {
 // The integer in obj[key], read as a number or a numeric string. Missing or non-numeric
 // values give `fallback` as before; numbers outside [lo, hi] give it too, and are counted
 // (top_level_number_out_of_range) instead of being stored as a wrapped or saturated value.
-int64_t intField(simdjson::dom::object obj, std::string_view key, int64_t lo, int64_t hi, TraceModel& model,
-                 int64_t fallback = -1) {
+int64_t intField(simdjson::dom::object obj, std::string_view key, int64_t lo, int64_t hi,
+                 TraceModel& model, int64_t fallback = -1) {
   simdjson::dom::element e;
   if (obj[key].get(e)) return fallback;
   const auto inRange = [&](bool ok, int64_t value) {
@@ -69,11 +69,13 @@ void readDevices(simdjson::dom::element root, TraceModel& model) {
       model.stats.add(Stat::device_properties_bad);
       continue;
     }
-    const auto count = [&](std::string_view key) { return static_cast<int32_t>(intField(o, key, 0, kInt32Max, model)); };
+    const auto count = [&](std::string_view key) {
+      return static_cast<int32_t>(intField(o, key, 0, kInt32Max, model));
+    };
     const auto bytes = [&](std::string_view key) { return intField(o, key, 0, kInt64Max, model); };
     DeviceProperties d;
-    d.id = static_cast<int32_t>(
-        intField(o, "id", 0, kInt32Max, model, static_cast<int64_t>(model.metadata.devices.size())));
+    d.id = static_cast<int32_t>(intField(o, "id", 0, kInt32Max, model,
+                                         static_cast<int64_t>(model.metadata.devices.size())));
     d.name = stringField(o, "name");
     d.total_global_mem = bytes("totalGlobalMem");
     d.compute_major = count("computeMajor");
@@ -109,7 +111,8 @@ void readBaseTime(bool parsed, simdjson::dom::element root, TraceModel& model) {
   double d;
   if (parsed && !root.get_int64().get(i) && i >= 0) {
     model.metadata.base_time_ns = i;
-  } else if (parsed && root.is_double() && !root.get_double().get(d) && doubleInRange(d, 0, kInt64Max)) {
+  } else if (parsed && root.is_double() && !root.get_double().get(d) &&
+             doubleInRange(d, 0, kInt64Max)) {
     model.metadata.base_time_ns = static_cast<int64_t>(d);
   } else {
     model.stats.add(Stat::base_time_invalid);
@@ -122,7 +125,8 @@ void readBaseTime(bool parsed, simdjson::dom::element root, TraceModel& model) {
 
 bool isKnownTopLevelKey(std::string_view key) {
   return key == "schemaVersion" || key == "deviceProperties" || key == "distributedInfo" ||
-         key == "baseTimeNanoseconds" || key == "displayTimeUnit" || key == "traceName" || key == "traceEvents";
+         key == "baseTimeNanoseconds" || key == "displayTimeUnit" || key == "traceName" ||
+         key == "traceEvents";
 }
 
 void applyTopLevel(const std::string& key, const std::string& text, TraceModel& model) {
@@ -141,12 +145,15 @@ void applyTopLevel(const std::string& key, const std::string& text, TraceModel& 
   } else if (key == "traceName") {
     if (parsed && !root.get_string().get(s)) meta.trace_name = std::string(s);
   } else if (key == "deviceProperties") {
-    if (parsed) readDevices(root, model);
-    else model.stats.add(Stat::device_properties_bad);
+    if (parsed)
+      readDevices(root, model);
+    else
+      model.stats.add(Stat::device_properties_bad);
   } else if (key == "distributedInfo") {
     if (parsed) readDistributed(root, text, model);
   } else {
-    meta.extra.emplace_back(key, text.size() <= kMaxExtraText ? text : text.substr(0, kMaxExtraText) + "...");
+    meta.extra.emplace_back(
+        key, text.size() <= kMaxExtraText ? text : text.substr(0, kMaxExtraText) + "...");
   }
 }
 

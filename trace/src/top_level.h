@@ -1,5 +1,5 @@
-// The top-level keys of a Kineto trace object other than traceEvents (docs/reference/trace-format.md
-// §2, §10): read from their JSON text into TraceMetadata.
+// The top-level keys of a Kineto trace object other than traceEvents
+// (docs/reference/trace-format.md §2, §10): read from their JSON text into TraceMetadata.
 #pragma once
 
 #include <string>

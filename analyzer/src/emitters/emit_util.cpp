@@ -37,7 +37,8 @@ std::string msText(double ms, double low_ms) {
   std::array<char, 32> high{}, low{};
   std::snprintf(high.data(), high.size(), "%.1f", ms);
   if (low_ms >= 0 && low_ms < ms) std::snprintf(low.data(), low.size(), "%.1f", low_ms);
-  if (low[0] == '\0' || std::string_view(low.data()) == high.data()) return std::string(high.data()) + " ms/step";
+  if (low[0] == '\0' || std::string_view(low.data()) == high.data())
+    return std::string(high.data()) + " ms/step";
   return std::string(low.data()) + "-" + high.data() + " ms/step";
 }
 
@@ -54,7 +55,8 @@ std::string savingAllText(const SavingsTotal& total) {
   if (total.fraction_of_step >= 0) {
     std::array<char, 160> buffer{};
     if (total.profiler_overhead_ms >= 0.05)
-      std::snprintf(buffer.data(), buffer.size(), " of the %.1f ms step without the profiler's ~%.1f ms", total.step_ms,
+      std::snprintf(buffer.data(), buffer.size(),
+                    " of the %.1f ms step without the profiler's ~%.1f ms", total.step_ms,
                     total.profiler_overhead_ms);
     else
       std::snprintf(buffer.data(), buffer.size(), " of the %.1f ms step", total.step_ms);

@@ -23,8 +23,10 @@ json evidenceToJson(const Evidence& e) {
 json savingToJson(const SavingEstimate& s) {
   // An unknown saving keeps the rule's reason for not estimating it, when it gives one.
   if (!s.known() && s.method.empty()) return nullptr;
-  json out = {{"per_step_ms", s.known() ? json(s.per_step_ms) : json(nullptr)}, {"method", s.method}};
-  out["fraction_of_step"] = s.known() && s.fraction_of_step >= 0 ? json(s.fraction_of_step) : json(nullptr);
+  json out = {{"per_step_ms", s.known() ? json(s.per_step_ms) : json(nullptr)},
+              {"method", s.method}};
+  out["fraction_of_step"] =
+      s.known() && s.fraction_of_step >= 0 ? json(s.fraction_of_step) : json(nullptr);
   if (s.low_ms >= 0) out["low_ms"] = s.low_ms;
   if (s.alone_ms >= 0) out["alone_ms"] = s.alone_ms;
   return out;
@@ -32,14 +34,15 @@ json savingToJson(const SavingEstimate& s) {
 
 json savingAllToJson(const SavingsTotal& t) {
   if (t.per_step_ms < 0) return nullptr;
-  json out = {{"per_step_ms", t.per_step_ms},
-              {"fraction_of_step", t.fraction_of_step >= 0 ? json(t.fraction_of_step) : json(nullptr)},
-              {"step_ms", t.step_ms},
-              {"profiler_overhead_ms", t.profiler_overhead_ms},
-              {"profiler_overhead", t.profiler_overhead},
-              {"findings", t.findings},
-              {"replayed_steps", t.replayed_steps},
-              {"exact_shares", t.exact_shares}};
+  json out = {
+      {"per_step_ms", t.per_step_ms},
+      {"fraction_of_step", t.fraction_of_step >= 0 ? json(t.fraction_of_step) : json(nullptr)},
+      {"step_ms", t.step_ms},
+      {"profiler_overhead_ms", t.profiler_overhead_ms},
+      {"profiler_overhead", t.profiler_overhead},
+      {"findings", t.findings},
+      {"replayed_steps", t.replayed_steps},
+      {"exact_shares", t.exact_shares}};
   if (t.low_ms >= 0) out["low_ms"] = t.low_ms;
   return out;
 }

@@ -7,8 +7,8 @@
 //   for (int64_t n = 0; n < steps; ++n) {
 //     steplint::StepScope step{n};                              // ProfilerStep#n
 //     Batch batch;
-//     { steplint::DataLoaderWait wait; batch = next(loader); }  // enumerate(DataLoader)#...__next__
-//     { steplint::Range r{"forward"}; loss = model(batch); }
+//     { steplint::DataLoaderWait wait; batch = next(loader); }  //
+//     enumerate(DataLoader)#...__next__ { steplint::Range r{"forward"}; loss = model(batch); }
 //     ...
 //   }                                                           // ~Session writes the trace
 //
@@ -56,11 +56,14 @@ class Session {
  public:
   explicit Session(const char* output_path = nullptr) : owner_(steplint_start(output_path) == 0) {}
   explicit Session(const std::string& output_path) : Session(output_path.c_str()) {}
-  ~Session() { if (owner_) steplint_stop(); }
+  ~Session() {
+    if (owner_) steplint_stop();
+  }
   Session(const Session&) = delete;
   Session& operator=(const Session&) = delete;
   /// True when this object started the recording (false: joined, or failed to start).
   bool owner() const { return owner_; }
+
  private:
   bool owner_;
 };
@@ -84,6 +87,7 @@ class Range {
   Range(const Range&) = delete;
   Range& operator=(const Range&) = delete;
   static void* operator new(size_t) = delete;
+
  private:
   uint64_t token_;
 };
@@ -94,20 +98,42 @@ class DataLoaderWait : public Range {
   DataLoaderWait() : Range("enumerate(DataLoader)#CppDataLoaderIter.__next__", 1) {}
 };
 
-inline void annotateJson(const char* key, const char* value_json) { steplint_annotate_json(key, value_json); }
-inline void annotate(const char* key, int64_t value) { annotateJson(key, std::to_string(value).c_str()); }
+inline void annotateJson(const char* key, const char* value_json) {
+  steplint_annotate_json(key, value_json);
+}
+inline void annotate(const char* key, int64_t value) {
+  annotateJson(key, std::to_string(value).c_str());
+}
 inline void annotate(const char* key, int value) { annotate(key, static_cast<int64_t>(value)); }
 inline void annotate(const char* key, bool value) { annotateJson(key, value ? "true" : "false"); }
-inline void annotate(const char* key, double value) { annotateJson(key, std::to_string(value).c_str()); }
+inline void annotate(const char* key, double value) {
+  annotateJson(key, std::to_string(value).c_str());
+}
 /// Strings are JSON-escaped by the library.
 STEPLINT_API void annotate(const char* key, std::string_view value);
 inline void annotate(const char* key, const char* value) { annotate(key, std::string_view(value)); }
 #else
-class Session { public: explicit Session(const char* = nullptr) {} explicit Session(const std::string&) {} bool owner() const { return false; } };
-class StepScope { public: explicit StepScope(int64_t) {} };
-class Range { public: explicit Range(const char*, int = 0) {} explicit Range(const std::string&, int = 0) {} };
-class DataLoaderWait { public: DataLoaderWait() {} };
-template <typename T> inline void annotate(const char*, const T&) {}
+class Session {
+ public:
+  explicit Session(const char* = nullptr) {}
+  explicit Session(const std::string&) {}
+  bool owner() const { return false; }
+};
+class StepScope {
+ public:
+  explicit StepScope(int64_t) {}
+};
+class Range {
+ public:
+  explicit Range(const char*, int = 0) {}
+  explicit Range(const std::string&, int = 0) {}
+};
+class DataLoaderWait {
+ public:
+  DataLoaderWait() {}
+};
+template <typename T>
+inline void annotate(const char*, const T&) {}
 inline void annotateJson(const char*, const char*) {}
 #endif
 
@@ -116,4 +142,5 @@ inline void annotateJson(const char*, const char*) {}
 #define SL_CONCAT_INNER(a, b) a##b
 #define SL_CONCAT(a, b) SL_CONCAT_INNER(a, b)
 /// A range named after the enclosing function.
-#define STEPLINT_FUNC_RANGE() ::steplint::Range SL_CONCAT(steplint_func_range_, __LINE__){__func__}
+#define STEPLINT_FUNC_RANGE() \
+  ::steplint::Range SL_CONCAT(steplint_func_range_, __LINE__) { __func__ }

@@ -88,14 +88,16 @@ void CuptiActivitySource::describe(trace::TraceHeader& header) {
   events_.setProcessName(executableName());
   if (cupti_version_ == 0 && cuptiGetVersion(&cupti_version_) != CUPTI_SUCCESS) cupti_version_ = 0;
   // Kineto's own keys (unprefixed), so HTA and tb_plugin find them where Kineto puts them.
-  if (cupti_version_ != 0) header.metadata.emplace_back("cupti_version", std::to_string(cupti_version_));
+  if (cupti_version_ != 0)
+    header.metadata.emplace_back("cupti_version", std::to_string(cupti_version_));
   if (info.driver_version != 0) {
     header.metadata.emplace_back("cuda_driver_version", std::to_string(info.driver_version));
   }
   if (info.runtime_version != 0) {
     header.metadata.emplace_back("cuda_runtime_version", std::to_string(info.runtime_version));
   }
-  if (!missing_kinds_.empty()) header.metadata.emplace_back("steplint_cupti_missing", jsonString(missing_kinds_));
+  if (!missing_kinds_.empty())
+    header.metadata.emplace_back("steplint_cupti_missing", jsonString(missing_kinds_));
   if (info.devices.empty() && !info.why.empty()) {
     header.metadata.emplace_back("steplint_gpu_devices", jsonString("none: " + info.why));
   }
@@ -107,15 +109,19 @@ uint64_t CuptiActivitySource::droppedRecords() const {
 
 void CuptiActivitySource::pushExternalId(uint64_t id) noexcept {
   if (!started()) return;
-  SL_CUPTI_CALL(cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, id));
+  SL_CUPTI_CALL(
+      cuptiActivityPushExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, id));
 }
 
 void CuptiActivitySource::popExternalId() noexcept {
   if (!started()) return;
   uint64_t last = 0;
-  SL_CUPTI_CALL(cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last));
+  SL_CUPTI_CALL(
+      cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last));
 }
 
-std::unique_ptr<ActivitySource> makeCuptiSource() { return std::make_unique<CuptiActivitySource>(); }
+std::unique_ptr<ActivitySource> makeCuptiSource() {
+  return std::make_unique<CuptiActivitySource>();
+}
 
 }  // namespace steplint::collector

@@ -67,7 +67,6 @@ constexpr KindToggle kKinds[] = {
 
 }  // namespace
 
-
 CuptiActivitySource::~CuptiActivitySource() {
   stop();
   detach();
@@ -95,7 +94,8 @@ bool CuptiActivitySource::start(const ActivityConfig& config, std::string* why) 
     return false;
   }
   setupClock();
-  CUptiResult rc = SL_CUPTI_CALL(cuptiActivityRegisterCallbacks(onBufferRequested, onBufferCompleted));
+  CUptiResult rc =
+      SL_CUPTI_CALL(cuptiActivityRegisterCallbacks(onBufferRequested, onBufferCompleted));
   if (rc != CUPTI_SUCCESS) {
     *why = startFailureText(rc);
     releaseCupti();

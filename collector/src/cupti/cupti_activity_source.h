@@ -75,12 +75,12 @@ class CuptiActivitySource final : public ActivitySource {
   std::atomic<bool> started_{false};
   CUpti_SubscriberHandle subscriber_ = nullptr;
   std::vector<CUpti_ActivityKind> enabled_;
-  bool paused_ = false;                 // kinds disabled by setCollecting(false); guarded by control_mutex_
-  std::mutex control_mutex_;            // serialises setCollecting and stop (trainer vs. stopping thread)
+  bool paused_ = false;       // kinds disabled by setCollecting(false); guarded by control_mutex_
+  std::mutex control_mutex_;  // serialises setCollecting and stop (trainer vs. stopping thread)
   std::string missing_kinds_;
   uint32_t cupti_version_ = 0;
 
-  std::mutex queue_mutex_;              // guards completed_; never held across a CUPTI call
+  std::mutex queue_mutex_;  // guards completed_; never held across a CUPTI call
   std::vector<Completed> completed_;
   std::atomic<size_t> outstanding_bytes_{0};
   std::atomic<uint64_t> cap_hits_{0};

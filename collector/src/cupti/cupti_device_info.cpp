@@ -63,13 +63,16 @@ trace::WriterDeviceProperties describeDevice(const DriverApi& api, int index, CU
   p.compute_major = attribute(api, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
   p.compute_minor = attribute(api, dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
   p.max_threads_per_block = attribute(api, dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
-  p.max_threads_per_multiprocessor = attribute(api, dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+  p.max_threads_per_multiprocessor =
+      attribute(api, dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
   p.regs_per_block = attribute(api, dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
   p.warp_size = attribute(api, dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
   p.shared_mem_per_block = attribute(api, dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
   p.num_sms = attribute(api, dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-  p.regs_per_multiprocessor = attribute(api, dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
-  p.shared_mem_per_block_optin = attribute(api, dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  p.regs_per_multiprocessor =
+      attribute(api, dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+  p.shared_mem_per_block_optin =
+      attribute(api, dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
   p.shared_mem_per_multiprocessor =
       attribute(api, dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
   return p;

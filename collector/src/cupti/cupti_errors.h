@@ -1,6 +1,6 @@
-// CUPTI failure policy (docs/reference/style.md §2.9): every CUPTI call goes through SL_CUPTI_CALL, which logs
-// a failure once per call site and hands the CUptiResult back; start() failures are turned
-// into one line naming the code and the likely cause, and collection continues CPU-only.
+// CUPTI failure policy (docs/reference/style.md §2.9): every CUPTI call goes through SL_CUPTI_CALL,
+// which logs a failure once per call site and hands the CUptiResult back; start() failures are
+// turned into one line naming the code and the likely cause, and collection continues CPU-only.
 #pragma once
 
 #include <cupti.h>
@@ -34,8 +34,8 @@ std::string checkCuptiVersion(uint32_t runtime_version, uint32_t built_version, 
 }  // namespace steplint::collector
 
 /// Evaluates a CUPTI call; on failure logs once for this call site. Yields the CUptiResult.
-#define SL_CUPTI_CALL(expr)                                                        \
-  ([&]() noexcept -> CUptiResult {                                                 \
-    static std::atomic<bool> sl_cupti_logged_{false};                              \
-    return ::steplint::collector::checkCupti((expr), #expr, &sl_cupti_logged_);    \
+#define SL_CUPTI_CALL(expr)                                                     \
+  ([&]() noexcept -> CUptiResult {                                              \
+    static std::atomic<bool> sl_cupti_logged_{false};                           \
+    return ::steplint::collector::checkCupti((expr), #expr, &sl_cupti_logged_); \
   }())

@@ -12,23 +12,30 @@ namespace {
 
 const char* deviceCategory(DeviceEventKind kind) {
   switch (kind) {
-    case DeviceEventKind::kKernel: return "kernel";
-    case DeviceEventKind::kMemcpy: return "gpu_memcpy";
-    case DeviceEventKind::kMemset: return "gpu_memset";
-    case DeviceEventKind::kSync: return "cuda_sync";
-    case DeviceEventKind::kOverhead: return "overhead";
+    case DeviceEventKind::kKernel:
+      return "kernel";
+    case DeviceEventKind::kMemcpy:
+      return "gpu_memcpy";
+    case DeviceEventKind::kMemset:
+      return "gpu_memset";
+    case DeviceEventKind::kSync:
+      return "cuda_sync";
+    case DeviceEventKind::kOverhead:
+      return "overhead";
   }
   return "overhead";
 }
 
 std::string xyz(const int32_t v[3]) {
-  return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + "]";
+  return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) +
+         "]";
 }
 
 /// Kineto's sanitizeTid: negative tids are written as their absolute value.
 int64_t sanitizeTid(int64_t tid) { return tid < 0 ? -tid : tid; }
 
-void writeFlow(trace::KinetoJsonWriter& out, char ph, uint32_t id, int64_t pid, int64_t tid, int64_t ts) {
+void writeFlow(trace::KinetoJsonWriter& out, char ph, uint32_t id, int64_t pid, int64_t tid,
+               int64_t ts) {
   trace::EventBuilder b = out.event(ph);
   b.id(id).pid(pid).tid(tid).ts(ts).cat("ac2g").name("ac2g");
   if (ph == 'f') b.field("bp", "\"e\"");
@@ -67,7 +74,8 @@ int estimatedOccupancyPct(const DeviceEvent& k, const trace::WriterDevicePropert
   const double grid = double(k.grid[0]) * k.grid[1] * k.grid[2];
   const double blocks_per_sm = grid / dev.num_sms;
   const double resident = std::min(double(std::max<int64_t>(active, 0)), blocks_per_sm);
-  return static_cast<int>(std::lround(100.0 * resident * double(threads) / dev.max_threads_per_multiprocessor));
+  return static_cast<int>(
+      std::lround(100.0 * resident * double(threads) / dev.max_threads_per_multiprocessor));
 }
 
 void GpuEventWriter::write(const ConvertedRecords& records, trace::KinetoJsonWriter& out) {
@@ -95,14 +103,18 @@ void GpuEventWriter::writeDevice(const DeviceEvent& e, trace::KinetoJsonWriter& 
   const bool sync = e.kind == DeviceEventKind::kSync;
   int64_t tid = e.stream;
   if (sync) tid = e.stream >= 0 ? e.stream + kSyncStreamTidOffset : sanitizeTid(e.stream);
-  if (!sync || e.stream >= 0) ensureRow(e.device, tid, e.stream, sync, e.start_ns, out);  // stream-less syncs: no row
+  if (!sync || e.stream >= 0)
+    ensureRow(e.device, tid, e.stream, sync, e.start_ns, out);  // stream-less syncs: no row
   trace::EventBuilder b = out.event('X');
   b.cat(deviceCategory(e.kind)).name(e.name).pid(e.device).tid(tid);
   b.ts(e.start_ns).dur(e.end_ns - e.start_ns);
   if (e.external_id != 0) b.arg("External id", static_cast<int64_t>(e.external_id));
-  if (e.kind == DeviceEventKind::kKernel) writeKernelArgs(e, b);
-  else if (e.kind == DeviceEventKind::kSync) writeSyncArgs(e, b);
-  else writeCopyArgs(e, b);
+  if (e.kind == DeviceEventKind::kKernel)
+    writeKernelArgs(e, b);
+  else if (e.kind == DeviceEventKind::kSync)
+    writeSyncArgs(e, b);
+  else
+    writeCopyArgs(e, b);
   b.done();
   if (e.correlation != 0) writeFlow(out, 'f', e.correlation, e.device, tid, e.start_ns);
 }
@@ -125,15 +137,19 @@ void GpuEventWriter::writeKernelArgs(const DeviceEvent& e, trace::EventBuilder& 
     if (pct >= 0) b.arg("est. achieved occupancy %", int64_t{pct});
   }
   if (e.graph_id != 0) {
-    b.arg("graph id", int64_t{e.graph_id}).arg("graph node id", static_cast<int64_t>(e.graph_node_id));
+    b.arg("graph id", int64_t{e.graph_id})
+        .arg("graph node id", static_cast<int64_t>(e.graph_node_id));
   }
   b.arg("channel", int64_t{e.channel}).arg("channel_type", int64_t{e.channel_type});
 }
 
 void GpuEventWriter::writeCopyArgs(const DeviceEvent& e, trace::EventBuilder& b) const {
   if (e.peer) {  // Kineto's keys for CUpti_ActivityMemcpyPtoP
-    b.arg("fromDevice", int64_t{e.src_device}).arg("inDevice", int64_t{e.device}).arg("toDevice", int64_t{e.dst_device});
-    b.arg("fromContext", int64_t{e.src_context}).arg("inContext", int64_t{e.context})
+    b.arg("fromDevice", int64_t{e.src_device})
+        .arg("inDevice", int64_t{e.device})
+        .arg("toDevice", int64_t{e.dst_device});
+    b.arg("fromContext", int64_t{e.src_context})
+        .arg("inContext", int64_t{e.context})
         .arg("toContext", int64_t{e.dst_context});
   }
   b.arg("device", int64_t{e.device}).arg("context", int64_t{e.context});
@@ -142,7 +158,8 @@ void GpuEventWriter::writeCopyArgs(const DeviceEvent& e, trace::EventBuilder& b)
   const int64_t dur = e.end_ns - e.start_ns;
   if (dur > 0) b.arg("memory bandwidth (GB/s)", double(e.bytes) / double(dur));  // bytes/ns = GB/s
   if (e.graph_id != 0) {
-    b.arg("graph id", int64_t{e.graph_id}).arg("graph node id", static_cast<int64_t>(e.graph_node_id));
+    b.arg("graph id", int64_t{e.graph_id})
+        .arg("graph node id", static_cast<int64_t>(e.graph_node_id));
   }
 }
 
@@ -158,18 +175,36 @@ void GpuEventWriter::writeSyncArgs(const DeviceEvent& e, trace::EventBuilder& b)
 void GpuEventWriter::writeOverhead(const DeviceEvent& e, trace::KinetoJsonWriter& out) {
   if (!overhead_row_seen_) {
     overhead_row_seen_ = true;
-    out.event('M').name("process_name").pid(kOverheadPid).tid(0).ts(e.start_ns).arg("name", "CUPTI Overhead").done();
-    out.event('M').name("process_sort_index").pid(kOverheadPid).tid(0).ts(e.start_ns)
-        .arg("sort_index", int64_t{0x100000}).done();
+    out.event('M')
+        .name("process_name")
+        .pid(kOverheadPid)
+        .tid(0)
+        .ts(e.start_ns)
+        .arg("name", "CUPTI Overhead")
+        .done();
+    out.event('M')
+        .name("process_sort_index")
+        .pid(kOverheadPid)
+        .tid(0)
+        .ts(e.start_ns)
+        .arg("sort_index", int64_t{0x100000})
+        .done();
   }
-  out.event('X').cat("overhead").name(e.name).pid(kOverheadPid).tid(0).ts(e.start_ns)
-      .dur(e.end_ns - e.start_ns).done();
+  out.event('X')
+      .cat("overhead")
+      .name(e.name)
+      .pid(kOverheadPid)
+      .tid(0)
+      .ts(e.start_ns)
+      .dur(e.end_ns - e.start_ns)
+      .done();
 }
 
 void GpuEventWriter::ensureRow(uint32_t device, int64_t tid, int64_t stream, bool sync, int64_t ts,
                                trace::KinetoJsonWriter& out) {
   if (devices_seen_.insert(device).second) {
-    writeProcessMetadata(out, device, process_name_, "GPU " + std::to_string(device), kGpuSortIndexBase + device, ts);
+    writeProcessMetadata(out, device, process_name_, "GPU " + std::to_string(device),
+                         kGpuSortIndexBase + device, ts);
   }
   if (!rows_seen_.insert({device, tid}).second) return;
   // Kineto's row names: "stream 7 " (trailing space) and "stream 7 (sync)".

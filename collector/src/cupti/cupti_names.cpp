@@ -42,26 +42,41 @@ std::string memsetName(uint8_t memory_kind) {
 
 const char* syncName(uint8_t sync_type) {
   switch (sync_type) {
-    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE: return "Event Sync";
-    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT: return "Stream Wait Event";
-    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE: return "Stream Sync";
-    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE: return "Context Sync";
-    default: return "Unknown Sync";
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_EVENT_SYNCHRONIZE:
+      return "Event Sync";
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_WAIT_EVENT:
+      return "Stream Wait Event";
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_STREAM_SYNCHRONIZE:
+      return "Stream Sync";
+    case CUPTI_ACTIVITY_SYNCHRONIZATION_TYPE_CONTEXT_SYNCHRONIZE:
+      return "Context Sync";
+    default:
+      return "Unknown Sync";
   }
 }
 
 const char* overheadName(uint32_t overhead_kind) {
   switch (overhead_kind) {
-    case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER: return "Driver Compiler";
-    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH: return "Buffer Flush";
-    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION: return "Instrumentation";
-    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE: return "Resource";
-    case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING: return "Runtime Triggered Module Loading";
-    case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING: return "Lazy Function Loading";
-    case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL: return "Command Buffer Full";
-    case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST: return "Activity Buffer Request";
-    case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT: return "UVM Activity Init";
-    default: return "Unknown";
+    case CUPTI_ACTIVITY_OVERHEAD_DRIVER_COMPILER:
+      return "Driver Compiler";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_BUFFER_FLUSH:
+      return "Buffer Flush";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_INSTRUMENTATION:
+      return "Instrumentation";
+    case CUPTI_ACTIVITY_OVERHEAD_CUPTI_RESOURCE:
+      return "Resource";
+    case CUPTI_ACTIVITY_OVERHEAD_RUNTIME_TRIGGERED_MODULE_LOADING:
+      return "Runtime Triggered Module Loading";
+    case CUPTI_ACTIVITY_OVERHEAD_LAZY_FUNCTION_LOADING:
+      return "Lazy Function Loading";
+    case CUPTI_ACTIVITY_OVERHEAD_COMMAND_BUFFER_FULL:
+      return "Command Buffer Full";
+    case CUPTI_ACTIVITY_OVERHEAD_ACTIVITY_BUFFER_REQUEST:
+      return "Activity Buffer Request";
+    case CUPTI_ACTIVITY_OVERHEAD_UVM_ACTIVITY_INIT:
+      return "UVM Activity Init";
+    default:
+      return "Unknown";
   }
 }
 
@@ -96,9 +111,9 @@ bool isBlocklistedRuntimeCbid(uint32_t cbid) {
 bool startsFlow(const std::string& n) {
   // By name rather than a cbid list so new variants (_ptsz, CUDA 13's __cudaLaunchKernel,
   // cudaMemcpyBatchAsync) are covered without a table per CUDA version.
-  static const char* const kPrefixes[] = {"cudaLaunch",  "__cudaLaunch", "cudaGraphLaunch",
-                                          "cudaMemcpy",  "cudaMemset",   "cuLaunch",
-                                          "cuGraphLaunch", "cuMemcpy",   "cuMemset"};
+  static const char* const kPrefixes[] = {"cudaLaunch",    "__cudaLaunch", "cudaGraphLaunch",
+                                          "cudaMemcpy",    "cudaMemset",   "cuLaunch",
+                                          "cuGraphLaunch", "cuMemcpy",     "cuMemset"};
   for (const char* p : kPrefixes) {
     if (startsWith(n, p)) return true;
   }

@@ -1,5 +1,5 @@
-// One small function per CUPTI record kind behind one switch (docs/reference/style.md §2.10). Record
-// versions are those of the CUDA 13.0 headers; the static_asserts catch a toolkit upgrade
+// One small function per CUPTI record kind behind one switch (docs/reference/style.md §2.10).
+// Record versions are those of the CUDA 13.0 headers; the static_asserts catch a toolkit upgrade
 // that changes a layout (docs/reference/toolchain.md §4.4).
 #include "cupti/cupti_records.h"
 
@@ -10,17 +10,20 @@ namespace steplint::collector {
 static_assert(sizeof(CUpti_ActivityKernel10) == 216, "CUDA 13.0 kernel record layout changed");
 static_assert(sizeof(CUpti_ActivityMemcpy6) == 96, "CUDA 13.0 memcpy record layout changed");
 static_assert(sizeof(CUpti_ActivityMemset4) == 88, "CUDA 13.0 memset record layout changed");
-static_assert(sizeof(CUpti_ActivityMemcpyPtoP4) == 96, "CUDA 13.0 peer memcpy record layout changed");
+static_assert(sizeof(CUpti_ActivityMemcpyPtoP4) == 96,
+              "CUDA 13.0 peer memcpy record layout changed");
 static_assert(sizeof(CUpti_ActivityAPI) == 40, "API record layout changed");
 static_assert(sizeof(CUpti_ActivitySynchronization2) == 56, "sync record layout changed");
 static_assert(sizeof(CUpti_ActivityOverhead3) == 56, "overhead record layout changed");
-static_assert(sizeof(CUpti_ActivityExternalCorrelation) == 24, "external correlation layout changed");
+static_assert(sizeof(CUpti_ActivityExternalCorrelation) == 24,
+              "external correlation layout changed");
 
 void RecordConverter::parseBuffer(uint8_t* buffer, size_t valid_bytes, ConvertedRecords* out) {
   if (buffer == nullptr || valid_bytes == 0) return;
   CUpti_Activity* record = nullptr;
   for (;;) {
-    // Pure iteration over our own memory: works without a driver (docs/reference/toolchain.md §4.3).
+    // Pure iteration over our own memory: works without a driver (docs/reference/toolchain.md
+    // §4.3).
     CUptiResult rc = cuptiActivityGetNextRecord(buffer, valid_bytes, &record);
     if (rc == CUPTI_ERROR_MAX_LIMIT_REACHED) break;  // the normal end of a buffer
     if (rc != CUPTI_SUCCESS) {
@@ -35,16 +38,36 @@ void RecordConverter::parseBuffer(uint8_t* buffer, size_t valid_bytes, Converted
 void RecordConverter::onRecord(const void* record, ConvertedRecords* out) {
   switch (static_cast<const CUpti_Activity*>(record)->kind) {
     case CUPTI_ACTIVITY_KIND_KERNEL:
-    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: onKernel(record, out); break;
-    case CUPTI_ACTIVITY_KIND_MEMCPY: onMemcpy(record, out); break;
-    case CUPTI_ACTIVITY_KIND_MEMCPY2: onPeerMemcpy(record, out); break;
-    case CUPTI_ACTIVITY_KIND_MEMSET: onMemset(record, out); break;
-    case CUPTI_ACTIVITY_KIND_RUNTIME: onApi(record, ApiDomain::kRuntime, out); break;
-    case CUPTI_ACTIVITY_KIND_DRIVER: onApi(record, ApiDomain::kDriver, out); break;
-    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: onSync(record, out); break;
-    case CUPTI_ACTIVITY_KIND_OVERHEAD: onOverhead(record, out); break;
-    case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: onExternalCorrelation(record); break;
-    default: ++counters_.unknown_kinds; break;
+    case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
+      onKernel(record, out);
+      break;
+    case CUPTI_ACTIVITY_KIND_MEMCPY:
+      onMemcpy(record, out);
+      break;
+    case CUPTI_ACTIVITY_KIND_MEMCPY2:
+      onPeerMemcpy(record, out);
+      break;
+    case CUPTI_ACTIVITY_KIND_MEMSET:
+      onMemset(record, out);
+      break;
+    case CUPTI_ACTIVITY_KIND_RUNTIME:
+      onApi(record, ApiDomain::kRuntime, out);
+      break;
+    case CUPTI_ACTIVITY_KIND_DRIVER:
+      onApi(record, ApiDomain::kDriver, out);
+      break;
+    case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION:
+      onSync(record, out);
+      break;
+    case CUPTI_ACTIVITY_KIND_OVERHEAD:
+      onOverhead(record, out);
+      break;
+    case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION:
+      onExternalCorrelation(record);
+      break;
+    default:
+      ++counters_.unknown_kinds;
+      break;
   }
 }
 
@@ -70,9 +93,14 @@ DeviceEvent RecordConverter::deviceOp(const Record& r, DeviceEventKind kind, std
 
 void RecordConverter::onKernel(const void* record, ConvertedRecords* out) {
   const auto& k = *static_cast<const CUpti_ActivityKernel10*>(record);
-  DeviceEvent e = deviceOp(k, DeviceEventKind::kKernel, k.name != nullptr ? k.name : "<unnamed kernel>");
-  e.grid[0] = k.gridX; e.grid[1] = k.gridY; e.grid[2] = k.gridZ;
-  e.block[0] = k.blockX; e.block[1] = k.blockY; e.block[2] = k.blockZ;
+  DeviceEvent e =
+      deviceOp(k, DeviceEventKind::kKernel, k.name != nullptr ? k.name : "<unnamed kernel>");
+  e.grid[0] = k.gridX;
+  e.grid[1] = k.gridY;
+  e.grid[2] = k.gridZ;
+  e.block[0] = k.blockX;
+  e.block[1] = k.blockY;
+  e.block[2] = k.blockZ;
   e.registers_per_thread = k.registersPerThread;
   e.shared_memory = k.staticSharedMemory + k.dynamicSharedMemory;
   // queued is CUPTI_TIMESTAMP_UNKNOWN (0) unless cuptiActivityEnableLatencyTimestamps is on.
@@ -82,7 +110,8 @@ void RecordConverter::onKernel(const void* record, ConvertedRecords* out) {
 
 template <typename Record>
 DeviceEvent RecordConverter::copyOp(const Record& m) {
-  DeviceEvent e = deviceOp(m, DeviceEventKind::kMemcpy, memcpyName(m.copyKind, m.srcKind, m.dstKind));
+  DeviceEvent e =
+      deviceOp(m, DeviceEventKind::kMemcpy, memcpyName(m.copyKind, m.srcKind, m.dstKind));
   e.bytes = m.bytes;
   e.copy_kind = m.copyKind;
   e.src_kind = m.srcKind;
@@ -109,7 +138,8 @@ void RecordConverter::onPeerMemcpy(const void* record, ConvertedRecords* out) {
 
 void RecordConverter::onMemset(const void* record, ConvertedRecords* out) {
   const auto& m = *static_cast<const CUpti_ActivityMemset4*>(record);
-  DeviceEvent e = deviceOp(m, DeviceEventKind::kMemset, memsetName(static_cast<uint8_t>(m.memoryKind)));
+  DeviceEvent e =
+      deviceOp(m, DeviceEventKind::kMemset, memsetName(static_cast<uint8_t>(m.memoryKind)));
   e.bytes = m.bytes;
   e.memory_kind = static_cast<uint8_t>(m.memoryKind);
   out->device.push_back(std::move(e));

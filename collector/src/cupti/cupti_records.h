@@ -21,10 +21,10 @@ enum class DeviceEventKind : uint8_t { kKernel, kMemcpy, kMemset, kSync, kOverhe
 /// One GPU-side record. Times are on the trace clock (nowNs) in ns.
 struct DeviceEvent {
   DeviceEventKind kind = DeviceEventKind::kKernel;
-  std::string name;          // kernel name, "Memcpy HtoD (Pageable -> Device)", "Stream Sync"
+  std::string name;  // kernel name, "Memcpy HtoD (Pageable -> Device)", "Stream Sync"
   uint32_t device = 0;
   uint32_t context = 0;
-  int64_t stream = -1;       // -1: no stream (Event Sync, Context Sync, overhead)
+  int64_t stream = -1;  // -1: no stream (Event Sync, Context Sync, overhead)
   int64_t start_ns = 0;
   int64_t end_ns = 0;
   uint32_t correlation = 0;
@@ -42,9 +42,9 @@ struct DeviceEvent {
   bool peer = false;                                  // MEMCPY2: a copy between two devices
   uint32_t src_device = 0, dst_device = 0;            // peer copies only
   uint32_t src_context = 0, dst_context = 0;
-  uint8_t memory_kind = 0;                            // memset
-  uint8_t sync_type = 0;                              // CUpti_ActivitySynchronizationType
-  uint32_t cuda_event_id = 0;                         // sync on an event (else 0xffffffff)
+  uint8_t memory_kind = 0;     // memset
+  uint8_t sync_type = 0;       // CUpti_ActivitySynchronizationType
+  uint32_t cuda_event_id = 0;  // sync on an event (else 0xffffffff)
 };
 
 enum class ApiDomain : uint8_t { kRuntime, kDriver };
@@ -52,22 +52,26 @@ enum class ApiDomain : uint8_t { kRuntime, kDriver };
 /// One runtime or driver API call (host side).
 struct ApiEvent {
   ApiDomain domain = ApiDomain::kRuntime;
-  std::string name;          // cuptiGetCallbackName without the "_vNNNN" suffix
+  std::string name;  // cuptiGetCallbackName without the "_vNNNN" suffix
   uint32_t cbid = 0;
   uint32_t pid = 0;
-  uint32_t tid = 0;          // as CUPTI reports it: the low 32 bits of pthread_self(), not the OS tid (thread_ids.h)
+  uint32_t tid =
+      0;  // as CUPTI reports it: the low 32 bits of pthread_self(), not the OS tid (thread_ids.h)
   int64_t start_ns = 0;
   int64_t end_ns = 0;
   uint32_t correlation = 0;
   uint64_t external_id = 0;
   int32_t return_value = 0;
-  bool flow = false;         // launches, copies, memsets and syncs start an ac2g flow
+  bool flow = false;  // launches, copies, memsets and syncs start an ac2g flow
 };
 
 struct ConvertedRecords {
   std::vector<DeviceEvent> device;
   std::vector<ApiEvent> api;
-  void clear() { device.clear(); api.clear(); }
+  void clear() {
+    device.clear();
+    api.clear();
+  }
 };
 
 struct RecordCounters {

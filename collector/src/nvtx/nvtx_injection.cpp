@@ -38,7 +38,8 @@ nvtxRangeId_t g_next_range_id = 1;
 
 std::string messageOf(const nvtxEventAttributes_t* attr) {
   if (attr == nullptr) return {};
-  if (attr->messageType == NVTX_MESSAGE_TYPE_ASCII && attr->message.ascii != nullptr) return attr->message.ascii;
+  if (attr->messageType == NVTX_MESSAGE_TYPE_ASCII && attr->message.ascii != nullptr)
+    return attr->message.ascii;
   return "nvtx range";  // wide and registered strings are not decoded
 }
 
@@ -133,7 +134,8 @@ void NVTX_API markEx(const nvtxEventAttributes_t* attr) {
 
 template <typename Fn>
 void install(NvtxFunctionTable table, unsigned int size, NvtxCallbackIdCore id, Fn fn) {
-  if (static_cast<unsigned int>(id) < size && table[id] != nullptr) *table[id] = reinterpret_cast<NvtxFunctionPointer>(fn);
+  if (static_cast<unsigned int>(id) < size && table[id] != nullptr)
+    *table[id] = reinterpret_cast<NvtxFunctionPointer>(fn);
 }
 
 class NvtxSource final : public HostSource {
@@ -147,8 +149,8 @@ class NvtxSource final : public HostSource {
     // NVTX calls InitializeInjectionNvtx2 itself; we only make sure it will find us. setenv
     // here (not in config.cpp, which only reads the environment) because it is an action.
     Dl_info info{};
-    if (std::getenv("NVTX_INJECTION64_PATH") == nullptr && dladdr(reinterpret_cast<void*>(&rangePop), &info) != 0 &&
-        info.dli_fname != nullptr)
+    if (std::getenv("NVTX_INJECTION64_PATH") == nullptr &&
+        dladdr(reinterpret_cast<void*>(&rangePop), &info) != 0 && info.dli_fname != nullptr)
       setenv("NVTX_INJECTION64_PATH", info.dli_fname, 0);
     return true;
   }
@@ -162,14 +164,17 @@ std::unique_ptr<HostSource> makeNvtxSource() { return std::make_unique<NvtxSourc
 }  // namespace steplint::collector
 
 // The entry point NVTX's loader looks up with dlsym: default visibility, C linkage.
-extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(NvtxGetExportTableFunc_t get_table) {
+extern "C" __attribute__((visibility("default"))) int InitializeInjectionNvtx2(
+    NvtxGetExportTableFunc_t get_table) {
   using namespace steplint::collector;
   if (get_table == nullptr) return 0;
-  const auto* callbacks = static_cast<const NvtxExportTableCallbacks*>(get_table(NVTX_ETID_CALLBACKS));
+  const auto* callbacks =
+      static_cast<const NvtxExportTableCallbacks*>(get_table(NVTX_ETID_CALLBACKS));
   if (callbacks == nullptr || callbacks->GetModuleFunctionTable == nullptr) return 0;
   NvtxFunctionTable table = nullptr;
   unsigned int size = 0;
-  if (!callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CORE, &table, &size) || table == nullptr) return 0;
+  if (!callbacks->GetModuleFunctionTable(NVTX_CB_MODULE_CORE, &table, &size) || table == nullptr)
+    return 0;
   install(table, size, NVTX_CBID_CORE_RangePushA, &rangePushA);
   install(table, size, NVTX_CBID_CORE_RangePushEx, &rangePushEx);
   install(table, size, NVTX_CBID_CORE_RangePop, &rangePop);

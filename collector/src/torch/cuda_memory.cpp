@@ -10,8 +10,8 @@
 // when CMake's check in cmake/CollectorDeps.cmake found the tracker API in the torch headers.
 #include <dlfcn.h>
 
-#include <atomic>
 #include <c10/cuda/CUDACachingAllocator.h>
+#include <atomic>
 #include <mutex>
 
 #include "../memory_probe.h"
@@ -49,7 +49,7 @@ class CudaMemoryProbe final : public MemoryProbe {
   }
   const char* status() const noexcept override {
     return shared().attached.load() ? "recording (CUDA caching allocator)"
-                                     : "nothing recorded: CUDA was not initialised while recording";
+                                    : "nothing recorded: CUDA was not initialised while recording";
   }
 
  private:
@@ -67,14 +67,16 @@ class CudaMemoryProbe final : public MemoryProbe {
       for (; devices < PeakTracker::kMaxDevices; ++devices) {
         try {
           auto stats = a->getDeviceStats(static_cast<c10::DeviceIndex>(devices));
-          sh.tracker.seed(devices, stats.requested_bytes[0].current, stats.reserved_bytes[0].current);
+          sh.tracker.seed(devices, stats.requested_bytes[0].current,
+                          stats.reserved_bytes[0].current);
         } catch (...) {
           break;  // past the last device
         }
       }
       if (devices == 0) return;
       PeakTracker* tracker = &sh.tracker;
-      a->attachAllocatorTraceTracker([tracker](const alloc::TraceEntry& e) { onEntry(*tracker, e); });
+      a->attachAllocatorTraceTracker(
+          [tracker](const alloc::TraceEntry& e) { onEntry(*tracker, e); });
       sh.attached.store(true, std::memory_order_release);
     } catch (...) {
       // A backend without trackers (cudaMallocAsync) or a torch that throws: no probe.
@@ -84,16 +86,21 @@ class CudaMemoryProbe final : public MemoryProbe {
   static void onEntry(PeakTracker& t, const alloc::TraceEntry& e) noexcept {
     const auto bytes = static_cast<int64_t>(e.size_);
     switch (e.action_) {
-      case alloc::TraceEntry::ALLOC: return t.onAllocated(e.device_, bytes, nowNs());
+      case alloc::TraceEntry::ALLOC:
+        return t.onAllocated(e.device_, bytes, nowNs());
       // The allocator's own totals drop at the free request (a block still used by another
       // stream is only returned to the pool later, FREE_COMPLETED); ALLOC and FREE_REQUESTED
       // both carry the requested size, so the totals are requested bytes (requested_bytes).
-      case alloc::TraceEntry::FREE_REQUESTED: return t.onFreed(e.device_, bytes);
+      case alloc::TraceEntry::FREE_REQUESTED:
+        return t.onFreed(e.device_, bytes);
       case alloc::TraceEntry::SEGMENT_ALLOC:
-      case alloc::TraceEntry::SEGMENT_MAP: return t.onReserved(e.device_, bytes);
+      case alloc::TraceEntry::SEGMENT_MAP:
+        return t.onReserved(e.device_, bytes);
       case alloc::TraceEntry::SEGMENT_FREE:
-      case alloc::TraceEntry::SEGMENT_UNMAP: return t.onReserved(e.device_, -bytes);
-      default: return;
+      case alloc::TraceEntry::SEGMENT_UNMAP:
+        return t.onReserved(e.device_, -bytes);
+      default:
+        return;
     }
   }
 

@@ -2,13 +2,13 @@
 // and user scope into a HostEvent (docs/reference/trace-format.md §7.1).
 //
 // The only TU that includes <ATen/record_function.h>; compiled with NDEBUG in every build type
-// (sources.cmake, docs/reference/toolchain.md §3.3). Built against torch 1.13 (Debian) and torch 2.x: the
-// RecordFunction calls used here (name, seqNr, forwardThreadId, scope, inputs, the callback
-// builder) have the same shape in both.
+// (sources.cmake, docs/reference/toolchain.md §3.3). Built against torch 1.13 (Debian) and
+// torch 2.x: the RecordFunction calls used here (name, seqNr, forwardThreadId, scope, inputs, the
+// callback builder) have the same shape in both.
 //
-// Cost model (docs/reference/toolchain.md §3.5): RecordFunction itself costs ~0.1 µs per op; the callback
-// adds one heap context, two clock reads and a lock-free append. Shapes (inputs()) cost more
-// and are off by default.
+// Cost model (docs/reference/toolchain.md §3.5): RecordFunction itself costs ~0.1 µs per op; the
+// callback adds one heap context, two clock reads and a lock-free append. Shapes (inputs()) cost
+// more and are off by default.
 #include <ATen/core/Tensor.h>
 #include <ATen/core/ivalue.h>
 #include <ATen/record_function.h>
@@ -21,9 +21,9 @@
 
 #include "config.h"
 #include "iteration_counter.h"
-#include "steplint/trace/recorded_names.h"
 #include "recorder.h"
 #include "sources.h"
+#include "steplint/trace/recorded_names.h"
 #include "torch_hooks.h"
 
 namespace steplint::collector {
@@ -46,8 +46,8 @@ IterationCounter g_iterations;
 // into the trace (trace::kOpOverheadKey) so the analyzer can take the inflation out.
 constexpr uint32_t kOverheadSample = 64;
 // RecordFunction's own work per op while a global callback is registered (building the record,
-// calling the callbacks, destroying our context): ~0.1 µs (docs/reference/toolchain.md §3.5); not measurable
-// from inside the callbacks, so added as a constant.
+// calling the callbacks, destroying our context): ~0.1 µs (docs/reference/toolchain.md §3.5); not
+// measurable from inside the callbacks, so added as a constant.
 constexpr int64_t kRecordFunctionNs = 100;
 thread_local uint32_t t_overhead_counter = 0;
 std::atomic<int64_t> g_overhead_ns{0};
@@ -94,7 +94,8 @@ std::string_view typeName(const c10::IValue& v) {
 /// True when `aten::copy_(self, src, non_blocking)` copies a CUDA tensor into host memory
 /// without non_blocking: the host waits for the device.
 bool isBlockingCopyToHost(std::string_view name, c10::ArrayRef<const c10::IValue> in) {
-  if (name != "aten::copy_" || in.size() < 2 || !in[0].isTensor() || !in[1].isTensor()) return false;
+  if (name != "aten::copy_" || in.size() < 2 || !in[0].isTensor() || !in[1].isTensor())
+    return false;
   const at::Tensor& dst = in[0].toTensor();
   const at::Tensor& src = in[1].toTensor();
   if (!dst.defined() || !src.defined() || !dst.is_cpu() || !src.is_cuda()) return false;
@@ -128,10 +129,14 @@ void renderInputs(const at::RecordFunction& fn, OpContext& ctx) {
 
 OpScope scopeOf(const at::RecordFunction& fn) {
   switch (fn.scope()) {
-    case at::RecordScope::FUNCTION: return OpScope::kFunction;
-    case at::RecordScope::BACKWARD_FUNCTION: return OpScope::kBackwardFunction;
-    case at::RecordScope::USER_SCOPE: return OpScope::kUserScope;
-    default: return OpScope::kOther;
+    case at::RecordScope::FUNCTION:
+      return OpScope::kFunction;
+    case at::RecordScope::BACKWARD_FUNCTION:
+      return OpScope::kBackwardFunction;
+    case at::RecordScope::USER_SCOPE:
+      return OpScope::kUserScope;
+    default:
+      return OpScope::kOther;
   }
 }
 
@@ -141,7 +146,8 @@ void countIteration(const at::RecordFunction& fn, int depth) noexcept {
   const bool backward =
       IterationCounter::isBackwardOp(fn.name(), fn.scope() == at::RecordScope::BACKWARD_FUNCTION);
   const uint64_t forward_thread = backward && fn.seqNr() >= 0 ? fn.forwardThreadId() : 0;
-  if (g_iterations.onOpStart(at::RecordFunction::currentThreadId(), backward, forward_thread, depth))
+  if (g_iterations.onOpStart(at::RecordFunction::currentThreadId(), backward, forward_thread,
+                             depth))
     onIterationDetected();
 }
 
@@ -207,9 +213,8 @@ void describeOverhead() {
 
 void registerCallbackOnce(bool record_shapes) {
   std::call_once(g_register_once, [record_shapes] {
-    at::addGlobalCallback(at::RecordFunctionCallback(&onOpStart, &onOpEnd)
-                              .needsInputs(record_shapes)
-                              .needsIds(true));
+    at::addGlobalCallback(
+        at::RecordFunctionCallback(&onOpStart, &onOpEnd).needsInputs(record_shapes).needsIds(true));
   });
 }
 
@@ -250,7 +255,8 @@ class TorchSource final : public HostSource {
 
 uint8_t flagsForOp(std::string_view name, OpScope scope) noexcept {
   switch (scope) {
-    case OpScope::kBackwardFunction: return kFlagBackward;
+    case OpScope::kBackwardFunction:
+      return kFlagBackward;
     case OpScope::kUserScope:
       if (startsWith(name, "ProfilerStep#")) return kFlagStep;
       if (startsWith(name, "enumerate(DataLoader)#")) return kFlagDataLoader;

@@ -8,13 +8,16 @@ namespace {
 
 double ms(double ns) { return ns / 1e6; }
 QString fraction(double f) { return QString::fromStdString(formatFraction(f)); }
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString qs(std::string_view s) {
+  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 }  // namespace
 
 AttributionModel::AttributionModel(QObject* parent)
     // ms per step: in the table's title.
-    : TraceTableModel({tr("Timeline"), tr("Cause"), tr("Per step"), tr("Share")}, kMsColumn, parent) {}
+    : TraceTableModel({tr("Timeline"), tr("Cause"), tr("Per step"), tr("Share")}, kMsColumn,
+                      parent) {}
 
 // Rows are cached: the averages are spread over a host array and one array per device.
 void AttributionModel::rebuild() {
@@ -23,14 +26,16 @@ void AttributionModel::rebuild() {
   const analyzer::AttributionResult& a = trace_->summary.attribution;
   for (int c = 0; c < analyzer::kHostCauseCount; ++c) {
     const double ns = a.average_host_ns[static_cast<size_t>(c)];
-    if (ns > 0) rows_.push_back({tr("Host"), qs(analyzer::hostCauseLabel(a, static_cast<analyzer::HostCause>(c))), ns});
+    if (ns > 0)
+      rows_.push_back(
+          {tr("Host"), qs(analyzer::hostCauseLabel(a, static_cast<analyzer::HostCause>(c))), ns});
   }
   for (const auto& [device, causes] : a.average_device_ns) {
     for (int c = 0; c < analyzer::kDeviceCauseCount; ++c) {
       const double ns = causes[static_cast<size_t>(c)];
       if (ns > 0)
-        rows_.push_back(
-            {tr("Device %1").arg(device), qs(analyzer::deviceCauseName(static_cast<analyzer::DeviceCause>(c))), ns});
+        rows_.push_back({tr("Device %1").arg(device),
+                         qs(analyzer::deviceCauseName(static_cast<analyzer::DeviceCause>(c))), ns});
     }
   }
 }
@@ -60,8 +65,8 @@ QString AttributionModel::text(int row, int column) const {
 }
 
 TemporalModel::TemporalModel(QObject* parent)
-    : TraceTableModel({tr("GPU"), tr("Span"), tr("Idle"), tr("Compute"), tr("Non-compute"), tr("Idle\nshare"),
-                       tr("Compute\nshare"), tr("Non-compute\nshare")},
+    : TraceTableModel({tr("GPU"), tr("Span"), tr("Idle"), tr("Compute"), tr("Non-compute"),
+                       tr("Idle\nshare"), tr("Compute\nshare"), tr("Non-compute\nshare")},
                       kSpanColumn, parent) {}
 
 int TemporalModel::rows() const { return static_cast<int>(trace_->summary.temporal.size()); }

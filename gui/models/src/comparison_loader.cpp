@@ -10,16 +10,17 @@ ComparisonLoader::ComparisonLoader(QObject* parent) : BackgroundLoader(parent) {
 }
 
 void ComparisonLoader::load(const QString& base, const QString& next, bool lint) {
-  run([this, base = base.toStdString(), next = next.toStdString(), lint](
-          const std::atomic<bool>& cancel,
-          std::string& error) { return loadNow(base, next, lint, &cancel, progressReporter(), error); },
+  run(
+      [this, base = base.toStdString(), next = next.toStdString(), lint](
+          const std::atomic<bool>& cancel, std::string& error) {
+        return loadNow(base, next, lint, &cancel, progressReporter(), error);
+      },
       [this](std::shared_ptr<LoadedComparison> comparison) { emit loaded(std::move(comparison)); });
 }
 
-std::shared_ptr<LoadedComparison> ComparisonLoader::loadNow(const std::string& base, const std::string& next, bool lint,
-                                                            const std::atomic<bool>* cancel,
-                                                            const std::function<void(double)>& progress,
-                                                            std::string& error) {
+std::shared_ptr<LoadedComparison> ComparisonLoader::loadNow(
+    const std::string& base, const std::string& next, bool lint, const std::atomic<bool>* cancel,
+    const std::function<void(double)>& progress, std::string& error) {
   auto half = [&progress](double offset) {
     return std::function<void(double)>([&progress, offset](double f) {
       if (progress) progress(offset + f / 2);

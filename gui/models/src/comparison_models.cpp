@@ -11,7 +11,9 @@ namespace {
 
 double ms(double ns) { return ns / 1e6; }
 
-QString utf8(std::string_view text) { return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size())); }
+QString utf8(std::string_view text) {
+  return QString::fromUtf8(text.data(), static_cast<qsizetype>(text.size()));
+}
 
 // As `steplint diff`: deltas under half a microsecond per step are rounding, not change.
 constexpr double kNoiseNs = 500;
@@ -28,8 +30,8 @@ QString mostMoved(const analyzer::StepBreakdown& base, const analyzer::StepBreak
     }
   }
   if (static_cast<double>(std::llabs(best_delta)) < kNoiseNs) return {};
-  return utf8(analyzer::stepCategoryName(static_cast<analyzer::StepCategory>(best))) + QLatin1Char(' ') +
-         signedMs(static_cast<double>(best_delta));
+  return utf8(analyzer::stepCategoryName(static_cast<analyzer::StepCategory>(best))) +
+         QLatin1Char(' ') + signedMs(static_cast<double>(best_delta));
 }
 
 QString kindText(trace::EventKind kind) {
@@ -54,7 +56,8 @@ QString sizeText(const analyzer::FindingSize& f) {
 
 QString signedMs(double ns) {
   if (std::fabs(ns) < kNoiseNs) return QStringLiteral("0.000");
-  return (ns > 0 ? QStringLiteral("+") : QStringLiteral("-")) + QString::number(ms(std::fabs(ns)), 'f', 3);
+  return (ns > 0 ? QStringLiteral("+") : QStringLiteral("-")) +
+         QString::number(ms(std::fabs(ns)), 'f', 3);
 }
 
 void ComparisonTableModel::setComparison(std::shared_ptr<const LoadedComparison> comparison) {
@@ -62,8 +65,9 @@ void ComparisonTableModel::setComparison(std::shared_ptr<const LoadedComparison>
 }
 
 CategoryDeltaModel::CategoryDeltaModel(QObject* parent)
-    : ComparisonTableModel({tr("Category"), tr("Base (ms)"), tr("New (ms)"), tr("Delta (ms)"), tr("Delta (%)")},
-                           kBaseColumn, parent) {}
+    : ComparisonTableModel(
+          {tr("Category"), tr("Base (ms)"), tr("New (ms)"), tr("Delta (ms)"), tr("Delta (%)")},
+          kBaseColumn, parent) {}
 
 QVariant CategoryDeltaModel::value(int row, int column) const {
   const bool total = static_cast<size_t>(row) == diff().categories.size();
@@ -105,8 +109,9 @@ QVariant CategoryDeltaModel::extra(int row, int /*column*/, int role) const {
 }
 
 StepPairModel::StepPairModel(QObject* parent)
-    : ComparisonTableModel({tr("Step"), tr("Base (ms)"), tr("New (ms)"), tr("Delta (ms)"), tr("Moved most (ms)")},
-                           kBaseColumn, parent) {}
+    : ComparisonTableModel(
+          {tr("Step"), tr("Base (ms)"), tr("New (ms)"), tr("Delta (ms)"), tr("Moved most (ms)")},
+          kBaseColumn, parent) {}
 
 void StepPairModel::rebuild() {
   rows_.clear();
@@ -133,7 +138,9 @@ QVariant StepPairModel::value(int row, int column) const {
     case kNewColumn:
       return r.next ? QVariant(ms(static_cast<double>(r.next->total_ns))) : QVariant();
     case kDeltaColumn:
-      return r.base && r.next ? QVariant(ms(static_cast<double>(r.next->total_ns - r.base->total_ns))) : QVariant();
+      return r.base && r.next
+                 ? QVariant(ms(static_cast<double>(r.next->total_ns - r.base->total_ns)))
+                 : QVariant();
     case kMovedColumn:
       return r.base && r.next ? mostMoved(*r.base, *r.next) : QString();
     default:
@@ -149,14 +156,16 @@ QString StepPairModel::text(int row, int column) const {
 }
 
 QVariant StepPairModel::extra(int row, int /*column*/, int role) const {
-  if (role == kStepRole) return QVariant::fromValue<qlonglong>(rows_[static_cast<size_t>(row)].step);
+  if (role == kStepRole)
+    return QVariant::fromValue<qlonglong>(rows_[static_cast<size_t>(row)].step);
   return {};
 }
 
 GroupDeltaModel::GroupDeltaModel(QObject* parent)
     : ComparisonTableModel(
-          {tr("Kind"), tr("Name"), tr("Change"), tr("Base\ncalls/step"), tr("New\ncalls/step"), tr("Base\n(ms/step)"),
-           tr("New\n(ms/step)"), tr("Delta\n(ms/step)"), tr("|Delta|"), tr("Base mean\n(µs)"), tr("New mean\n(µs)")},
+          {tr("Kind"), tr("Name"), tr("Change"), tr("Base\ncalls/step"), tr("New\ncalls/step"),
+           tr("Base\n(ms/step)"), tr("New\n(ms/step)"), tr("Delta\n(ms/step)"), tr("|Delta|"),
+           tr("Base mean\n(µs)"), tr("New mean\n(µs)")},
           kBaseCountColumn, parent) {}
 
 const analyzer::GroupDelta& GroupDeltaModel::group(int row) const {
@@ -172,7 +181,8 @@ QVariant GroupDeltaModel::value(int row, int column) const {
     case kNameColumn:
       return QString::fromStdString(g.name);
     case kChangeColumn:
-      return utf8(analyzer::groupChangeName(g.change)) + (g.by_name_only ? tr(" (by name)") : QString());
+      return utf8(analyzer::groupChangeName(g.change)) +
+             (g.by_name_only ? tr(" (by name)") : QString());
     case kBaseCountColumn:
       return g.base_count;
     case kNewCountColumn:
@@ -209,7 +219,8 @@ QVariant GroupDeltaModel::extra(int row, int column, int role) const {
   if (role == kNameRole) return QString::fromStdString(g.name);
   if (role == kIsDeviceRole) return isDevice(row);
   if (role == Qt::ForegroundRole && column == kDeltaMsColumn && std::fabs(g.delta_ns()) >= kNoiseNs)
-    return g.delta_ns() > 0 ? QColor(0xc6, 0x28, 0x28) : QColor(0x2e, 0x7d, 0x32);  // slower red, faster green
+    return g.delta_ns() > 0 ? QColor(0xc6, 0x28, 0x28)
+                            : QColor(0x2e, 0x7d, 0x32);  // slower red, faster green
   if (role == Qt::ToolTipRole && column == kNameColumn) {
     QString tip = QString::fromStdString(g.name);
     if (!g.shapes.empty()) tip += tr("\nInput shapes: %1").arg(QString::fromStdString(g.shapes));
@@ -220,8 +231,9 @@ QVariant GroupDeltaModel::extra(int row, int column, int role) const {
 }
 
 FindingDeltaModel::FindingDeltaModel(QObject* parent)
-    : ComparisonTableModel({tr("Change"), tr("Rule"), tr("Finding"), tr("Base size"), tr("New size"), tr("Unit")},
-                           kBaseSizeColumn, parent) {}
+    : ComparisonTableModel(
+          {tr("Change"), tr("Rule"), tr("Finding"), tr("Base size"), tr("New size"), tr("Unit")},
+          kBaseSizeColumn, parent) {}
 
 QVariant FindingDeltaModel::value(int row, int column) const {
   const analyzer::FindingDelta& f = diff().findings[static_cast<size_t>(row)];

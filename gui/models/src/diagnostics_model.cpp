@@ -28,7 +28,8 @@ QString savingMs(const analyzer::SavingEstimate& s) {
 }
 
 QString savingFraction(const analyzer::SavingEstimate& s) {
-  return s.fraction_of_step >= 0 ? QString::fromStdString(formatFraction(s.fraction_of_step)) : QStringLiteral("?");
+  return s.fraction_of_step >= 0 ? QString::fromStdString(formatFraction(s.fraction_of_step))
+                                 : QStringLiteral("?");
 }
 
 }  // namespace
@@ -41,13 +42,15 @@ void DiagnosticsModel::setTrace(std::shared_ptr<const LoadedTrace> trace) {
     return;
   }
   std::vector<TimeRange> extents;
-  for (const auto& d : trace->lint.diagnostics) extents.push_back(evidenceExtent(d.evidence, trace->model));
+  for (const auto& d : trace->lint.diagnostics)
+    extents.push_back(evidenceExtent(d.evidence, trace->model));
   // Aliasing: the list lives inside the trace, which the pointer keeps alive.
   setFindings({trace, &trace->lint.diagnostics}, std::move(extents));
 }
 
-void DiagnosticsModel::setFindings(std::shared_ptr<const std::vector<analyzer::Diagnostic>> findings,
-                                   std::vector<TimeRange> extents) {
+void DiagnosticsModel::setFindings(
+    std::shared_ptr<const std::vector<analyzer::Diagnostic>> findings,
+    std::vector<TimeRange> extents) {
   beginResetModel();
   findings_ = std::move(findings);
   extents_ = std::move(extents);
@@ -69,7 +72,9 @@ int DiagnosticsModel::rowCount(const QModelIndex& parent) const {
   return static_cast<int>(findings_->size());
 }
 
-int DiagnosticsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : kColumnCount; }
+int DiagnosticsModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : kColumnCount;
+}
 
 QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !findings_) return {};
@@ -79,13 +84,14 @@ QVariant DiagnosticsModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole:
       return display(d, index.column());
     case Qt::ToolTipRole:
-      return tooltipLiteral(
-          QString::fromStdString(d.message + (d.saving.method.empty() ? "" : "\nSaving: " + d.saving.method)));
+      return tooltipLiteral(QString::fromStdString(
+          d.message + (d.saving.method.empty() ? "" : "\nSaving: " + d.saving.method)));
     case Qt::ForegroundRole:
       return index.column() == kSeverityColumn ? QVariant(severityColor(d.severity)) : QVariant();
     case Qt::TextAlignmentRole:
-      return index.column() >= kSavingMsColumn ? QVariant(static_cast<int>(Qt::AlignRight | Qt::AlignVCenter))
-                                               : QVariant();
+      return index.column() >= kSavingMsColumn
+                 ? QVariant(static_cast<int>(Qt::AlignRight | Qt::AlignVCenter))
+                 : QVariant();
     case kEvidenceRole:
       return QVariant::fromValue(row < extents_.size() ? extents_[row] : TimeRange{0, 0});
     case kDiagnosticIndexRole:
@@ -151,11 +157,13 @@ QVariant DiagnosticsModel::headerData(int section, Qt::Orientation orientation, 
 NotCheckedModel::NotCheckedModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void NotCheckedModel::setTrace(std::shared_ptr<const LoadedTrace> trace) {
-  setNotChecked(trace ? std::shared_ptr<const std::vector<analyzer::NotChecked>>(trace, &trace->lint.not_checked)
+  setNotChecked(trace ? std::shared_ptr<const std::vector<analyzer::NotChecked>>(
+                            trace, &trace->lint.not_checked)
                       : nullptr);
 }
 
-void NotCheckedModel::setNotChecked(std::shared_ptr<const std::vector<analyzer::NotChecked>> rules) {
+void NotCheckedModel::setNotChecked(
+    std::shared_ptr<const std::vector<analyzer::NotChecked>> rules) {
   beginResetModel();
   rules_ = std::move(rules);
   endResetModel();
@@ -166,7 +174,9 @@ int NotCheckedModel::rowCount(const QModelIndex& parent) const {
   return static_cast<int>(rules_->size());
 }
 
-int NotCheckedModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : kColumnCount; }
+int NotCheckedModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : kColumnCount;
+}
 
 QVariant NotCheckedModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid) || !rules_) return {};

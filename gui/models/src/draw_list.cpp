@@ -37,7 +37,8 @@ struct StepSpans {
 template <typename Spans>
 class Folder {
  public:
-  Folder(const Spans& spans, const TimelineGeometry& g, double min_px, uint16_t depth, std::vector<DrawItem>& out)
+  Folder(const Spans& spans, const TimelineGeometry& g, double min_px, uint16_t depth,
+         std::vector<DrawItem>& out)
       : spans_(spans), g_(g), min_px_(min_px), depth_(depth), out_(out) {}
 
   /// Items starting in `window` (plus the one reaching into it), never before span `lo`.
@@ -60,7 +61,10 @@ class Folder {
   size_t lowerBound(size_t lo, size_t hi, int64_t t) const {
     while (lo < hi) {
       const size_t mid = lo + (hi - lo) / 2;
-      if (spans_.start(mid) < t) lo = mid + 1; else hi = mid;
+      if (spans_.start(mid) < t)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
     return lo;
   }
@@ -69,8 +73,8 @@ class Folder {
   double width(size_t k) const { return g_.xOf(spans_.end(k)) - g_.xOf(spans_.start(k)); }
 
   void emit(int64_t start_ns, int64_t end_ns, uint32_t index, uint32_t count, uint32_t first) {
-    out_.push_back({start_ns, end_ns, static_cast<float>(g_.xOf(start_ns)), static_cast<float>(g_.xOf(end_ns)), depth_,
-                    index, count, first});
+    out_.push_back({start_ns, end_ns, static_cast<float>(g_.xOf(start_ns)),
+                    static_cast<float>(g_.xOf(end_ns)), depth_, index, count, first});
   }
 
   // Folds the narrow span `first` with its narrow neighbours; returns the next span to look at.
@@ -103,7 +107,8 @@ class Folder {
       ++count;
       ++next;
     }
-    emit(spans_.start(first), fold_end, count == 1 ? spans_.index(first) : trace::kNoIndex, count, spans_.index(first));
+    emit(spans_.start(first), fold_end, count == 1 ? spans_.index(first) : trace::kNoIndex, count,
+         spans_.index(first));
     return next;
   }
 
@@ -137,8 +142,9 @@ const std::vector<std::vector<uint32_t>>& TimelineIndex::lanes(uint32_t track) c
   return track < tracks_.size() ? tracks_[track] : kNone;
 }
 
-std::vector<DrawItem> buildDrawList(const TraceModel& model, const TimelineIndex& index, uint32_t track,
-                                    const TimelineGeometry& geometry, double min_px) {
+std::vector<DrawItem> buildDrawList(const TraceModel& model, const TimelineIndex& index,
+                                    uint32_t track, const TimelineGeometry& geometry,
+                                    double min_px) {
   std::vector<DrawItem> out;
   const auto& lanes = index.lanes(track);
   std::vector<TimeRange> parents{geometry.range};  // depth 0: the whole visible range
@@ -150,18 +156,20 @@ std::vector<DrawItem> buildDrawList(const TraceModel& model, const TimelineIndex
     for (const TimeRange& p : parents) {
       // Children start inside their parent: search only from the parent's start.
       const size_t lo = depth == 0 ? 0 : folder.lowerBound(0, spans.size(), p.start_ns);
-      const TimeRange window{std::max(p.start_ns, geometry.range.start_ns), std::min(p.end_ns, geometry.range.end_ns)};
+      const TimeRange window{std::max(p.start_ns, geometry.range.start_ns),
+                             std::min(p.end_ns, geometry.range.end_ns)};
       if (window.end_ns > window.start_ns) folder.run(window, lo, &wide);
     }
-    // Folded items hide their children (docs/reference/style.md §2.11): descend only under wide boxes.
+    // Folded items hide their children (docs/reference/style.md §2.11): descend only under wide
+    // boxes.
     parents.clear();
     for (size_t k : wide) parents.push_back({spans.start(k), spans.end(k)});
   }
   return out;
 }
 
-std::vector<DrawItem> buildStepDrawList(const std::vector<analyzer::Step>& steps, const TimelineGeometry& geometry,
-                                        double min_px) {
+std::vector<DrawItem> buildStepDrawList(const std::vector<analyzer::Step>& steps,
+                                        const TimelineGeometry& geometry, double min_px) {
   std::vector<DrawItem> out;
   const StepSpans spans{steps};
   Folder<StepSpans> folder(spans, geometry, min_px, 0, out);
@@ -187,7 +195,8 @@ std::vector<float> counterColumns(const CounterSeries& series, const TimelineGeo
   return out;
 }
 
-std::vector<std::pair<uint32_t, uint32_t>> flowLinks(const TraceModel& model, uint32_t selected, size_t max_pairs) {
+std::vector<std::pair<uint32_t, uint32_t>> flowLinks(const TraceModel& model, uint32_t selected,
+                                                     size_t max_pairs) {
   std::vector<std::pair<uint32_t, uint32_t>> flows;
   const auto& events = model.events;
   if (selected >= events.size()) return flows;
@@ -201,7 +210,8 @@ std::vector<std::pair<uint32_t, uint32_t>> flowLinks(const TraceModel& model, ui
     const uint32_t up = events[i].link;
     if (up == selected) {
       flows.emplace_back(selected, i);
-    } else if (up < events.size() && events[up].link == selected && trace::isLaunchApi(events[up].kind)) {
+    } else if (up < events.size() && events[up].link == selected &&
+               trace::isLaunchApi(events[up].kind)) {
       flows.emplace_back(up, i);  // CPU op selected: its launches' device ops
     }
   }
@@ -216,8 +226,8 @@ uint32_t stepAt(const std::vector<analyzer::Step>& steps, int64_t t_ns) {
   return t_ns < it->end_ns ? static_cast<uint32_t>(it - steps.begin()) : trace::kNoIndex;
 }
 
-uint32_t hitTestEvent(const TraceModel& model, const TimelineIndex& index, uint32_t track, int depth,
-                      TimeRange window) {
+uint32_t hitTestEvent(const TraceModel& model, const TimelineIndex& index, uint32_t track,
+                      int depth, TimeRange window) {
   const auto& lanes = index.lanes(track);
   if (depth < 0 || static_cast<size_t>(depth) >= lanes.size()) return trace::kNoIndex;
   const std::vector<uint32_t>& lane = lanes[static_cast<size_t>(depth)];

@@ -10,8 +10,8 @@ namespace {
 std::string trackLabel(const trace::TraceModel& model, const trace::Track& track) {
   std::string label;
   if (track.kind == trace::TrackKind::kGpuStream) {
-    label = std::string(trace::deviceNoun(model.metadata.accelerator)) + " " + std::to_string(track.pid) + ", stream " +
-            std::to_string(track.tid);
+    label = std::string(trace::deviceNoun(model.metadata.accelerator)) + " " +
+            std::to_string(track.pid) + ", stream " + std::to_string(track.tid);
   } else {
     const std::string_view pid = model.str(track.pid_label);
     const std::string_view tid = model.str(track.tid_label);
@@ -24,7 +24,8 @@ std::string trackLabel(const trace::TraceModel& model, const trace::Track& track
 }
 
 std::string dims3(const int32_t (&v)[3]) {
-  return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) + "]";
+  return "[" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " + std::to_string(v[2]) +
+         "]";
 }
 
 std::string number(double value, const char* format) {
@@ -39,7 +40,8 @@ void addGeneralRows(const trace::TraceModel& model, const trace::Event& e, int64
                     std::vector<DetailRow>& rows) {
   rows.push_back({"Category", std::string(model.str(e.category))});
   rows.push_back({"Kind", std::string(trace::eventKindName(e.kind))});
-  if (e.track < model.tracks.size()) rows.push_back({"Track", trackLabel(model, model.tracks[e.track])});
+  if (e.track < model.tracks.size())
+    rows.push_back({"Track", trackLabel(model, model.tracks[e.track])});
   rows.push_back({"Start", formatDurationNs(e.start_ns - trace_start_ns) + " after trace start"});
   rows.push_back({"Duration", formatDurationNs(e.dur_ns)});
   if (e.external_id != trace::kNoId) rows.push_back({"External id", std::to_string(e.external_id)});
@@ -51,11 +53,13 @@ void addGpuRows(const trace::GpuDetail& gpu, trace::EventKind kind, std::vector<
   if (gpu.stream >= 0) rows.push_back({"Stream", std::to_string(gpu.stream)});
   if (gpu.grid[0] > 0) rows.push_back({"Grid", dims3(gpu.grid)});
   if (gpu.block[0] > 0) rows.push_back({"Block", dims3(gpu.block)});
-  if (gpu.registers_per_thread >= 0) rows.push_back({"Registers per thread", std::to_string(gpu.registers_per_thread)});
+  if (gpu.registers_per_thread >= 0)
+    rows.push_back({"Registers per thread", std::to_string(gpu.registers_per_thread)});
   if (gpu.shared_memory >= 0) rows.push_back({"Shared memory", formatBytes(gpu.shared_memory)});
   if (gpu.blocks_per_sm >= 0) rows.push_back({"Blocks per SM", number(gpu.blocks_per_sm, "%.2f")});
   if (gpu.warps_per_sm >= 0) rows.push_back({"Warps per SM", number(gpu.warps_per_sm, "%.2f")});
-  if (gpu.occupancy_pct >= 0) rows.push_back({"Est. achieved occupancy", number(gpu.occupancy_pct, "%.0f %%")});
+  if (gpu.occupancy_pct >= 0)
+    rows.push_back({"Est. achieved occupancy", number(gpu.occupancy_pct, "%.0f %%")});
   if (gpu.bytes >= 0) rows.push_back({"Bytes", formatBytes(gpu.bytes)});
   if (gpu.copy_kind != trace::CopyKind::kUnknown)
     rows.push_back({"Copy kind", std::string(trace::copyKindName(gpu.copy_kind))});
@@ -70,12 +74,16 @@ void addGpuRows(const trace::GpuDetail& gpu, trace::EventKind kind, std::vector<
     rows.push_back({"Destination memory", std::string(trace::memoryKindName(gpu.dst_kind))});
 }
 
-void addOpRows(const trace::TraceModel& model, const trace::OpDetail& op, std::vector<DetailRow>& rows) {
-  if (op.sequence_number != trace::kNoId) rows.push_back({"Sequence number", std::to_string(op.sequence_number)});
-  if (op.fwd_thread_id != trace::kNoId) rows.push_back({"Forward thread", std::to_string(op.fwd_thread_id)});
+void addOpRows(const trace::TraceModel& model, const trace::OpDetail& op,
+               std::vector<DetailRow>& rows) {
+  if (op.sequence_number != trace::kNoId)
+    rows.push_back({"Sequence number", std::to_string(op.sequence_number)});
+  if (op.fwd_thread_id != trace::kNoId)
+    rows.push_back({"Forward thread", std::to_string(op.fwd_thread_id)});
   if (op.input_dims != 0) rows.push_back({"Input dims", std::string(model.str(op.input_dims))});
   if (op.input_types != 0) rows.push_back({"Input types", std::string(model.str(op.input_types))});
-  if (op.concrete_inputs != 0) rows.push_back({"Concrete inputs", std::string(model.str(op.concrete_inputs))});
+  if (op.concrete_inputs != 0)
+    rows.push_back({"Concrete inputs", std::string(model.str(op.concrete_inputs))});
   if (op.call_stack != 0) rows.push_back({"Call stack", std::string(model.str(op.call_stack))});
 }
 

@@ -14,6 +14,7 @@ void addGeneralRows(const trace::TraceModel& model, const trace::Event& e, int64
 /// Kernel / memcpy / memset fields that are present (unset fields are skipped, not "-1").
 void addGpuRows(const trace::GpuDetail& gpu, trace::EventKind kind, std::vector<DetailRow>& rows);
 /// Autograd sequence number, input dims and types, call stack.
-void addOpRows(const trace::TraceModel& model, const trace::OpDetail& op, std::vector<DetailRow>& rows);
+void addOpRows(const trace::TraceModel& model, const trace::OpDetail& op,
+               std::vector<DetailRow>& rows);
 
 }  // namespace steplint::gui

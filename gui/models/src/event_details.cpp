@@ -7,7 +7,8 @@
 
 namespace steplint::gui {
 
-EventDetailsIndex::EventDetailsIndex(const trace::TraceModel& model, const analyzer::StepResult& steps)
+EventDetailsIndex::EventDetailsIndex(const trace::TraceModel& model,
+                                     const analyzer::StepResult& steps)
     : model_(model), steps_(steps), trace_start_ns_(model.timeRange().first) {
   // Counting sort of (link target -> source): offsets first, then fill.
   const auto n = static_cast<uint32_t>(model.events.size());
@@ -63,7 +64,8 @@ void EventDetailsIndex::addLinks(uint32_t index, size_t max_links, EventDetails&
     call = e.link;
     add("Launch call", call);
   }
-  if (call != trace::kNoIndex && model_.events[call].link < n) add("CPU op", model_.events[call].link);
+  if (call != trace::kNoIndex && model_.events[call].link < n)
+    add("CPU op", model_.events[call].link);
   // Reverse: a launch call's device ops; a CPU range's launch calls and their device ops.
   if (trace::isLaunchApi(e.kind)) {
     for (uint32_t op : linkedFrom(index)) add("Device op", op);

@@ -15,7 +15,8 @@ bool isPattern(const QString& path) {
 
 QStringList filesIn(const QDir& dir, const QStringList& name_filters) {
   QStringList out;
-  for (const QString& name : dir.entryList(name_filters, QDir::Files, QDir::Name)) out << dir.filePath(name);
+  for (const QString& name : dir.entryList(name_filters, QDir::Files, QDir::Name))
+    out << dir.filePath(name);
   return out;
 }
 
@@ -32,7 +33,8 @@ JobInputs expandJobInputs(const QStringList& paths) {
     const QFileInfo info(path);
     if (info.isDir()) {
       const QStringList traces = filesIn(QDir(path), kTraceNameFilters);
-      if (traces.isEmpty()) out.problems << QObject::tr("%1: no trace files in it (*.json, *.json.gz)").arg(path);
+      if (traces.isEmpty())
+        out.problems << QObject::tr("%1: no trace files in it (*.json, *.json.gz)").arg(path);
       out.files << traces;
     } else if (isPattern(path)) {
       // The pattern's last part against its folder's files: "run/rank*.json.gz".

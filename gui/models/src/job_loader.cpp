@@ -21,7 +21,8 @@ bool summarizeOne(const std::string& path, const std::atomic<bool>* cancel, Load
     out.problems.push_back(status.message);
     return false;
   }
-  for (const std::string& line : trace::importStatLines(model.stats)) out.warnings.push_back(path + ": " + line);
+  for (const std::string& line : trace::importStatLines(model.stats))
+    out.warnings.push_back(path + ": " + line);
   // Default summary options: the same numbers as `steplint summary DIR`.
   analyzer::TraceSummary summary = analyzer::summarize(model);
   summary.source = path;
@@ -47,17 +48,22 @@ std::string joined(const std::vector<std::string>& lines) {
 }  // namespace
 
 JobLoader::JobLoader(QObject* parent) : BackgroundLoader(parent) {
-  qRegisterMetaType<std::shared_ptr<const steplint::gui::LoadedJob>>("std::shared_ptr<const steplint::gui::LoadedJob>");
+  qRegisterMetaType<std::shared_ptr<const steplint::gui::LoadedJob>>(
+      "std::shared_ptr<const steplint::gui::LoadedJob>");
 }
 
 void JobLoader::load(const QStringList& paths) {
-  run([this, paths](const std::atomic<bool>& cancel,
-                    std::string& error) { return loadNow(paths, &cancel, progressReporter(), error); },
+  run(
+      [this, paths](const std::atomic<bool>& cancel, std::string& error) {
+        return loadNow(paths, &cancel, progressReporter(), error);
+      },
       [this](std::shared_ptr<LoadedJob> job) { emit loaded(std::move(job)); });
 }
 
-std::shared_ptr<LoadedJob> JobLoader::loadNow(const QStringList& paths, const std::atomic<bool>* cancel,
-                                              const std::function<void(double)>& progress, std::string& error) {
+std::shared_ptr<LoadedJob> JobLoader::loadNow(const QStringList& paths,
+                                              const std::atomic<bool>* cancel,
+                                              const std::function<void(double)>& progress,
+                                              std::string& error) {
   const auto started = std::chrono::steady_clock::now();
   auto out = std::make_shared<LoadedJob>();
   const JobInputs inputs = expandJobInputs(paths);
@@ -76,10 +82,12 @@ std::shared_ptr<LoadedJob> JobLoader::loadNow(const QStringList& paths, const st
   }
   analyzeAll(std::move(ranks), *out);
   if (out->jobs.empty()) {  // every trace lacked a rank: groupJobs said why
-    error = "no trace names its rank (no distributedInfo, no rank in the file name):\n" + joined(out->warnings);
+    error = "no trace names its rank (no distributedInfo, no rank in the file name):\n" +
+            joined(out->warnings);
     return nullptr;
   }
-  out->load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  out->load_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return out;
 }
 

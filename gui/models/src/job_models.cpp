@@ -23,10 +23,10 @@ void JobTableModel::setJob(std::shared_ptr<const LoadedJob> job, size_t index) {
 
 RanksModel::RanksModel(QObject* parent)
     // Two-line headers keep eleven columns readable at 1600 px beside the findings.
-    : JobTableModel(
-          {tr("Rank"), tr("Trace"), tr("Step\n(ms)"), tr("Compute\n(ms)"), tr("Comm\ntransfer"), tr("Comm\nwait"),
-           tr("Host\nsyncs"), tr("Host\nwork"), tr("Data-\nLoader"), tr("Idle\n(ms)"), tr("Late in\nsteps")},
-          kStepColumn, parent) {}
+    : JobTableModel({tr("Rank"), tr("Trace"), tr("Step\n(ms)"), tr("Compute\n(ms)"),
+                     tr("Comm\ntransfer"), tr("Comm\nwait"), tr("Host\nsyncs"), tr("Host\nwork"),
+                     tr("Data-\nLoader"), tr("Idle\n(ms)"), tr("Late in\nsteps")},
+                    kStepColumn, parent) {}
 
 QVariant RanksModel::value(int row, int column) const {
   const analyzer::JobRank& r = analysis_->ranks[static_cast<size_t>(row)];
@@ -72,7 +72,8 @@ QVariant RanksModel::extra(int row, int column, int role) const {
     bold.setBold(true);
     return bold;
   }
-  if (role == Qt::ToolTipRole && column == kSourceColumn) return tooltipLiteral(QString::fromStdString(r.source));
+  if (role == Qt::ToolTipRole && column == kSourceColumn)
+    return tooltipLiteral(QString::fromStdString(r.source));
   if (role == Qt::ToolTipRole && column == kWaitColumn)
     return tr("%1 ms per step waiting inside collectives for a slower rank").arg(text(row, column));
   return {};
@@ -83,15 +84,16 @@ QString lateCauseText(const analyzer::JobStep& step) {
   const auto name = analyzer::lateCauseName(step.cause);
   QString cause = QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
   if (step.cause != analyzer::LateCause::kUnexplained)
-    cause += QStringLiteral(" (+%1 ms)").arg(ms(static_cast<double>(step.cause_excess_ns)), 0, 'f', 3);
+    cause +=
+        QStringLiteral(" (+%1 ms)").arg(ms(static_cast<double>(step.cause_excess_ns)), 0, 'f', 3);
   if (!step.grown_kernels.empty())
     cause += QStringLiteral(": ") + QString::fromStdString(step.grown_kernels.front().name);
   return cause;
 }
 
 JobStepsModel::JobStepsModel(QObject* parent)
-    : JobTableModel({tr("Step"), tr("Median\n(ms)"), tr("Collec-\ntives"), tr("Late\nrank"), tr("Others\nwaited (ms)"),
-                     tr("Cause")},
+    : JobTableModel({tr("Step"), tr("Median\n(ms)"), tr("Collec-\ntives"), tr("Late\nrank"),
+                     tr("Others\nwaited (ms)"), tr("Cause")},
                     kMedianColumn, parent) {}
 
 QVariant JobStepsModel::value(int row, int column) const {
@@ -122,7 +124,8 @@ QString JobStepsModel::text(int row, int column) const {
 }
 
 QVariant JobStepsModel::extra(int row, int /*column*/, int role) const {
-  if (role == kStepRole) return QVariant::fromValue<qlonglong>(analysis_->steps[static_cast<size_t>(row)].number);
+  if (role == kStepRole)
+    return QVariant::fromValue<qlonglong>(analysis_->steps[static_cast<size_t>(row)].number);
   return {};
 }
 

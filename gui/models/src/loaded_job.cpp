@@ -2,14 +2,14 @@
 
 namespace steplint::gui {
 
-std::shared_ptr<const std::vector<analyzer::Diagnostic>> LoadedJob::findings(std::shared_ptr<const LoadedJob> job,
-                                                                             size_t index) {
+std::shared_ptr<const std::vector<analyzer::Diagnostic>> LoadedJob::findings(
+    std::shared_ptr<const LoadedJob> job, size_t index) {
   if (!job || index >= job->lint.size()) return nullptr;
   return {job, &job->lint[index].diagnostics};  // aliasing: the list lives as long as the job
 }
 
-std::shared_ptr<const std::vector<analyzer::NotChecked>> LoadedJob::notChecked(std::shared_ptr<const LoadedJob> job,
-                                                                               size_t index) {
+std::shared_ptr<const std::vector<analyzer::NotChecked>> LoadedJob::notChecked(
+    std::shared_ptr<const LoadedJob> job, size_t index) {
   if (!job || index >= job->lint.size()) return nullptr;
   return {job, &job->lint[index].not_checked};
 }

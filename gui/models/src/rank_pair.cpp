@@ -6,8 +6,8 @@ namespace steplint::gui {
 namespace {
 
 const analyzer::JobStep* findStep(const analyzer::JobAnalysis& job, int64_t number) {
-  const auto it =
-      std::find_if(job.steps.begin(), job.steps.end(), [&](const analyzer::JobStep& s) { return s.number == number; });
+  const auto it = std::find_if(job.steps.begin(), job.steps.end(),
+                               [&](const analyzer::JobStep& s) { return s.number == number; });
   return it == job.steps.end() ? nullptr : &*it;
 }
 
@@ -33,11 +33,13 @@ std::optional<RankPair> rankPairForStep(const analyzer::JobAnalysis& job, int64_
   return pairFor(job, *step);
 }
 
-std::optional<RankPair> rankPairForFinding(const analyzer::JobAnalysis& job, const analyzer::Diagnostic& finding) {
+std::optional<RankPair> rankPairForFinding(const analyzer::JobAnalysis& job,
+                                           const analyzer::Diagnostic& finding) {
   const auto named = static_cast<int64_t>(finding.evidence.metric("rank", -1));
   for (int64_t number : finding.evidence.steps) {
     const analyzer::JobStep* step = findStep(job, number);
-    if (step != nullptr && step->straggler >= 0 && (named < 0 || step->straggler == named)) return pairFor(job, *step);
+    if (step != nullptr && step->straggler >= 0 && (named < 0 || step->straggler == named))
+      return pairFor(job, *step);
   }
   return std::nullopt;
 }

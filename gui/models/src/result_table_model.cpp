@@ -5,7 +5,9 @@
 namespace steplint::gui {
 
 ResultTableModel::ResultTableModel(QStringList headers, int first_numeric_column, QObject* parent)
-    : QAbstractTableModel(parent), headers_(std::move(headers)), first_numeric_column_(first_numeric_column) {}
+    : QAbstractTableModel(parent),
+      headers_(std::move(headers)),
+      first_numeric_column_(first_numeric_column) {}
 
 int ResultTableModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() || !hasResult() ? 0 : rows();
@@ -23,14 +25,16 @@ QVariant ResultTableModel::data(const QModelIndex& index, int role) const {
     case kSortValueRole:
       return value(index.row(), index.column());
     case Qt::TextAlignmentRole:
-      return isNumericColumn(index.column()) ? QVariant(static_cast<int>(Qt::AlignRight | Qt::AlignVCenter))
-                                             : QVariant();
+      return isNumericColumn(index.column())
+                 ? QVariant(static_cast<int>(Qt::AlignRight | Qt::AlignVCenter))
+                 : QVariant();
     default:
       break;
   }
   QVariant more = extra(index.row(), index.column(), role);
   // Cells hold trace names (kernels with template arguments): tooltips must show them literally.
-  if (!more.isValid() && role == Qt::ToolTipRole) return tooltipLiteral(text(index.row(), index.column()));
+  if (!more.isValid() && role == Qt::ToolTipRole)
+    return tooltipLiteral(text(index.row(), index.column()));
   return more;
 }
 
@@ -41,7 +45,8 @@ QString ResultTableModel::text(int row, int column) const {
 }
 
 QVariant ResultTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation == Qt::Horizontal && role == Qt::DisplayRole && section >= 0 && section < headers_.size())
+  if (orientation == Qt::Horizontal && role == Qt::DisplayRole && section >= 0 &&
+      section < headers_.size())
     return headers_[section];
   return QAbstractTableModel::headerData(section, orientation, role);
 }

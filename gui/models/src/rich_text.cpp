@@ -8,8 +8,8 @@ namespace {
 // Markdown punctuation that can start emphasis, links, images, headings, tables, strikeout,
 // escapes or code anywhere in a line. CommonMark lets any ASCII punctuation be escaped.
 bool isMarkdownActive(QChar c) {
-  return c == u'\\' || c == u'*' || c == u'_' || c == u'[' || c == u']' || c == u'#' || c == u'|' || c == u'~' ||
-         c == u'!' || c == u'`';
+  return c == u'\\' || c == u'*' || c == u'_' || c == u'[' || c == u']' || c == u'#' || c == u'|' ||
+         c == u'~' || c == u'!' || c == u'`';
 }
 
 // The number of backticks in the run starting at `at`.
@@ -42,7 +42,8 @@ void appendLiteral(QString& out, QChar c) {
 QString escapeLineStart(const QString& text) {
   qsizetype digits = 0;
   while (digits < text.size() && text[digits].isDigit()) ++digits;
-  const bool ordered = digits > 0 && digits < text.size() && (text[digits] == u'.' || text[digits] == u')');
+  const bool ordered =
+      digits > 0 && digits < text.size() && (text[digits] == u'.' || text[digits] == u')');
   if (ordered) return text.left(digits) + u'\\' + text.mid(digits);
   if (!text.isEmpty() && (text[0] == u'-' || text[0] == u'+')) return u'\\' + text;
   return text;

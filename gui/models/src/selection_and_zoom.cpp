@@ -26,7 +26,8 @@ void SelectionAndZoom::reset(TimeRange full) {
 TimeRange SelectionAndZoom::clamp(TimeRange r) const {
   if (r.end_ns < r.start_ns) std::swap(r.start_ns, r.end_ns);
   const int64_t full_span = full_.end_ns - full_.start_ns;
-  int64_t span = std::clamp<int64_t>(r.end_ns - r.start_ns, std::min(kMinSpanNs, full_span), full_span);
+  int64_t span =
+      std::clamp<int64_t>(r.end_ns - r.start_ns, std::min(kMinSpanNs, full_span), full_span);
   // Keep the centre where the caller put it, then slide the window back inside the trace.
   const int64_t centre = r.start_ns + (r.end_ns - r.start_ns) / 2;
   int64_t start = centre - span / 2;
@@ -44,7 +45,8 @@ void SelectionAndZoom::setVisibleRange(TimeRange range, bool remember) {
 
 void SelectionAndZoom::zoomTo(TimeRange range, double margin_fraction) {
   if (range.end_ns < range.start_ns) std::swap(range.start_ns, range.end_ns);
-  const auto margin = static_cast<int64_t>(static_cast<double>(range.end_ns - range.start_ns) * margin_fraction);
+  const auto margin =
+      static_cast<int64_t>(static_cast<double>(range.end_ns - range.start_ns) * margin_fraction);
   setVisibleRange({range.start_ns - margin, range.end_ns + margin}, true);
 }
 

@@ -9,7 +9,8 @@ double us(double ns) { return ns / 1e3; }
 }  // namespace
 
 OpStatsModel::OpStatsModel(QObject* parent)
-    : TraceTableModel({tr("CPU op"), tr("Calls"), tr("Total (ms)"), tr("Self (ms)"), tr("Mean (µs)"), tr("Max (µs)")},
+    : TraceTableModel({tr("CPU op"), tr("Calls"), tr("Total (ms)"), tr("Self (ms)"),
+                       tr("Mean (µs)"), tr("Max (µs)")},
                       kCountColumn, parent) {}
 
 QVariant OpStatsModel::value(int row, int column) const {
@@ -33,8 +34,8 @@ QVariant OpStatsModel::value(int row, int column) const {
 }
 
 KernelStatsModel::KernelStatsModel(QObject* parent)
-    : TraceTableModel({tr("Kernel"), tr("Calls"), tr("Total (ms)"), tr("Mean (µs)"), tr("Min (µs)"), tr("Max (µs)"),
-                       tr("Tensor cores")},
+    : TraceTableModel({tr("Kernel"), tr("Calls"), tr("Total (ms)"), tr("Mean (µs)"), tr("Min (µs)"),
+                       tr("Max (µs)"), tr("Tensor cores")},
                       kCountColumn, parent) {}
 
 QVariant KernelStatsModel::value(int row, int column) const {

@@ -9,8 +9,9 @@ bool hasSteps(const AlignedSide& side) { return side.steps != nullptr && !side.s
 
 /// The step in which `t` falls (or the last one starting before it; the first when none).
 size_t stepAt(const std::vector<analyzer::Step>& steps, int64_t t) {
-  const auto after = std::upper_bound(steps.begin(), steps.end(), t,
-                                      [](int64_t time, const analyzer::Step& s) { return time < s.start_ns; });
+  const auto after =
+      std::upper_bound(steps.begin(), steps.end(), t,
+                       [](int64_t time, const analyzer::Step& s) { return time < s.start_ns; });
   return after == steps.begin() ? 0 : static_cast<size_t>(after - steps.begin()) - 1;
 }
 
@@ -18,15 +19,16 @@ size_t stepAt(const std::vector<analyzer::Step>& steps, int64_t t) {
 const analyzer::Step* partner(const std::vector<analyzer::Step>& from, size_t index,
                               const std::vector<analyzer::Step>& to) {
   const int64_t number = from[index].number;
-  const auto same = std::find_if(to.begin(), to.end(), [&](const analyzer::Step& s) { return s.number == number; });
+  const auto same = std::find_if(to.begin(), to.end(),
+                                 [&](const analyzer::Step& s) { return s.number == number; });
   if (same != to.end()) return &*same;
   return index < to.size() ? &to[index] : &to.back();
 }
 
 const analyzer::Step* findNumber(const AlignedSide& side, int64_t number) {
   if (!hasSteps(side)) return nullptr;
-  const auto it =
-      std::find_if(side.steps->begin(), side.steps->end(), [&](const analyzer::Step& s) { return s.number == number; });
+  const auto it = std::find_if(side.steps->begin(), side.steps->end(),
+                               [&](const analyzer::Step& s) { return s.number == number; });
   return it == side.steps->end() ? nullptr : &*it;
 }
 
@@ -36,7 +38,8 @@ TimeRange alignRange(const AlignedSide& from, const AlignedSide& to, TimeRange v
   int64_t from_anchor = from.full.start_ns;
   int64_t to_anchor = to.full.start_ns;
   if (hasSteps(from) && hasSteps(to)) {
-    const size_t index = stepAt(*from.steps, visible.start_ns + (visible.end_ns - visible.start_ns) / 2);
+    const size_t index =
+        stepAt(*from.steps, visible.start_ns + (visible.end_ns - visible.start_ns) / 2);
     from_anchor = (*from.steps)[index].start_ns;
     to_anchor = partner(*from.steps, index, *to.steps)->start_ns;
   }
@@ -44,8 +47,9 @@ TimeRange alignRange(const AlignedSide& from, const AlignedSide& to, TimeRange v
   return {visible.start_ns + shift, visible.end_ns + shift};
 }
 
-std::optional<std::pair<TimeRange, TimeRange>> stepRanges(const AlignedSide& upper, const AlignedSide& lower,
-                                                          int64_t number, double margin) {
+std::optional<std::pair<TimeRange, TimeRange>> stepRanges(const AlignedSide& upper,
+                                                          const AlignedSide& lower, int64_t number,
+                                                          double margin) {
   const analyzer::Step* a = findNumber(upper, number);
   if (a == nullptr) return std::nullopt;
   int64_t width = a->duration_ns();
@@ -57,10 +61,12 @@ std::optional<std::pair<TimeRange, TimeRange>> stepRanges(const AlignedSide& upp
   // aligned with the other (a first step often starts right at the trace's start).
   const auto margin_ns = static_cast<int64_t>(margin * static_cast<double>(width));
   const int64_t left = std::clamp<int64_t>(
-      std::min({margin_ns, a->start_ns - upper.full.start_ns, lower_start - lower.full.start_ns}), 0, margin_ns);
-  const int64_t right = std::clamp<int64_t>(
-      std::min({margin_ns, upper.full.end_ns - (a->start_ns + width), lower.full.end_ns - (lower_start + width)}), 0,
-      margin_ns);
+      std::min({margin_ns, a->start_ns - upper.full.start_ns, lower_start - lower.full.start_ns}),
+      0, margin_ns);
+  const int64_t right =
+      std::clamp<int64_t>(std::min({margin_ns, upper.full.end_ns - (a->start_ns + width),
+                                    lower.full.end_ns - (lower_start + width)}),
+                          0, margin_ns);
   return std::make_pair(TimeRange{a->start_ns - left, a->start_ns + width + right},
                         TimeRange{lower_start - left, lower_start + width + right});
 }

@@ -10,13 +10,16 @@ namespace {
 
 double ms(double ns) { return ns / 1e6; }
 // GiB, or -1 for the analyzer's "unknown" (-1 bytes).
-double gib(int64_t bytes) { return bytes < 0 ? -1.0 : static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0); }
+double gib(int64_t bytes) {
+  return bytes < 0 ? -1.0 : static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0);
+}
 
 QStringList breakdownHeaders() {
   QStringList headers = {QObject::tr("Step"), QObject::tr("Total")};
   for (int c = 0; c < analyzer::kStepCategoryCount; ++c) {
     const auto name = analyzer::stepCategoryName(static_cast<analyzer::StepCategory>(c));
-    headers << QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));  // ms: in the title
+    headers << QString::fromUtf8(name.data(),
+                                 static_cast<qsizetype>(name.size()));  // ms: in the title
   }
   return headers;
 }
@@ -25,7 +28,8 @@ QString fraction(double f) { return QString::fromStdString(formatFraction(f)); }
 
 }  // namespace
 
-StepBreakdownModel::StepBreakdownModel(QObject* parent) : TraceTableModel(breakdownHeaders(), kTotalColumn, parent) {}
+StepBreakdownModel::StepBreakdownModel(QObject* parent)
+    : TraceTableModel(breakdownHeaders(), kTotalColumn, parent) {}
 
 int StepBreakdownModel::rows() const {
   const size_t steps = trace_->summary.breakdown.per_step.size();
@@ -39,7 +43,8 @@ bool StepBreakdownModel::isAverageRow(int row) const {
 QVariant StepBreakdownModel::value(int row, int column) const {
   const analyzer::BreakdownResult& b = trace_->summary.breakdown;
   if (isAverageRow(row)) {
-    if (column == kStepColumn) return QVariant::fromValue<qlonglong>(std::numeric_limits<qlonglong>::max());
+    if (column == kStepColumn)
+      return QVariant::fromValue<qlonglong>(std::numeric_limits<qlonglong>::max());
     if (column == kTotalColumn) return ms(b.average_total_ns);
     return ms(b.average_ns[static_cast<size_t>(column - kFirstCategoryColumn)]);
   }
@@ -56,22 +61,25 @@ QString StepBreakdownModel::text(int row, int column) const {
 
 QVariant StepBreakdownModel::extra(int row, int column, int role) const {
   if (role == kStepRole) {
-    return isAverageRow(row) ? qlonglong{-1}
-                             : qlonglong{trace_->summary.breakdown.per_step[static_cast<size_t>(row)].step_number};
+    return isAverageRow(row)
+               ? qlonglong{-1}
+               : qlonglong{
+                     trace_->summary.breakdown.per_step[static_cast<size_t>(row)].step_number};
   }
   if (role == Qt::ToolTipRole && column >= kFirstCategoryColumn) {
     const double total = value(row, kTotalColumn).toDouble();
     const double part = value(row, column).toDouble();
-    return text(row, column) + tr(" ms (") + fraction(total > 0 ? part / total : -1) + tr(" of the step)");
+    return text(row, column) + tr(" ms (") + fraction(total > 0 ? part / total : -1) +
+           tr(" of the step)");
   }
   return {};
 }
 
 GpuSummaryModel::GpuSummaryModel(QObject* parent)
     // Two-line headers keep the ten columns narrow enough for the overview page (docs/gui.md).
-    : TraceTableModel({tr("GPU"), tr("Name"), tr("Utilization"), tr("SM\nefficiency"), tr("Occupancy"),
-                       tr("Tensor\ncores"), tr("Kernels"), tr("Kernel time\n(ms)"), tr("Peak allocated\n(GiB)"),
-                       tr("Peak reserved\n(GiB)")},
+    : TraceTableModel({tr("GPU"), tr("Name"), tr("Utilization"), tr("SM\nefficiency"),
+                       tr("Occupancy"), tr("Tensor\ncores"), tr("Kernels"), tr("Kernel time\n(ms)"),
+                       tr("Peak allocated\n(GiB)"), tr("Peak reserved\n(GiB)")},
                       kUtilizationColumn, parent) {}
 
 int GpuSummaryModel::rows() const { return static_cast<int>(trace_->summary.gpus.size()); }
@@ -106,7 +114,8 @@ QVariant GpuSummaryModel::value(int row, int column) const {
 }
 
 QString GpuSummaryModel::text(int row, int column) const {
-  if (column >= kUtilizationColumn && column <= kTensorCoreColumn) return fraction(value(row, column).toDouble());
+  if (column >= kUtilizationColumn && column <= kTensorCoreColumn)
+    return fraction(value(row, column).toDouble());
   if (column == kPeakAllocatedColumn || column == kPeakReservedColumn) {
     const analyzer::GpuSummary& g = trace_->summary.gpus[static_cast<size_t>(row)];
     const double peak = value(row, column).toDouble();
@@ -119,15 +128,17 @@ QString GpuSummaryModel::text(int row, int column) const {
 
 IdleModel::IdleModel(QObject* parent)
     // ms: in the table's title.
-    : TraceTableModel({tr("Window"), tr("GPU"), tr("Stream"), tr("Span"), tr("Busy"), tr("Host wait"),
-                       tr("Kernel wait"), tr("Other idle"), tr("Idle share")},
+    : TraceTableModel({tr("Window"), tr("GPU"), tr("Stream"), tr("Span"), tr("Busy"),
+                       tr("Host wait"), tr("Kernel wait"), tr("Other idle"), tr("Idle share")},
                       kSpanColumn, parent) {}
 
 int IdleModel::rows() const {
   return static_cast<int>(trace_->summary.idle_steps.size() + trace_->summary.idle_hta.size());
 }
 
-bool IdleModel::isHtaRow(int row) const { return static_cast<size_t>(row) >= trace_->summary.idle_steps.size(); }
+bool IdleModel::isHtaRow(int row) const {
+  return static_cast<size_t>(row) >= trace_->summary.idle_steps.size();
+}
 
 const analyzer::StreamIdle& IdleModel::stream(int row) const {
   const analyzer::TraceSummary& s = trace_->summary;
@@ -155,7 +166,8 @@ QVariant IdleModel::value(int row, int column) const {
     case kOtherColumn:
       return ms(static_cast<double>(s.other_ns));
     case kIdleShareColumn:
-      return s.span_ns > 0 ? static_cast<double>(s.idle_ns()) / static_cast<double>(s.span_ns) : -1.0;
+      return s.span_ns > 0 ? static_cast<double>(s.idle_ns()) / static_cast<double>(s.span_ns)
+                           : -1.0;
     default:
       return {};
   }

@@ -37,9 +37,7 @@ int decimalsFor(int64_t step_ns, int64_t unit_ns) {
 
 }  // namespace
 
-int64_t TimelineGeometry::nsAt(double x) const {
-  return range.start_ns + roundToNs(x * nsPerPx());
-}
+int64_t TimelineGeometry::nsAt(double x) const { return range.start_ns + roundToNs(x * nsPerPx()); }
 
 TimeRange TimelineGeometry::zoomed(double anchor_x, double factor) const {
   if (!(factor > 0)) factor = 1.0;
@@ -85,7 +83,8 @@ RulerTicks rulerTicks(TimeRange range, double width_px, int64_t origin_ns, doubl
   }
   // The unit follows the largest label, the decimals the step: deep in a long trace that
   // reads "426.25 ms" rather than "426250 µs"; a half-unit step reads "1.5 ms".
-  const int64_t last = std::max(std::llabs(range.end_ns - origin_ns), std::llabs(range.start_ns - origin_ns));
+  const int64_t last =
+      std::max(std::llabs(range.end_ns - origin_ns), std::llabs(range.start_ns - origin_ns));
   const Unit unit = unitFor(std::max(step * 2, last));
   out.unit = unit.name;
   out.step_ns = step;
@@ -93,9 +92,11 @@ RulerTicks rulerTicks(TimeRange range, double width_px, int64_t origin_ns, doubl
   // First multiple of the step (counted from the origin) at or after the range start.
   int64_t k = (range.start_ns - origin_ns) / step;
   if (origin_ns + k * step < range.start_ns) ++k;
-  for (int64_t t = origin_ns + k * step; t <= range.end_ns && out.ticks.size() < 10'000; t += step) {
+  for (int64_t t = origin_ns + k * step; t <= range.end_ns && out.ticks.size() < 10'000;
+       t += step) {
     char buf[48];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, static_cast<double>(t - origin_ns) / static_cast<double>(unit.ns));
+    std::snprintf(buf, sizeof buf, "%.*f", decimals,
+                  static_cast<double>(t - origin_ns) / static_cast<double>(unit.ns));
     out.ticks.push_back({t, g.xOf(t), buf});
   }
   return out;

@@ -78,7 +78,8 @@ class LayoutBuilder {
   }
 
   std::string processLabel(const Track& t) const {
-    std::string pid = t.pid_label != 0 ? std::string(model().str(t.pid_label)) : std::to_string(t.pid);
+    std::string pid =
+        t.pid_label != 0 ? std::string(model().str(t.pid_label)) : std::to_string(t.pid);
     std::string name(model().str(t.process_name));
     return name.empty() ? "Process " + pid : name + " (pid " + pid + ")";
   }
@@ -88,7 +89,8 @@ class LayoutBuilder {
     std::map<std::tuple<int64_t, trace::StringId>, std::vector<uint32_t>> processes;
     for (uint32_t i = 0; i < model().tracks.size(); ++i) {
       const Track& t = model().tracks[i];
-      if (t.kind != TrackKind::kGpuStream && t.event_count > 0) processes[{t.pid, t.pid_label}].push_back(i);
+      if (t.kind != TrackKind::kGpuStream && t.event_count > 0)
+        processes[{t.pid, t.pid_label}].push_back(i);
     }
     for (auto& [key, tracks] : processes) {
       std::sort(tracks.begin(), tracks.end(), [&](uint32_t a, uint32_t b) {
@@ -96,17 +98,20 @@ class LayoutBuilder {
         const Track& tb = model().tracks[b];
         return std::tie(ta.sort_index, ta.tid, a) < std::tie(tb.sort_index, tb.tid, b);
       });
-      addRow(processLabel(model().tracks[tracks.front()]), RowKind::kGroupHeader, trace::kNoIndex, 1);
+      addRow(processLabel(model().tracks[tracks.front()]), RowKind::kGroupHeader, trace::kNoIndex,
+             1);
       for (uint32_t i : tracks) {
         const Track& t = model().tracks[i];
-        addTrackRow(i, t.kind == TrackKind::kCpuThread ? RowKind::kCpuThread : RowKind::kOtherTrack, threadLabel(t));
+        addTrackRow(i, t.kind == TrackKind::kCpuThread ? RowKind::kCpuThread : RowKind::kOtherTrack,
+                    threadLabel(t));
       }
     }
   }
 
   // "GPU 0", or "MTIA 0" ...: what the trace's accelerator calls a device.
   std::string deviceName(int64_t device) const {
-    return std::string(trace::deviceNoun(model().metadata.accelerator)) + " " + std::to_string(device);
+    return std::string(trace::deviceNoun(model().metadata.accelerator)) + " " +
+           std::to_string(device);
   }
 
   std::string deviceLabel(int64_t device) const {
@@ -130,7 +135,8 @@ class LayoutBuilder {
       addRow(deviceLabel(device), RowKind::kGroupHeader, trace::kNoIndex, 1);
       for (uint32_t i : tracks) {
         const Track& t = model().tracks[i];
-        std::string stream = t.tid_label != 0 ? std::string(model().str(t.tid_label)) : std::to_string(t.tid);
+        std::string stream =
+            t.tid_label != 0 ? std::string(model().str(t.tid_label)) : std::to_string(t.tid);
         addTrackRow(i, RowKind::kGpuStream, deviceName(device) + " · stream " + stream);
       }
     }
@@ -138,7 +144,8 @@ class LayoutBuilder {
 
   void addSeries(std::string label, CounterSeries series) {
     if (series.ts_ns.empty()) return;
-    series.max_value = series.percent ? 1.0 : *std::max_element(series.values.begin(), series.values.end());
+    series.max_value =
+        series.percent ? 1.0 : *std::max_element(series.values.begin(), series.values.end());
     if (!addRow(std::move(label), RowKind::kCounter, trace::kNoIndex, 1)) return;
     out_.rows.back().series = static_cast<int>(out_.counters.size());
     out_.counters.push_back(std::move(series));
@@ -170,18 +177,22 @@ void LayoutBuilder::addCounters() {
   std::map<int32_t, CounterSeries> busy = kernelBusySeries(model());
   if (busy.empty() && memory.empty() && counters.empty()) return;
   addRow("Counters", RowKind::kGroupHeader, trace::kNoIndex, 1);
-  for (auto& [device, series] : busy) addSeries(deviceName(device) + " utilization", std::move(series));
+  for (auto& [device, series] : busy)
+    addSeries(deviceName(device) + " utilization", std::move(series));
   for (auto& [key, series] : memory) {
     // c10::DeviceType: 0 = CPU, 1 = CUDA.
-    std::string label = key.first == 1 ? "GPU " + std::to_string(key.second) + " memory allocated"
-                                       : (key.first == 0 ? std::string("CPU memory allocated")
-                                                         : "Device " + std::to_string(key.first) + " memory allocated");
+    std::string label =
+        key.first == 1
+            ? "GPU " + std::to_string(key.second) + " memory allocated"
+            : (key.first == 0 ? std::string("CPU memory allocated")
+                              : "Device " + std::to_string(key.first) + " memory allocated");
     addSeries(std::move(label), std::move(series));
   }
   for (auto& [key, series] : counters) {
     std::string name(model().str(key.first));
     std::string series_name(model().str(key.second));
-    addSeries(series_name.empty() || series_name == name ? name : name + " · " + series_name, std::move(series));
+    addSeries(series_name.empty() || series_name == name ? name : name + " · " + series_name,
+              std::move(series));
   }
 }
 
@@ -189,7 +200,8 @@ void LayoutBuilder::addCounters() {
 
 int TimelineLayout::rowAt(int y) const {
   if (y < 0 || y >= total_height || rows.empty()) return -1;
-  auto it = std::upper_bound(rows.begin(), rows.end(), y, [](int v, const TimelineRow& r) { return v < r.y; });
+  auto it = std::upper_bound(rows.begin(), rows.end(), y,
+                             [](int v, const TimelineRow& r) { return v < r.y; });
   return static_cast<int>(it - rows.begin()) - 1;
 }
 

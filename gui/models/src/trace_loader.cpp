@@ -50,15 +50,17 @@ void TraceLoader::load(const QString& path) {
       [this](std::shared_ptr<LoadedTrace> trace) { emit loaded(std::move(trace)); });
 }
 
-std::shared_ptr<LoadedTrace> TraceLoader::loadNow(const std::string& path, const std::atomic<bool>* cancel,
+std::shared_ptr<LoadedTrace> TraceLoader::loadNow(const std::string& path,
+                                                  const std::atomic<bool>* cancel,
                                                   const std::function<void(double)>& progress,
                                                   std::string& error) {
   return loadNow(path, cancel, progress, true, error);
 }
 
-std::shared_ptr<LoadedTrace> TraceLoader::loadNow(const std::string& path, const std::atomic<bool>* cancel,
-                                                  const std::function<void(double)>& progress, bool lint,
-                                                  std::string& error) {
+std::shared_ptr<LoadedTrace> TraceLoader::loadNow(const std::string& path,
+                                                  const std::atomic<bool>* cancel,
+                                                  const std::function<void(double)>& progress,
+                                                  bool lint, std::string& error) {
   const auto started = std::chrono::steady_clock::now();
   auto out = std::make_shared<LoadedTrace>();
   out->path = path;
@@ -71,8 +73,10 @@ std::shared_ptr<LoadedTrace> TraceLoader::loadNow(const std::string& path, const
     return nullptr;
   }
   if (cancel != nullptr && cancel->load()) return nullptr;
-  for (std::string& line : trace::importStatLines(out->model.stats)) out->warnings.push_back(std::move(line));
-  if (!out->model.metadata.stopped_early_reason.empty())  // the collector's reason, beside its counter
+  for (std::string& line : trace::importStatLines(out->model.stats))
+    out->warnings.push_back(std::move(line));
+  if (!out->model.metadata.stopped_early_reason
+           .empty())  // the collector's reason, beside its counter
     out->warnings.push_back("recording stopped early: " + out->model.metadata.stopped_early_reason);
 
   analyzer::RuleRegistry registry;
@@ -87,7 +91,8 @@ std::shared_ptr<LoadedTrace> TraceLoader::loadNow(const std::string& path, const
   // Here, off the GUI thread: on millions of events it takes a noticeable fraction of a second.
   out->op_stats = analyzer::computeOpStats(out->model);
   if (progress) progress(1.0);
-  out->load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  out->load_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   return out;
 }
 

@@ -10,7 +10,8 @@ namespace steplint::gui {
 std::map<int32_t, CounterSeries> kernelBusySeries(const trace::TraceModel& model, int buckets) {
   std::map<int32_t, std::vector<analyzer::Interval>> kernels;
   for (const trace::Event& e : model.events) {
-    if (e.kind == trace::EventKind::kKernel && e.dur_ns > 0) kernels[model.deviceOf(e)].push_back({e.start_ns, e.end_ns()});
+    if (e.kind == trace::EventKind::kKernel && e.dur_ns > 0)
+      kernels[model.deviceOf(e)].push_back({e.start_ns, e.end_ns()});
   }
   std::map<int32_t, CounterSeries> out;
   const auto [start, end] = model.timeRange();
@@ -23,7 +24,8 @@ std::map<int32_t, CounterSeries> kernelBusySeries(const trace::TraceModel& model
     s.percent = true;
     for (int64_t t = start; t < end; t += width) {
       s.ts_ns.push_back(t);
-      s.values.push_back(static_cast<double>(busy.overlapLength(t, t + width)) / static_cast<double>(width));
+      s.values.push_back(static_cast<double>(busy.overlapLength(t, t + width)) /
+                         static_cast<double>(width));
     }
   }
   return out;

@@ -60,23 +60,50 @@ TimelineInput::Result TimelineInput::key(const QKeyEvent& e, QPoint cursor) {
   if (e.modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)) return Result{};
   const int page = std::max(state_.time_area.height() - 40, 40);
   switch (e.key()) {
-    case Qt::Key_W: zoomAround(anchorX(cursor), kZoomStep); break;
-    case Qt::Key_S: zoomAround(anchorX(cursor), 1.0 / kZoomStep); break;
-    case Qt::Key_A: case Qt::Key_Left: pan(-kPanFraction); break;
-    case Qt::Key_D: case Qt::Key_Right: pan(kPanFraction); break;
-    case Qt::Key_Backspace: case Qt::Key_U: selection_.undoZoom(); break;
-    case Qt::Key_0: case Qt::Key_F: selection_.zoomToFull(); break;
-    case Qt::Key_Z: return zoomToSelection();
-    case Qt::Key_Up: r.scroll_by = -40; break;
-    case Qt::Key_Down: r.scroll_by = 40; break;
-    case Qt::Key_PageUp: r.scroll_by = -page; break;
-    case Qt::Key_PageDown: r.scroll_by = page; break;
+    case Qt::Key_W:
+      zoomAround(anchorX(cursor), kZoomStep);
+      break;
+    case Qt::Key_S:
+      zoomAround(anchorX(cursor), 1.0 / kZoomStep);
+      break;
+    case Qt::Key_A:
+    case Qt::Key_Left:
+      pan(-kPanFraction);
+      break;
+    case Qt::Key_D:
+    case Qt::Key_Right:
+      pan(kPanFraction);
+      break;
+    case Qt::Key_Backspace:
+    case Qt::Key_U:
+      selection_.undoZoom();
+      break;
+    case Qt::Key_0:
+    case Qt::Key_F:
+      selection_.zoomToFull();
+      break;
+    case Qt::Key_Z:
+      return zoomToSelection();
+    case Qt::Key_Up:
+      r.scroll_by = -40;
+      break;
+    case Qt::Key_Down:
+      r.scroll_by = 40;
+      break;
+    case Qt::Key_PageUp:
+      r.scroll_by = -page;
+      break;
+    case Qt::Key_PageDown:
+      r.scroll_by = page;
+      break;
     case Qt::Key_Escape:
       state_.has_range = false;
       selection_.selectEvent(trace::kNoIndex);
       r.repaint = true;
       break;
-    default: r.handled = false; break;
+    default:
+      r.handled = false;
+      break;
   }
   return r;
 }
@@ -99,15 +126,18 @@ TimelineInput::Result TimelineInput::press(const QMouseEvent& e) {
   r.handled = true;
   press_pos_ = e.position().toPoint();
   press_visible_ = selection_.visibleRange();
-  range_from_ruler_ = press_pos_.y() < state_.time_area.top() && press_pos_.x() >= state_.time_area.left();
-  drag_ = (range_from_ruler_ || (e.modifiers() & Qt::ShiftModifier)) ? Drag::kRange : Drag::kPending;
+  range_from_ruler_ =
+      press_pos_.y() < state_.time_area.top() && press_pos_.x() >= state_.time_area.left();
+  drag_ =
+      (range_from_ruler_ || (e.modifiers() & Qt::ShiftModifier)) ? Drag::kRange : Drag::kPending;
   return r;
 }
 
 TimelineInput::Result TimelineInput::move(const QMouseEvent& e) {
   Result r;
   const QPoint pos = e.position().toPoint();
-  if (drag_ == Drag::kPending && (pos - press_pos_).manhattanLength() > kDragThresholdPx) drag_ = Drag::kPan;
+  if (drag_ == Drag::kPending && (pos - press_pos_).manhattanLength() > kDragThresholdPx)
+    drag_ = Drag::kPan;
   if (drag_ == Drag::kPan) {
     // Relative to the view at the press, so rounding does not accumulate over the drag.
     selection_.setVisibleRange(state_.geometry(press_visible_).panned(press_pos_.x() - pos.x()));
@@ -135,12 +165,14 @@ TimelineInput::Result TimelineInput::release(const QMouseEvent& e) {
   }
   if (drag == Drag::kPending) {  // a click
     const TimelineHit hit = state_.hitAt(press_pos_, selection_.visibleRange());
-    if (hit.row >= 0 && state_.layout.rows[static_cast<size_t>(hit.row)].kind == RowKind::kGroupHeader) {
+    if (hit.row >= 0 &&
+        state_.layout.rows[static_cast<size_t>(hit.row)].kind == RowKind::kGroupHeader) {
       state_.toggleGroup(hit.row);
       r.relayout = true;
       return r;
     }
-    const bool event_row = hit.row >= 0 && state_.layout.rows[static_cast<size_t>(hit.row)].track != trace::kNoIndex;
+    const bool event_row =
+        hit.row >= 0 && state_.layout.rows[static_cast<size_t>(hit.row)].track != trace::kNoIndex;
     selection_.selectEvent(event_row ? hit.event : trace::kNoIndex);
   }
   return r;
@@ -171,10 +203,12 @@ QString TimelineInput::timeText(int64_t ns) const {
 QString TimelineInput::eventTooltip(uint32_t event) const {
   const trace::TraceModel& model = state_.trace->model;
   const trace::Event& e = model.events[event];
-  QString text = QString::fromUtf8(model.name(e).data(), static_cast<qsizetype>(model.name(e).size()));
+  QString text =
+      QString::fromUtf8(model.name(e).data(), static_cast<qsizetype>(model.name(e).size()));
   if (text.size() > 300) text = text.left(300) + QStringLiteral("…");
   const std::string_view kind = trace::eventKindName(e.kind);
-  text += QStringLiteral("\n") + QString::fromUtf8(kind.data(), static_cast<qsizetype>(kind.size()));
+  text +=
+      QStringLiteral("\n") + QString::fromUtf8(kind.data(), static_cast<qsizetype>(kind.size()));
   text += QStringLiteral(" · ") + QString::fromStdString(formatDuration(e.dur_ns));
   text += QStringLiteral("\nstart ") + timeText(e.start_ns);
   if (const trace::GpuDetail* d = model.gpu(e); d != nullptr && d->stream >= 0) {
@@ -185,8 +219,9 @@ QString TimelineInput::eventTooltip(uint32_t event) const {
 
 QString TimelineInput::stepTooltip(uint32_t step) const {
   const analyzer::Step& s = state_.trace->summary.steps.steps[step];
-  return QStringLiteral("Step %1\n").arg(s.number) + QString::fromStdString(formatDuration(s.duration_ns())) +
-         QStringLiteral("\nstart ") + timeText(s.start_ns);
+  return QStringLiteral("Step %1\n").arg(s.number) +
+         QString::fromStdString(formatDuration(s.duration_ns())) + QStringLiteral("\nstart ") +
+         timeText(s.start_ns);
 }
 
 QString TimelineInput::tooltip(QPoint pos) const {
@@ -202,8 +237,9 @@ QString TimelineInput::tooltip(QPoint pos) const {
     const auto it = std::upper_bound(s.ts_ns.begin(), s.ts_ns.end(), hit.time_ns);
     if (it == s.ts_ns.begin()) return {};
     const double v = s.values[static_cast<size_t>(it - s.ts_ns.begin()) - 1];
-    return QString::fromStdString(row.label) + QStringLiteral("\n") + QString::fromStdString(formatCounterValue(s, v)) +
-           QStringLiteral(" at ") + timeText(hit.time_ns);
+    return QString::fromStdString(row.label) + QStringLiteral("\n") +
+           QString::fromStdString(formatCounterValue(s, v)) + QStringLiteral(" at ") +
+           timeText(hit.time_ns);
   }
   return {};
 }

@@ -26,14 +26,15 @@ class TimelineInput {
   struct Result {
     bool handled = false;
     bool repaint = false;
-    int scroll_by = 0;                       // px of vertical scroll
-    uint32_t activated = trace::kNoIndex;    // emit eventActivated(activated)
-    bool relayout = false;                   // rows changed (a group was folded)
+    int scroll_by = 0;                     // px of vertical scroll
+    uint32_t activated = trace::kNoIndex;  // emit eventActivated(activated)
+    bool relayout = false;                 // rows changed (a group was folded)
   };
 
   static constexpr double kZoomStep = 0.8;  // per key press / wheel notch
 
-  TimelineInput(TimelineViewState& state, SelectionAndZoom& selection) : state_(state), selection_(selection) {}
+  TimelineInput(TimelineViewState& state, SelectionAndZoom& selection)
+      : state_(state), selection_(selection) {}
 
   Result wheel(const QWheelEvent& e);
   /// A touchpad pinch (QNativeGestureEvent, Qt::ZoomNativeGesture): `delta` is the change in

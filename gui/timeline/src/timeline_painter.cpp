@@ -13,12 +13,18 @@ constexpr double kHatchMinPx = 10.0;     // folded blocks this wide get a hatch
 constexpr double kFoldTextMinPx = 64.0;  // ... and this wide an "N events" label
 constexpr size_t kMaxOutlined = 5000;    // highlighted evidence events drawn per frame
 
-QString qstr(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString qstr(std::string_view s) {
+  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 }  // namespace
 
-TimelinePainter::TimelinePainter(const TimelineViewState& state, const SelectionAndZoom& selection, QPainter& painter)
-    : state_(state), selection_(selection), p_(painter), g_(state.geometry(selection.visibleRange())) {
+TimelinePainter::TimelinePainter(const TimelineViewState& state, const SelectionAndZoom& selection,
+                                 QPainter& painter)
+    : state_(state),
+      selection_(selection),
+      p_(painter),
+      g_(state.geometry(selection.visibleRange())) {
   box_font_ = p_.font();
   box_font_.setPointSizeF(std::max(6.0, box_font_.pointSizeF() * 0.85));
 }
@@ -66,15 +72,16 @@ void TimelinePainter::drawRuler(const RulerTicks& ticks, int width) {
   for (const RulerTick& t : ticks.ticks) {
     const double x = area.left() + t.x;
     p_.drawLine(QPointF(x, area.top() - 7), QPointF(x, area.top() - 1));
-    p_.drawText(QPointF(x + 3, area.top() - 9), QString::fromUtf8(t.label.c_str()) + QLatin1Char(' ') + unit);
+    p_.drawText(QPointF(x + 3, area.top() - 9),
+                QString::fromUtf8(t.label.c_str()) + QLatin1Char(' ') + unit);
   }
   if (state_.has_range) {  // the range being selected, with its length (Perfetto's area selection)
     const double x0 = area.left() + g_.xOf(state_.range_selection.start_ns);
     const double x1 = area.left() + g_.xOf(state_.range_selection.end_ns);
     const QRectF band(x0, 0, std::max(x1 - x0, 1.0), area.top() - 1);
     p_.fillRect(band, QColor(40, 110, 220, 90));
-    const QString length =
-        QString::fromStdString(formatDuration(state_.range_selection.end_ns - state_.range_selection.start_ns));
+    const QString length = QString::fromStdString(
+        formatDuration(state_.range_selection.end_ns - state_.range_selection.start_ns));
     p_.setPen(QColor(0x10, 0x30, 0x70));
     p_.drawText(band.adjusted(-60, 0, 60, -12), Qt::AlignCenter, length);
     p_.setPen(QColor(0x30, 0x30, 0x30));
@@ -90,9 +97,15 @@ void TimelinePainter::drawRow(const TimelineRow& row, int top) {
     case RowKind::kGroupHeader:
       p_.fillRect(QRect(area.left(), top, area.width(), row.height), QColor(0xe6, 0xea, 0xf0));
       break;
-    case RowKind::kSteps: drawStepsRow(top); break;
-    case RowKind::kCounter: drawCounterRow(row, top); break;
-    default: drawEventRow(row, top); break;
+    case RowKind::kSteps:
+      drawStepsRow(top);
+      break;
+    case RowKind::kCounter:
+      drawCounterRow(row, top);
+      break;
+    default:
+      drawEventRow(row, top);
+      break;
   }
   p_.setPen(QColor(0xdd, 0xdd, 0xdd));
   p_.drawLine(0, top + row.height - 1, area.right(), top + row.height - 1);
@@ -103,12 +116,15 @@ void TimelinePainter::drawItem(const DrawItem& item, QRectF rect) {
     // Tinted by the fold's first event, so a run of kernels still reads as kernels (Tracy does
     // the same); the hatch says "zoom in to split".
     const auto& events = state_.trace->model.events;
-    const QColor tint = item.first < events.size() ? state_.palette.eventColor(events[item.first]).lighter(125)
-                                                   : TimelinePalette::folded();
+    const QColor tint = item.first < events.size()
+                            ? state_.palette.eventColor(events[item.first]).lighter(125)
+                            : TimelinePalette::folded();
     p_.fillRect(rect, tint);
-    if (rect.width() >= kHatchMinPx) p_.fillRect(rect, QBrush(QColor(0x80, 0x80, 0x80), Qt::BDiagPattern));
+    if (rect.width() >= kHatchMinPx)
+      p_.fillRect(rect, QBrush(QColor(0x80, 0x80, 0x80), Qt::BDiagPattern));
     if (rect.width() >= kFoldTextMinPx) {
-      drawBoxText(rect, QString::number(item.count) + QStringLiteral(" events"), QColor(0x20, 0x20, 0x20));
+      drawBoxText(rect, QString::number(item.count) + QStringLiteral(" events"),
+                  QColor(0x20, 0x20, 0x20));
     }
     return;
   }
@@ -139,7 +155,8 @@ void TimelinePainter::drawEventRow(const TimelineRow& row, int top) {
     if (item_x1 < 0 || item_x0 > g_.width_px) continue;
     const double x0 = std::max(item_x0, -2.0);
     const double x1 = std::min(item_x1, g_.width_px + 2.0);
-    const QRectF rect(area.left() + x0, top + pad + item.depth * lane_h, std::max(x1 - x0, 1.0), lane_h - 1.0);
+    const QRectF rect(area.left() + x0, top + pad + item.depth * lane_h, std::max(x1 - x0, 1.0),
+                      lane_h - 1.0);
     drawItem(item, rect);
   }
 }
@@ -163,7 +180,8 @@ void TimelinePainter::drawStepsRow(int top) {
     const analyzer::Step& s = steps[item.index];
     p_.fillRect(rect, TimelinePalette::stepColor(s.number));
     if (rect.width() >= kTextMinPx) {
-      drawBoxText(rect, QStringLiteral("Step ") + QString::number(s.number), QColor(0xff, 0xff, 0xff));
+      drawBoxText(rect, QStringLiteral("Step ") + QString::number(s.number),
+                  QColor(0xff, 0xff, 0xff));
     }
   }
 }
@@ -183,7 +201,8 @@ void TimelinePainter::drawCounterRow(const TimelineRow& row, int top) {
   p_.setPen(QColor(0x50, 0x50, 0x50));
   p_.setFont(box_font_);
   p_.drawText(QPointF(state_.time_area.left() + 4, top + 12),
-              QStringLiteral("max ") + QString::fromStdString(formatCounterValue(series, series.max_value)));
+              QStringLiteral("max ") +
+                  QString::fromStdString(formatCounterValue(series, series.max_value)));
 }
 
 void TimelinePainter::drawBoxText(const QRectF& rect, const QString& text, const QColor& color) {
@@ -215,7 +234,8 @@ void TimelinePainter::drawLabels() {
     const QString text = header ? (row.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) +
                                       QString::fromStdString(row.label)
                                 : QString::fromStdString(row.label);
-    const QString label = QFontMetrics(p_.font()).elidedText(text, Qt::ElideMiddle, text_rect.width());
+    const QString label =
+        QFontMetrics(p_.font()).elidedText(text, Qt::ElideMiddle, text_rect.width());
     p_.drawText(text_rect, Qt::AlignVCenter | Qt::AlignLeft, label);
     p_.setPen(QColor(0xd0, 0xd0, 0xd0));
     p_.drawLine(0, top + row.height - 1, area.left(), top + row.height - 1);
@@ -238,7 +258,8 @@ QRectF TimelinePainter::eventRect(uint32_t event) const {
   const double x0 = std::max(g_.xOf(e.start_ns), -4.0);
   const double x1 = std::min(g_.xOf(e.end_ns()), g_.width_px + 4.0);
   if (x1 < -4.0 || x0 > g_.width_px + 4.0) return {};
-  return QRectF(state_.time_area.left() + x0, top, std::max(x1 - x0, 2.0), state_.layout.options.lane_height - 1.0);
+  return QRectF(state_.time_area.left() + x0, top, std::max(x1 - x0, 2.0),
+                state_.layout.options.lane_height - 1.0);
 }
 
 void TimelinePainter::drawEventOutline(uint32_t event, const QPen& pen) {
@@ -257,17 +278,20 @@ void TimelinePainter::drawOverlays() {
     const double x0 = std::max(g_.xOf(r.start_ns), -2.0);
     const double x1 = std::min(g_.xOf(r.end_ns), g_.width_px + 2.0);
     if (x1 >= 0 && x0 <= g_.width_px) {
-      p_.fillRect(QRectF(area.left() + x0, area.top(), std::max(x1 - x0, 2.0), area.height()), QColor(255, 200, 0, 60));
+      p_.fillRect(QRectF(area.left() + x0, area.top(), std::max(x1 - x0, 2.0), area.height()),
+                  QColor(255, 200, 0, 60));
     }
   }
   if (state_.has_range) {
     const double x0 = g_.xOf(state_.range_selection.start_ns);
     const double x1 = g_.xOf(state_.range_selection.end_ns);
-    p_.fillRect(QRectF(area.left() + x0, area.top(), std::max(x1 - x0, 1.0), area.height()), QColor(40, 110, 220, 50));
+    p_.fillRect(QRectF(area.left() + x0, area.top(), std::max(x1 - x0, 1.0), area.height()),
+                QColor(40, 110, 220, 50));
   }
   const auto& highlighted = selection_.highlightedEvents();
   const QPen evidence_pen(QColor(0xff, 0x8c, 0x00), 3.0);
-  for (size_t i = 0; i < highlighted.size() && i < kMaxOutlined; ++i) drawEventOutline(highlighted[i], evidence_pen);
+  for (size_t i = 0; i < highlighted.size() && i < kMaxOutlined; ++i)
+    drawEventOutline(highlighted[i], evidence_pen);
   drawFlows();
   drawEventOutline(selection_.selectedEvent(), QPen(QColor(0x10, 0x10, 0x10), 2.0));
   p_.restore();
@@ -279,13 +303,16 @@ void TimelinePainter::drawFlows() {
     const QRectF a = eventRect(from);
     const QRectF b = eventRect(to);
     if (a.isEmpty() || b.isEmpty()) continue;  // both ends must be on screen
-    if (!state_.time_area.contains(a.topLeft().toPoint()) || !state_.time_area.contains(b.topLeft().toPoint())) {
+    if (!state_.time_area.contains(a.topLeft().toPoint()) ||
+        !state_.time_area.contains(b.topLeft().toPoint())) {
       continue;
     }
     // Same row (an op and the launch nested in it): a short drop from the op's lane;
     // across rows (launch → kernel): from the launch's start to the kernel's start.
-    const bool same_row = state_.trace->model.events[from].track == state_.trace->model.events[to].track;
-    const QPointF start = same_row ? QPointF(b.left(), a.bottom()) : QPointF(a.left(), a.center().y());
+    const bool same_row =
+        state_.trace->model.events[from].track == state_.trace->model.events[to].track;
+    const QPointF start =
+        same_row ? QPointF(b.left(), a.bottom()) : QPointF(a.left(), a.center().y());
     const QPointF end(b.left(), b.top() < a.top() ? b.bottom() : b.top());
     p_.setPen(pen);
     p_.drawLine(start, end);

@@ -1,5 +1,6 @@
 // Paints one frame of the timeline from the view state: per visible row, a draw list is
-// built (draw_list.h) and only its items are painted (docs/reference/style.md §2.11). Raster QPainter.
+// built (draw_list.h) and only its items are painted (docs/reference/style.md §2.11). Raster
+// QPainter.
 #pragma once
 
 #include <QFont>
@@ -13,7 +14,8 @@ namespace steplint::gui {
 
 class TimelinePainter {
  public:
-  TimelinePainter(const TimelineViewState& state, const SelectionAndZoom& selection, QPainter& painter);
+  TimelinePainter(const TimelineViewState& state, const SelectionAndZoom& selection,
+                  QPainter& painter);
 
   void paint(QSize size);
 

@@ -15,17 +15,26 @@ struct HueBand {
 
 HueBand bandFor(EventKind kind) {
   switch (kind) {
-    case EventKind::kKernel: return {190, 80, 150, 215};            // blues and teals
-    case EventKind::kMemcpy: return {280, 30, 140, 210};            // violet (pinned / device)
-    case EventKind::kMemset: return {300, 25, 90, 200};
-    case EventKind::kCpuOp: return {25, 40, 130, 240};              // oranges
-    case EventKind::kPythonFunction: return {45, 20, 120, 235};
+    case EventKind::kKernel:
+      return {190, 80, 150, 215};  // blues and teals
+    case EventKind::kMemcpy:
+      return {280, 30, 140, 210};  // violet (pinned / device)
+    case EventKind::kMemset:
+      return {300, 25, 90, 200};
+    case EventKind::kCpuOp:
+      return {25, 40, 130, 240};  // oranges
+    case EventKind::kPythonFunction:
+      return {45, 20, 120, 235};
     case EventKind::kUserAnnotation:
-    case EventKind::kGpuUserAnnotation: return {95, 50, 120, 205};  // greens
+    case EventKind::kGpuUserAnnotation:
+      return {95, 50, 120, 205};  // greens
     case EventKind::kRuntime:
-    case EventKind::kDriver: return {170, 20, 70, 190};             // grey-teal
-    case EventKind::kCudaSync: return {350, 10, 170, 220};          // red: the host waits
-    default: return {0, 360, 25, 190};                              // greys
+    case EventKind::kDriver:
+      return {170, 20, 70, 190};  // grey-teal
+    case EventKind::kCudaSync:
+      return {350, 10, 170, 220};  // red: the host waits
+    default:
+      return {0, 360, 25, 190};  // greys
   }
 }
 
@@ -47,7 +56,8 @@ QColor TimelinePalette::compute(const trace::Event& event) const {
   if (model_ == nullptr) return folded();
   if (event.kind == EventKind::kMemcpy) {
     const trace::GpuDetail* d = model_->gpu(event);
-    if (d != nullptr && (d->src_kind == trace::MemoryKind::kPageable || d->dst_kind == trace::MemoryKind::kPageable)) {
+    if (d != nullptr && (d->src_kind == trace::MemoryKind::kPageable ||
+                         d->dst_kind == trace::MemoryKind::kPageable)) {
       return QColor(0xe0, 0x5a, 0x1e);  // pageable: the one copy colour that should stand out
     }
   }

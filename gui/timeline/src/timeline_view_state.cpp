@@ -68,7 +68,9 @@ void TimelineViewState::updateSearch(const QString& text) {
   search_match.assign(strings.size(), 0);
   for (size_t id = 0; id < strings.size(); ++id) {
     const std::string_view s = strings.view(static_cast<trace::StringId>(id));
-    search_match[id] = QByteArray::fromRawData(s.data(), static_cast<qsizetype>(s.size())).toLower().contains(needle);
+    search_match[id] = QByteArray::fromRawData(s.data(), static_cast<qsizetype>(s.size()))
+                           .toLower()
+                           .contains(needle);
   }
 }
 

@@ -23,10 +23,10 @@ namespace steplint::gui {
 struct TimelineHit {
   enum class Area : uint8_t { kNone, kRuler, kLabels, kRows };
   Area area = Area::kNone;
-  int row = -1;                       // index into layout.rows
-  int depth = -1;                     // lane inside an event row
-  uint32_t event = trace::kNoIndex;   // event (event rows) or step index (Steps row)
-  int64_t time_ns = 0;                // time under the point (ruler and rows)
+  int row = -1;                      // index into layout.rows
+  int depth = -1;                    // lane inside an event row
+  uint32_t event = trace::kNoIndex;  // event (event rows) or step index (Steps row)
+  int64_t time_ns = 0;               // time under the point (ruler and rows)
 };
 
 struct TimelineViewState {
@@ -40,16 +40,17 @@ struct TimelineViewState {
   TimelinePalette palette;
   mutable DrawListCache draw_cache;  // filled while painting (a const pass over the state)
 
-  QRect time_area;     // rows area right of the labels, below the ruler (widget px)
-  int scroll_y = 0;    // px of rows scrolled off the top
+  QRect time_area;   // rows area right of the labels, below the ruler (widget px)
+  int scroll_y = 0;  // px of rows scrolled off the top
 
-  bool has_range = false;         // a Shift+drag / ruler-drag range selection is shown
+  bool has_range = false;  // a Shift+drag / ruler-drag range selection is shown
   TimeRange range_selection{0, 0};
 
-  std::vector<std::pair<uint32_t, uint32_t>> flows;  // (upstream, downstream): launch → kernel, op → launch
-  std::vector<uint8_t> search_match;                 // per StringId; empty when no search
+  std::vector<std::pair<uint32_t, uint32_t>>
+      flows;                          // (upstream, downstream): launch → kernel, op → launch
+  std::vector<uint8_t> search_match;  // per StringId; empty when no search
   bool search_active = false;
-  std::vector<std::string> collapsed_groups;         // group header labels folded by a click
+  std::vector<std::string> collapsed_groups;  // group header labels folded by a click
 
   void setTrace(std::shared_ptr<const LoadedTrace> t);
   TimelineGeometry geometry(TimeRange visible) const {

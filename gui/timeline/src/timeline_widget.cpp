@@ -2,9 +2,9 @@
 
 #include <QCursor>
 #include <QHelpEvent>
+#include <QNativeGestureEvent>
 #include <QPainter>
 #include <QScrollBar>
-#include <QNativeGestureEvent>
 #include <QToolTip>
 
 #include "steplint/gui/rich_text.h"
@@ -37,8 +37,10 @@ TimelineWidget::TimelineWidget(SelectionAndZoom* selection, QWidget* parent)
     update();
   });
   connect(selection_, &SelectionAndZoom::visibleRangeChanged, this, [this] { update(); });
-  connect(selection_, &SelectionAndZoom::selectedEventChanged, this, &TimelineWidget::onSelectedEvent);
-  connect(selection_, &SelectionAndZoom::selectedFindingChanged, this, &TimelineWidget::onSelectedFinding);
+  connect(selection_, &SelectionAndZoom::selectedEventChanged, this,
+          &TimelineWidget::onSelectedEvent);
+  connect(selection_, &SelectionAndZoom::selectedFindingChanged, this,
+          &TimelineWidget::onSelectedFinding);
   connect(selection_, &SelectionAndZoom::searchTextChanged, this, &TimelineWidget::onSearchText);
   updateFrame();
 }
@@ -61,7 +63,8 @@ void TimelineWidget::setTrace(std::shared_ptr<const LoadedTrace> trace) {
 std::vector<QString> TimelineWidget::trackLabels() const {
   std::vector<QString> labels;
   labels.reserve(state_->layout.rows.size());
-  for (const TimelineRow& row : state_->layout.rows) labels.push_back(QString::fromStdString(row.label));
+  for (const TimelineRow& row : state_->layout.rows)
+    labels.push_back(QString::fromStdString(row.label));
   return labels;
 }
 
@@ -70,7 +73,8 @@ void TimelineWidget::updateFrame() {
   const int label_width = std::min(TimelineViewState::kLabelWidth, std::max(width() / 4, 60));
   const int bar = vbar_->sizeHint().width();
   const int top = TimelineViewState::kRulerHeight;
-  state_->time_area = QRect(label_width, top, std::max(width() - label_width - bar, 1), std::max(height() - top, 1));
+  state_->time_area = QRect(label_width, top, std::max(width() - label_width - bar, 1),
+                            std::max(height() - top, 1));
   vbar_->setGeometry(width() - bar, top, bar, std::max(height() - top, 1));
   vbar_->setPageStep(state_->time_area.height());
   vbar_->setSingleStep(state_->layout.options.lane_height);
@@ -129,7 +133,8 @@ bool TimelineWidget::event(QEvent* e) {
   if (e->type() == QEvent::NativeGesture) {
     auto* gesture = static_cast<QNativeGestureEvent*>(e);
     if (gesture->gestureType() == Qt::ZoomNativeGesture) {
-      const TimelineInput::Result r = input_->pinch(gesture->value(), gesture->position().toPoint());
+      const TimelineInput::Result r =
+          input_->pinch(gesture->value(), gesture->position().toPoint());
       apply(r.handled, r.repaint, r.scroll_by, r.activated);
       return true;
     }
@@ -147,12 +152,14 @@ void TimelineWidget::resizeEvent(QResizeEvent* e) {
   updateFrame();
 }
 
-#define SL_APPLY(call, e)                                                          \
-  do {                                                                             \
-    const TimelineInput::Result r = (call);                                        \
-    if (r.relayout) updateFrame();                                                 \
-    if (apply(r.handled, r.repaint, r.scroll_by, r.activated)) (e)->accept();      \
-    else (e)->ignore();                                                            \
+#define SL_APPLY(call, e)                                      \
+  do {                                                         \
+    const TimelineInput::Result r = (call);                    \
+    if (r.relayout) updateFrame();                             \
+    if (apply(r.handled, r.repaint, r.scroll_by, r.activated)) \
+      (e)->accept();                                           \
+    else                                                       \
+      (e)->ignore();                                           \
   } while (false)
 
 void TimelineWidget::wheelEvent(QWheelEvent* e) { SL_APPLY(input_->wheel(*e), e); }

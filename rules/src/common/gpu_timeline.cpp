@@ -38,8 +38,8 @@ const analyzer::IntervalSet* DeviceBusyTimeline::set(int32_t device) const {
   return it == busy_.end() ? &all_ : &it->second;
 }
 
-int64_t DeviceBusyTimeline::idleAfterSync(int32_t device, int64_t sync_start_ns, int64_t sync_end_ns,
-                                          int64_t limit_ns) const {
+int64_t DeviceBusyTimeline::idleAfterSync(int32_t device, int64_t sync_start_ns,
+                                          int64_t sync_end_ns, int64_t limit_ns) const {
   const auto& items = set(device)->intervals();
   // First busy interval that ends after the return.
   auto it = std::upper_bound(items.begin(), items.end(), sync_end_ns,

@@ -22,7 +22,8 @@ class DeviceBusyTimeline {
   /// that work) to the first device op starting after the return. 0 when the device was still
   /// busy at the return, was already idle when the sync started (it did not wait), or has no
   /// further work before `limit_ns` (the end of the step).
-  int64_t idleAfterSync(int32_t device, int64_t sync_start_ns, int64_t sync_end_ns, int64_t limit_ns) const;
+  int64_t idleAfterSync(int32_t device, int64_t sync_start_ns, int64_t sync_end_ns,
+                        int64_t limit_ns) const;
   /// How much of [start, end) `device` (-1 = all devices merged) ran nothing: the part of a
   /// host-side range that the GPU did not hide.
   int64_t idleWithin(int32_t device, int64_t start_ns, int64_t end_ns) const;

@@ -18,13 +18,13 @@ using trace::kNoIndex;
 using trace::TraceModel;
 
 bool isScalarReadOp(std::string_view name) {
-  return name == "aten::item" || name == "aten::_local_scalar_dense" || name == "aten::is_nonzero" ||
-         name == "aten::equal";
+  return name == "aten::item" || name == "aten::_local_scalar_dense" ||
+         name == "aten::is_nonzero" || name == "aten::equal";
 }
 
 bool isCopyOp(std::string_view name) {
-  return name == "aten::copy_" || name == "aten::_copy_from" || name == "aten::_copy_from_and_resize" ||
-         name == "aten::_to_copy" || name == "aten::to";
+  return name == "aten::copy_" || name == "aten::_copy_from" ||
+         name == "aten::_copy_from_and_resize" || name == "aten::_to_copy" || name == "aten::to";
 }
 
 /// Events looked at around a call when pairing copies and syncs; they are adjacent in practice.
@@ -47,7 +47,8 @@ uint32_t copyBefore(const TraceModel& model, const LaunchIndex& launches, uint32
   return kNoIndex;
 }
 
-int32_t deviceWaitedOn(const TraceModel& model, const LaunchIndex& launches, uint32_t index, int32_t fallback) {
+int32_t deviceWaitedOn(const TraceModel& model, const LaunchIndex& launches, uint32_t index,
+                       int32_t fallback) {
   const Event& sync = model.events[index];
   if (const trace::GpuDetail* g = model.gpu(sync); g && g->device >= 0) return g->device;
   const uint32_t first = model.tracks[sync.track].first_event;
@@ -64,20 +65,24 @@ void classify(const TraceModel& model, const LaunchIndex& launches, HostSync& s)
   const uint32_t range = enclosingCpuRange(model, s.event);
   s.range = range;
   s.op = outermostAtenOp(model, s.event);
-  if (findAncestor(model, s.event, [&](const Event& e) { return isScalarReadOp(model.name(e)); }) != kNoIndex) {
+  if (findAncestor(model, s.event, [&](const Event& e) { return isScalarReadOp(model.name(e)); }) !=
+      kNoIndex) {
     s.cause = SyncCause::kScalarRead;
   }
-  s.copy = s.api == SyncApi::kSyncCopy ? launches.deviceOpOf(s.event) : copyBefore(model, launches, s.event);
+  s.copy = s.api == SyncApi::kSyncCopy ? launches.deviceOpOf(s.event)
+                                       : copyBefore(model, launches, s.event);
   // A copy API can block by itself (pageable memory): the wait starts at the copy call.
   if (s.copy != kNoIndex && model.events[s.copy].link != kNoIndex)
     s.wait_start_ns = std::min(s.wait_start_ns, model.events[model.events[s.copy].link].start_ns);
   if (s.cause == SyncCause::kScalarRead) return;
-  // The copy and the sync belong together unless another kind of op (aten::nonzero ...) issued both.
+  // The copy and the sync belong together unless another kind of op (aten::nonzero ...) issued
+  // both.
   const bool copy_issued = range == kNoIndex || model.events[range].kind != EventKind::kCpuOp ||
                            isCopyOp(model.name(model.events[range]));
   if (s.copy != kNoIndex && copy_issued) {
     const trace::GpuDetail* g = model.gpu(model.events[s.copy]);
-    const bool to_host = g && (g->copy_kind == trace::CopyKind::kDtoH || g->copy_kind == trace::CopyKind::kAtoH);
+    const bool to_host =
+        g && (g->copy_kind == trace::CopyKind::kDtoH || g->copy_kind == trace::CopyKind::kAtoH);
     s.cause = to_host ? SyncCause::kCopyToHost : SyncCause::kCopyToDevice;
     return;
   }
@@ -92,9 +97,9 @@ void classify(const TraceModel& model, const LaunchIndex& launches, HostSync& s)
 }  // namespace
 
 std::string_view syncCauseName(SyncCause cause) {
-  static constexpr std::array<std::string_view, 6> kNames = {"explicit synchronize", "scalar read (.item())",
-                                                             "device-to-host copy", "copy to the device",
-                                                             "op reading a device value", "unknown"};
+  static constexpr std::array<std::string_view, 6> kNames = {
+      "explicit synchronize", "scalar read (.item())",     "device-to-host copy",
+      "copy to the device",   "op reading a device value", "unknown"};
   return kNames[static_cast<size_t>(cause)];
 }
 
@@ -134,11 +139,13 @@ std::vector<HostSync> computeHostSyncs(const analyzer::AnalysisContext& context)
     s.start_ns = e.start_ns;
     s.end_ns = e.end_ns();
     s.wait_start_ns = e.start_ns;
-    s.step = e.kind == EventKind::kCudaSync ? context.stepAt(e.start_ns) : hostStepAt(context, e.start_ns);
+    s.step = e.kind == EventKind::kCudaSync ? context.stepAt(e.start_ns)
+                                            : hostStepAt(context, e.start_ns);
     if (s.step < 0) continue;
     if (s.api != SyncApi::kSyncRecord) classify(model, launches, s);
     s.device = deviceWaitedOn(model, launches, i, only_device);
-    s.gpu_idle_ns = busy.idleAfterSync(s.device, s.wait_start_ns, s.end_ns, idleLimit(context, s.step));
+    s.gpu_idle_ns =
+        busy.idleAfterSync(s.device, s.wait_start_ns, s.end_ns, idleLimit(context, s.step));
     out.push_back(s);
   }
   return out;
@@ -147,7 +154,8 @@ std::vector<HostSync> computeHostSyncs(const analyzer::AnalysisContext& context)
 }  // namespace
 
 const std::vector<HostSync>& findHostSyncs(const analyzer::AnalysisContext& context) {
-  return context.shared<std::vector<HostSync>>("common.host_syncs", [&] { return computeHostSyncs(context); });
+  return context.shared<std::vector<HostSync>>("common.host_syncs",
+                                               [&] { return computeHostSyncs(context); });
 }
 
 }  // namespace steplint::rules::common

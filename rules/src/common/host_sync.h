@@ -28,18 +28,18 @@ std::string_view syncCauseName(SyncCause cause);
 using analyzer::isSyncApiName;
 
 struct HostSync {
-  uint32_t event = trace::kNoIndex;   // the API call or cuda_sync record
-  uint32_t op = trace::kNoIndex;      // outermost aten op that issued it (kNoIndex: explicit)
-  uint32_t copy = trace::kNoIndex;    // the memcpy device op the sync waits for, if any
+  uint32_t event = trace::kNoIndex;  // the API call or cuda_sync record
+  uint32_t op = trace::kNoIndex;     // outermost aten op that issued it (kNoIndex: explicit)
+  uint32_t copy = trace::kNoIndex;   // the memcpy device op the sync waits for, if any
   SyncApi api = SyncApi::kStreamSync;
   SyncCause cause = SyncCause::kExplicit;
   int64_t start_ns = 0;
   int64_t end_ns = 0;
-  int64_t wait_start_ns = 0;          // start of the blocking: the copy call's start when a copy precedes
-  uint32_t range = trace::kNoIndex;   // innermost CPU range around the call (for display)
-  int step = -1;                      // index into steps().steps
-  int32_t device = -1;                // device waited on (-1: unknown)
-  int64_t gpu_idle_ns = 0;            // GPU idle after the return (DeviceBusyTimeline::idleAfterSync)
+  int64_t wait_start_ns = 0;  // start of the blocking: the copy call's start when a copy precedes
+  uint32_t range = trace::kNoIndex;  // innermost CPU range around the call (for display)
+  int step = -1;                     // index into steps().steps
+  int32_t device = -1;               // device waited on (-1: unknown)
+  int64_t gpu_idle_ns = 0;  // GPU idle after the return (DeviceBusyTimeline::idleAfterSync)
 };
 
 /// Every host sync inside a kept step, in time order per thread. Computed once per context

@@ -16,7 +16,8 @@ bool firstDimOfInput(std::string_view s, size_t input, int64_t& out) {
       --depth;
     } else if (c == ',' && depth == 1) {
       ++index;
-    } else if (depth == 2 && index == input && (std::isdigit(static_cast<unsigned char>(c)) || c == '-')) {
+    } else if (depth == 2 && index == input &&
+               (std::isdigit(static_cast<unsigned char>(c)) || c == '-')) {
       auto [ptr, ec] = std::from_chars(s.data() + i, s.data() + s.size(), out);
       return ec == std::errc() && out > 0;
     }

@@ -20,10 +20,11 @@ struct Gap {
   uint32_t op;
 };
 
-DeviceGaps classify(const analyzer::AnalysisContext& context, int32_t device, std::vector<const Event*>& ops,
-                    const StepWindow& w, int64_t threshold) {
+DeviceGaps classify(const analyzer::AnalysisContext& context, int32_t device,
+                    std::vector<const Event*>& ops, const StepWindow& w, int64_t threshold) {
   const trace::TraceModel& model = context.model();
-  std::stable_sort(ops.begin(), ops.end(), [](const Event* a, const Event* b) { return a->start_ns < b->start_ns; });
+  std::stable_sort(ops.begin(), ops.end(),
+                   [](const Event* a, const Event* b) { return a->start_ns < b->start_ns; });
   DeviceGaps out;
   out.device = device;
   out.window_ns = w.length();
@@ -33,9 +34,11 @@ DeviceGaps classify(const analyzer::AnalysisContext& context, int32_t device, st
   int64_t frontier = w.start_ns;  // running max end of the device's ops
   for (const Event* op : ops) {
     ranges.push_back({op->start_ns, op->end_ns()});
-    if (op->kind == trace::EventKind::kKernel && w.contains(op->start_ns)) out.kernel_durations.push_back(op->dur_ns);
+    if (op->kind == trace::EventKind::kKernel && w.contains(op->start_ns))
+      out.kernel_durations.push_back(op->dur_ns);
     const int64_t gap = std::min(op->start_ns, w.end_ns) - frontier;
-    const bool launched_late = op->link != trace::kNoIndex && model.events[op->link].start_ns > frontier;
+    const bool launched_late =
+        op->link != trace::kNoIndex && model.events[op->link].start_ns > frontier;
     if (gap > 0 && launched_late) {
       out.host_wait_ns += gap;
       host_gaps.push_back({frontier, gap, model.indexOf(*op)});
@@ -47,8 +50,10 @@ DeviceGaps classify(const analyzer::AnalysisContext& context, int32_t device, st
     }
     frontier = std::max(frontier, op->end_ns());
   }
-  out.busy_ns = analyzer::IntervalSet::fromUnsorted(std::move(ranges)).overlapLength(w.start_ns, w.end_ns);
-  std::stable_sort(host_gaps.begin(), host_gaps.end(), [](const Gap& a, const Gap& b) { return a.length > b.length; });
+  out.busy_ns =
+      analyzer::IntervalSet::fromUnsorted(std::move(ranges)).overlapLength(w.start_ns, w.end_ns);
+  std::stable_sort(host_gaps.begin(), host_gaps.end(),
+                   [](const Gap& a, const Gap& b) { return a.length > b.length; });
   for (const Gap& g : host_gaps) {
     out.host_wait_ops.push_back(g.op);
     out.host_wait_ranges.push_back({g.start, g.start + g.length});
@@ -56,7 +61,8 @@ DeviceGaps classify(const analyzer::AnalysisContext& context, int32_t device, st
   return out;
 }
 
-std::vector<DeviceGaps> deviceGaps(const analyzer::AnalysisContext& context, int64_t launch_gap_threshold_ns) {
+std::vector<DeviceGaps> deviceGaps(const analyzer::AnalysisContext& context,
+                                   int64_t launch_gap_threshold_ns) {
   const StepWindow w = keptStepWindow(context);
   std::vector<DeviceGaps> out;
   if (w.empty() || w.length() <= 0) return out;
@@ -64,9 +70,11 @@ std::vector<DeviceGaps> deviceGaps(const analyzer::AnalysisContext& context, int
   std::map<int32_t, std::vector<const Event*>> by_device;
   for (const uint32_t i : common::kindIndex(context).device_ops) {
     const Event& e = model.events[i];
-    if (e.end_ns() > w.start_ns && e.start_ns < w.end_ns) by_device[model.deviceOf(e)].push_back(&e);
+    if (e.end_ns() > w.start_ns && e.start_ns < w.end_ns)
+      by_device[model.deviceOf(e)].push_back(&e);
   }
-  for (auto& [device, ops] : by_device) out.push_back(classify(context, device, ops, w, launch_gap_threshold_ns));
+  for (auto& [device, ops] : by_device)
+    out.push_back(classify(context, device, ops, w, launch_gap_threshold_ns));
   return out;
 }
 

@@ -25,15 +25,16 @@ struct DeviceGaps {
   int64_t host_wait_ns = 0;   // includes launch_gap_ns
   int64_t launch_gap_ns = 0;  // host-wait gaps shorter than the threshold
   int64_t launch_gap_count = 0;
-  std::vector<int64_t> kernel_durations;              // kernels starting in the window
-  std::vector<uint32_t> host_wait_ops;                // device ops that ended a host-wait gap, longest gap first
+  std::vector<int64_t> kernel_durations;  // kernels starting in the window
+  std::vector<uint32_t> host_wait_ops;  // device ops that ended a host-wait gap, longest gap first
   std::vector<analyzer::TimeRange> host_wait_ranges;  // the same gaps, same order
-  std::vector<uint32_t> launch_gap_ops;               // device ops that ended a launch gap, in time order
+  std::vector<uint32_t> launch_gap_ops;  // device ops that ended a launch gap, in time order
   int64_t idleNs() const { return window_ns - busy_ns; }
 };
 
 /// One entry per device with device ops in the kept-step window (empty without steps).
 /// Computed once per context and threshold (SL301 and SL302 both ask).
-const std::vector<DeviceGaps>& computeDeviceGaps(const analyzer::AnalysisContext& context, int64_t launch_gap_threshold_ns);
+const std::vector<DeviceGaps>& computeDeviceGaps(const analyzer::AnalysisContext& context,
+                                                 int64_t launch_gap_threshold_ns);
 
 }  // namespace steplint::rules

@@ -41,13 +41,14 @@ double medianOf(std::vector<int64_t> values) {
   std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
   const double upper = static_cast<double>(values[mid]);
   if (values.size() % 2 == 1) return upper;
-  const double lower =
-      static_cast<double>(*std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid)));
+  const double lower = static_cast<double>(
+      *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid)));
   return (lower + upper) / 2;
 }
 
 std::vector<uint32_t> sampleEvents(const std::vector<uint32_t>& all, size_t cap) {
-  if (all.size() <= cap || cap < 2) return std::vector<uint32_t>(all.begin(), all.begin() + std::min(all.size(), cap));
+  if (all.size() <= cap || cap < 2)
+    return std::vector<uint32_t>(all.begin(), all.begin() + std::min(all.size(), cap));
   std::vector<uint32_t> out;
   for (size_t i = 0; i < cap; ++i) out.push_back(all[i * (all.size() - 1) / (cap - 1)]);
   return out;

@@ -17,7 +17,8 @@ namespace steplint::rules {
 /// The CPU range that issued a device op (device op -> launch call -> CPU op), or kNoIndex.
 uint32_t launchingOp(const trace::TraceModel& model, const trace::Event& device_op);
 
-/// `index` itself or its nearest enclosing event (same track) for which `pred` holds; kNoIndex if none.
+/// `index` itself or its nearest enclosing event (same track) for which `pred` holds; kNoIndex if
+/// none.
 template <typename Pred>
 uint32_t findEnclosing(const trace::TraceModel& model, uint32_t index, Pred pred) {
   for (uint32_t i = index; i != trace::kNoIndex; i = model.events[i].parent)
@@ -50,7 +51,9 @@ using common::strf;  // one printf-style formatter for all rules (rule_support.h
 /// At most `cap` indices, evenly spread over `all` (keeps first and last).
 std::vector<uint32_t> sampleEvents(const std::vector<uint32_t>& all, size_t cap = 20);
 
-inline bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+inline bool startsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
 inline bool endsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }

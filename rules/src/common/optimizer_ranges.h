@@ -26,9 +26,11 @@ inline bool isMultiTensorName(std::string_view n) {
 /// analyzer::NameMemo), outermost only: a wrapper optimizer whose step calls an accepted inner
 /// step, or a subclass calling super().step(), would otherwise count one step twice.
 template <typename IsRange>
-std::vector<uint32_t> outermostRangesInWindow(const trace::TraceModel& model, const StepWindow& window,
-                                              IsRange&& is_range) {
-  auto accepted = [&](const trace::Event& e) { return trace::isCpuRange(e.kind) && is_range(e.name); };
+std::vector<uint32_t> outermostRangesInWindow(const trace::TraceModel& model,
+                                              const StepWindow& window, IsRange&& is_range) {
+  auto accepted = [&](const trace::Event& e) {
+    return trace::isCpuRange(e.kind) && is_range(e.name);
+  };
   std::vector<uint32_t> ranges;
   for (uint32_t i = 0; i < model.events.size(); ++i) {
     const trace::Event& e = model.events[i];

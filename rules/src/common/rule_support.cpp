@@ -70,8 +70,10 @@ void EffectBuilder::hostEvent(const trace::TraceModel& model, uint32_t index) {
   host_.add(e.start_ns, e.end_ns());
 }
 
-std::shared_ptr<const analyzer::FixEffect> EffectBuilder::take(double host_factor, double device_factor,
-                                                               double host_factor_worst, double device_factor_worst) {
+std::shared_ptr<const analyzer::FixEffect> EffectBuilder::take(double host_factor,
+                                                               double device_factor,
+                                                               double host_factor_worst,
+                                                               double device_factor_worst) {
   auto effect = std::make_shared<analyzer::FixEffect>();
   effect->host_time = host_.build();
   effect->host_factor = host_factor;
@@ -86,8 +88,9 @@ std::shared_ptr<const analyzer::FixEffect> EffectBuilder::take(double host_facto
 
 int hostStepAt(const analyzer::AnalysisContext& context, int64_t t_ns) {
   const auto& steps = context.steps().steps;
-  auto it = std::upper_bound(steps.begin(), steps.end(), t_ns,
-                             [](int64_t t, const analyzer::Step& s) { return t < s.host_start_ns; });
+  auto it =
+      std::upper_bound(steps.begin(), steps.end(), t_ns,
+                       [](int64_t t, const analyzer::Step& s) { return t < s.host_start_ns; });
   if (it == steps.begin()) return -1;
   --it;
   return t_ns < it->host_end_ns ? static_cast<int>(it - steps.begin()) : -1;
@@ -99,8 +102,8 @@ int64_t idleLimit(const analyzer::AnalysisContext& context, int step) {
   return next < steps.size() ? steps[next].end_ns : steps[static_cast<size_t>(step)].end_ns;
 }
 
-bool requireKnownDevice(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink, DeviceSet known,
-                        std::string_view reads) {
+bool requireKnownDevice(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink,
+                        DeviceSet known, std::string_view reads) {
   const trace::Accelerator device = context.model().metadata.accelerator;
   if (device == trace::Accelerator::kNone || (known & deviceBit(device)) != 0) return true;
   std::vector<std::string_view> names;
@@ -109,10 +112,13 @@ bool requireKnownDevice(const analyzer::AnalysisContext& context, analyzer::Diag
       names.push_back(trace::acceleratorName(static_cast<trace::Accelerator>(a)));
   std::string list;
   for (size_t i = 0; i < names.size(); ++i)
-    list += std::string(i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + std::string(names[i]);
+    list += std::string(i == 0                  ? ""
+                        : i + 1 == names.size() ? " and "
+                                                : ", ") +
+            std::string(names[i]);
   sink.notChecked(strf("device is %s: this rule reads %.*s, which only %s traces have",
-                       std::string(trace::acceleratorName(device)).c_str(), static_cast<int>(reads.size()),
-                       reads.data(), list.c_str()));
+                       std::string(trace::acceleratorName(device)).c_str(),
+                       static_cast<int>(reads.size()), reads.data(), list.c_str()));
   return false;
 }
 

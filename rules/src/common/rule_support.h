@@ -37,7 +37,9 @@ class EvidenceBuilder {
   void range(int64_t start_ns, int64_t end_ns);
   /// The event and its [start, end) range.
   void eventWithRange(uint32_t index);
-  void metric(std::string key, double value) { evidence_.metrics.emplace_back(std::move(key), value); }
+  void metric(std::string key, double value) {
+    evidence_.metrics.emplace_back(std::move(key), value);
+  }
   analyzer::Evidence take();
 
  private:
@@ -65,7 +67,8 @@ class EffectBuilder {
   /// The effect with the given factors (what remains of the host time and of the GPU ops);
   /// `*_worst` < 0: the same as the expected factor. Null when nothing was collected.
   std::shared_ptr<const analyzer::FixEffect> take(double host_factor, double device_factor = 1,
-                                                  double host_factor_worst = -1, double device_factor_worst = -1);
+                                                  double host_factor_worst = -1,
+                                                  double device_factor_worst = -1);
 
  private:
   analyzer::IntervalSetBuilder host_;
@@ -90,7 +93,9 @@ bool requireGpuAndSteps(const analyzer::AnalysisContext& context, analyzer::Diag
 
 /// A set of accelerators, one bit per trace::Accelerator.
 using DeviceSet = uint32_t;
-constexpr DeviceSet deviceBit(trace::Accelerator a) { return DeviceSet{1} << static_cast<unsigned>(a); }
+constexpr DeviceSet deviceBit(trace::Accelerator a) {
+  return DeviceSet{1} << static_cast<unsigned>(a);
+}
 inline constexpr DeviceSet kCudaOnly = deviceBit(trace::Accelerator::kCuda);
 inline constexpr DeviceSet kCudaAndRocm = kCudaOnly | deviceBit(trace::Accelerator::kRocm);
 inline constexpr DeviceSet kCudaRocmXpu = kCudaAndRocm | deviceBit(trace::Accelerator::kXpu);
@@ -102,8 +107,8 @@ inline constexpr DeviceSet kCudaRocmXpu = kCudaAndRocm | deviceBit(trace::Accele
 /// find nothing in foreign names (a silent pass) or misread them (a false claim). CPU-only
 /// traces pass: the rule's own preconditions decide them. `reads` says what the rule depends
 /// on, e.g. "cudaFree/cudaMalloc calls". One helper, so every rule words it the same.
-bool requireKnownDevice(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink, DeviceSet known,
-                        std::string_view reads);
+bool requireKnownDevice(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink,
+                        DeviceSet known, std::string_view reads);
 
 /// What messages call one device of the trace's accelerator: "GPU", "MTIA", "HPU", "device".
 std::string deviceNoun(const analyzer::AnalysisContext& context);

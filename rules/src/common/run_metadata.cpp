@@ -32,7 +32,8 @@ std::optional<std::string_view> metadataRaw(const trace::TraceMetadata& meta,
   return std::nullopt;
 }
 
-std::optional<int64_t> metadataInteger(const trace::TraceMetadata& meta, std::initializer_list<std::string_view> keys) {
+std::optional<int64_t> metadataInteger(const trace::TraceMetadata& meta,
+                                       std::initializer_list<std::string_view> keys) {
   const std::optional<std::string_view> raw = metadataRaw(meta, keys);
   return raw ? parseInteger(*raw) : std::nullopt;
 }

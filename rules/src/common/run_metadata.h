@@ -19,14 +19,15 @@ std::optional<std::string_view> metadataRaw(const trace::TraceMetadata& meta,
 
 /// The integer value of the first of `keys` present in the metadata; a quoted number ("8")
 /// counts too. nullopt when none is present or the value is not an integer.
-std::optional<int64_t> metadataInteger(const trace::TraceMetadata& meta, std::initializer_list<std::string_view> keys);
+std::optional<int64_t> metadataInteger(const trace::TraceMetadata& meta,
+                                       std::initializer_list<std::string_view> keys);
 
 /// torch.autocast as `steplint record`'s Python import hook saw it (docs/collector.md "Python
 /// trainers"): `autocast_enabled` (an enabled region was entered) and `autocast_dtype`.
 struct AutocastSetting {
-  bool known = false;    // the trace has `autocast_enabled` (Python trainers under steplint record)
+  bool known = false;  // the trace has `autocast_enabled` (Python trainers under steplint record)
   bool enabled = false;
-  std::string dtype;     // "torch.bfloat16"; empty when not written
+  std::string dtype;  // "torch.bfloat16"; empty when not written
   /// "autocast (torch.bfloat16)", or "autocast" without a dtype.
   std::string describe() const { return dtype.empty() ? "autocast" : "autocast (" + dtype + ")"; }
 };

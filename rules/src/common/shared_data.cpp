@@ -15,7 +15,8 @@ const KindIndex& kindIndex(const analyzer::AnalysisContext& context) {
 }
 
 const LaunchIndex& launchIndex(const analyzer::AnalysisContext& context) {
-  return context.shared<LaunchIndex>("common.launch_index", [&] { return LaunchIndex(context.model()); });
+  return context.shared<LaunchIndex>("common.launch_index",
+                                     [&] { return LaunchIndex(context.model()); });
 }
 
 const DeviceBusyTimeline& deviceBusyTimeline(const analyzer::AnalysisContext& context) {

@@ -17,7 +17,9 @@ namespace steplint::rules::common {
 /// Indices of the events of each kind, in event order (so per track, by start).
 struct KindIndex {
   explicit KindIndex(const trace::TraceModel& model);
-  const std::vector<uint32_t>& of(trace::EventKind kind) const { return by_kind[static_cast<size_t>(kind)]; }
+  const std::vector<uint32_t>& of(trace::EventKind kind) const {
+    return by_kind[static_cast<size_t>(kind)];
+  }
   std::array<std::vector<uint32_t>, trace::kEventKindCount> by_kind;
   std::vector<uint32_t> device_ops;  // kernels, memcpys and memsets together, in event order
 };

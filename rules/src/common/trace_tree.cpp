@@ -7,7 +7,8 @@ bool startsWith(std::string_view text, std::string_view prefix) {
 }
 
 uint32_t enclosingCpuRange(const trace::TraceModel& model, uint32_t index) {
-  return findAncestor(model, index, [](const trace::Event& e) { return trace::isCpuRange(e.kind); });
+  return findAncestor(model, index,
+                      [](const trace::Event& e) { return trace::isCpuRange(e.kind); });
 }
 
 uint32_t previousSibling(const trace::TraceModel& model, uint32_t index) {
@@ -24,7 +25,8 @@ uint32_t previousSibling(const trace::TraceModel& model, uint32_t index) {
 
 uint32_t outermostAtenOp(const trace::TraceModel& model, uint32_t index) {
   uint32_t found = trace::kNoIndex;
-  for (uint32_t p = enclosingCpuRange(model, index); p != trace::kNoIndex; p = model.events[p].parent) {
+  for (uint32_t p = enclosingCpuRange(model, index); p != trace::kNoIndex;
+       p = model.events[p].parent) {
     const trace::Event& e = model.events[p];
     if (e.kind != trace::EventKind::kCpuOp || !startsWith(model.name(e), "aten::")) break;
     found = p;
@@ -32,11 +34,13 @@ uint32_t outermostAtenOp(const trace::TraceModel& model, uint32_t index) {
   return found;
 }
 
-LaunchIndex::LaunchIndex(const trace::TraceModel& model) : op_of_call_(model.events.size(), trace::kNoIndex) {
+LaunchIndex::LaunchIndex(const trace::TraceModel& model)
+    : op_of_call_(model.events.size(), trace::kNoIndex) {
   for (uint32_t i = 0; i < model.events.size(); ++i) {
     const trace::Event& e = model.events[i];
     // The first device op in event order wins, as with a map's try_emplace.
-    if (trace::isDeviceOp(e.kind) && e.link < op_of_call_.size() && op_of_call_[e.link] == trace::kNoIndex)
+    if (trace::isDeviceOp(e.kind) && e.link < op_of_call_.size() &&
+        op_of_call_[e.link] == trace::kNoIndex)
       op_of_call_[e.link] = i;
   }
 }

@@ -53,7 +53,9 @@ bool startsWith(std::string_view text, std::string_view prefix);
 class LaunchIndex {
  public:
   explicit LaunchIndex(const trace::TraceModel& model);
-  uint32_t deviceOpOf(uint32_t call) const { return call < op_of_call_.size() ? op_of_call_[call] : trace::kNoIndex; }
+  uint32_t deviceOpOf(uint32_t call) const {
+    return call < op_of_call_.size() ? op_of_call_[call] : trace::kNoIndex;
+  }
 
  private:
   std::vector<uint32_t> op_of_call_;  // per event; kNoIndex when it launched nothing

@@ -68,7 +68,8 @@ std::vector<Transfer> computeTransfers(const analyzer::AnalysisContext& context)
 }  // namespace
 
 const std::vector<Transfer>& findTransfers(const analyzer::AnalysisContext& context) {
-  return context.shared<std::vector<Transfer>>("common.transfers", [&] { return computeTransfers(context); });
+  return context.shared<std::vector<Transfer>>("common.transfers",
+                                               [&] { return computeTransfers(context); });
 }
 
 }  // namespace steplint::rules::common

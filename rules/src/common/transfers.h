@@ -11,20 +11,21 @@
 namespace steplint::rules::common {
 
 struct Transfer {
-  uint32_t op = trace::kNoIndex;      // the memcpy device op
-  uint32_t call = trace::kNoIndex;    // the API call that issued it (cudaMemcpyAsync ...)
-  uint32_t range = trace::kNoIndex;   // innermost CPU range around the call (aten::copy_ ...)
-  uint32_t issuer = trace::kNoIndex;  // outermost aten op around the call (aten::to ...), else `range`
-  uint32_t sync = trace::kNoIndex;    // a sync call right after `call` in the same op (next launch)
-  int step = -1;                      // index into steps().steps (by the call's start)
+  uint32_t op = trace::kNoIndex;     // the memcpy device op
+  uint32_t call = trace::kNoIndex;   // the API call that issued it (cudaMemcpyAsync ...)
+  uint32_t range = trace::kNoIndex;  // innermost CPU range around the call (aten::copy_ ...)
+  uint32_t issuer =
+      trace::kNoIndex;  // outermost aten op around the call (aten::to ...), else `range`
+  uint32_t sync = trace::kNoIndex;  // a sync call right after `call` in the same op (next launch)
+  int step = -1;                    // index into steps().steps (by the call's start)
   trace::CopyKind kind = trace::CopyKind::kUnknown;
   trace::MemoryKind src = trace::MemoryKind::kUnknown;
   trace::MemoryKind dst = trace::MemoryKind::kUnknown;
   int64_t bytes = 0;
-  int64_t copy_ns = 0;                // device time of the copy
-  bool async_api = false;             // the call is an *Async copy API
-  bool sync_api = false;              // the call is a synchronous copy API (cudaMemcpy)
-  int64_t host_blocked_ns = 0;        // call duration + the following sync's duration
+  int64_t copy_ns = 0;          // device time of the copy
+  bool async_api = false;       // the call is an *Async copy API
+  bool sync_api = false;        // the call is a synchronous copy API (cudaMemcpy)
+  int64_t host_blocked_ns = 0;  // call duration + the following sync's duration
 };
 
 /// Every memcpy whose issuing call (or, without one, the copy itself) lies inside a kept step.

@@ -6,14 +6,22 @@
 namespace steplint::rules {
 
 bool isCommKernelName(std::string_view name) {
-  return startsWith(name, "nccl") || startsWith(name, "rccl") || name.find("ncclKernel") != std::string_view::npos ||
+  return startsWith(name, "nccl") || startsWith(name, "rccl") ||
+         name.find("ncclKernel") != std::string_view::npos ||
          name.find("ncclDevKernel") != std::string_view::npos;
 }
 
 namespace {
 
 // Which list of DistributedFacts a CPU range's name puts it in (kNone: none).
-enum class CommNameClass : int8_t { kUnknown = -1, kNone, kDpForward, kDdpForward, kNcclOp, kGlooOp };
+enum class CommNameClass : int8_t {
+  kUnknown = -1,
+  kNone,
+  kDpForward,
+  kDdpForward,
+  kNcclOp,
+  kGlooOp
+};
 
 CommNameClass classifyCommName(std::string_view name) {
   if (name == "DataParallel.forward") return CommNameClass::kDpForward;
@@ -25,11 +33,16 @@ CommNameClass classifyCommName(std::string_view name) {
 
 std::vector<uint32_t>* listFor(DistributedFacts& f, CommNameClass c) {
   switch (c) {
-    case CommNameClass::kDpForward: return &f.dp_forward;
-    case CommNameClass::kDdpForward: return &f.ddp_forward;
-    case CommNameClass::kNcclOp: return &f.nccl_ops;
-    case CommNameClass::kGlooOp: return &f.gloo_ops;
-    default: return nullptr;
+    case CommNameClass::kDpForward:
+      return &f.dp_forward;
+    case CommNameClass::kDdpForward:
+      return &f.ddp_forward;
+    case CommNameClass::kNcclOp:
+      return &f.nccl_ops;
+    case CommNameClass::kGlooOp:
+      return &f.gloo_ops;
+    default:
+      return nullptr;
   }
 }
 
@@ -50,11 +63,13 @@ DistributedFacts readDistributedFacts(const trace::TraceModel& model) {
       if (!any_device || device != last_device) f.devices.insert(device);
       any_device = true;
       last_device = device;
-      if (!f.nccl_kernels && e.kind == trace::EventKind::kKernel && comm_kernel(e.name)) f.nccl_kernels = true;
+      if (!f.nccl_kernels && e.kind == trace::EventKind::kKernel && comm_kernel(e.name))
+        f.nccl_kernels = true;
       continue;
     }
     if (!trace::isCpuRange(e.kind)) continue;
-    CommNameClass c = e.name < name_class.size() ? name_class[e.name] : classifyCommName(model.name(e));
+    CommNameClass c =
+        e.name < name_class.size() ? name_class[e.name] : classifyCommName(model.name(e));
     if (c == CommNameClass::kUnknown) c = name_class[e.name] = classifyCommName(model.name(e));
     if (std::vector<uint32_t>* list = listFor(f, c)) list->push_back(i);
   }
@@ -62,7 +77,8 @@ DistributedFacts readDistributedFacts(const trace::TraceModel& model) {
 }
 
 const DistributedFacts& distributedFacts(const analyzer::AnalysisContext& context) {
-  return context.shared<DistributedFacts>("distributed.facts", [&] { return readDistributedFacts(context.model()); });
+  return context.shared<DistributedFacts>("distributed.facts",
+                                          [&] { return readDistributedFacts(context.model()); });
 }
 
 }  // namespace steplint::rules

@@ -22,7 +22,8 @@ struct Options {
 class DataparallelOnMultiGpuRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 
  private:
   // DataParallel over one GPU is not the pattern: at least 2.
@@ -33,18 +34,20 @@ class DataparallelOnMultiGpuRule final : public analyzer::RuleWith<Options> {
 
 void registerSl501(analyzer::RuleRegistry& registry) {
   registry.add<DataparallelOnMultiGpuRule>(
-      {"SL501", "dataparallel-on-multi-gpu", analyzer::Category::kDistributed, analyzer::Severity::kWarning, true,
-       "nn.DataParallel drives several GPUs from one process"},
+      {"SL501", "dataparallel-on-multi-gpu", analyzer::Category::kDistributed,
+       analyzer::Severity::kWarning, true, "nn.DataParallel drives several GPUs from one process"},
       {
-          analyzer::option("min-devices", &Options::min_devices,
-                           "flag when DataParallel.forward runs and at least this many GPUs are used"),
+          analyzer::option(
+              "min-devices", &Options::min_devices,
+              "flag when DataParallel.forward runs and at least this many GPUs are used"),
       });
 }
 
 void DataparallelOnMultiGpuRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
   const DistributedFacts& facts = distributedFacts(context);
-  if (facts.dp_forward.empty() || static_cast<int64_t>(facts.devices.size()) < min_devices()) return;
+  if (facts.dp_forward.empty() || static_cast<int64_t>(facts.devices.size()) < min_devices())
+    return;
   // DDP balances the work DataParallel concentrates on the first GPU: measure that imbalance.
   const auto& gpus = context.summary().gpus;
   const size_t steps = std::max<size_t>(1, context.steps().steps.size());
@@ -69,21 +72,26 @@ void DataparallelOnMultiGpuRule::check(const AnalysisContext& context, Diagnosti
   d.evidence.steps = keptStepNumbers(context);
   d.evidence.events = sampleEvents(facts.dp_forward);
   for (uint32_t i : d.evidence.events)
-    d.evidence.ranges.push_back({context.model().events[i].start_ns, context.model().events[i].end_ns()});
-  d.evidence.metrics = {{"devices", static_cast<double>(facts.devices.size())},
-                        {"dataparallel_forward_calls", static_cast<double>(facts.dp_forward.size())},
-                        {"first_gpu_extra_busy_ms_per_step", extra_ns / 1e6}};
+    d.evidence.ranges.push_back(
+        {context.model().events[i].start_ns, context.model().events[i].end_ns()});
+  d.evidence.metrics = {
+      {"devices", static_cast<double>(facts.devices.size())},
+      {"dataparallel_forward_calls", static_cast<double>(facts.dp_forward.size())},
+      {"first_gpu_extra_busy_ms_per_step", extra_ns / 1e6}};
   common::EffectBuilder effect;
   const trace::TraceModel& model = context.model();
   if (first_busy > 0 && others > 0) {
     for (uint32_t i = 0; i < model.events.size(); ++i)
-      if (trace::isDeviceOp(model.events[i].kind) && model.deviceOf(model.events[i]) == first_device)
+      if (trace::isDeviceOp(model.events[i].kind) &&
+          model.deviceOf(model.events[i]) == first_device)
         effect.deviceOp(i);
   }
-  d.saving.method = "GPU 0's work cut to the mean of the other GPUs (the output gather, loss and gradient reduction "
-                    "DataParallel concentrates on it); module replication and the single-thread launch overhead "
-                    "are not counted, so the real gain is usually larger";
-  d.effect = effect.take(/*host_factor=*/1, first_busy > 0 && others > 0 ? others_busy / others / first_busy : 1);
+  d.saving.method =
+      "GPU 0's work cut to the mean of the other GPUs (the output gather, loss and gradient reduction "
+      "DataParallel concentrates on it); module replication and the single-thread launch overhead "
+      "are not counted, so the real gain is usually larger";
+  d.effect = effect.take(/*host_factor=*/1,
+                         first_busy > 0 && others > 0 ? others_busy / others / first_busy : 1);
   d.fix = {
       "Python: torch.nn.parallel.DistributedDataParallel with one process per GPU (torchrun "
       "--nproc_per_node=N), backend \"nccl\"",

@@ -22,7 +22,8 @@ struct Options {
 class DdpWithoutNcclRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 
  private:
   // Below 1 a "speedup" would predict a loss: read as 1 (no saving).
@@ -33,8 +34,8 @@ class DdpWithoutNcclRule final : public analyzer::RuleWith<Options> {
 
 void registerSl502(analyzer::RuleRegistry& registry) {
   registry.add<DdpWithoutNcclRule>(
-      {"SL502", "ddp-without-nccl", analyzer::Category::kDistributed, analyzer::Severity::kWarning, true,
-       "DistributedDataParallel on GPUs communicates without NCCL"},
+      {"SL502", "ddp-without-nccl", analyzer::Category::kDistributed, analyzer::Severity::kWarning,
+       true, "DistributedDataParallel on GPUs communicates without NCCL"},
       {
           analyzer::option("assumed-speedup", &Options::assumed_speedup,
                            "speedup assumed for the exposed communication when moved to NCCL"),
@@ -47,16 +48,20 @@ void DdpWithoutNcclRule::check(const AnalysisContext& context, DiagnosticSink& s
     return;
   const trace::TraceModel& model = context.model();
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
-  if (model.metadata.devices.empty()) return sink.notChecked("no deviceProperties: NCCL support cannot be judged");
+  if (model.metadata.devices.empty())
+    return sink.notChecked("no deviceProperties: NCCL support cannot be judged");
   const DistributedFacts& facts = distributedFacts(context);
   if (facts.ddp_forward.empty()) return;
   const std::string& backend = model.metadata.distributed.backend;
-  if (!facts.nccl_ops.empty() || facts.nccl_kernels || backend.find("nccl") != std::string::npos) return;
-  const bool capable = std::any_of(model.metadata.devices.begin(), model.metadata.devices.end(), [](const auto& d) {
-    return d.compute_major > 3 || (d.compute_major == 3 && d.compute_minor >= 5);
-  });
+  if (!facts.nccl_ops.empty() || facts.nccl_kernels || backend.find("nccl") != std::string::npos)
+    return;
+  const bool capable =
+      std::any_of(model.metadata.devices.begin(), model.metadata.devices.end(), [](const auto& d) {
+        return d.compute_major > 3 || (d.compute_major == 3 && d.compute_minor >= 5);
+      });
   if (!capable) return;
-  const double comm_ns = context.breakdown().average_ns[static_cast<int>(analyzer::StepCategory::kCommunication)];
+  const double comm_ns =
+      context.breakdown().average_ns[static_cast<int>(analyzer::StepCategory::kCommunication)];
   analyzer::Diagnostic d = makeDiagnostic();
   d.message = strf(
       "DistributedDataParallel runs on GPUs without NCCL (backend: %s, %zu gloo collectives); "
@@ -71,12 +76,14 @@ void DdpWithoutNcclRule::check(const AnalysisContext& context, DiagnosticSink& s
                         {"exposed_communication_ms_per_step", comm_ns / 1e6}};
   common::EffectBuilder effect;
   for (uint32_t i : facts.gloo_ops) effect.hostEvent(model, i);
-  d.saving.method = strf("the gloo collectives %.1fx faster with NCCL (assumed: NCCL avoids the device-host copies "
-                         "gloo needs; often much more on NVLink)",
-                         assumed_speedup());
+  d.saving.method = strf(
+      "the gloo collectives %.1fx faster with NCCL (assumed: NCCL avoids the device-host copies "
+      "gloo needs; often much more on NVLink)",
+      assumed_speedup());
   d.effect = effect.take(1 / assumed_speedup());
-  d.fix = {"Python: torch.distributed.init_process_group(backend=\"nccl\") (or \"cpu:gloo,cuda:nccl\")",
-           "LibTorch: create a c10d::ProcessGroupNCCL instead of c10d::ProcessGroupGloo for CUDA tensors"};
+  d.fix = {
+      "Python: torch.distributed.init_process_group(backend=\"nccl\") (or \"cpu:gloo,cuda:nccl\")",
+      "LibTorch: create a c10d::ProcessGroupNCCL instead of c10d::ProcessGroupGloo for CUDA tensors"};
   d.fingerprint_key = "ddp-backend";
   sink.report(std::move(d));
 }

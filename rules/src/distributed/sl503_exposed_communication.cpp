@@ -25,18 +25,21 @@ struct Options {
 class ExposedCommunicationRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 };
 
 }  // namespace
 
 void registerSl503(analyzer::RuleRegistry& registry) {
   registry.add<ExposedCommunicationRule>(
-      {"SL503", "exposed-communication", analyzer::Category::kDistributed, analyzer::Severity::kWarning, true,
+      {"SL503", "exposed-communication", analyzer::Category::kDistributed,
+       analyzer::Severity::kWarning, true,
        "communication not hidden by computation takes a large share of the step"},
       {
-          analyzer::option("max-share", &Options::max_share,
-                           "flag when exposed communication exceeds this share of the step (tb_plugin R4)"),
+          analyzer::option(
+              "max-share", &Options::max_share,
+              "flag when exposed communication exceeds this share of the step (tb_plugin R4)"),
       });
 }
 
@@ -63,24 +66,31 @@ void ExposedCommunicationRule::check(const AnalysisContext& context, DiagnosticS
   const IntervalSet p = IntervalSet::fromUnsorted(std::move(compute));
   const double overlap = c.empty() ? -1 : static_cast<double>(c.intersect(p).length()) / c.length();
   const DistributedFacts& facts = distributedFacts(context);
-  const double comm_ns = context.breakdown().average_ns[static_cast<int>(analyzer::StepCategory::kCommunication)];
+  const double comm_ns =
+      context.breakdown().average_ns[static_cast<int>(analyzer::StepCategory::kCommunication)];
   analyzer::Diagnostic d = makeDiagnostic();
-  d.message = strf("communication not overlapped with computation takes %.1f%% of the step (%.1f ms of %.1f ms)",
-                   100 * share, comm_ns / 1e6, context.averageStepMs());
-  if (overlap >= 0) d.message += strf("; %.1f%% of communication-kernel time overlaps compute kernels", 100 * overlap);
+  d.message = strf(
+      "communication not overlapped with computation takes %.1f%% of the step (%.1f ms of %.1f ms)",
+      100 * share, comm_ns / 1e6, context.averageStepMs());
+  if (overlap >= 0)
+    d.message +=
+        strf("; %.1f%% of communication-kernel time overlaps compute kernels", 100 * overlap);
   d.evidence.steps = keptStepNumbers(context);
   d.evidence.ranges.push_back({window.start_ns, window.end_ns});
   std::vector<uint32_t> events = comm_kernels;
   if (events.empty()) events = facts.nccl_ops.empty() ? facts.gloo_ops : facts.nccl_ops;
   d.evidence.events = sampleEvents(events);
-  d.evidence.metrics = {{"communication_share", share}, {"exposed_communication_ms_per_step", comm_ns / 1e6}};
+  d.evidence.metrics = {{"communication_share", share},
+                        {"exposed_communication_ms_per_step", comm_ns / 1e6}};
   if (overlap >= 0) d.evidence.metrics.emplace_back("comm_compute_overlap", overlap);
   common::EffectBuilder effect;
   for (uint32_t k : comm_kernels) effect.deviceOp(k);
   if (comm_kernels.empty())
-    for (uint32_t i : facts.nccl_ops.empty() ? facts.gloo_ops : facts.nccl_ops) effect.hostEvent(model, i);
+    for (uint32_t i : facts.nccl_ops.empty() ? facts.gloo_ops : facts.nccl_ops)
+      effect.hostEvent(model, i);
   d.saving.method = "the collectives fully hidden under computation (half of them at the low end)";
-  d.effect = effect.take(/*host_factor=*/0, /*device_factor=*/0, /*host_factor_worst=*/0.5, /*device_factor_worst=*/0.5);
+  d.effect = effect.take(/*host_factor=*/0, /*device_factor=*/0, /*host_factor_worst=*/0.5,
+                         /*device_factor_worst=*/0.5);
   d.fix = {
       "overlap gradient all-reduce with backward: DDP buckets do this (tune bucket_cap_mb); in LibTorch "
       "launch the c10d all-reduce per bucket from gradient hooks (param.register_hook) and wait only before "

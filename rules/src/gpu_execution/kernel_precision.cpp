@@ -24,23 +24,27 @@ bool mentions(std::string_view name, const std::array<std::string_view, N>& mark
 // `cutlass_80_tensorop_f16_s16816gemm`, `cutlass::half_t`, `c10::BFloat16`. Volta's `s884`
 // shape only exists for fp16 inputs; flash attention has no FP32 kernels.
 constexpr std::array<std::string_view, 21> kReducedMarkers = {
-    "fp16",     "bf16",     "_f16",      "f16f16",    "h884",  "h1688", "h16816", "hmma", "hgemm", "half", "Half",
-    "bfloat16", "BFloat16", "flash_fwd", "flash_bwd", "s884",  "i8816", "imma",   "fp8",  "e4m3",  "e5m2"};
+    "fp16",      "bf16",  "_f16",  "f16f16", "h884",     "h1688",    "h16816",
+    "hmma",      "hgemm", "half",  "Half",   "bfloat16", "BFloat16", "flash_fwd",
+    "flash_bwd", "s884",  "i8816", "imma",   "fp8",      "e4m3",     "e5m2"};
 
 // TF32 kernels say so (`ampere_tf32_s1688gemm_tf32`, `sm80_xmma_fprop_implicit_gemm_tf32f32`);
 // CUTLASS's `s1688gemm` without a 16-bit marker is the TF32 MMA on FP32 operands.
 constexpr std::array<std::string_view, 2> kTf32Markers = {"tf32", "s1688gemm"};
 
 // The FP32 FMA pipeline: cuBLAS `sgemm`, cuDNN `scudnn` / `convolve_sgemm`, `ffma`, CUTLASS SIMT.
-constexpr std::array<std::string_view, 5> kFp32Markers = {"sgemm", "scudnn", "ffma", "_simt_", "Simt"};
+constexpr std::array<std::string_view, 5> kFp32Markers = {"sgemm", "scudnn", "ffma", "_simt_",
+                                                          "Simt"};
 
 // `float` as a template argument (`gemv2T_kernel_val<int, int, float, float, ...>`), not
 // `bfloat16` or `float2`-like vector types.
 bool hasFloatTemplateArgument(std::string_view name) {
-  for (size_t at = name.find("float"); at != std::string_view::npos; at = name.find("float", at + 1)) {
+  for (size_t at = name.find("float"); at != std::string_view::npos;
+       at = name.find("float", at + 1)) {
     const char before = at > 0 ? name[at - 1] : ' ';
     const char after = at + 5 < name.size() ? name[at + 5] : ' ';
-    if ((before == '<' || before == ' ' || before == ',') && (after == ',' || after == '>' || after == ' '))
+    if ((before == '<' || before == ' ' || before == ',') &&
+        (after == ',' || after == '>' || after == ' '))
       return true;
   }
   return false;
@@ -67,7 +71,8 @@ KernelPrecision precisionFromInputTypes(std::string_view input_types_json) {
 }
 
 struct KernelPrecisionClassifier::Memos {
-  explicit Memos(const trace::TraceModel& model) : by_name(model, kernelPrecisionFromName), by_types(model, precisionFromInputTypes) {}
+  explicit Memos(const trace::TraceModel& model)
+      : by_name(model, kernelPrecisionFromName), by_types(model, precisionFromInputTypes) {}
   analyzer::NameMemo<KernelPrecision (*)(std::string_view)> by_name;
   analyzer::NameMemo<KernelPrecision (*)(std::string_view)> by_types;
 };
@@ -77,10 +82,12 @@ KernelPrecisionClassifier::KernelPrecisionClassifier(const trace::TraceModel& mo
 
 KernelPrecisionClassifier::~KernelPrecisionClassifier() = default;
 
-KernelPrecision KernelPrecisionClassifier::operator()(const trace::Event& kernel, bool tensor_core) {
+KernelPrecision KernelPrecisionClassifier::operator()(const trace::Event& kernel,
+                                                      bool tensor_core) {
   const KernelPrecision by_name = memos_->by_name(kernel.name);
   if (by_name != KernelPrecision::kUnknown) return by_name;
-  for (uint32_t op = launchingOp(model_, kernel); op != trace::kNoIndex; op = model_.events[op].parent) {
+  for (uint32_t op = launchingOp(model_, kernel); op != trace::kNoIndex;
+       op = model_.events[op].parent) {
     const trace::OpDetail* detail = model_.op(model_.events[op]);
     if (!detail || detail->input_types == 0) continue;
     const KernelPrecision by_type = memos_->by_types(detail->input_types);

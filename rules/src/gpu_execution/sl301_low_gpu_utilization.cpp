@@ -20,7 +20,8 @@ struct Options {
 class LowGpuUtilizationRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 
  private:
   // Users write µs; the model keeps ns.
@@ -31,11 +32,13 @@ class LowGpuUtilizationRule final : public analyzer::RuleWith<Options> {
 
 void registerSl301(analyzer::RuleRegistry& registry) {
   registry.add<LowGpuUtilizationRule>(
-      {"SL301", "low-gpu-utilization", analyzer::Category::kGpuExecution, analyzer::Severity::kWarning, true,
+      {"SL301", "low-gpu-utilization", analyzer::Category::kGpuExecution,
+       analyzer::Severity::kWarning, true,
        "a GPU runs kernels for less than half of the step time"},
       {
-          analyzer::option("min-utilization", &Options::min_utilization,
-                           "flag a GPU whose kernel-busy share of the kept steps is below this (tb_plugin R5)"),
+          analyzer::option(
+              "min-utilization", &Options::min_utilization,
+              "flag a GPU whose kernel-busy share of the kept steps is below this (tb_plugin R5)"),
           analyzer::option("launch-gap-us", &Options::launch_gap_us,
                            "host-wait gaps shorter than this are reported as launch overhead"),
       });
@@ -54,11 +57,13 @@ const DeviceGaps* gapsOf(const std::vector<DeviceGaps>& all, int32_t device) {
 void LowGpuUtilizationRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
   const StepWindow window = keptStepWindow(context);
-  if (window.empty()) return sink.notChecked("no training steps: no window to measure utilization over");
+  if (window.empty())
+    return sink.notChecked("no training steps: no window to measure utilization over");
   const std::vector<DeviceGaps>& gaps = computeDeviceGaps(context, launch_gap_ns());
   const double steps = static_cast<double>(window.count);
   for (const analyzer::GpuSummary& gpu : context.summary().gpus) {
-    if (gpu.window_ns <= 0 || gpu.kernel_count == 0 || gpu.utilization >= options().min_utilization) continue;
+    if (gpu.window_ns <= 0 || gpu.kernel_count == 0 || gpu.utilization >= options().min_utilization)
+      continue;
     const DeviceGaps* g = gapsOf(gaps, gpu.device);
     const double step_ms = context.averageStepMs();
     const double busy_ms = static_cast<double>(gpu.kernel_busy_ns) / steps / 1e6;
@@ -68,7 +73,8 @@ void LowGpuUtilizationRule::check(const AnalysisContext& context, DiagnosticSink
     d.message = strf(
         "%s %d utilization is %.1f%% (below %.0f%%): kernels run %.1f ms of the %.1f ms average step; "
         "%.1f ms per step idle waiting on the host",
-        noun.c_str(), gpu.device, 100 * gpu.utilization, 100 * options().min_utilization, busy_ms, step_ms, host_wait_ms);
+        noun.c_str(), gpu.device, 100 * gpu.utilization, 100 * options().min_utilization, busy_ms,
+        step_ms, host_wait_ms);
     d.evidence.steps = keptStepNumbers(context);
     d.evidence.ranges.push_back({window.start_ns, window.end_ns});
     if (g) {
@@ -76,17 +82,19 @@ void LowGpuUtilizationRule::check(const AnalysisContext& context, DiagnosticSink
         d.evidence.ranges.push_back(g->host_wait_ranges[i]);
       d.evidence.events = sampleEvents(g->host_wait_ops);
     }
-    d.evidence.metrics = {{"device", gpu.device},
-                          {"utilization", gpu.utilization},
-                          {"kernel_busy_ms_per_step", busy_ms},
-                          {"idle_ms_per_step", step_ms - busy_ms},
-                          {"host_wait_ms_per_step", host_wait_ms},
-                          {"launch_gap_ms_per_step", g ? static_cast<double>(g->launch_gap_ns) / steps / 1e6 : 0.0}};
+    d.evidence.metrics = {
+        {"device", gpu.device},
+        {"utilization", gpu.utilization},
+        {"kernel_busy_ms_per_step", busy_ms},
+        {"idle_ms_per_step", step_ms - busy_ms},
+        {"host_wait_ms_per_step", host_wait_ms},
+        {"launch_gap_ms_per_step", g ? static_cast<double>(g->launch_gap_ns) / steps / 1e6 : 0.0}};
     // A symptom, not a fix: the findings that explain the idle (input pipeline, syncs, copies,
     // launch overhead) carry its saving, so claiming it here would count those milliseconds twice.
-    d.saving.method = strf("not a separate saving: the GPU waits %.1f ms/step for the host; the findings that say why "
-                           "carry that saving (fixing all of them is the total below)",
-                           host_wait_ms);
+    d.saving.method = strf(
+        "not a separate saving: the GPU waits %.1f ms/step for the host; the findings that say why "
+        "carry that saving (fixing all of them is the total below)",
+        host_wait_ms);
     d.fix = {
         "find what the host does while the GPU waits (input pipeline, host syncs, Python/C++ overhead): the "
         "largest host-wait gaps are in the evidence",

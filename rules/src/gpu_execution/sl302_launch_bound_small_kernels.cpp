@@ -23,7 +23,8 @@ struct Options {
 class LaunchBoundSmallKernelsRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 
  private:
   // Users write µs; the model keeps ns.
@@ -34,8 +35,8 @@ class LaunchBoundSmallKernelsRule final : public analyzer::RuleWith<Options> {
 
 void registerSl302(analyzer::RuleRegistry& registry) {
   registry.add<LaunchBoundSmallKernelsRule>(
-      {"SL302", "launch-bound-small-kernels", analyzer::Category::kGpuExecution, analyzer::Severity::kWarning, true,
-       "many tiny kernels; the GPU idles between launches"},
+      {"SL302", "launch-bound-small-kernels", analyzer::Category::kGpuExecution,
+       analyzer::Severity::kWarning, true, "many tiny kernels; the GPU idles between launches"},
       {
           analyzer::option("max-median-kernel-us", &Options::max_median_kernel_us,
                            "flag only when the median kernel duration is below this (µs)"),
@@ -48,10 +49,12 @@ void registerSl302(analyzer::RuleRegistry& registry) {
       });
 }
 
-void LaunchBoundSmallKernelsRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+void LaunchBoundSmallKernelsRule::check(const AnalysisContext& context,
+                                        DiagnosticSink& sink) const {
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
   const StepWindow window = keptStepWindow(context);
-  if (window.empty()) return sink.notChecked("no training steps: kernels per step cannot be counted");
+  if (window.empty())
+    return sink.notChecked("no training steps: kernels per step cannot be counted");
   const double steps = static_cast<double>(window.count);
   const double step_ns = context.averageStepMs() * 1e6;
   for (const DeviceGaps& g : computeDeviceGaps(context, launch_gap_ns())) {
@@ -59,7 +62,8 @@ void LaunchBoundSmallKernelsRule::check(const AnalysisContext& context, Diagnost
     const double median_us = medianOf(g.kernel_durations) / 1e3;
     const double launch_gap_per_step = static_cast<double>(g.launch_gap_ns) / steps;
     const double fraction = step_ns > 0 ? launch_gap_per_step / step_ns : 0;
-    if (kernels_per_step < static_cast<double>(options().min_kernels_per_step) || median_us >= options().max_median_kernel_us ||
+    if (kernels_per_step < static_cast<double>(options().min_kernels_per_step) ||
+        median_us >= options().max_median_kernel_us ||
         fraction < options().min_launch_idle_fraction)
       continue;
     const std::string noun = common::deviceNoun(context);  // "GPU", "MTIA" ...
@@ -67,7 +71,8 @@ void LaunchBoundSmallKernelsRule::check(const AnalysisContext& context, Diagnost
     d.message = strf(
         "%s %d runs %.0f kernels per step with a median of %.1f µs and idles %.1f ms per step "
         "(%.1f%%) in %lld short gaps waiting for the next launch",
-        noun.c_str(), g.device, kernels_per_step, median_us, launch_gap_per_step / 1e6, 100 * fraction,
+        noun.c_str(), g.device, kernels_per_step, median_us, launch_gap_per_step / 1e6,
+        100 * fraction,
         static_cast<long long>(static_cast<double>(g.launch_gap_count) / steps + 0.5));
     d.evidence.steps = keptStepNumbers(context);
     d.evidence.ranges.push_back({window.start_ns, window.end_ns});
@@ -84,11 +89,13 @@ void LaunchBoundSmallKernelsRule::check(const AnalysisContext& context, Diagnost
       const uint32_t call = model.events[op].link;
       if (call == trace::kNoIndex) continue;
       // The host work that made the launch late: the op that issued it (dispatch, launch).
-      effect.hostEvent(model, model.events[call].link != trace::kNoIndex ? model.events[call].link : call);
+      effect.hostEvent(model,
+                       model.events[call].link != trace::kNoIndex ? model.events[call].link : call);
     }
-    d.saving.method = strf("the host work of the late launches (those ending a GPU gap under %.0f µs) 10x shorter, as "
-                           "replaying a CUDA graph does (2x at the low end)",
-                           static_cast<double>(launch_gap_ns()) / 1e3);
+    d.saving.method = strf(
+        "the host work of the late launches (those ending a GPU gap under %.0f µs) 10x shorter, as "
+        "replaying a CUDA graph does (2x at the low end)",
+        static_cast<double>(launch_gap_ns()) / 1e3);
     d.effect = effect.take(/*host_factor=*/0.1, /*device_factor=*/1, /*host_factor_worst=*/0.5);
     d.fix = {
         "LibTorch: capture the step with at::cuda::CUDAGraph (capture_begin/capture_end, then replay()) on "

@@ -23,7 +23,8 @@ struct Options {
 class Fp32MatmulOnTensorCoresRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 
  private:
   // Below 1 a "speedup" would predict a loss: read as 1 (no saving).
@@ -34,15 +35,18 @@ class Fp32MatmulOnTensorCoresRule final : public analyzer::RuleWith<Options> {
 
 void registerSl303(analyzer::RuleRegistry& registry) {
   registry.add<Fp32MatmulOnTensorCoresRule>(
-      {"SL303", "fp32-matmul-on-tensor-cores", analyzer::Category::kGpuExecution, analyzer::Severity::kWarning, true,
+      {"SL303", "fp32-matmul-on-tensor-cores", analyzer::Category::kGpuExecution,
+       analyzer::Severity::kWarning, true,
        "conv/matmul kernels run in FP32 on a GPU with tensor cores"},
       {
-          analyzer::option("min-eligible-share", &Options::min_eligible_share,
-                           "flag when eligible ops' non-tensor-core kernels take at least this share of op-launched "
-                           "kernel time"),
-          analyzer::option("max-tensor-core-share", &Options::max_tensor_core_share,
-                           "do not flag when more than this share of the eligible ops' kernel time already runs on "
-                           "tensor cores"),
+          analyzer::option(
+              "min-eligible-share", &Options::min_eligible_share,
+              "flag when eligible ops' non-tensor-core kernels take at least this share of op-launched "
+              "kernel time"),
+          analyzer::option(
+              "max-tensor-core-share", &Options::max_tensor_core_share,
+              "do not flag when more than this share of the eligible ops' kernel time already runs on "
+              "tensor cores"),
           analyzer::option("assumed-speedup", &Options::assumed_speedup,
                            "speedup assumed for the eligible kernels under mixed precision / TF32"),
       });
@@ -62,23 +66,29 @@ std::vector<std::string> fixesFor(int major) {
       "true) in PyTorch >= 2.4, at::autocast::set_enabled(true) before) and scale the loss yourself for "
       "float16 (C++ has no GradScaler); Python: with torch.autocast(\"cuda\", dtype=torch.float16): ... "
       "plus torch.amp.GradScaler");
-  fix.push_back("keep channel/feature sizes multiples of 8 so the tensor-core kernels can be chosen");
+  fix.push_back(
+      "keep channel/feature sizes multiples of 8 so the tensor-core kernels can be chosen");
   return fix;
 }
 
 }  // namespace
 
-void Fp32MatmulOnTensorCoresRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+void Fp32MatmulOnTensorCoresRule::check(const AnalysisContext& context,
+                                        DiagnosticSink& sink) const {
   const std::optional<EligibleWork> work = eligibleWork(context, sink, "tensor cores");
   if (!work) return;
   const StepWindow& window = work->window;
   const EligibleKernelTime& t = *work->time;
   const trace::DeviceProperties* dev = work->device;
   if (dev->compute_major < 7) return;  // no tensor cores before Volta
-  const double share = static_cast<double>(t.eligibleNonTcNs()) / static_cast<double>(t.op_kernel_ns);
-  const double eligible_share = static_cast<double>(t.eligible_ns) / static_cast<double>(t.op_kernel_ns);
-  const double tc_of_eligible = t.eligible_ns > 0 ? static_cast<double>(t.eligible_tc_ns) / t.eligible_ns : 0.0;
-  if (share < options().min_eligible_share || tc_of_eligible > options().max_tensor_core_share) return;
+  const double share =
+      static_cast<double>(t.eligibleNonTcNs()) / static_cast<double>(t.op_kernel_ns);
+  const double eligible_share =
+      static_cast<double>(t.eligible_ns) / static_cast<double>(t.op_kernel_ns);
+  const double tc_of_eligible =
+      t.eligible_ns > 0 ? static_cast<double>(t.eligible_tc_ns) / t.eligible_ns : 0.0;
+  if (share < options().min_eligible_share || tc_of_eligible > options().max_tensor_core_share)
+    return;
   const double steps = static_cast<double>(window.count);
   const double fp32_ms = static_cast<double>(t.eligibleNonTcNs()) / steps / 1e6;
   const common::AutocastSetting autocast = common::autocastSetting(context.model().metadata);
@@ -96,21 +106,27 @@ void Fp32MatmulOnTensorCoresRule::check(const AnalysisContext& context, Diagnost
       {"eligible_fp32_share", share},
       {"eligible_share", eligible_share},
       {"tensor_core_share_of_eligible", tc_of_eligible},
-      {"tensor_core_share_all_kernels", t.all_kernel_ns > 0 ? static_cast<double>(t.tc_ns) / t.all_kernel_ns : 0.0},
+      {"tensor_core_share_all_kernels",
+       t.all_kernel_ns > 0 ? static_cast<double>(t.tc_ns) / t.all_kernel_ns : 0.0},
       {"eligible_fp32_ms_per_step", fp32_ms},
       {"compute_capability", dev->compute_major + 0.1 * std::max(0, dev->compute_minor)}};
-  if (autocast.known) d.evidence.metrics.emplace_back("autocast_enabled", autocast.enabled ? 1.0 : 0.0);
+  if (autocast.known)
+    d.evidence.metrics.emplace_back("autocast_enabled", autocast.enabled ? 1.0 : 0.0);
   common::EffectBuilder effect;
   for (uint32_t k : t.eligible_fp32_kernels) effect.deviceOp(k);
   const double low_speedup = 1 + (assumed_speedup() - 1) / 2;
-  d.saving.method = strf("the eligible FP32 kernels %.1fx faster on tensor cores (%.1fx at the low end)",
-                         assumed_speedup(), low_speedup);
-  d.effect = effect.take(/*host_factor=*/1, 1 / assumed_speedup(), /*host_factor_worst=*/-1, 1 / low_speedup);
+  d.saving.method =
+      strf("the eligible FP32 kernels %.1fx faster on tensor cores (%.1fx at the low end)",
+           assumed_speedup(), low_speedup);
+  d.effect = effect.take(/*host_factor=*/1, 1 / assumed_speedup(), /*host_factor_worst=*/-1,
+                         1 / low_speedup);
   d.fix = fixesFor(dev->compute_major);
   // Autocast was entered, yet these ops ran FP32: they ran outside its region.
   if (autocast.enabled)
-    d.fix.insert(d.fix.begin(), "autocast is enabled but does not reach these ops: run the forward pass and the loss "
-                                "inside its region, on the tensors' device type (\"cuda\")");
+    d.fix.insert(
+        d.fix.begin(),
+        "autocast is enabled but does not reach these ops: run the forward pass and the loss "
+        "inside its region, on the tensors' device type (\"cuda\")");
   d.fingerprint_key = strf("gpu%d", t.main_device);
   sink.report(std::move(d));
 }

@@ -27,7 +27,8 @@ struct Options {
 class CudnnBenchmarkOffRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 
  private:
   // A share of the convolution time: 0 to 1.
@@ -38,11 +39,13 @@ class CudnnBenchmarkOffRule final : public analyzer::RuleWith<Options> {
 
 void registerSl304(analyzer::RuleRegistry& registry) {
   registry.add<CudnnBenchmarkOffRule>(
-      {"SL304", "cudnn-benchmark-off", analyzer::Category::kGpuExecution, analyzer::Severity::kWarning, true,
+      {"SL304", "cudnn-benchmark-off", analyzer::Category::kGpuExecution,
+       analyzer::Severity::kWarning, true,
        "fixed-shape convolutions run with cuDNN autotuning off"},
       {
-          analyzer::option("assumed-gain", &Options::assumed_gain,
-                           "share of convolution kernel time assumed saved by autotuned algorithms"),
+          analyzer::option(
+              "assumed-gain", &Options::assumed_gain,
+              "share of convolution kernel time assumed saved by autotuned algorithms"),
       });
 }
 
@@ -52,7 +55,8 @@ enum class Recorded { kAbsent, kOn, kOff };
 
 Recorded recordedBenchmark(const trace::TraceMetadata& meta) {
   for (const auto& [key, raw] : meta.extra) {
-    if (key != "cudnn_benchmark" && key != "torch.backends.cudnn.benchmark" && key != "steplint_cudnn_benchmark")
+    if (key != "cudnn_benchmark" && key != "torch.backends.cudnn.benchmark" &&
+        key != "steplint_cudnn_benchmark")
       continue;
     std::string v;
     for (char c : raw)
@@ -115,8 +119,10 @@ void CudnnBenchmarkOffRule::check(const AnalysisContext& context, DiagnosticSink
         "the trace does not record torch.backends.cudnn.benchmark (add trace metadata "
         "\"cudnn_benchmark\"); autotuning cannot be seen in kernels after warm-up");
   if (recorded == Recorded::kOn) return;
-  if (missing_shapes) return sink.notChecked("convolution input shapes not recorded (record_shapes)");
-  if (shapes_by_step.size() < 2) return sink.notChecked("fewer than two steps with convolutions: shapes may vary");
+  if (missing_shapes)
+    return sink.notChecked("convolution input shapes not recorded (record_shapes)");
+  if (shapes_by_step.size() < 2)
+    return sink.notChecked("fewer than two steps with convolutions: shapes may vary");
   for (auto& [step, shapes] : shapes_by_step) std::sort(shapes.begin(), shapes.end());
   for (const auto& [step, shapes] : shapes_by_step)
     if (shapes != shapes_by_step.begin()->second) return;  // shapes change: autotuning would re-run
@@ -130,12 +136,15 @@ void CudnnBenchmarkOffRule::check(const AnalysisContext& context, DiagnosticSink
   d.evidence.steps = keptStepNumbers(context);
   d.evidence.ranges.push_back({window.start_ns, window.end_ns});
   d.evidence.events = sampleEvents(conv_ops);
-  d.evidence.metrics = {{"convolutions_per_step", static_cast<double>(shapes_by_step.begin()->second.size())},
-                        {"conv_kernel_ms_per_step", conv_ms}};
-  d.saving.method = strf("the convolution kernels %.0f%% shorter (assumed; autotuned algorithms typically gain 0-30%% "
-                         "for fixed shapes, so the low end is no gain)",
-                         100 * assumed_gain());
-  d.effect = effect.take(/*host_factor=*/1, 1 - assumed_gain(), /*host_factor_worst=*/-1, /*device_factor_worst=*/1);
+  d.evidence.metrics = {
+      {"convolutions_per_step", static_cast<double>(shapes_by_step.begin()->second.size())},
+      {"conv_kernel_ms_per_step", conv_ms}};
+  d.saving.method = strf(
+      "the convolution kernels %.0f%% shorter (assumed; autotuned algorithms typically gain 0-30%% "
+      "for fixed shapes, so the low end is no gain)",
+      100 * assumed_gain());
+  d.effect = effect.take(/*host_factor=*/1, 1 - assumed_gain(), /*host_factor_worst=*/-1,
+                         /*device_factor_worst=*/1);
   d.fix = {
       "LibTorch: at::globalContext().setBenchmarkCuDNN(true) once before training; "
       "Python: torch.backends.cudnn.benchmark = True",

@@ -14,51 +14,52 @@ namespace {
 
 // tb_plugin tensor_core.py TC_OP_Allowlist, verbatim (pre-1.10 backward names, TB-Q4).
 const std::set<std::string_view>& tbEligible() {
-  static const std::set<std::string_view> kNames = {"aten::_convolution",
-                                                    "aten::conv1d",
-                                                    "aten::conv2d",
-                                                    "aten::conv3d",
-                                                    "aten::conv_tbc",
-                                                    "aten::conv_transpose1d",
-                                                    "aten::conv_transpose2d",
-                                                    "aten::conv_transpose3d",
-                                                    "aten::convolution",
-                                                    "aten::cudnn_convolution",
-                                                    "aten::cudnn_convolution_transpose",
-                                                    "aten::prelu",
-                                                    "aten::addmm",
-                                                    "aten::addmv",
-                                                    "aten::addr",
-                                                    "aten::matmul",
-                                                    "aten::mm",
-                                                    "aten::mv",
-                                                    "aten::linear",
-                                                    "aten::addbmm",
-                                                    "aten::baddbmm",
-                                                    "aten::bmm",
-                                                    "aten::chain_matmul",
-                                                    "aten::linalg_multi_dot",
-                                                    "aten::_thnn_fused_lstm_cell",
-                                                    "aten::_thnn_fused_gru_cell",
-                                                    "aten::lstm_cell",
-                                                    "aten::gru_cell",
-                                                    "aten::rnn_tanh_cell",
-                                                    "aten::rnn_relu_cell",
-                                                    "CudnnConvolutionBackward",
-                                                    "BmmBackward0",
-                                                    "aten::cudnn_convolution_transpose_backward",
-                                                    "CudnnConvolutionTransposeBackward",
-                                                    "MmBackward",
-                                                    "aten::cudnn_convolution_backward_weight",
-                                                    "aten::addmm_",
-                                                    "AddmvBackward",
-                                                    "MvBackward",
-                                                    "aten::cudnn_convolution_transpose_backward_weight",
-                                                    "aten::cudnn_convolution_transpose_backward_input",
-                                                    "AddmmBackward",
-                                                    "aten::cudnn_convolution_backward_input",
-                                                    "AddbmmBackward",
-                                                    "aten::cudnn_convolution_backward"};
+  static const std::set<std::string_view> kNames = {
+      "aten::_convolution",
+      "aten::conv1d",
+      "aten::conv2d",
+      "aten::conv3d",
+      "aten::conv_tbc",
+      "aten::conv_transpose1d",
+      "aten::conv_transpose2d",
+      "aten::conv_transpose3d",
+      "aten::convolution",
+      "aten::cudnn_convolution",
+      "aten::cudnn_convolution_transpose",
+      "aten::prelu",
+      "aten::addmm",
+      "aten::addmv",
+      "aten::addr",
+      "aten::matmul",
+      "aten::mm",
+      "aten::mv",
+      "aten::linear",
+      "aten::addbmm",
+      "aten::baddbmm",
+      "aten::bmm",
+      "aten::chain_matmul",
+      "aten::linalg_multi_dot",
+      "aten::_thnn_fused_lstm_cell",
+      "aten::_thnn_fused_gru_cell",
+      "aten::lstm_cell",
+      "aten::gru_cell",
+      "aten::rnn_tanh_cell",
+      "aten::rnn_relu_cell",
+      "CudnnConvolutionBackward",
+      "BmmBackward0",
+      "aten::cudnn_convolution_transpose_backward",
+      "CudnnConvolutionTransposeBackward",
+      "MmBackward",
+      "aten::cudnn_convolution_backward_weight",
+      "aten::addmm_",
+      "AddmvBackward",
+      "MvBackward",
+      "aten::cudnn_convolution_transpose_backward_weight",
+      "aten::cudnn_convolution_transpose_backward_input",
+      "AddmmBackward",
+      "aten::cudnn_convolution_backward_input",
+      "AddbmmBackward",
+      "aten::cudnn_convolution_backward"};
   return kNames;
 }
 
@@ -84,7 +85,9 @@ const std::set<std::string_view>& modernEligible() {
   return kNames;
 }
 
-bool isOpKind(trace::EventKind k) { return k == trace::EventKind::kCpuOp || k == trace::EventKind::kUserAnnotation; }
+bool isOpKind(trace::EventKind k) {
+  return k == trace::EventKind::kCpuOp || k == trace::EventKind::kUserAnnotation;
+}
 
 // Eligible ops that have an eligible descendant are not "bottom-most" (tb_plugin counts only
 // the innermost eligible op's own kernels, so conv2d -> ... -> cudnn_convolution counts once).
@@ -95,7 +98,8 @@ std::vector<uint8_t> bottomMostEligible(const trace::TraceModel& model) {
     const trace::Event& e = model.events[i];
     if (!isOpKind(e.kind) || !eligible_name(e.name)) continue;
     eligible[i] = 1;
-    for (uint32_t p = e.parent; p != trace::kNoIndex && !has_eligible_child[p]; p = model.events[p].parent)
+    for (uint32_t p = e.parent; p != trace::kNoIndex && !has_eligible_child[p];
+         p = model.events[p].parent)
       has_eligible_child[p] = 1;
   }
   for (size_t i = 0; i < eligible.size(); ++i) eligible[i] = eligible[i] && !has_eligible_child[i];
@@ -108,13 +112,15 @@ bool isTensorCoreEligibleOp(std::string_view name) {
   return tbEligible().count(name) > 0 || modernEligible().count(name) > 0;
 }
 
-EligibleKernelTime measureEligibleKernelTime(const trace::TraceModel& model, int64_t start_ns, int64_t end_ns) {
+EligibleKernelTime measureEligibleKernelTime(const trace::TraceModel& model, int64_t start_ns,
+                                             int64_t end_ns) {
   const std::vector<uint8_t> bottom = bottomMostEligible(model);
   EligibleKernelTime out;
   std::map<int32_t, int64_t> eligible_by_device;
   analyzer::NameMemo tensor_core_name(model, analyzer::isTensorCoreKernelName);
   for (const trace::Event& k : model.events) {
-    if (k.kind != trace::EventKind::kKernel || k.start_ns < start_ns || k.start_ns >= end_ns) continue;
+    if (k.kind != trace::EventKind::kKernel || k.start_ns < start_ns || k.start_ns >= end_ns)
+      continue;
     const bool tc = tensor_core_name(k.name);
     out.all_kernel_ns += k.dur_ns;
     if (tc) out.tc_ns += k.dur_ns;
@@ -144,7 +150,8 @@ const EligibleKernelTime& keptStepsEligibleKernelTime(const analyzer::AnalysisCo
   });
 }
 
-std::optional<EligibleWork> eligibleWork(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink,
+std::optional<EligibleWork> eligibleWork(const analyzer::AnalysisContext& context,
+                                         analyzer::DiagnosticSink& sink,
                                          std::string_view hardware) {
   // NVIDIA's kernel names and compute capabilities decide eligibility and precision: on
   // another accelerator the rules that read them cannot decide (SL303, SL305).
@@ -157,7 +164,8 @@ std::optional<EligibleWork> eligibleWork(const analyzer::AnalysisContext& contex
   if (!context.hasGpuActivity()) {
     sink.notChecked("no GPU activity in the trace");
   } else if (model.metadata.devices.empty()) {
-    sink.notChecked("no deviceProperties: cannot tell whether the GPU has " + std::string(hardware));
+    sink.notChecked("no deviceProperties: cannot tell whether the GPU has " +
+                    std::string(hardware));
   } else if (work.window.empty()) {
     sink.notChecked("no training steps");
   } else if (work.time = &keptStepsEligibleKernelTime(context); work.time->op_kernel_ns <= 0) {

@@ -17,25 +17,27 @@ namespace steplint::rules {
 bool isTensorCoreEligibleOp(std::string_view name);
 
 struct EligibleKernelTime {
-  int64_t op_kernel_ns = 0;                     // kernels launched directly by any CPU op (the denominator)
-  int64_t eligible_ns = 0;                      // ... by a bottom-most eligible op
-  int64_t eligible_tc_ns = 0;                   // ... of which in tensor-core kernels
-  int64_t tc_ns = 0;                            // all kernels in tensor-core kernels (tb's tc_used numerator)
-  int64_t all_kernel_ns = 0;                    // all kernels
-  int32_t main_device = -1;                     // device with the most eligible kernel time
+  int64_t op_kernel_ns = 0;    // kernels launched directly by any CPU op (the denominator)
+  int64_t eligible_ns = 0;     // ... by a bottom-most eligible op
+  int64_t eligible_tc_ns = 0;  // ... of which in tensor-core kernels
+  int64_t tc_ns = 0;           // all kernels in tensor-core kernels (tb's tc_used numerator)
+  int64_t all_kernel_ns = 0;   // all kernels
+  int32_t main_device = -1;    // device with the most eligible kernel time
   std::vector<uint32_t> eligible_fp32_kernels;  // eligible non-TC kernels, in event order
   std::vector<uint32_t> eligible_tc_kernels;    // eligible tensor-core kernels, in event order
   int64_t eligibleNonTcNs() const { return eligible_ns - eligible_tc_ns; }
 };
 
 /// Over kernels starting in [start_ns, end_ns).
-EligibleKernelTime measureEligibleKernelTime(const trace::TraceModel& model, int64_t start_ns, int64_t end_ns);
+EligibleKernelTime measureEligibleKernelTime(const trace::TraceModel& model, int64_t start_ns,
+                                             int64_t end_ns);
 
 /// measureEligibleKernelTime over the kept steps, computed once per context (SL303 and SL305
 /// both judge the same kernels).
 const EligibleKernelTime& keptStepsEligibleKernelTime(const analyzer::AnalysisContext& context);
 
-/// What SL303 and SL305 judge: the kept steps' eligible kernel time and the GPU that ran most of it.
+/// What SL303 and SL305 judge: the kept steps' eligible kernel time and the GPU that ran most of
+/// it.
 struct EligibleWork {
   StepWindow window;
   const EligibleKernelTime* time = nullptr;
@@ -46,7 +48,7 @@ struct EligibleWork {
 /// activity, no deviceProperties, no steps, no kernel attributed to an op, no compute
 /// capability) and returns nullopt when the trace cannot decide. `hardware` ends the
 /// deviceProperties reason: "cannot tell whether the GPU has <hardware>".
-std::optional<EligibleWork> eligibleWork(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink,
-                                         std::string_view hardware);
+std::optional<EligibleWork> eligibleWork(const analyzer::AnalysisContext& context,
+                                         analyzer::DiagnosticSink& sink, std::string_view hardware);
 
 }  // namespace steplint::rules

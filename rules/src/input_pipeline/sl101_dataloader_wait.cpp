@@ -35,30 +35,37 @@ struct Wait {
 };
 
 std::string measuredMessage(const Wait& w) {
-  const char* kind = w.single_process ? " (single-process loader: num_workers=0)"
-                                      : w.multi_process ? " (multi-process loader)" : "";
-  return strf("%.1f%% of step time (%.1f ms/step) waiting for the DataLoader%s", 100.0 * w.fraction, w.ms, kind);
+  const char* kind = w.single_process  ? " (single-process loader: num_workers=0)"
+                     : w.multi_process ? " (multi-process loader)"
+                                       : "";
+  return strf("%.1f%% of step time (%.1f ms/step) waiting for the DataLoader%s", 100.0 * w.fraction,
+              w.ms, kind);
 }
 
 std::string inferredMessage(const Wait& w) {
-  const char* kind = w.multi_process ? "the training thread waits for loader worker threads"
-                                     : "the training thread loads the batches itself, as with num_workers=0";
-  return strf("%.1f%% of step time (%.1f ms/step) waiting for the next batch, inferred: no DataLoader ranges, the "
-              "part of each iteration before its training starts (%s)", 100.0 * w.fraction, w.ms, kind);
+  const char* kind = w.multi_process
+                         ? "the training thread waits for loader worker threads"
+                         : "the training thread loads the batches itself, as with num_workers=0";
+  return strf(
+      "%.1f%% of step time (%.1f ms/step) waiting for the next batch, inferred: no DataLoader ranges, the "
+      "part of each iteration before its training starts (%s)",
+      100.0 * w.fraction, w.ms, kind);
 }
 
 /// SL101: the training loop waits for the DataLoader for a large share of each step.
 class DataLoaderWaitRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 
  private:
   // The recommendation needs at least one worker per GPU.
   int64_t workers_per_gpu() const { return std::max<int64_t>(1, options().workers_per_gpu); }
-  void checkInferred(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const;
-  void report(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink, const Wait& wait,
-              EvidenceBuilder& evidence, EffectBuilder& effect) const;
+  void checkInferred(const analyzer::AnalysisContext& context,
+                     analyzer::DiagnosticSink& sink) const;
+  void report(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink,
+              const Wait& wait, EvidenceBuilder& evidence, EffectBuilder& effect) const;
 };
 
 }  // namespace
@@ -68,16 +75,19 @@ void registerSl101(analyzer::RuleRegistry& registry) {
       {"SL101", "dataloader-wait", Category::kInputPipeline, Severity::kWarning, true,
        "a large share of each step waits for the DataLoader"},
       {
-          analyzer::option("min-wait-fraction", &Options::min_wait_fraction,
-                           "flag when the DataLoader share of the average step exceeds this (tb_plugin R1)"),
-          analyzer::option("cpu-cores", &Options::cpu_cores,
-                           "CPU cores available to this process, caps the recommended worker count (0 = unknown)"),
+          analyzer::option(
+              "min-wait-fraction", &Options::min_wait_fraction,
+              "flag when the DataLoader share of the average step exceeds this (tb_plugin R1)"),
+          analyzer::option(
+              "cpu-cores", &Options::cpu_cores,
+              "CPU cores available to this process, caps the recommended worker count (0 = unknown)"),
           analyzer::option("workers-per-gpu", &Options::workers_per_gpu,
                            "rule-of-thumb DataLoader workers per GPU used by this process"),
       });
 }
 
-void DataLoaderWaitRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+void DataLoaderWaitRule::check(const analyzer::AnalysisContext& context,
+                               analyzer::DiagnosticSink& sink) const {
   const auto& steps = context.steps().steps;
   if (steps.empty()) {
     sink.notChecked("no training steps in this trace (no ProfilerStep#N ranges and no CPU ops)");
@@ -110,7 +120,8 @@ void DataLoaderWaitRule::check(const analyzer::AnalysisContext& context, analyze
   wait.ms = bd.average_ns[static_cast<size_t>(StepCategory::kDataLoader)] / 1e6;
   if (wait.fraction <= options().min_wait_fraction) return;
   for (size_t s = 0; s < bd.per_step.size(); ++s)
-    if (bd.per_step[s].ns[static_cast<size_t>(StepCategory::kDataLoader)] > 0) evidence.step(static_cast<int>(s));
+    if (bd.per_step[s].ns[static_cast<size_t>(StepCategory::kDataLoader)] > 0)
+      evidence.step(static_cast<int>(s));
   report(context, sink, wait, evidence, effect);
 }
 
@@ -120,9 +131,12 @@ void DataLoaderWaitRule::checkInferred(const analyzer::AnalysisContext& context,
                                        analyzer::DiagnosticSink& sink) const {
   const analyzer::InferredInputWait& inferred = context.summary().input_wait;
   if (!inferred.inferred) {
-    sink.notChecked("no DataLoader ranges (enumerate(DataLoader)#...__next__) inside the steps, and the wait could "
-                    "not be inferred: " + inferred.reason + "; LibTorch loops can emit them with steplint::"
-                    "DataLoaderWait or RECORD_USER_SCOPE");
+    sink.notChecked(
+        "no DataLoader ranges (enumerate(DataLoader)#...__next__) inside the steps, and the wait could "
+        "not be inferred: " +
+        inferred.reason +
+        "; LibTorch loops can emit them with steplint::"
+        "DataLoaderWait or RECORD_USER_SCOPE");
     return;
   }
   const double step_ns = context.breakdown().average_total_ns;
@@ -145,8 +159,9 @@ void DataLoaderWaitRule::checkInferred(const analyzer::AnalysisContext& context,
   report(context, sink, wait, evidence, effect);
 }
 
-void DataLoaderWaitRule::report(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink,
-                                const Wait& wait, EvidenceBuilder& evidence, EffectBuilder& effect) const {
+void DataLoaderWaitRule::report(const analyzer::AnalysisContext& context,
+                                analyzer::DiagnosticSink& sink, const Wait& wait,
+                                EvidenceBuilder& evidence, EffectBuilder& effect) const {
   const trace::TraceModel& model = context.model();
   std::set<int32_t> gpus;
   for (const trace::Event& e : model.events)
@@ -155,10 +170,12 @@ void DataLoaderWaitRule::report(const analyzer::AnalysisContext& context, analyz
   int64_t workers = workers_per_gpu() * gpu_count;
   const int64_t cores = hostCpuCores(model.metadata, options().cpu_cores);
   if (cores > 0) workers = std::min(workers, std::max<int64_t>(1, cores - 1));
-  const std::string cap = cores > 0 ? strf("at most cpu-cores - 1 = %lld", static_cast<long long>(cores - 1))
-                                    : std::string("up to the number of CPU cores");
-  const std::string why = strf("%lld per GPU x %lld GPU%s used, %s", static_cast<long long>(workers_per_gpu()),
-                               static_cast<long long>(gpu_count), gpu_count == 1 ? "" : "s", cap.c_str());
+  const std::string cap =
+      cores > 0 ? strf("at most cpu-cores - 1 = %lld", static_cast<long long>(cores - 1))
+                : std::string("up to the number of CPU cores");
+  const std::string why =
+      strf("%lld per GPU x %lld GPU%s used, %s", static_cast<long long>(workers_per_gpu()),
+           static_cast<long long>(gpu_count), gpu_count == 1 ? "" : "s", cap.c_str());
   evidence.metric("dataloader_fraction", wait.fraction);
   evidence.metric("dataloader_ms_per_step", wait.ms);
   evidence.metric("threshold_fraction", options().min_wait_fraction);
@@ -172,23 +189,29 @@ void DataLoaderWaitRule::report(const analyzer::AnalysisContext& context, analyz
   analyzer::Diagnostic d = makeDiagnostic();
   d.message = wait.inferred ? inferredMessage(wait) : measuredMessage(wait);
   d.evidence = evidence.take();
-  d.saving.method = "the DataLoader waits removed: enough loader workers prepare the next batches while the step "
-                   "runs";
+  d.saving.method =
+      "the DataLoader waits removed: enough loader workers prepare the next batches while the step "
+      "runs";
   if (wait.inferred) d.saving.method += "; the wait is " + wait.inferred->method();
   d.effect = effect.take(/*host_factor=*/0);
   const std::string n = std::to_string(workers);
   if (wait.single_process || !wait.multi_process) {
-    d.fix.push_back("LibTorch: torch::data::make_data_loader(dataset, torch::data::DataLoaderOptions()"
-                    ".batch_size(B).workers(" + n + "))");
-    d.fix.push_back("Python: DataLoader(..., num_workers=" + n + ", pin_memory=True, persistent_workers=True) (" + why +
-                    ")");
+    d.fix.push_back(
+        "LibTorch: torch::data::make_data_loader(dataset, torch::data::DataLoaderOptions()"
+        ".batch_size(B).workers(" +
+        n + "))");
+    d.fix.push_back("Python: DataLoader(..., num_workers=" + n +
+                    ", pin_memory=True, persistent_workers=True) (" + why + ")");
   } else {
-    d.fix.push_back("raise num_workers to " + n + " (" + why + ") and prefetch_factor; keep persistent_workers=True");
-    d.fix.push_back("if the workers are already saturated, make decoding/augmentation cheaper "
-                    "(pre-resized data, GPU augmentation, NVIDIA DALI)");
+    d.fix.push_back("raise num_workers to " + n + " (" + why +
+                    ") and prefetch_factor; keep persistent_workers=True");
+    d.fix.push_back(
+        "if the workers are already saturated, make decoding/augmentation cheaper "
+        "(pre-resized data, GPU augmentation, NVIDIA DALI)");
   }
   if (wait.inferred)
-    d.fix.push_back("LibTorch: mark the wait for an exact figure: steplint::DataLoaderWait (steplint/collector.h)");
+    d.fix.push_back(
+        "LibTorch: mark the wait for an exact figure: steplint::DataLoaderWait (steplint/collector.h)");
   d.fingerprint_key = "dataloader";
   sink.report(std::move(d));
 }

@@ -1,5 +1,6 @@
 // SL702 load-imbalance: the ranks take turns keeping each other waiting: most steps have a late
-// rank above the noise, but no one rank is late in most of them (docs/rules/SL702-load-imbalance.md).
+// rank above the noise, but no one rank is late in most of them
+// (docs/rules/SL702-load-imbalance.md).
 #include <cstdio>
 #include <map>
 #include <set>
@@ -12,9 +13,13 @@ namespace {
 class LoadImbalanceRule : public analyzer::JobRule {
  public:
   const analyzer::RuleInfo& info() const override {
-    static const analyzer::RuleInfo kInfo{"SL702", "load-imbalance", analyzer::Category::kJob,
-                                          analyzer::Severity::kWarning, true,
-                                          "the ranks take turns being late: the work per step differs between ranks"};
+    static const analyzer::RuleInfo kInfo{
+        "SL702",
+        "load-imbalance",
+        analyzer::Category::kJob,
+        analyzer::Severity::kWarning,
+        true,
+        "the ranks take turns being late: the work per step differs between ranks"};
     return kInfo;
   }
 
@@ -42,15 +47,17 @@ class LoadImbalanceRule : public analyzer::JobRule {
     char figure[64];
     std::snprintf(figure, sizeof(figure), "%.1f ms per step", per_step_ns / 1e6);
     d.message = std::to_string(late_steps) + " of " + std::to_string(job.steps.size()) +
-                " steps have a rank the others wait for, and it changes from step to step (ranks " + ranks +
-                "): " + figure + " lost waiting; most often " + std::string(analyzer::lateCauseName(cause->first));
+                " steps have a rank the others wait for, and it changes from step to step (ranks " +
+                ranks + "): " + figure + " lost waiting; most often " +
+                std::string(analyzer::lateCauseName(cause->first));
     d.evidence.metrics.push_back({"late_steps", static_cast<double>(late_steps)});
     d.evidence.metrics.push_back({"late_ranks", static_cast<double>(late_ranks.size())});
     d.saving.per_step_ms = per_step_ns / 1e6;
     if (job.median_step_ns > 0) d.saving.fraction_of_step = per_step_ns / job.median_step_ns;
     d.saving.method = "the waiting for each step's late rank, were it as fast as the median rank";
-    d.fix.push_back("Even out the work per rank and step: bucket or sort samples by length so every rank gets "
-                    "batches of similar cost (e.g. a length-grouped sampler), or pad to fixed shapes");
+    d.fix.push_back(
+        "Even out the work per rank and step: bucket or sort samples by length so every rank gets "
+        "batches of similar cost (e.g. a length-grouped sampler), or pad to fixed shapes");
     d.fingerprint_key = "job";
     sink.report(std::move(d));
   }
@@ -58,6 +65,8 @@ class LoadImbalanceRule : public analyzer::JobRule {
 
 }  // namespace
 
-std::unique_ptr<analyzer::JobRule> makeRotatingStragglersRule() { return std::make_unique<LoadImbalanceRule>(); }
+std::unique_ptr<analyzer::JobRule> makeRotatingStragglersRule() {
+  return std::make_unique<LoadImbalanceRule>();
+}
 
 }  // namespace steplint::rules

@@ -14,9 +14,13 @@ constexpr double kMinWaitFraction = 0.10;
 class TimeLostAtCollectivesRule : public analyzer::JobRule {
  public:
   const analyzer::RuleInfo& info() const override {
-    static const analyzer::RuleInfo kInfo{"SL703", "time-lost-at-collectives", analyzer::Category::kJob,
-                                          analyzer::Severity::kWarning, true,
-                                          "ranks wait inside collectives for a large share of the step"};
+    static const analyzer::RuleInfo kInfo{
+        "SL703",
+        "time-lost-at-collectives",
+        analyzer::Category::kJob,
+        analyzer::Severity::kWarning,
+        true,
+        "ranks wait inside collectives for a large share of the step"};
     return kInfo;
   }
 
@@ -30,19 +34,22 @@ class TimeLostAtCollectivesRule : public analyzer::JobRule {
     if (fraction < kMinWaitFraction) return;
     analyzer::Diagnostic d = makeDiagnostic();
     char text[160];
-    std::snprintf(text, sizeof(text),
-                  "the ranks wait %.1f ms per step (%.0f%% of the step) inside collectives for slower ranks, "
-                  "with no rank late in most steps",
-                  job.mean_wait_ns / 1e6, 100 * fraction);
+    std::snprintf(
+        text, sizeof(text),
+        "the ranks wait %.1f ms per step (%.0f%% of the step) inside collectives for slower ranks, "
+        "with no rank late in most steps",
+        job.mean_wait_ns / 1e6, 100 * fraction);
     d.message = text;
     for (const analyzer::JobStep& s : job.steps) d.evidence.steps.push_back(s.number);
     d.evidence.metrics.push_back({"wait_ms", job.mean_wait_ns / 1e6});
     d.evidence.metrics.push_back({"wait_fraction", fraction});
     d.saving.per_step_ms = job.mean_wait_ns / 1e6;
     d.saving.fraction_of_step = fraction;
-    d.saving.method = "the mean rank's waiting inside collectives (an upper bound: some skew always remains)";
-    d.fix.push_back("Look at which collectives wait (the job report's steps): late arrivals that differ per "
-                    "collective point at uneven work between them, e.g. pipeline stages or unbalanced shards");
+    d.saving.method =
+        "the mean rank's waiting inside collectives (an upper bound: some skew always remains)";
+    d.fix.push_back(
+        "Look at which collectives wait (the job report's steps): late arrivals that differ per "
+        "collective point at uneven work between them, e.g. pipeline stages or unbalanced shards");
     d.fingerprint_key = "job";
     sink.report(std::move(d));
   }

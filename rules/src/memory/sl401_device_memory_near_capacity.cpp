@@ -26,27 +26,35 @@ struct Options {
 class DeviceMemoryNearCapacityRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 };
 
 }  // namespace
 
 void registerSl401(analyzer::RuleRegistry& registry) {
   registry.add<DeviceMemoryNearCapacityRule>(
-      {"SL401", "device-memory-near-capacity", analyzer::Category::kMemory, analyzer::Severity::kWarning, true,
+      {"SL401", "device-memory-near-capacity", analyzer::Category::kMemory,
+       analyzer::Severity::kWarning, true,
        "peak allocated GPU memory is close to the device's capacity"},
       {
-          analyzer::option("max-fraction", &Options::max_fraction,
-                           "flag when the peak allocated memory exceeds this share of totalGlobalMem"),
+          analyzer::option(
+              "max-fraction", &Options::max_fraction,
+              "flag when the peak allocated memory exceeds this share of totalGlobalMem"),
       });
 }
 
-void DeviceMemoryNearCapacityRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
-  if (!common::requireKnownDevice(context, sink, common::kCudaAndRocm, "CUDA caching-allocator memory events")) return;
+void DeviceMemoryNearCapacityRule::check(const AnalysisContext& context,
+                                         DiagnosticSink& sink) const {
+  if (!common::requireKnownDevice(context, sink, common::kCudaAndRocm,
+                                  "CUDA caching-allocator memory events"))
+    return;
   const trace::TraceModel& model = context.model();
   const std::vector<DevicePeak> peaks = cudaMemoryPeaks(model);
-  if (peaks.empty() && !context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
-  if (peaks.empty()) return sink.notChecked(
+  if (peaks.empty() && !context.hasGpuActivity())
+    return sink.notChecked("no GPU activity in the trace");
+  if (peaks.empty())
+    return sink.notChecked(
         "no GPU memory events (torch.profiler: profile_memory=True; steplint record: a CUDA build of "
         "libtorch >= 2.1)");
   for (const DevicePeak& p : peaks) {
@@ -60,16 +68,16 @@ void DeviceMemoryNearCapacityRule::check(const AnalysisContext& context, Diagnos
     const double fraction = static_cast<double>(peak) / capacity;
     if (fraction <= options().max_fraction) {
       if (!p.hasTotals())
-        sink.notChecked(
-            strf("GPU %d memory events carry no Total Allocated (legacy trace); the allocations seen "
-                 "reach at least %.2f GiB (%.1f%% of %.1f GiB), which does not decide",
-                 p.device_id, static_cast<double>(peak) / kGiB, 100 * fraction, capacity / kGiB));
+        sink.notChecked(strf(
+            "GPU %d memory events carry no Total Allocated (legacy trace); the allocations seen "
+            "reach at least %.2f GiB (%.1f%% of %.1f GiB), which does not decide",
+            p.device_id, static_cast<double>(peak) / kGiB, 100 * fraction, capacity / kGiB));
       continue;
     }
     analyzer::Diagnostic d = makeDiagnostic();
-    d.message =
-        strf("GPU %d peak allocated memory is %s%.2f GiB, %.1f%% of its %.1f GiB", p.device_id,
-             p.hasTotals() ? "" : "at least ", static_cast<double>(peak) / kGiB, 100 * fraction, capacity / kGiB);
+    d.message = strf("GPU %d peak allocated memory is %s%.2f GiB, %.1f%% of its %.1f GiB",
+                     p.device_id, p.hasTotals() ? "" : "at least ",
+                     static_cast<double>(peak) / kGiB, 100 * fraction, capacity / kGiB);
     d.evidence.steps = keptStepNumbers(context);
     if (p.hasTotals()) d.evidence.ranges.push_back({p.peak_ts_ns, p.peak_ts_ns});
     d.evidence.metrics = {{"device", p.device_id},
@@ -80,12 +88,13 @@ void DeviceMemoryNearCapacityRule::check(const AnalysisContext& context, Diagnos
     d.saving.method =
         "not a time cost by itself: near capacity the caching allocator frees and retries "
         "(cudaFree/cudaMalloc, synchronizing) and the next larger input fails with out-of-memory";
-    d.fix = {"mixed precision halves activation memory (LibTorch autocast, Python torch.autocast)",
-             "recompute activations (Python: torch.utils.checkpoint; LibTorch has no checkpoint API: split the "
-             "forward into segments run under torch::NoGradGuard and recompute them in a custom "
-             "torch::autograd::Function)",
-             "reduce the batch size and accumulate gradients over several micro-batches",
-             "reduce fragmentation: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"};
+    d.fix = {
+        "mixed precision halves activation memory (LibTorch autocast, Python torch.autocast)",
+        "recompute activations (Python: torch.utils.checkpoint; LibTorch has no checkpoint API: split the "
+        "forward into segments run under torch::NoGradGuard and recompute them in a custom "
+        "torch::autograd::Function)",
+        "reduce the batch size and accumulate gradients over several micro-batches",
+        "reduce fragmentation: PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"};
     d.fingerprint_key = strf("gpu%d", p.device_id);
     sink.report(std::move(d));
   }

@@ -25,8 +25,9 @@ namespace {
 
 // The op and which input carries the batch (addmm's input 0 is the bias).
 int batchInput(std::string_view name) {
-  static const std::set<std::string_view> kFirst = {"aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::convolution",
-                                                    "aten::linear", "aten::matmul", "aten::mm",     "aten::bmm"};
+  static const std::set<std::string_view> kFirst = {
+      "aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::convolution",
+      "aten::linear", "aten::matmul", "aten::mm",     "aten::bmm"};
   if (kFirst.count(name)) return 0;
   return name == "aten::addmm" ? 1 : -1;
 }
@@ -43,7 +44,8 @@ struct Options {
 class BatchSizeNotAlignedRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 
  private:
   // A multiple below 1 means nothing (and 0 would divide by zero).
@@ -54,11 +56,12 @@ class BatchSizeNotAlignedRule final : public analyzer::RuleWith<Options> {
 
 void registerSl403(analyzer::RuleRegistry& registry) {
   registry.add<BatchSizeNotAlignedRule>(
-      {"SL403", "batch-size-not-aligned", analyzer::Category::kMemory, analyzer::Severity::kNote, true,
-       "the batch size is not a multiple of 8 (tensor-core tile alignment)"},
+      {"SL403", "batch-size-not-aligned", analyzer::Category::kMemory, analyzer::Severity::kNote,
+       true, "the batch size is not a multiple of 8 (tensor-core tile alignment)"},
       {
-          analyzer::option("multiple", &Options::multiple,
-                           "the alignment the batch size should have (8 for fp16/bf16/tf32, 16 for int8)"),
+          analyzer::option(
+              "multiple", &Options::multiple,
+              "the alignment the batch size should have (8 for fp16/bf16/tf32, 16 for int8)"),
       });
 }
 
@@ -70,8 +73,9 @@ void BatchSizeNotAlignedRule::check(const AnalysisContext& context, DiagnosticSi
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
   if (context.steps().steps.empty()) return sink.notChecked("no training steps");
   bool tensor_cores = model.metadata.devices.empty();  // unknown: judge anyway
-  for (const auto& dev : model.metadata.devices) tensor_cores |= dev.compute_major < 0 || dev.compute_major >= 7;
-  if (!tensor_cores) return;                                  // pre-Volta GPUs have no tensor-core tiles to align to
+  for (const auto& dev : model.metadata.devices)
+    tensor_cores |= dev.compute_major < 0 || dev.compute_major >= 7;
+  if (!tensor_cores) return;  // pre-Volta GPUs have no tensor-core tiles to align to
   std::map<int, std::pair<uint32_t, int64_t>> first_by_step;  // step -> (op, batch)
   bool any_op = false;
   analyzer::NameMemo batch_input(model, batchInput);
@@ -84,7 +88,8 @@ void BatchSizeNotAlignedRule::check(const AnalysisContext& context, DiagnosticSi
     any_op = true;
     const trace::OpDetail* op = model.op(e);
     int64_t batch = 0;
-    if (!op || !firstDimOfInput(model.str(op->input_dims), static_cast<size_t>(input), batch)) continue;
+    if (!op || !firstDimOfInput(model.str(op->input_dims), static_cast<size_t>(input), batch))
+      continue;
     auto it = first_by_step.find(step);
     if (it == first_by_step.end() || e.start_ns < model.events[it->second.first].start_ns)
       first_by_step[step] = {i, batch};
@@ -95,8 +100,9 @@ void BatchSizeNotAlignedRule::check(const AnalysisContext& context, DiagnosticSi
   if (first_by_step.empty()) {
     const auto loader_batch = common::metadataInteger(model.metadata, {"dataloader_batch_size"});
     if (!loader_batch || *loader_batch <= 0)
-      return sink.notChecked("input shapes were not recorded (record_shapes=True, steplint record --shapes) and "
-                             "the trace has no dataloader_batch_size");
+      return sink.notChecked(
+          "input shapes were not recorded (record_shapes=True, steplint record --shapes) and "
+          "the trace has no dataloader_batch_size");
     batch = *loader_batch;
     source = "the DataLoader's batch_size";
   } else {
@@ -105,24 +111,27 @@ void BatchSizeNotAlignedRule::check(const AnalysisContext& context, DiagnosticSi
     int best = 0;
     for (const auto& [b, n] : votes)
       if (n > best) best = n, batch = b;
-    source = "first input of " + std::string(model.name(model.events[first_by_step.begin()->second.first]));
+    source = "first input of " +
+             std::string(model.name(model.events[first_by_step.begin()->second.first]));
   }
   if (batch % multiple() == 0) return;
   const int64_t up = (batch / multiple() + 1) * multiple(), down = batch / multiple() * multiple();
   analyzer::Diagnostic d = makeDiagnostic();
-  d.message = strf("batch size %lld (%s) is not a multiple of %lld", static_cast<long long>(batch), source.c_str(),
-                   static_cast<long long>(multiple()));
+  d.message = strf("batch size %lld (%s) is not a multiple of %lld", static_cast<long long>(batch),
+                   source.c_str(), static_cast<long long>(multiple()));
   for (const auto& [step, v] : first_by_step) {
     d.evidence.steps.push_back(context.steps().steps[static_cast<size_t>(step)].number);
     if (d.evidence.events.size() < 20) d.evidence.events.push_back(v.first);
   }
-  d.evidence.metrics = {{"batch_size", static_cast<double>(batch)}, {"multiple", static_cast<double>(multiple())}};
+  d.evidence.metrics = {{"batch_size", static_cast<double>(batch)},
+                        {"multiple", static_cast<double>(multiple())}};
   d.saving.method =
       "not measurable from one trace: unaligned GEMM/conv dimensions can make cuBLAS/cuDNN pick "
       "slower non-tensor-core or padded kernels";
-  d.fix = {strf("use a batch size of %lld or %lld (scale the learning rate with the batch)",
-                static_cast<long long>(down ? down : up), static_cast<long long>(up)),
-           "also keep channel and hidden sizes multiples of 8; pad vocabularies (e.g. to a multiple of 64)"};
+  d.fix = {
+      strf("use a batch size of %lld or %lld (scale the learning rate with the batch)",
+           static_cast<long long>(down ? down : up), static_cast<long long>(up)),
+      "also keep channel and hidden sizes multiples of 8; pad vocabularies (e.g. to a multiple of 64)"};
   d.fingerprint_key = "batch-size";
   sink.report(std::move(d));
 }

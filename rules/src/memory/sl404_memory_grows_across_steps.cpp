@@ -49,10 +49,12 @@ std::string seriesLabel(const SeriesKey& key) {
 int stepOfSample(const AnalysisContext& context, int64_t ts) {
   constexpr int64_t kBoundarySlackNs = 1000000;  // before the first kept step
   const auto& steps = context.steps().steps;
-  const auto it = std::upper_bound(steps.begin(), steps.end(), ts,
-                                   [](int64_t t, const analyzer::Step& s) { return t < s.host_end_ns; });
+  const auto it =
+      std::upper_bound(steps.begin(), steps.end(), ts,
+                       [](int64_t t, const analyzer::Step& s) { return t < s.host_end_ns; });
   if (it == steps.end()) return -1;
-  const int64_t gap_start = it == steps.begin() ? it->host_start_ns - kBoundarySlackNs : std::prev(it)->host_end_ns;
+  const int64_t gap_start =
+      it == steps.begin() ? it->host_start_ns - kBoundarySlackNs : std::prev(it)->host_end_ns;
   return ts >= gap_start ? static_cast<int>(it - steps.begin()) : -1;
 }
 
@@ -78,16 +80,17 @@ PerStep perStepSeries(const AnalysisContext& context) {
   if (counter < 0 || rss < 0) return series;
   for (const trace::CounterSample& c : model.counters)
     if (c.name == counter && c.series == rss)
-      note(series, {1, 0, -1}, steps, stepOfSample(context, c.ts_ns), static_cast<int64_t>(c.value));
+      note(series, {1, 0, -1}, steps, stepOfSample(context, c.ts_ns),
+           static_cast<int64_t>(c.value));
   return series;
 }
 
 struct Growth {
-  size_t points = 0;          // steps with a value
-  size_t rising = 0;          // of the points - 1 step-to-step changes, how many went up
+  size_t points = 0;  // steps with a value
+  size_t rising = 0;  // of the points - 1 step-to-step changes, how many went up
   int64_t first = 0, last = 0;
   int first_step = -1, last_step = -1;
-  double slope = 0;           // least-squares bytes per kept step
+  double slope = 0;  // least-squares bytes per kept step
 };
 
 Growth growthOf(const std::vector<int64_t>& values) {
@@ -124,7 +127,8 @@ struct Options {
 class MemoryGrowsAcrossStepsRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 
  private:
   // A trend needs at least two steps.
@@ -135,13 +139,15 @@ class MemoryGrowsAcrossStepsRule final : public analyzer::RuleWith<Options> {
 
 void registerSl404(analyzer::RuleRegistry& registry) {
   registry.add<MemoryGrowsAcrossStepsRule>(
-      {"SL404", "memory-grows-across-steps", analyzer::Category::kMemory, analyzer::Severity::kWarning, true,
+      {"SL404", "memory-grows-across-steps", analyzer::Category::kMemory,
+       analyzer::Severity::kWarning, true,
        "memory in use rises step after step: tensors are kept across iterations"},
       {
           analyzer::option("min-steps", &Options::min_steps,
                            "steps with a memory sample needed to judge a trend"),
-          analyzer::option("min-growth-mib", &Options::min_growth_mib,
-                           "flag when memory grows by at least this much (MiB) from the first to the last step"),
+          analyzer::option(
+              "min-growth-mib", &Options::min_growth_mib,
+              "flag when memory grows by at least this much (MiB) from the first to the last step"),
           analyzer::option("min-growth-fraction", &Options::min_growth_fraction,
                            "... and by at least this share of the first step's value"),
           analyzer::option("min-rising-fraction", &Options::min_rising_fraction,
@@ -152,7 +158,8 @@ void registerSl404(analyzer::RuleRegistry& registry) {
 void MemoryGrowsAcrossStepsRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
   if (context.steps().steps.empty()) return sink.notChecked("no training steps");
   if (!context.steps().stepsAreIterations())
-    return sink.notChecked("no ProfilerStep#N ranges and no iterations detected: a trend across steps needs steps");
+    return sink.notChecked(
+        "no ProfilerStep#N ranges and no iterations detected: a trend across steps needs steps");
   const PerStep series = perStepSeries(context);
   bool enough = false;
   for (const auto& [key, values] : series) {
@@ -160,25 +167,32 @@ void MemoryGrowsAcrossStepsRule::check(const AnalysisContext& context, Diagnosti
     if (static_cast<int64_t>(g.points) < min_steps()) continue;
     enough = true;
     const int64_t growth = g.last - g.first;
-    const bool rises = static_cast<double>(g.rising) >= options().min_rising_fraction * static_cast<double>(g.points - 1);
+    const bool rises = static_cast<double>(g.rising) >=
+                       options().min_rising_fraction * static_cast<double>(g.points - 1);
     if (!rises || static_cast<double>(growth) < options().min_growth_mib * 1048576.0 ||
-        static_cast<double>(growth) < options().min_growth_fraction * static_cast<double>(g.first) || g.slope <= 0)
+        static_cast<double>(growth) <
+            options().min_growth_fraction * static_cast<double>(g.first) ||
+        g.slope <= 0)
       continue;
     analyzer::Diagnostic d = makeDiagnostic();
     std::string runway;
-    const trace::DeviceProperties* gpu =
-        key.kind == 0 && key.device_type == 1 ? deviceProperties(context.model(), key.device_id) : nullptr;
+    const trace::DeviceProperties* gpu = key.kind == 0 && key.device_type == 1
+                                             ? deviceProperties(context.model(), key.device_id)
+                                             : nullptr;
     if (gpu && gpu->total_global_mem > g.last)
-      runway = common::strf("; at this rate the GPU's %s fill in about %.0f more steps",
-                            common::formatBytes(static_cast<double>(gpu->total_global_mem)).c_str(),
-                            std::ceil(static_cast<double>(gpu->total_global_mem - g.last) / g.slope));
-    d.message = common::strf("%s grows %s per step (%s -> %s over %zu steps, rising in %zu of %zu)%s",
-                             seriesLabel(key).c_str(), common::formatBytes(g.slope).c_str(),
-                             common::formatBytes(static_cast<double>(g.first)).c_str(),
-                             common::formatBytes(static_cast<double>(g.last)).c_str(), g.points, g.rising,
-                             g.points - 1, runway.c_str());
+      runway =
+          common::strf("; at this rate the GPU's %s fill in about %.0f more steps",
+                       common::formatBytes(static_cast<double>(gpu->total_global_mem)).c_str(),
+                       std::ceil(static_cast<double>(gpu->total_global_mem - g.last) / g.slope));
+    d.message =
+        common::strf("%s grows %s per step (%s -> %s over %zu steps, rising in %zu of %zu)%s",
+                     seriesLabel(key).c_str(), common::formatBytes(g.slope).c_str(),
+                     common::formatBytes(static_cast<double>(g.first)).c_str(),
+                     common::formatBytes(static_cast<double>(g.last)).c_str(), g.points, g.rising,
+                     g.points - 1, runway.c_str());
     const auto& steps = context.steps().steps;
-    d.evidence.steps = {steps[static_cast<size_t>(g.first_step)].number, steps[static_cast<size_t>(g.last_step)].number};
+    d.evidence.steps = {steps[static_cast<size_t>(g.first_step)].number,
+                        steps[static_cast<size_t>(g.last_step)].number};
     d.evidence.ranges = {{steps[static_cast<size_t>(g.first_step)].host_start_ns,
                           steps[static_cast<size_t>(g.last_step)].host_end_ns}};
     d.evidence.metrics = {{"growth_bytes_per_step", g.slope},
@@ -186,23 +200,27 @@ void MemoryGrowsAcrossStepsRule::check(const AnalysisContext& context, Diagnosti
                           {"last_bytes", static_cast<double>(g.last)},
                           {"steps_with_samples", static_cast<double>(g.points)},
                           {"rising_steps", static_cast<double>(g.rising)}};
-    d.saving.method = "not a time estimate: memory that keeps growing ends in an out-of-memory error (or, on the "
-                      "host, swapping); the fix removes the growth";
-    d.fix = {"LibTorch: accumulate loss.item<double>() or loss.detach(), not loss (a kept loss keeps its autograd "
-             "graph and every activation it saved); do not keep per-step tensors that require grad",
-             "Python: total_loss += loss.item() (or loss.detach()), not loss; detach tensors appended to lists "
-             "for logging; clear per-step caches",
-             "find the owner: torch.cuda.memory._record_memory_history() and a snapshot two steps apart "
-             "(GPU), or tracemalloc / a heap profiler (host)"};
+    d.saving.method =
+        "not a time estimate: memory that keeps growing ends in an out-of-memory error (or, on the "
+        "host, swapping); the fix removes the growth";
+    d.fix = {
+        "LibTorch: accumulate loss.item<double>() or loss.detach(), not loss (a kept loss keeps its autograd "
+        "graph and every activation it saved); do not keep per-step tensors that require grad",
+        "Python: total_loss += loss.item() (or loss.detach()), not loss; detach tensors appended to lists "
+        "for logging; clear per-step caches",
+        "find the owner: torch.cuda.memory._record_memory_history() and a snapshot two steps apart "
+        "(GPU), or tracemalloc / a heap profiler (host)"};
     d.fingerprint_key = seriesLabel(key);
     sink.report(std::move(d));
   }
   const auto& events = context.model().memory_events;
-  const bool untotalled = !events.empty() && std::none_of(events.begin(), events.end(), [](const trace::MemoryEvent& m) {
-    return m.total_allocated >= 0;
-  });
+  const bool untotalled = !events.empty() && std::none_of(events.begin(), events.end(),
+                                                          [](const trace::MemoryEvent& m) {
+                                                            return m.total_allocated >= 0;
+                                                          });
   if (!enough && untotalled)
-    sink.notChecked("the memory events carry no Total Allocated (legacy trace): no per-step totals to compare");
+    sink.notChecked(
+        "the memory events carry no Total Allocated (legacy trace): no per-step totals to compare");
   else if (!enough)
     sink.notChecked(common::strf(
         "fewer than %lld steps with memory samples: record with torch.profiler(profile_memory=True), or with "

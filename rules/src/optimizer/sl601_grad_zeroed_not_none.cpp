@@ -21,22 +21,27 @@ struct Options {
   int64_t min_zero_ops_per_step = 1;
 };
 
-/// SL601: zero_grad fills gradients with zeros instead of releasing them (TorchTidy GradNotSetToNonePattern).
+/// SL601: zero_grad fills gradients with zeros instead of releasing them (TorchTidy
+/// GradNotSetToNonePattern).
 class GradZeroedNotNoneRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 
  private:
   // 0 would flag every step: at least one zero-filled gradient.
-  int64_t min_zero_ops_per_step() const { return std::max<int64_t>(1, options().min_zero_ops_per_step); }
+  int64_t min_zero_ops_per_step() const {
+    return std::max<int64_t>(1, options().min_zero_ops_per_step);
+  }
 };
 
 }  // namespace
 
 void registerSl601(analyzer::RuleRegistry& registry) {
   registry.add<GradZeroedNotNoneRule>(
-      {"SL601", "grad-zeroed-not-none", analyzer::Category::kOptimizer, analyzer::Severity::kWarning, true,
+      {"SL601", "grad-zeroed-not-none", analyzer::Category::kOptimizer,
+       analyzer::Severity::kWarning, true,
        "zero_grad fills every gradient with zeros instead of releasing it"},
       {
           analyzer::option("min-zero-ops-per-step", &Options::min_zero_ops_per_step,
@@ -47,8 +52,8 @@ void registerSl601(analyzer::RuleRegistry& registry) {
 namespace {
 
 bool isZeroGradRange(std::string_view n) {
-  return startsWith(n, "Optimizer.zero_grad") || endsWith(n, ": zero_grad") || endsWith(n, "::zero_grad") ||
-         n == "zero_grad";
+  return startsWith(n, "Optimizer.zero_grad") || endsWith(n, ": zero_grad") ||
+         endsWith(n, "::zero_grad") || n == "zero_grad";
 }
 
 }  // namespace
@@ -63,24 +68,30 @@ void GradZeroedNotNoneRule::check(const AnalysisContext& context, DiagnosticSink
   bool any_zero_grad = false;
   // Names are interned: id compares equal string compares (-1: the name never occurs).
   analyzer::NameMemo zero_grad_name(model, isZeroGradRange);
-  const int64_t zero_id = model.strings.find("aten::zero_"), zeros_id = model.strings.find("aten::zeros");
+  const int64_t zero_id = model.strings.find("aten::zero_"),
+                zeros_id = model.strings.find("aten::zeros");
   for (uint32_t i = 0; i < model.events.size(); ++i) {
     const trace::Event& e = model.events[i];
     if (!trace::isCpuRange(e.kind)) continue;
     any_zero_grad |= zero_grad_name(e.name);
     if (static_cast<int64_t>(e.name) != zero_id || !window.contains(e.start_ns)) continue;
-    if (e.parent != trace::kNoIndex && static_cast<int64_t>(model.events[e.parent].name) == zeros_id) continue;
-    if (findEnclosing(model, e.parent, [&](const trace::Event& p) { return zero_grad_name(p.name); }) ==
-        trace::kNoIndex)
+    if (e.parent != trace::kNoIndex &&
+        static_cast<int64_t>(model.events[e.parent].name) == zeros_id)
+      continue;
+    if (findEnclosing(model, e.parent, [&](const trace::Event& p) {
+          return zero_grad_name(p.name);
+        }) == trace::kNoIndex)
       continue;
     zero_fill[i] = 1;
     zero_ops.push_back(i);
     cpu_ns += e.dur_ns;
   }
   if (!any_zero_grad)
-    return sink.notChecked("no zero_grad range in the trace (Optimizer.zero_grad#... annotation or zero_grad frame)");
+    return sink.notChecked(
+        "no zero_grad range in the trace (Optimizer.zero_grad#... annotation or zero_grad frame)");
   const double steps = static_cast<double>(window.count);
-  if (static_cast<double>(zero_ops.size()) / steps < static_cast<double>(min_zero_ops_per_step())) return;
+  if (static_cast<double>(zero_ops.size()) / steps < static_cast<double>(min_zero_ops_per_step()))
+    return;
   int64_t gpu_ns = 0;
   common::EffectBuilder effect;
   for (uint32_t i : zero_ops) effect.hostEvent(model, i);
@@ -95,7 +106,8 @@ void GradZeroedNotNoneRule::check(const AnalysisContext& context, DiagnosticSink
       effect.deviceOp(index);
     }
   }
-  const double cpu_ms = static_cast<double>(cpu_ns) / steps / 1e6, gpu_ms = static_cast<double>(gpu_ns) / steps / 1e6;
+  const double cpu_ms = static_cast<double>(cpu_ns) / steps / 1e6,
+               gpu_ms = static_cast<double>(gpu_ns) / steps / 1e6;
   analyzer::Diagnostic d = makeDiagnostic();
   d.message = strf(
       "zero_grad fills %.0f gradients per step with aten::zero_ (%.2f ms host, %.2f ms GPU per step) "
@@ -108,8 +120,9 @@ void GradZeroedNotNoneRule::check(const AnalysisContext& context, DiagnosticSink
   d.evidence.metrics = {{"zero_ops_per_step", static_cast<double>(zero_ops.size()) / steps},
                         {"host_ms_per_step", cpu_ms},
                         {"gpu_ms_per_step", gpu_ms}};
-  d.saving.method = "the aten::zero_ calls and their fill kernels removed (setting a gradient to None costs "
-                   "next to nothing); the write-instead-of-add in the next backward is not counted";
+  d.saving.method =
+      "the aten::zero_ calls and their fill kernels removed (setting a gradient to None costs "
+      "next to nothing); the write-instead-of-add in the next backward is not counted";
   d.effect = effect.take(/*host_factor=*/0, /*device_factor=*/0);
   d.fix = {
       "LibTorch: optimizer.zero_grad(/*set_to_none=*/true) (the default since 2.0); on older LibTorch: "

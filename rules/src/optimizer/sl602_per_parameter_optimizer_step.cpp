@@ -24,11 +24,13 @@ struct Options {
   double assumed_speedup = 2.0;
 };
 
-/// SL602: the optimizer step launches small kernels parameter by parameter (TorchTidy OptimizerSingleTensorPattern).
+/// SL602: the optimizer step launches small kernels parameter by parameter (TorchTidy
+/// OptimizerSingleTensorPattern).
 class PerParameterOptimizerStepRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 
  private:
   // Below 1 a "speedup" would predict a loss: read as 1 (no saving).
@@ -39,15 +41,17 @@ class PerParameterOptimizerStepRule final : public analyzer::RuleWith<Options> {
 
 void registerSl602(analyzer::RuleRegistry& registry) {
   registry.add<PerParameterOptimizerStepRule>(
-      {"SL602", "per-parameter-optimizer-step", analyzer::Category::kOptimizer, analyzer::Severity::kWarning, true,
+      {"SL602", "per-parameter-optimizer-step", analyzer::Category::kOptimizer,
+       analyzer::Severity::kWarning, true,
        "the optimizer launches small kernels parameter by parameter"},
       {
           analyzer::option("min-kernels-per-step", &Options::min_kernels_per_step,
                            "flag when the optimizer step launches at least this many kernels"),
           analyzer::option("max-median-kernel-us", &Options::max_median_kernel_us,
                            "... and its median kernel is shorter than this (µs)"),
-          analyzer::option("assumed-speedup", &Options::assumed_speedup,
-                           "speedup of the optimizer step assumed for foreach/fused implementations"),
+          analyzer::option(
+              "assumed-speedup", &Options::assumed_speedup,
+              "speedup of the optimizer step assumed for foreach/fused implementations"),
       });
 }
 
@@ -60,7 +64,8 @@ bool isOptimizerStepRange(std::string_view n) {
 
 }  // namespace
 
-void PerParameterOptimizerStepRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+void PerParameterOptimizerStepRule::check(const AnalysisContext& context,
+                                          DiagnosticSink& sink) const {
   const trace::TraceModel& model = context.model();
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
   const StepWindow window = keptStepWindow(context);
@@ -70,20 +75,24 @@ void PerParameterOptimizerStepRule::check(const AnalysisContext& context, Diagno
   const std::vector<uint32_t> ranges = common::outermostRangesInWindow(model, window, step_name);
   int64_t range_ns = 0;
   for (uint32_t i : ranges) range_ns += model.events[i].dur_ns;
-  if (ranges.empty()) return sink.notChecked("no optimizer-step range (Optimizer.step#... annotation) in the steps");
+  if (ranges.empty())
+    return sink.notChecked("no optimizer-step range (Optimizer.step#... annotation) in the steps");
   std::vector<int64_t> durations;
   std::vector<uint32_t> kernels;
   std::vector<analyzer::Interval> busy;
   int64_t multi_tensor = 0;
-  auto inStep = [&](const trace::Event& p) { return trace::isCpuRange(p.kind) && step_name(p.name); };
+  auto inStep = [&](const trace::Event& p) {
+    return trace::isCpuRange(p.kind) && step_name(p.name);
+  };
   for (const uint32_t index : common::kindIndex(context).of(trace::EventKind::kKernel)) {
     const trace::Event& k = model.events[index];
     if (!window.contains(k.start_ns)) continue;
     const uint32_t op = launchingOp(model, k);
     if (op == trace::kNoIndex || findEnclosing(model, op, inStep) == trace::kNoIndex) continue;
-    const bool multi = multi_tensor_name(k.name) || findEnclosing(model, op, [&](const trace::Event& p) {
-                                                      return multi_tensor_name(p.name);
-                                                    }) != trace::kNoIndex;
+    const bool multi =
+        multi_tensor_name(k.name) || findEnclosing(model, op, [&](const trace::Event& p) {
+                                       return multi_tensor_name(p.name);
+                                     }) != trace::kNoIndex;
     multi_tensor += multi ? 1 : 0;
     durations.push_back(k.dur_ns);
     kernels.push_back(model.indexOf(k));
@@ -92,12 +101,14 @@ void PerParameterOptimizerStepRule::check(const AnalysisContext& context, Diagno
   const double steps = static_cast<double>(window.count);
   const double per_step = static_cast<double>(durations.size()) / steps;
   const double median_us = medianOf(durations) / 1e3;
-  if (per_step < static_cast<double>(options().min_kernels_per_step) || median_us >= options().max_median_kernel_us ||
+  if (per_step < static_cast<double>(options().min_kernels_per_step) ||
+      median_us >= options().max_median_kernel_us ||
       multi_tensor * 2 > static_cast<int64_t>(durations.size()))
     return;
   const double host_ms = static_cast<double>(range_ns) / steps / 1e6;
   const double gpu_ms =
-      static_cast<double>(analyzer::IntervalSet::fromUnsorted(std::move(busy)).length()) / steps / 1e6;
+      static_cast<double>(analyzer::IntervalSet::fromUnsorted(std::move(busy)).length()) / steps /
+      1e6;
   analyzer::Diagnostic d = makeDiagnostic();
   d.message = strf(
       "the optimizer step launches %.0f kernels per step (median %.1f µs) one parameter at a time; "
@@ -114,9 +125,10 @@ void PerParameterOptimizerStepRule::check(const AnalysisContext& context, Diagno
   common::EffectBuilder effect;
   for (uint32_t i : ranges) effect.hostEvent(model, i);
   for (uint32_t i : kernels) effect.deviceOp(i);
-  d.saving.method = strf("the optimizer step's host time and its kernels' GPU time %.1fx shorter (the assumed "
-                         "speed-up of a foreach/fused step)",
-                         assumed_speedup());
+  d.saving.method = strf(
+      "the optimizer step's host time and its kernels' GPU time %.1fx shorter (the assumed "
+      "speed-up of a foreach/fused step)",
+      assumed_speedup());
   d.effect = effect.take(1 / assumed_speedup(), 1 / assumed_speedup());
   d.fix = {
       "Python: torch.optim.Adam/AdamW/SGD(..., foreach=True) or fused=True (CUDA, float params); foreach is the "

@@ -39,7 +39,8 @@ uint32_t hostCopyBefore(const trace::TraceModel& model, uint32_t detach) {
   if (e.kind != trace::EventKind::kCpuOp || model.name(e) != "aten::to") return kNoIndex;
   // Called from Python (a step range or a Python frame around it), not inside another aten op.
   // The kind cannot tell: legacy traces have no categories, so their steps are cpu ops too.
-  if (e.parent != kNoIndex && startsWith(model.name(model.events[e.parent]), "aten::")) return kNoIndex;
+  if (e.parent != kNoIndex && startsWith(model.name(model.events[e.parent]), "aten::"))
+    return kNoIndex;
   bool copied = false, launched = false;
   forEachNested(model, to, [&](uint32_t j) {
     const Event& c = model.events[j];
@@ -65,15 +66,16 @@ struct Options {
 class TorchTensorCopyRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 };
 
 }  // namespace
 
 void registerSl603(analyzer::RuleRegistry& registry) {
   registry.add<TorchTensorCopyRule>(
-      {"SL603", "torch-tensor-copy", analyzer::Category::kOptimizer, analyzer::Severity::kWarning, true,
-       "torch.tensor() copies an existing array or tensor every step"},
+      {"SL603", "torch-tensor-copy", analyzer::Category::kOptimizer, analyzer::Severity::kWarning,
+       true, "torch.tensor() copies an existing array or tensor every step"},
       {
           analyzer::option("min-step-fraction", &Options::min_step_fraction,
                            "flag when the copies occur in at least this share of the kept steps"),
@@ -82,13 +84,15 @@ void registerSl603(analyzer::RuleRegistry& registry) {
       });
 }
 
-void TorchTensorCopyRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+void TorchTensorCopyRule::check(const analyzer::AnalysisContext& context,
+                                analyzer::DiagnosticSink& sink) const {
   const trace::TraceModel& model = context.model();
   const auto& steps = context.steps().steps;
   if (steps.empty()) return sink.notChecked("no training steps");
   if (!context.steps().stepsAreIterations())
-    return sink.notChecked("no ProfilerStep#N ranges and no iterations detected: a per-step pattern cannot be told "
-                           "from one-time setup");
+    return sink.notChecked(
+        "no ProfilerStep#N ranges and no iterations detected: a per-step pattern cannot be told "
+        "from one-time setup");
   std::vector<int64_t> count(steps.size()), copy_ns(steps.size());
   EvidenceBuilder evidence(context);
   EffectBuilder effect;
@@ -108,7 +112,8 @@ void TorchTensorCopyRule::check(const analyzer::AnalysisContext& context, analyz
     evidence.event(detach);
   }
   const size_t hit_steps = stepsWithAny(count);
-  const size_t needed = std::max<size_t>(1, static_cast<size_t>(std::ceil(options().min_step_fraction * steps.size())));
+  const size_t needed = std::max<size_t>(
+      1, static_cast<size_t>(std::ceil(options().min_step_fraction * steps.size())));
   const double copy_ms = perStepAverage(copy_ns) / 1e6;
   const double step_ms = context.averageStepMs();
   const double share = step_ms > 0 ? copy_ms / step_ms : 0;
@@ -119,13 +124,15 @@ void TorchTensorCopyRule::check(const analyzer::AnalysisContext& context, analyz
   evidence.metric("steps_with_pattern", static_cast<double>(hit_steps));
 
   analyzer::Diagnostic d = makeDiagnostic();
-  d.message = strf("torch.tensor() copies an existing array or tensor %s %s per step (%.2f ms/step on the host, "
-                   "%.1f%% of the step)",
-                   formatCount(per_step).c_str(), formatCount(per_step) == "1" ? "time" : "times", copy_ms,
-                   100.0 * share);
+  d.message = strf(
+      "torch.tensor() copies an existing array or tensor %s %s per step (%.2f ms/step on the host, "
+      "%.1f%% of the step)",
+      formatCount(per_step).c_str(), formatCount(per_step) == "1" ? "time" : "times", copy_ms,
+      100.0 * share);
   d.evidence = evidence.take();
-  d.saving.method = "the copy ops' host time removed: torch.as_tensor / torch.from_numpy share the memory when "
-                   "dtype and device already match";
+  d.saving.method =
+      "the copy ops' host time removed: torch.as_tensor / torch.from_numpy share the memory when "
+      "dtype and device already match";
   d.effect = effect.take(/*host_factor=*/0);
   d.fix = {
       "LibTorch: torch::from_blob(data, sizes, options) wraps existing memory without a copy (keep the buffer "

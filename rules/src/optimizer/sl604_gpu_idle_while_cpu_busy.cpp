@@ -25,7 +25,8 @@ struct Options {
 class GpuIdleWhileCpuBusyRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 
  private:
   // Below 1 a "speedup" would predict a loss: read as 1 (no saving).
@@ -36,13 +37,15 @@ class GpuIdleWhileCpuBusyRule final : public analyzer::RuleWith<Options> {
 
 void registerSl604(analyzer::RuleRegistry& registry) {
   registry.add<GpuIdleWhileCpuBusyRule>(
-      {"SL604", "gpu-idle-while-cpu-busy", analyzer::Category::kOptimizer, analyzer::Severity::kWarning, true,
-       "a GPU is present but conv/matmul work runs on the CPU"},
+      {"SL604", "gpu-idle-while-cpu-busy", analyzer::Category::kOptimizer,
+       analyzer::Severity::kWarning, true, "a GPU is present but conv/matmul work runs on the CPU"},
       {
-          analyzer::option("min-share", &Options::min_share,
-                           "flag when conv/matmul ops take at least this share of the step on the CPU"),
-          analyzer::option("min-median-op-us", &Options::min_median_op_us,
-                           "... and their median duration is at least this (µs): they compute, not launch"),
+          analyzer::option(
+              "min-share", &Options::min_share,
+              "flag when conv/matmul ops take at least this share of the step on the CPU"),
+          analyzer::option(
+              "min-median-op-us", &Options::min_median_op_us,
+              "... and their median duration is at least this (µs): they compute, not launch"),
           analyzer::option("assumed-speedup", &Options::assumed_speedup,
                            "speedup assumed for those ops on the GPU"),
       });
@@ -50,15 +53,18 @@ void registerSl604(analyzer::RuleRegistry& registry) {
 
 void GpuIdleWhileCpuBusyRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
   // ROCm builds of PyTorch use the CUDA device names and calls (hip* under cuda_runtime).
-  if (!common::requireKnownDevice(context, sink, common::kCudaAndRocm,
-                                  "CUDA/HIP runtime calls and device properties to tell that a GPU sat unused"))
+  if (!common::requireKnownDevice(
+          context, sink, common::kCudaAndRocm,
+          "CUDA/HIP runtime calls and device properties to tell that a GPU sat unused"))
     return;
   const trace::TraceModel& model = context.model();
   if (context.hasGpuActivity()) return;  // kernels ran: the GPU is used
-  const bool runtime_calls = std::any_of(model.events.begin(), model.events.end(),
-                                         [](const trace::Event& e) { return trace::isLaunchApi(e.kind); });
+  const bool runtime_calls =
+      std::any_of(model.events.begin(), model.events.end(),
+                  [](const trace::Event& e) { return trace::isLaunchApi(e.kind); });
   if (model.metadata.devices.empty() && !runtime_calls)
-    return sink.notChecked("no deviceProperties and no CUDA runtime calls: cannot tell whether a GPU was available");
+    return sink.notChecked(
+        "no deviceProperties and no CUDA runtime calls: cannot tell whether a GPU was available");
   const StepWindow window = keptStepWindow(context);
   if (window.empty()) return sink.notChecked("no training steps");
   std::vector<uint32_t> ops;
@@ -66,13 +72,15 @@ void GpuIdleWhileCpuBusyRule::check(const AnalysisContext& context, DiagnosticSi
   int64_t total = 0;
   for (uint32_t i = 0; i < model.events.size(); ++i) {
     const trace::Event& e = model.events[i];
-    if (e.kind != trace::EventKind::kCpuOp || !window.contains(e.start_ns) || !isTensorCoreEligibleOp(model.name(e)))
+    if (e.kind != trace::EventKind::kCpuOp || !window.contains(e.start_ns) ||
+        !isTensorCoreEligibleOp(model.name(e)))
       continue;
     // outermost eligible op only (conv2d -> convolution -> ... would count several times)
     auto eligible = [&](const trace::Event& p) {
       return p.kind == trace::EventKind::kCpuOp && isTensorCoreEligibleOp(model.name(p));
     };
-    if (e.parent != trace::kNoIndex && findEnclosing(model, e.parent, eligible) != trace::kNoIndex) continue;
+    if (e.parent != trace::kNoIndex && findEnclosing(model, e.parent, eligible) != trace::kNoIndex)
+      continue;
     ops.push_back(i);
     durations.push_back(e.dur_ns);
     total += e.dur_ns;
@@ -83,7 +91,8 @@ void GpuIdleWhileCpuBusyRule::check(const AnalysisContext& context, DiagnosticSi
   const double share = step_ms > 0 ? per_step_ms / step_ms : 0;
   const double median_us = medianOf(durations) / 1e3;
   if (ops.empty() || share < options().min_share || median_us < options().min_median_op_us) return;
-  const std::string gpu = model.metadata.devices.empty() ? std::string("a GPU") : model.metadata.devices.front().name;
+  const std::string gpu =
+      model.metadata.devices.empty() ? std::string("a GPU") : model.metadata.devices.front().name;
   analyzer::Diagnostic d = makeDiagnostic();
   d.message = strf(
       "%s is present but no kernel ran: conv/matmul ops compute on the CPU for %.1f ms per step "
@@ -99,9 +108,10 @@ void GpuIdleWhileCpuBusyRule::check(const AnalysisContext& context, DiagnosticSi
                         {"gpus", static_cast<double>(model.metadata.devices.size())}};
   common::EffectBuilder effect;
   for (uint32_t i : ops) effect.hostEvent(model, i);
-  d.saving.method = strf("the conv/matmul ops %.0fx faster on the GPU (assumed); the rest of the step would move too, "
-                         "so the real change is larger",
-                         assumed_speedup());
+  d.saving.method = strf(
+      "the conv/matmul ops %.0fx faster on the GPU (assumed); the rest of the step would move too, "
+      "so the real change is larger",
+      assumed_speedup());
   d.effect = effect.take(1 / assumed_speedup());
   d.fix = {
       "LibTorch: torch::Device device(torch::kCUDA); model->to(device); and move every batch with "

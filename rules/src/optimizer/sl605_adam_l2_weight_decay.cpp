@@ -26,15 +26,16 @@ struct Options {};
 class AdamL2WeightDecayRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 };
 
 }  // namespace
 
 void registerSl605(analyzer::RuleRegistry& registry) {
   registry.add<AdamL2WeightDecayRule>(
-      {"SL605", "adam-l2-weight-decay", analyzer::Category::kOptimizer, analyzer::Severity::kNote, true,
-       "Adam applies weight_decay as L2 on the gradients; AdamW decouples it"});
+      {"SL605", "adam-l2-weight-decay", analyzer::Category::kOptimizer, analyzer::Severity::kNote,
+       true, "Adam applies weight_decay as L2 on the gradients; AdamW decouples it"});
 }
 
 namespace {
@@ -54,24 +55,29 @@ std::string weightDecayText(double low, double high) {
 }
 
 // Which op shows the coupled add, for the message: the first proven step's implementation.
-std::string evidenceText(const trace::TraceModel& model, const std::vector<L2Step>& steps, double low, double high,
-                         bool known) {
+std::string evidenceText(const trace::TraceModel& model, const std::vector<L2Step>& steps,
+                         double low, double high, bool known) {
   const AdamPath path = steps.front().scan.path;
   const std::string_view op = model.name(model.events[steps.front().scan.evidence.front()]);
   size_t ops = 0, same_path = 0;
   for (const L2Step& s : steps)
     if (s.scan.path == path) ops += s.scan.evidence.size(), ++same_path;
   const std::string alpha = known ? ", alpha=" + weightDecayText(low, high) : "";
-  if (path == AdamPath::kFused) return "aten::_fused_adam_ weight_decay=" + weightDecayText(low, high);
-  if (path == AdamPath::kForeach) return std::string(op) + "(grads, params" + alpha + ")";  // in place in 1.13
-  return strf("per-parameter aten::add(grad, param%s) ×%s per step", alpha.c_str(),
-              common::formatCount(static_cast<double>(ops) / static_cast<double>(same_path)).c_str());
+  if (path == AdamPath::kFused)
+    return "aten::_fused_adam_ weight_decay=" + weightDecayText(low, high);
+  if (path == AdamPath::kForeach)
+    return std::string(op) + "(grads, params" + alpha + ")";  // in place in 1.13
+  return strf(
+      "per-parameter aten::add(grad, param%s) ×%s per step", alpha.c_str(),
+      common::formatCount(static_cast<double>(ops) / static_cast<double>(same_path)).c_str());
 }
 
 // Host time of the L2 add ops and GPU time of the device ops they launched, in ns.
-std::pair<int64_t, int64_t> addCost(const AnalysisContext& context, const std::vector<L2Step>& steps) {
+std::pair<int64_t, int64_t> addCost(const AnalysisContext& context,
+                                    const std::vector<L2Step>& steps) {
   const trace::TraceModel& model = context.model();
-  const common::LaunchIndex* launches = context.hasGpuActivity() ? &common::launchIndex(context) : nullptr;
+  const common::LaunchIndex* launches =
+      context.hasGpuActivity() ? &common::launchIndex(context) : nullptr;
   int64_t host = 0, gpu = 0;
   for (const L2Step& s : steps) {
     if (s.scan.path == AdamPath::kFused) continue;  // inside the fused kernel: not separable
@@ -97,7 +103,8 @@ void AdamL2WeightDecayRule::check(const AnalysisContext& context, DiagnosticSink
   analyzer::NameMemo is_adam(model, [](std::string_view n) { return n == kAdamStep; });
   const std::vector<uint32_t> adam = common::outermostRangesInWindow(model, window, is_adam);
   if (adam.empty()) {
-    analyzer::NameMemo is_step(model, [](std::string_view n) { return startsWith(n, common::kOptimizerStepPrefix); });
+    analyzer::NameMemo is_step(
+        model, [](std::string_view n) { return startsWith(n, common::kOptimizerStepPrefix); });
     if (common::outermostRangesInWindow(model, window, is_step).empty())
       sink.notChecked(
           "no Optimizer.step#... annotation in the steps: the optimizer class is not visible (LibTorch C++ "
@@ -111,9 +118,12 @@ void AdamL2WeightDecayRule::check(const AnalysisContext& context, DiagnosticSink
   AdamUndecided undecided = AdamUndecided::kNone;
   for (uint32_t range : adam) {
     AdamStepScan scan = scanner.scan(range);
-    if (scan.l2) l2.push_back({range, std::move(scan)});
-    else if (scan.undecided == AdamUndecided::kNone) ++decided_no;
-    else if (undecided == AdamUndecided::kNone) undecided = scan.undecided;
+    if (scan.l2)
+      l2.push_back({range, std::move(scan)});
+    else if (scan.undecided == AdamUndecided::kNone)
+      ++decided_no;
+    else if (undecided == AdamUndecided::kNone)
+      undecided = scan.undecided;
   }
   if (l2.empty()) {
     if (decided_no == 0) sink.notChecked(std::string(adamUndecidedReason(undecided)));
@@ -129,9 +139,10 @@ void AdamL2WeightDecayRule::check(const AnalysisContext& context, DiagnosticSink
   }
   const bool fused = l2.front().scan.path == AdamPath::kFused;
   analyzer::Diagnostic d = makeDiagnostic();
-  d.message = strf("Adam applies weight_decay as L2 on the gradients in %zu of %zu optimizer steps (%s); AdamW "
-                   "decouples it",
-                   l2.size(), adam.size(), evidenceText(model, l2, low, high, known).c_str());
+  d.message = strf(
+      "Adam applies weight_decay as L2 on the gradients in %zu of %zu optimizer steps (%s); AdamW "
+      "decouples it",
+      l2.size(), adam.size(), evidenceText(model, l2, low, high, known).c_str());
   common::EvidenceBuilder evidence(context);
   std::vector<uint32_t> positions(l2.size());
   for (uint32_t i = 0; i < positions.size(); ++i) {
@@ -149,14 +160,17 @@ void AdamL2WeightDecayRule::check(const AnalysisContext& context, DiagnosticSink
   if (!fused) {
     const auto [host_ns, gpu_ns] = addCost(context, l2);
     evidence.metric("l2_add_host_ms_per_step", static_cast<double>(host_ns) / l2_steps / 1e6);
-    if (gpu_ns > 0) evidence.metric("l2_add_gpu_ms_per_step", static_cast<double>(gpu_ns) / l2_steps / 1e6);
+    if (gpu_ns > 0)
+      evidence.metric("l2_add_gpu_ms_per_step", static_cast<double>(gpu_ns) / l2_steps / 1e6);
   }
   d.evidence = evidence.take();
   // The fused kernel and 1.13's _foreach_add_ add in place: no temporary to drop there.
-  const bool out_of_place = !fused && !endsWith(model.name(model.events[l2.front().scan.evidence.front()]), "_");
-  d.saving.method = out_of_place ? "none claimed: AdamW changes the regularization, not the speed; it drops the "
-                                   "out-of-place add and its gradient-sized temporary each step"
-                                 : "none claimed: AdamW changes the regularization, not the speed";
+  const bool out_of_place =
+      !fused && !endsWith(model.name(model.events[l2.front().scan.evidence.front()]), "_");
+  d.saving.method =
+      out_of_place ? "none claimed: AdamW changes the regularization, not the speed; it drops the "
+                     "out-of-place add and its gradient-sized temporary each step"
+                   : "none claimed: AdamW changes the regularization, not the speed";
   d.fix = {
       "LibTorch: torch::optim::AdamW(params, torch::optim::AdamWOptions(lr).weight_decay(wd))",
       "Python: torch.optim.AdamW(params, lr=..., weight_decay=...) (decoupled; retune weight_decay: AdamW's value "

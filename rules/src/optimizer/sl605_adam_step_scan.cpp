@@ -55,7 +55,8 @@ constexpr size_t kAddAlpha = 2;
 // Kineto writes a tensor input as its dtype ("float", "c10::BFloat16"); scalars, lists and None
 // have names of their own.
 bool isTensorType(std::string_view type) {
-  return !type.empty() && type != "Scalar" && type != "ScalarList" && type != "TensorList" && type != "GenericList";
+  return !type.empty() && type != "Scalar" && type != "ScalarList" && type != "TensorList" &&
+         type != "GenericList";
 }
 
 void noteWeightDecay(double value, AdamStepScan& out) {
@@ -94,7 +95,8 @@ struct AdamStepScanner::Ops {
   std::vector<std::pair<uint32_t, Op>> foreach_ops;  // in time order
 };
 
-AdamStepScanner::AdamStepScanner(const trace::TraceModel& model) : model_(model), op_(model, &classify) {}
+AdamStepScanner::AdamStepScanner(const trace::TraceModel& model)
+    : model_(model), op_(model, &classify) {}
 
 AdamStepScan AdamStepScanner::scan(uint32_t range) {
   Ops ops;
@@ -105,16 +107,26 @@ AdamStepScan AdamStepScanner::scan(uint32_t range) {
   common::forEachNested(model_, range, [&](uint32_t i) {
     if (!aten(i)) return true;
     ops.any_aten = true;
-    for (uint32_t p = model_.events[i].parent; p != trace::kNoIndex && p != range; p = model_.events[p].parent)
+    for (uint32_t p = model_.events[i].parent; p != trace::kNoIndex && p != range;
+         p = model_.events[p].parent)
       if (aten(p)) return true;  // runs inside another op of the step
     const Op kind = op_(model_.events[i].name);
     switch (kind) {
       case Op::kNotAten:
-      case Op::kAten: break;
-      case Op::kAdd: ops.adds.push_back(i); break;
-      case Op::kAddcmul: ops.addcmul = true; break;
-      case Op::kFusedAdam: ops.fused_adam.push_back(i), ops.fused = true; break;
-      case Op::kFusedAdamW: ops.fused = true; break;
+      case Op::kAten:
+        break;
+      case Op::kAdd:
+        ops.adds.push_back(i);
+        break;
+      case Op::kAddcmul:
+        ops.addcmul = true;
+        break;
+      case Op::kFusedAdam:
+        ops.fused_adam.push_back(i), ops.fused = true;
+        break;
+      case Op::kFusedAdamW:
+        ops.fused = true;
+        break;
       default:  // the foreach ops
         ops.foreach = true;
         ops.foreach_addcmul |= kind == Op::kForeachAddcmul;
@@ -125,10 +137,14 @@ AdamStepScan AdamStepScanner::scan(uint32_t range) {
   });
   AdamStepScan out;
   // The fused step also runs foreach ops (the step counters), so fused evidence comes first.
-  if (ops.fused) decideFused(ops, out);
-  else if (ops.foreach) decideForeach(ops, out);
-  else if (ops.any_aten) decideSingleTensor(ops, out);
-  else out.undecided = AdamUndecided::kNoOps;
+  if (ops.fused)
+    decideFused(ops, out);
+  else if (ops.foreach)
+    decideForeach(ops, out);
+  else if (ops.any_aten)
+    decideSingleTensor(ops, out);
+  else
+    out.undecided = AdamUndecided::kNoOps;
   return out;
 }
 
@@ -156,7 +172,8 @@ void AdamStepScanner::decideForeach(const Ops& ops, AdamStepScan& out) const {
   bool late_out_of_place = false, untyped_in_place = false;
   for (const auto& [op, kind] : ops.foreach_ops) {
     if (kind == Op::kForeachMoment || kind == Op::kForeachAddcmul) before_moments = false;
-    if (kind == Op::kForeachAddcdiv) before_moments = true;  // the group's last update; the next may follow
+    if (kind == Op::kForeachAddcdiv)
+      before_moments = true;  // the group's last update; the next may follow
     if (kind != Op::kForeachAdd && kind != Op::kForeachAddInPlace) continue;
     const bool out_of_place = kind == Op::kForeachAdd;
     if (!before_moments) {
@@ -165,11 +182,14 @@ void AdamStepScanner::decideForeach(const Ops& ops, AdamStepScan& out) const {
     }
     const std::optional<std::vector<std::string>> types = inputTypes(op);
     if (!types) {
-      if (out_of_place) addEvidence(op, out);  // nothing else is added out of place before the moments
-      else untyped_in_place = true;            // the step counters, or in-place weight decay
+      if (out_of_place)
+        addEvidence(op, out);  // nothing else is added out of place before the moments
+      else
+        untyped_in_place = true;  // the step counters, or in-place weight decay
       continue;
     }
-    if (types->size() >= 2 && (*types)[0] == "TensorList" && (*types)[1] == "TensorList") addEvidence(op, out);
+    if (types->size() >= 2 && (*types)[0] == "TensorList" && (*types)[1] == "TensorList")
+      addEvidence(op, out);
   }
   out.l2 = !out.evidence.empty();
   if (!out.l2 && untyped_in_place && (late_out_of_place || ops.maximize))
@@ -202,14 +222,16 @@ void AdamStepScanner::addEvidence(uint32_t op, AdamStepScan& out) const {
 std::optional<double> AdamStepScanner::concreteNumber(uint32_t op, size_t index) const {
   const trace::OpDetail* detail = model_.op(model_.events[op]);
   if (!detail || detail->concrete_inputs == 0) return std::nullopt;
-  const std::optional<std::string> item = common::jsonArrayItem(model_.str(detail->concrete_inputs), index);
+  const std::optional<std::string> item =
+      common::jsonArrayItem(model_.str(detail->concrete_inputs), index);
   return item ? common::parseNumber(*item) : std::nullopt;
 }
 
 std::optional<std::vector<std::string>> AdamStepScanner::inputTypes(uint32_t op) const {
   const trace::OpDetail* detail = model_.op(model_.events[op]);
   if (!detail || detail->input_types == 0) return std::nullopt;
-  return common::jsonArrayItems(model_.str(detail->input_types)).value_or(std::vector<std::string>{});
+  return common::jsonArrayItems(model_.str(detail->input_types))
+      .value_or(std::vector<std::string>{});
 }
 
 }  // namespace steplint::rules

@@ -32,9 +32,9 @@ struct AdamStepScan {
   AdamPath path = AdamPath::kNone;
   bool l2 = false;                                 // the coupled L2 add is proven
   AdamUndecided undecided = AdamUndecided::kNone;  // neither proven nor excluded
-  std::vector<uint32_t> evidence;                  // the L2 add ops, or _fused_adam_ calls with weight_decay != 0
-  bool weight_decay_known = false;                 // some evidence op recorded its value
-  double min_weight_decay = 0;                     // over the evidence ops that recorded it
+  std::vector<uint32_t> evidence;   // the L2 add ops, or _fused_adam_ calls with weight_decay != 0
+  bool weight_decay_known = false;  // some evidence op recorded its value
+  double min_weight_decay = 0;      // over the evidence ops that recorded it
   double max_weight_decay = 0;
 };
 
@@ -42,10 +42,19 @@ struct AdamStepScan {
 class AdamStepScanner {
  public:
   enum class Op : uint8_t {
-    kNotAten, kAten, kAdd, kAddcmul,                                 // single-tensor
-    kForeach, kForeachAdd, kForeachAddInPlace, kForeachNeg,         // foreach
-    kForeachMoment, kForeachAddcmul, kForeachAddcdiv,
-    kFusedAdam, kFusedAdamW,                                        // fused
+    kNotAten,
+    kAten,
+    kAdd,
+    kAddcmul,  // single-tensor
+    kForeach,
+    kForeachAdd,
+    kForeachAddInPlace,
+    kForeachNeg,  // foreach
+    kForeachMoment,
+    kForeachAddcmul,
+    kForeachAddcdiv,
+    kFusedAdam,
+    kFusedAdamW,  // fused
   };
 
   explicit AdamStepScanner(const trace::TraceModel& model);

@@ -15,7 +15,8 @@ using trace::Event;
 using trace::kNoIndex;
 
 bool isClipRangeName(std::string_view n) {
-  return n.find("clip_grad_norm") != std::string_view::npos || n.find("clip_grad_value") != std::string_view::npos;
+  return n.find("clip_grad_norm") != std::string_view::npos ||
+         n.find("clip_grad_value") != std::string_view::npos;
 }
 
 bool isNormOp(std::string_view n) {
@@ -24,16 +25,31 @@ bool isNormOp(std::string_view n) {
 
 // Ops between the per-parameter ones that do no work of their own: g.detach(), .to(device)
 // on a tensor already there, Tensor::data().
-bool isPassThrough(std::string_view n) { return n == "aten::detach" || n == "aten::to" || n == "aten::alias"; }
+bool isPassThrough(std::string_view n) {
+  return n == "aten::detach" || n == "aten::to" || n == "aten::alias";
+}
 
 // The total norm and the clip coefficient: stack, norm, max_norm / (total + eps), clamp, and
 // error_if_nonfinite's check.
 bool isTotalNormOp(std::string_view n) {
-  static constexpr std::string_view kNames[] = {
-      "aten::stack",  "aten::linalg_vector_norm", "aten::norm",  "aten::add",       "aten::div",
-      "aten::mul",    "aten::reciprocal",         "aten::clamp", "aten::clamp_max", "aten::detach",
-      "aten::to",     "aten::_to_copy",           "aten::isnan", "aten::isinf",     "aten::logical_or",
-      "aten::item",   "aten::_local_scalar_dense", "aten::is_nonzero"};
+  static constexpr std::string_view kNames[] = {"aten::stack",
+                                                "aten::linalg_vector_norm",
+                                                "aten::norm",
+                                                "aten::add",
+                                                "aten::div",
+                                                "aten::mul",
+                                                "aten::reciprocal",
+                                                "aten::clamp",
+                                                "aten::clamp_max",
+                                                "aten::detach",
+                                                "aten::to",
+                                                "aten::_to_copy",
+                                                "aten::isnan",
+                                                "aten::isinf",
+                                                "aten::logical_or",
+                                                "aten::item",
+                                                "aten::_local_scalar_dense",
+                                                "aten::is_nonzero"};
   return std::find(std::begin(kNames), std::end(kNames), n) != std::end(kNames);
 }
 
@@ -104,8 +120,9 @@ std::vector<ClipRegion> findClipRegions(const trace::TraceModel& model, const St
     int64_t scanned_until = std::numeric_limits<int64_t>::min();
     for (uint32_t i = track.first_event; i < track.first_event + track.event_count; ++i) {
       const Event& e = model.events[i];
-      if (e.kind != trace::EventKind::kCpuOp || !window.contains(e.start_ns) || e.start_ns < scanned_until ||
-          !norm_name(e.name) || common::findAncestor(model, i, inNamed) != kNoIndex)
+      if (e.kind != trace::EventKind::kCpuOp || !window.contains(e.start_ns) ||
+          e.start_ns < scanned_until || !norm_name(e.name) ||
+          common::findAncestor(model, i, inNamed) != kNoIndex)
         continue;
       const ClipRegion r = unnamedRegionAt(model, i);
       scanned_until = std::max(r.scanned_end_ns, r.end_ns);
@@ -121,7 +138,8 @@ analyzer::IntervalSet clipHostTime(const trace::TraceModel& model, const ClipReg
   for (uint32_t i = region.first; i < track.first_event + track.event_count; ++i) {
     const Event& e = model.events[i];
     if (e.start_ns >= region.end_ns) break;
-    if (trace::isCpuRange(e.kind) && isScalarRead(model.name(e))) reads.push_back({e.start_ns, e.end_ns()});
+    if (trace::isCpuRange(e.kind) && isScalarRead(model.name(e)))
+      reads.push_back({e.start_ns, e.end_ns()});
   }
   return analyzer::IntervalSet::fromUnsorted({{region.start_ns, region.end_ns}})
       .subtract(analyzer::IntervalSet::fromUnsorted(std::move(reads)));

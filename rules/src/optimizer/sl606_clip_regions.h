@@ -14,12 +14,13 @@
 namespace steplint::rules {
 
 struct ClipRegion {
-  uint32_t first = trace::kNoIndex;  // first event of the region on its track (the range, or the first norm op)
+  uint32_t first =
+      trace::kNoIndex;  // first event of the region on its track (the range, or the first norm op)
   int64_t start_ns = 0;
   int64_t end_ns = 0;
-  bool named = false;                // a clip_grad_* range; false: the unnamed per-parameter loop
-  int64_t norm_ops = 0;              // unnamed: per-parameter norm ops in the run
-  int64_t scanned_end_ns = 0;        // unnamed: where the scan of the norm run ended, found or not
+  bool named = false;          // a clip_grad_* range; false: the unnamed per-parameter loop
+  int64_t norm_ops = 0;        // unnamed: per-parameter norm ops in the run
+  int64_t scanned_end_ns = 0;  // unnamed: where the scan of the norm run ended, found or not
 };
 
 /// Clipping regions starting in the kept steps, in event order. An unnamed run needs at least

@@ -30,7 +30,8 @@ struct Options {
 class PerParameterGradClippingRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 
  private:
   // One norm op is not a loop: at least 2.
@@ -43,18 +44,22 @@ class PerParameterGradClippingRule final : public analyzer::RuleWith<Options> {
 
 void registerSl606(analyzer::RuleRegistry& registry) {
   registry.add<PerParameterGradClippingRule>(
-      {"SL606", "per-parameter-grad-clipping", analyzer::Category::kOptimizer, analyzer::Severity::kWarning, true,
+      {"SL606", "per-parameter-grad-clipping", analyzer::Category::kOptimizer,
+       analyzer::Severity::kWarning, true,
        "gradient clipping launches small kernels parameter by parameter"},
       {
-          analyzer::option("min-kernels-per-step", &Options::min_kernels_per_step,
-                           "flag when gradient clipping launches at least this many kernels per step"),
-          analyzer::option("min-norm-run", &Options::min_norm_run,
-                           "without a clip_grad_* range: per-parameter norm ops in a row that count as LibTorch's "
-                           "clipping loop"),
+          analyzer::option(
+              "min-kernels-per-step", &Options::min_kernels_per_step,
+              "flag when gradient clipping launches at least this many kernels per step"),
+          analyzer::option(
+              "min-norm-run", &Options::min_norm_run,
+              "without a clip_grad_* range: per-parameter norm ops in a row that count as LibTorch's "
+              "clipping loop"),
           analyzer::option("max-median-kernel-us", &Options::max_median_kernel_us,
                            "... and its median kernel is shorter than this (µs)"),
-          analyzer::option("assumed-speedup", &Options::assumed_speedup,
-                           "speedup of the clipping's host and GPU time assumed for the foreach form"),
+          analyzer::option(
+              "assumed-speedup", &Options::assumed_speedup,
+              "speedup of the clipping's host and GPU time assumed for the foreach form"),
       });
 }
 
@@ -84,9 +89,11 @@ ClipKernels collectKernels(const AnalysisContext& context, const std::vector<Cli
       if (k == trace::kNoIndex || model.events[k].kind != trace::EventKind::kKernel) continue;
       const trace::Event& kernel = model.events[k];
       const uint32_t op = launchingOp(model, kernel);
-      const bool multi = multi_tensor_name(kernel.name) || (op != trace::kNoIndex && findEnclosing(model, op, [&](const trace::Event& p) {
-                                                              return multi_tensor_name(p.name);
-                                                            }) != trace::kNoIndex);
+      const bool multi =
+          multi_tensor_name(kernel.name) ||
+          (op != trace::kNoIndex && findEnclosing(model, op, [&](const trace::Event& p) {
+                                      return multi_tensor_name(p.name);
+                                    }) != trace::kNoIndex);
       out.multi_tensor += multi ? 1 : 0;
       out.kernels.push_back(k);
       out.durations.push_back(kernel.dur_ns);
@@ -99,17 +106,19 @@ ClipKernels collectKernels(const AnalysisContext& context, const std::vector<Cli
 }
 
 std::vector<std::string> clippingFixes() {
-  return {"Python: torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm, foreach=True) (the default for CUDA "
-          "gradients since PyTorch 2.0; foreach=False or an older PyTorch runs the per-parameter loop)",
-          "LibTorch: torch::nn::utils::clip_grad_norm_ loops over the parameters; batch it: norms = "
-          "at::_foreach_norm(grads, 2), total = at::linalg_vector_norm(at::stack(norms), 2), coef = (max_norm / "
-          "(total + 1e-6)).clamp_max(1.0), at::_foreach_mul_(grads, coef)",
-          "a fused optimizer step that clips (or fewer, larger parameters) also removes the per-parameter launches"};
+  return {
+      "Python: torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm, foreach=True) (the default for CUDA "
+      "gradients since PyTorch 2.0; foreach=False or an older PyTorch runs the per-parameter loop)",
+      "LibTorch: torch::nn::utils::clip_grad_norm_ loops over the parameters; batch it: norms = "
+      "at::_foreach_norm(grads, 2), total = at::linalg_vector_norm(at::stack(norms), 2), coef = (max_norm / "
+      "(total + 1e-6)).clamp_max(1.0), at::_foreach_mul_(grads, coef)",
+      "a fused optimizer step that clips (or fewer, larger parameters) also removes the per-parameter launches"};
 }
 
 }  // namespace
 
-void PerParameterGradClippingRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
+void PerParameterGradClippingRule::check(const AnalysisContext& context,
+                                         DiagnosticSink& sink) const {
   const trace::TraceModel& model = context.model();
   if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
   const StepWindow window = keptStepWindow(context);
@@ -120,7 +129,8 @@ void PerParameterGradClippingRule::check(const AnalysisContext& context, Diagnos
   const double steps = static_cast<double>(window.count);
   const double per_step = static_cast<double>(k.kernels.size()) / steps;
   const double median_us = medianOf(k.durations) / 1e3;
-  if (per_step < static_cast<double>(options().min_kernels_per_step) || median_us >= options().max_median_kernel_us ||
+  if (per_step < static_cast<double>(options().min_kernels_per_step) ||
+      median_us >= options().max_median_kernel_us ||
       k.multi_tensor * 2 > static_cast<int64_t>(k.kernels.size()))
     return;
   const double host_ms = static_cast<double>(k.host.length()) / steps / 1e6;
@@ -129,7 +139,8 @@ void PerParameterGradClippingRule::check(const AnalysisContext& context, Diagnos
   d.message = strf(
       "gradient clipping launches %.0f kernels per step (median %.1f µs) one parameter at a time%s; it takes %.2f ms "
       "on the host and %.2f ms of GPU time per step",
-      per_step, median_us, k.any_named ? "" : " (LibTorch's clip_grad_norm_ loop: norms, then mul_, per parameter)",
+      per_step, median_us,
+      k.any_named ? "" : " (LibTorch's clip_grad_norm_ loop: norms, then mul_, per parameter)",
       host_ms, gpu_ms);
   d.evidence.steps = keptStepNumbers(context);
   d.evidence.events = sampleEvents(k.kernels);
@@ -144,10 +155,12 @@ void PerParameterGradClippingRule::check(const AnalysisContext& context, Diagnos
   for (const analyzer::Interval& iv : k.host.intervals()) effect.hostRange(iv.start, iv.end);
   for (uint32_t i : k.kernels) effect.deviceOp(i);
   const double low_speedup = 1 + (assumed_speedup() - 1) / 2;
-  d.saving.method = strf("the clipping's host time and its kernels' GPU time %.1fx shorter with foreach (%.1fx at the "
-                         "low end)",
-                         assumed_speedup(), low_speedup);
-  d.effect = effect.take(1 / assumed_speedup(), 1 / assumed_speedup(), 1 / low_speedup, 1 / low_speedup);
+  d.saving.method = strf(
+      "the clipping's host time and its kernels' GPU time %.1fx shorter with foreach (%.1fx at the "
+      "low end)",
+      assumed_speedup(), low_speedup);
+  d.effect =
+      effect.take(1 / assumed_speedup(), 1 / assumed_speedup(), 1 / low_speedup, 1 / low_speedup);
   d.fix = clippingFixes();
   d.fingerprint_key = "grad-clipping";
   sink.report(std::move(d));

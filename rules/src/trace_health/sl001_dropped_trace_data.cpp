@@ -28,14 +28,16 @@ void describeRecorderLoss(const trace::TraceModel& model, LossReport& report) {
   const trace::ImportStats& stats = model.stats;
   if (const uint64_t n = stats.get(Stat::recorder_dropped_events)) {
     report.cause(countText(n) + " host events dropped at the collector's buffer cap");
-    report.fix.push_back("record again with a larger host buffer cap (STEPLINT_MAX_BUFFER_MB, default 256) or drain "
-                         "it more often (a lower STEPLINT_FLUSH_MS, default 1000)");
+    report.fix.push_back(
+        "record again with a larger host buffer cap (STEPLINT_MAX_BUFFER_MB, default 256) or drain "
+        "it more often (a lower STEPLINT_FLUSH_MS, default 1000)");
   }
   if (const uint64_t n = stats.get(Stat::recorder_dropped_gpu_records)) {
     report.cause(countText(n) + " GPU activity records dropped by CUPTI");
-    report.fix.push_back("CUPTI filled its 128 MiB of buffers faster than they were drained: record fewer steps "
-                         "(steplint record --schedule W,WU,A), a lower STEPLINT_FLUSH_MS, or leave out driver and "
-                         "sync records (STEPLINT_CUPTI_DRIVER=0, STEPLINT_CUPTI_SYNC=0)");
+    report.fix.push_back(
+        "CUPTI filled its 128 MiB of buffers faster than they were drained: record fewer steps "
+        "(steplint record --schedule W,WU,A), a lower STEPLINT_FLUSH_MS, or leave out driver and "
+        "sync records (STEPLINT_CUPTI_DRIVER=0, STEPLINT_CUPTI_SYNC=0)");
   }
   if (stats.get(Stat::recorder_stopped_early)) {
     const std::string& reason = model.metadata.stopped_early_reason;
@@ -57,17 +59,20 @@ void describeImportLoss(const trace::ImportStats& stats, LossReport& report) {
   for (size_t i = 0; i < trace::kStatCount; ++i) {
     const auto stat = static_cast<Stat>(i);
     const trace::StatInfo& si = trace::statInfo(stat);
-    if (si.severity != trace::StatSeverity::kDataLoss || stats.get(stat) == 0 || isRecorderLoss(stat)) continue;
+    if (si.severity != trace::StatSeverity::kDataLoss || stats.get(stat) == 0 ||
+        isRecorderLoss(stat))
+      continue;
     report.cause(std::string(si.name) + ": " + std::string(si.description));
     report.during_import = true;
   }
   if (!report.during_import) return;
-  report.fix.insert(report.fix.end(),
-                    {"LibTorch: stop the profiler and let it finish writing before the process exits "
-                     "(torch::autograd::profiler::disableProfiler() then save the result)",
-                     "Python: call prof.stop() / leave the `with torch.profiler.profile(...)` block before exiting; "
-                     "do not copy a trace that is still being written",
-                     "check free disk space and re-copy the file if it was truncated in transit"});
+  report.fix.insert(
+      report.fix.end(),
+      {"LibTorch: stop the profiler and let it finish writing before the process exits "
+       "(torch::autograd::profiler::disableProfiler() then save the result)",
+       "Python: call prof.stop() / leave the `with torch.profiler.profile(...)` block before exiting; "
+       "do not copy a trace that is still being written",
+       "check free disk space and re-copy the file if it was truncated in transit"});
 }
 
 std::string whenLost(const LossReport& report) {
@@ -85,7 +90,8 @@ struct Options {};
 class DroppedTraceDataRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 };
 
 }  // namespace
@@ -96,7 +102,8 @@ void registerSl001(analyzer::RuleRegistry& registry) {
        "part of the run is missing from the trace; every figure is incomplete"});
 }
 
-void DroppedTraceDataRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+void DroppedTraceDataRule::check(const analyzer::AnalysisContext& context,
+                                 analyzer::DiagnosticSink& sink) const {
   const trace::ImportStats& stats = context.model().stats;
   if (!stats.hasDataLoss()) return;
   LossReport report;
@@ -110,17 +117,20 @@ void DroppedTraceDataRule::check(const analyzer::AnalysisContext& context, analy
     if (si.severity == trace::StatSeverity::kDataLoss && stats.get(stat) > 0)
       evidence.metric(std::string(si.name), static_cast<double>(stats.get(stat)));
   }
-  evidence.metric("events_dropped_or_changed", static_cast<double>(stats.total(trace::StatSeverity::kError)));
+  evidence.metric("events_dropped_or_changed",
+                  static_cast<double>(stats.total(trace::StatSeverity::kError)));
   // The span that was kept: whatever was lost lies around or inside it.
   const auto [first, last] = context.model().timeRange();
   if (last > first) evidence.range(first, last);
-  for (const auto& s : context.steps().steps) evidence.step(static_cast<int>(&s - context.steps().steps.data()));
+  for (const auto& s : context.steps().steps)
+    evidence.step(static_cast<int>(&s - context.steps().steps.data()));
 
   analyzer::Diagnostic d = makeDiagnostic();
   d.message = "trace data was lost " + whenLost(report) + " (" + report.causes +
               "); every figure below is a lower bound";
   d.evidence = evidence.take();
-  d.saving.method = "not applicable: the trace is incomplete, so savings of other findings are underestimated";
+  d.saving.method =
+      "not applicable: the trace is incomplete, so savings of other findings are underestimated";
   d.fix = std::move(report.fix);
   d.fingerprint_key = "import-data-loss";
   sink.report(std::move(d));

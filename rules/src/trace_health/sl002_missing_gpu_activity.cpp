@@ -17,19 +17,22 @@ struct Options {};
 class MissingGpuActivityRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 };
 
 }  // namespace
 
 void registerSl002(analyzer::RuleRegistry& registry) {
-  registry.add<MissingGpuActivityRule>(
-      {"SL002", "missing-gpu-activity", Category::kTraceHealth, Severity::kWarning, true,
-       "GPUs were present but no GPU activity was recorded"});
+  registry.add<MissingGpuActivityRule>({"SL002", "missing-gpu-activity", Category::kTraceHealth,
+                                        Severity::kWarning, true,
+                                        "GPUs were present but no GPU activity was recorded"});
 }
 
-void MissingGpuActivityRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
-  if (!requireKnownDevice(context, sink, kCudaOnly, "CUDA API calls and CUPTI's activity settings")) return;
+void MissingGpuActivityRule::check(const analyzer::AnalysisContext& context,
+                                   analyzer::DiagnosticSink& sink) const {
+  if (!requireKnownDevice(context, sink, kCudaOnly, "CUDA API calls and CUPTI's activity settings"))
+    return;
   if (context.hasGpuActivity()) return;
   const trace::TraceModel& model = context.model();
   EvidenceBuilder evidence(context);
@@ -46,12 +49,15 @@ void MissingGpuActivityRule::check(const analyzer::AnalysisContext& context, ana
   evidence.metric("cuda_api_calls", static_cast<double>(cuda_calls));
 
   analyzer::Diagnostic d = makeDiagnostic();
-  std::string why = gpus > 0 ? strf("deviceProperties lists %zu GPU%s", gpus, gpus == 1 ? "" : "s") : "";
+  std::string why =
+      gpus > 0 ? strf("deviceProperties lists %zu GPU%s", gpus, gpus == 1 ? "" : "s") : "";
   if (cuda_calls > 0) {
     why += why.empty() ? "" : " and ";
     why += strf("the trace has %lld CUDA API calls", static_cast<long long>(cuda_calls));
   }
-  d.message = why + ", but no GPU kernels, memcpys or memsets were recorded: CUDA activity was not captured";
+  d.message =
+      why +
+      ", but no GPU kernels, memcpys or memsets were recorded: CUDA activity was not captured";
   d.evidence = evidence.take();
   d.saving.method = "not applicable: GPU rules cannot check this trace";
   d.fix = {

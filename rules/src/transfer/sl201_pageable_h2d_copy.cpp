@@ -20,18 +20,21 @@ constexpr int64_t kMinBandwidthSampleBytes = 1 << 20;
 
 /// Pinned host-to-device bandwidth to compare with, in GB/s (= bytes/ns), and where it came from.
 std::pair<double, std::string> pinnedBandwidth(const analyzer::AnalysisContext& context,
-                                               const std::vector<Transfer>& transfers, double option) {
+                                               const std::vector<Transfer>& transfers,
+                                               double option) {
   if (option > 0) return {option, "the pinned-h2d-gbps option"};
   std::vector<double> measured;
   for (const Transfer& t : transfers)
-    if (t.kind == CopyKind::kHtoD && t.src == MemoryKind::kPinned && t.bytes >= kMinBandwidthSampleBytes && t.copy_ns > 0)
+    if (t.kind == CopyKind::kHtoD && t.src == MemoryKind::kPinned &&
+        t.bytes >= kMinBandwidthSampleBytes && t.copy_ns > 0)
       measured.push_back(bandwidthGBps(t));
   if (!measured.empty()) {
     std::nth_element(measured.begin(), measured.begin() + measured.size() / 2, measured.end());
     return {measured[measured.size() / 2], "the median pinned host-to-device copy in this trace"};
   }
   int major = -1;
-  for (const auto& dev : context.model().metadata.devices) major = std::max(major, static_cast<int>(dev.compute_major));
+  for (const auto& dev : context.model().metadata.devices)
+    major = std::max(major, static_cast<int>(dev.compute_major));
   if (major >= 9) return {48.0, "a PCIe 5.0 x16 estimate for this GPU generation (sm_90+)"};
   if (major == 8) return {24.0, "a PCIe 4.0 x16 estimate for this GPU generation (sm_80)"};
   return {12.0, "a PCIe 3.0 x16 estimate"};
@@ -50,7 +53,8 @@ struct Options {
 class PageableH2dCopyRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 };
 
 }  // namespace
@@ -62,21 +66,25 @@ void registerSl201(analyzer::RuleRegistry& registry) {
       {
           analyzer::option("min-bytes-per-step", &Options::min_bytes_per_step,
                            "flag when pageable host-to-device bytes per step reach this"),
-          analyzer::option("pinned-h2d-gbps", &Options::pinned_h2d_gbps,
-                           "pinned host-to-device bandwidth (GB/s) used for the saving; 0 = measured pinned copies, "
-                           "else by GPU generation"),
+          analyzer::option(
+              "pinned-h2d-gbps", &Options::pinned_h2d_gbps,
+              "pinned host-to-device bandwidth (GB/s) used for the saving; 0 = measured pinned copies, "
+              "else by GPU generation"),
       });
 }
 
-void PageableH2dCopyRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+void PageableH2dCopyRule::check(const analyzer::AnalysisContext& context,
+                                analyzer::DiagnosticSink& sink) const {
   if (!requireKnownDevice(context, sink, kCudaOnly,
                           "CUPTI's pageable/pinned memory kinds and compute capabilities"))
     return;
   if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
   const std::vector<Transfer>& transfers = findTransfers(context);
-  const auto [pinned_gbps, pinned_source] = pinnedBandwidth(context, transfers, options().pinned_h2d_gbps);
-  std::vector<int64_t> count(steps.size()), bytes(steps.size()), copy_ns(steps.size()), saved_ns(steps.size());
+  const auto [pinned_gbps, pinned_source] =
+      pinnedBandwidth(context, transfers, options().pinned_h2d_gbps);
+  std::vector<int64_t> count(steps.size()), bytes(steps.size()), copy_ns(steps.size()),
+      saved_ns(steps.size());
   EvidenceBuilder evidence(context);
   EffectBuilder effect;
   for (const Transfer& t : transfers) {
@@ -103,15 +111,19 @@ void PageableH2dCopyRule::check(const analyzer::AnalysisContext& context, analyz
   evidence.metric("pinned_gbps_assumed", pinned_gbps);
 
   analyzer::Diagnostic d = makeDiagnostic();
-  d.message = strf("%s pageable host-to-device %s per step (%s/step, %.2f ms of copy time at %.1f GB/s)",
-                   formatCount(avg_count).c_str(), formatCount(avg_count) == "1" ? "copy" : "copies",
-                   formatBytes(avg_bytes).c_str(), avg_copy_ms, measured_gbps);
+  d.message =
+      strf("%s pageable host-to-device %s per step (%s/step, %.2f ms of copy time at %.1f GB/s)",
+           formatCount(avg_count).c_str(), formatCount(avg_count) == "1" ? "copy" : "copies",
+           formatBytes(avg_bytes).c_str(), avg_copy_ms, measured_gbps);
   d.evidence = evidence.take();
-  const double total_copy = static_cast<double>(std::accumulate(copy_ns.begin(), copy_ns.end(), int64_t{0}));
-  const double total_saved = static_cast<double>(std::accumulate(saved_ns.begin(), saved_ns.end(), int64_t{0}));
-  d.saving.method = strf("the copies at %.0f GB/s pinned bandwidth (%s) instead of their measured time; the host "
-                         "blocking they cause is SL203's",
-                         pinned_gbps, pinned_source.c_str());
+  const double total_copy =
+      static_cast<double>(std::accumulate(copy_ns.begin(), copy_ns.end(), int64_t{0}));
+  const double total_saved =
+      static_cast<double>(std::accumulate(saved_ns.begin(), saved_ns.end(), int64_t{0}));
+  d.saving.method = strf(
+      "the copies at %.0f GB/s pinned bandwidth (%s) instead of their measured time; the host "
+      "blocking they cause is SL203's",
+      pinned_gbps, pinned_source.c_str());
   d.effect = effect.take(/*host_factor=*/1, total_copy > 0 ? 1 - total_saved / total_copy : 1);
   d.fix = {
       "LibTorch: allocate the host batch pinned (torch::empty(sizes, torch::TensorOptions().pinned_memory(true))) "

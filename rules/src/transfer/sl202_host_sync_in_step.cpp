@@ -26,7 +26,8 @@ struct Options {
 class HostSyncInStepRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 };
 
 }  // namespace
@@ -38,14 +39,17 @@ void registerSl202(analyzer::RuleRegistry& registry) {
       {
           analyzer::option("min-syncs-per-step", &Options::min_syncs_per_step,
                            "flag when the average number of host syncs per step reaches this"),
-          analyzer::option("warning-syncs-per-step", &Options::warning_syncs_per_step,
-                           "from this many syncs per step the finding is a warning; below it, a note"),
-          analyzer::option("min-gpu-idle-ms-per-step", &Options::min_gpu_idle_ms_per_step,
-                           "flag only when the syncs leave the GPU idle at least this long per step"),
+          analyzer::option(
+              "warning-syncs-per-step", &Options::warning_syncs_per_step,
+              "from this many syncs per step the finding is a warning; below it, a note"),
+          analyzer::option(
+              "min-gpu-idle-ms-per-step", &Options::min_gpu_idle_ms_per_step,
+              "flag only when the syncs leave the GPU idle at least this long per step"),
       });
 }
 
-void HostSyncInStepRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+void HostSyncInStepRule::check(const analyzer::AnalysisContext& context,
+                               analyzer::DiagnosticSink& sink) const {
   if (!requireKnownDevice(context, sink, kCudaAndRocm, "CUDA/HIP synchronizing API names")) return;
   if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
@@ -64,7 +68,8 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context, analyze
     idle[s.step] += s.gpu_idle_ns;
     ++by_cause[static_cast<size_t>(s.cause)];
     const uint32_t where = s.op != trace::kNoIndex ? s.op : s.range;
-    ++by_op[where != trace::kNoIndex ? model.name(model.events[where]) : model.name(model.events[s.event])];
+    ++by_op[where != trace::kNoIndex ? model.name(model.events[where])
+                                     : model.name(model.events[s.event])];
     evidence.step(s.step);
     evidence.eventWithRange(s.event);
     evidence.event(s.op);
@@ -72,7 +77,8 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context, analyze
   const double per_step = perStepAverage(count);
   if (stepsWithAny(count) == 0 || per_step < options().min_syncs_per_step) return;
   const double idle_ms = perStepAverage(idle) / 1e6;
-  if (idle_ms < options().min_gpu_idle_ms_per_step) return;  // the syncs found the GPU idle or nothing waiting: no measured cost
+  if (idle_ms < options().min_gpu_idle_ms_per_step)
+    return;  // the syncs found the GPU idle or nothing waiting: no measured cost
 
   std::string causes;
   for (size_t c = 0; c < by_cause.size(); ++c) {
@@ -82,8 +88,8 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context, analyze
               std::string(syncCauseName(static_cast<SyncCause>(c)));
     evidence.metric("syncs_per_step_" + std::string(syncCauseName(static_cast<SyncCause>(c))), avg);
   }
-  const auto top = std::max_element(by_op.begin(), by_op.end(),
-                                     [](const auto& a, const auto& b) { return a.second < b.second; });
+  const auto top = std::max_element(
+      by_op.begin(), by_op.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   evidence.metric("syncs_per_step", per_step);
   evidence.metric("gpu_idle_ms_per_step", idle_ms);
 
@@ -92,10 +98,12 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context, analyze
   const bool one = formatCount(per_step) == "1";
   d.message = strf("%s host %s per step (%s; most from %.*s) %s the GPU idle %.2f ms/step",
                    formatCount(per_step).c_str(), one ? "sync" : "syncs", causes.c_str(),
-                   static_cast<int>(top->first.size()), top->first.data(), one ? "leaves" : "leave", idle_ms);
+                   static_cast<int>(top->first.size()), top->first.data(), one ? "leaves" : "leave",
+                   idle_ms);
   d.evidence = evidence.take();
-  d.saving.method = "the syncs no longer block: the host queues the next work (the next step's, for a sync at "
-                   "the end of a step) while the GPU finishes";
+  d.saving.method =
+      "the syncs no longer block: the host queues the next work (the next step's, for a sync at "
+      "the end of a step) while the GPU finishes";
   d.effect = effect.take(/*host_factor=*/1);
   d.fix = {
       "LibTorch: keep values on the device inside the step (accumulate loss as a tensor; call .item<float>() "

@@ -24,7 +24,8 @@ struct Options {
 class BlockingCopyWithSyncRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 };
 
 }  // namespace
@@ -39,7 +40,8 @@ void registerSl203(analyzer::RuleRegistry& registry) {
       });
 }
 
-void BlockingCopyWithSyncRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+void BlockingCopyWithSyncRule::check(const analyzer::AnalysisContext& context,
+                                     analyzer::DiagnosticSink& sink) const {
   if (!requireKnownDevice(context, sink, kCudaAndRocm, "CUDA/HIP synchronizing API names")) return;
   if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
@@ -50,7 +52,8 @@ void BlockingCopyWithSyncRule::check(const analyzer::AnalysisContext& context, a
   EvidenceBuilder evidence(context);
   EffectBuilder effect;
   for (const Transfer& t : findTransfers(context)) {
-    if (t.call == trace::kNoIndex || t.kind == CopyKind::kDtoH || t.kind == CopyKind::kAtoH) continue;
+    if (t.call == trace::kNoIndex || t.kind == CopyKind::kDtoH || t.kind == CopyKind::kAtoH)
+      continue;
     const bool from_pageable = t.kind == CopyKind::kHtoD && t.src == MemoryKind::kPageable;
     const bool has_sync = t.sync != trace::kNoIndex;
     if (!(t.sync_api || (t.async_api && (from_pageable || has_sync)))) continue;
@@ -77,7 +80,8 @@ void BlockingCopyWithSyncRule::check(const analyzer::AnalysisContext& context, a
   std::string how;
   auto add = [&how](const std::string& part) { how += (how.empty() ? "" : ", ") + part; };
   if (pageable > 0) add(formatCount(pageable / n_steps) + " from pageable memory");
-  if (synced > 0) add(formatCount(synced / n_steps) + " followed by a stream synchronize in the same op");
+  if (synced > 0)
+    add(formatCount(synced / n_steps) + " followed by a stream synchronize in the same op");
   if (sync_api > 0) add(formatCount(sync_api / n_steps) + " through a synchronous copy API");
   evidence.metric("blocking_copies_per_step", per_step);
   const double idle_ms = perStepAverage(idle) / 1e6;
@@ -86,13 +90,15 @@ void BlockingCopyWithSyncRule::check(const analyzer::AnalysisContext& context, a
 
   analyzer::Diagnostic d = makeDiagnostic();
   const bool one = formatCount(per_step) == "1";
-  d.message = strf("%s %s to the device per step %s the host for %.2f ms/step (%s); the GPU then idles "
-                   "%.2f ms/step until the next launch",
-                   formatCount(per_step).c_str(), one ? "copy" : "copies", one ? "blocks" : "block", blocked_ms,
-                   how.c_str(), idle_ms);
+  d.message = strf(
+      "%s %s to the device per step %s the host for %.2f ms/step (%s); the GPU then idles "
+      "%.2f ms/step until the next launch",
+      formatCount(per_step).c_str(), one ? "copy" : "copies", one ? "blocks" : "block", blocked_ms,
+      how.c_str(), idle_ms);
   d.evidence = evidence.take();
-  d.saving.method = "the copies no longer block the host (pinned memory, non_blocking): the host queues the next "
-                   "kernels while the copy runs";
+  d.saving.method =
+      "the copies no longer block the host (pinned memory, non_blocking): the host queues the next "
+      "kernels while the copy runs";
   d.effect = effect.take(/*host_factor=*/1);
   d.fix = {
       "LibTorch: pin the source (tensor.pin_memory() or DataLoaderOptions with a pinned collate) and copy with "

@@ -21,11 +21,12 @@ namespace {
 
 bool isFactoryName(std::string_view name, bool allow_empty) {
   static constexpr std::string_view kFactories[] = {
-      "aten::zeros",      "aten::ones",      "aten::full",        "aten::rand",       "aten::randn",
-      "aten::randint",    "aten::randperm",  "aten::arange",      "aten::linspace",   "aten::eye",
-      "aten::tensor",     "aten::scalar_tensor", "aten::lift_fresh", "aten::zeros_like", "aten::ones_like",
-      "aten::full_like",  "aten::rand_like", "aten::randn_like",  "aten::normal_",    "aten::uniform_",
-      "aten::fill_",      "aten::zero_",     "aten::bernoulli_",  "aten::random_"};
+      "aten::zeros",      "aten::ones",       "aten::full",       "aten::rand",
+      "aten::randn",      "aten::randint",    "aten::randperm",   "aten::arange",
+      "aten::linspace",   "aten::eye",        "aten::tensor",     "aten::scalar_tensor",
+      "aten::lift_fresh", "aten::zeros_like", "aten::ones_like",  "aten::full_like",
+      "aten::rand_like",  "aten::randn_like", "aten::normal_",    "aten::uniform_",
+      "aten::fill_",      "aten::zero_",      "aten::bernoulli_", "aten::random_"};
   if (allow_empty && (name == "aten::empty" || name == "aten::empty_like")) return true;
   return std::find(std::begin(kFactories), std::end(kFactories), name) != std::end(kFactories);
 }
@@ -36,7 +37,8 @@ uint32_t cpuFactoryIn(const trace::TraceModel& model, uint32_t sibling, bool all
   for (uint32_t node = sibling; node != kNoIndex;) {
     const Event& e = model.events[node];
     const std::string_view name = model.name(e);
-    if (analyzer::isDataLoaderName(name) || name.find("torch/utils/data/") != std::string_view::npos)
+    if (analyzer::isDataLoaderName(name) ||
+        name.find("torch/utils/data/") != std::string_view::npos)
       return kNoIndex;  // the input batch: SL201/SL203
     bool launches = false;
     uint32_t last_child = kNoIndex;
@@ -65,7 +67,8 @@ struct Options {
 class CpuTensorMovedToGpuRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 };
 
 }  // namespace
@@ -80,12 +83,16 @@ void registerSl204(analyzer::RuleRegistry& registry) {
       });
 }
 
-void CpuTensorMovedToGpuRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
-  if (!requireKnownDevice(context, sink, kCudaRocmXpu, "the copy direction in memcpy names (Memcpy HtoD)")) return;
+void CpuTensorMovedToGpuRule::check(const analyzer::AnalysisContext& context,
+                                    analyzer::DiagnosticSink& sink) const {
+  if (!requireKnownDevice(context, sink, kCudaRocmXpu,
+                          "the copy direction in memcpy names (Memcpy HtoD)"))
+    return;
   if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
   if (!context.steps().stepsAreIterations()) {
-    sink.notChecked("no ProfilerStep#N ranges and no iterations detected: a per-step pattern cannot be told from one-time setup");
+    sink.notChecked(
+        "no ProfilerStep#N ranges and no iterations detected: a per-step pattern cannot be told from one-time setup");
     return;
   }
   const trace::TraceModel& model = context.model();
@@ -97,9 +104,11 @@ void CpuTensorMovedToGpuRule::check(const analyzer::AnalysisContext& context, an
     if (t.kind != trace::CopyKind::kHtoD || t.issuer == kNoIndex) continue;
     const Event& mover = model.events[t.issuer];
     const std::string_view mover_name = model.name(mover);
-    if (mover_name != "aten::to" && mover_name != "aten::_to_copy" && mover_name != "aten::copy_") continue;
-    if (findAncestor(model, t.issuer, [&](const Event& e) { return analyzer::isDataLoaderName(model.name(e)); }) !=
-        kNoIndex)
+    if (mover_name != "aten::to" && mover_name != "aten::_to_copy" && mover_name != "aten::copy_")
+      continue;
+    if (findAncestor(model, t.issuer, [&](const Event& e) {
+          return analyzer::isDataLoaderName(model.name(e));
+        }) != kNoIndex)
       continue;
     // With Python stacks, `.to()` sits inside its own frame ("<built-in method to ...>"): the
     // factory is the previous sibling of that frame (TorchTidy: "the parent's previous sibling").
@@ -125,12 +134,14 @@ void CpuTensorMovedToGpuRule::check(const analyzer::AnalysisContext& context, an
     evidence.event(t.op);
   }
   const size_t hit_steps = stepsWithAny(count);
-  const size_t needed = std::max<size_t>(1, static_cast<size_t>(std::ceil(options().min_step_fraction * steps.size())));
+  const size_t needed = std::max<size_t>(
+      1, static_cast<size_t>(std::ceil(options().min_step_fraction * steps.size())));
   if (hit_steps == 0 || hit_steps < needed) return;
   const double per_step = perStepAverage(count);
   const double cost_ms = perStepAverage(cost) / 1e6;
-  const auto top = std::max_element(factories.begin(), factories.end(),
-                                     [](const auto& a, const auto& b) { return a.second < b.second; });
+  const auto top =
+      std::max_element(factories.begin(), factories.end(),
+                       [](const auto& a, const auto& b) { return a.second < b.second; });
   evidence.metric("moves_per_step", per_step);
   evidence.metric("bytes_per_step", perStepAverage(bytes));
   evidence.metric("steps_with_pattern", static_cast<double>(hit_steps));
@@ -138,12 +149,14 @@ void CpuTensorMovedToGpuRule::check(const analyzer::AnalysisContext& context, an
   analyzer::Diagnostic d = makeDiagnostic();
   const double avg_bytes = perStepAverage(bytes);
   const std::string size = avg_bytes > 0 ? formatBytes(avg_bytes) + "/step, " : std::string();
-  d.message = strf("%s %s per step created on the CPU (%.*s) then copied to the GPU (%s%.2f ms/step)",
-                   formatCount(per_step).c_str(), formatCount(per_step) == "1" ? "tensor" : "tensors",
-                   static_cast<int>(top->first.size()), top->first.data(), size.c_str(), cost_ms);
+  d.message =
+      strf("%s %s per step created on the CPU (%.*s) then copied to the GPU (%s%.2f ms/step)",
+           formatCount(per_step).c_str(), formatCount(per_step) == "1" ? "tensor" : "tensors",
+           static_cast<int>(top->first.size()), top->first.data(), size.c_str(), cost_ms);
   d.evidence = evidence.take();
-  d.saving.method = "the CPU factory, the copy call (with its synchronize) and the device copy removed: created "
-                   "on the GPU, a fill kernel of a few µs replaces them";
+  d.saving.method =
+      "the CPU factory, the copy call (with its synchronize) and the device copy removed: created "
+      "on the GPU, a fill kernel of a few µs replaces them";
   d.effect = effect.take(/*host_factor=*/0, /*device_factor=*/0);
   d.fix = {
       "LibTorch: create it on the device: torch::zeros(sizes, torch::TensorOptions().device(torch::kCUDA)) "

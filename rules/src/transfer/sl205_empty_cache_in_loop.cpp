@@ -16,13 +16,16 @@ using analyzer::Severity;
 namespace {
 
 bool isEmptyCacheName(std::string_view name) {
-  return name.find("empty_cache") != std::string_view::npos || name.find("emptyCache") != std::string_view::npos;
+  return name.find("empty_cache") != std::string_view::npos ||
+         name.find("emptyCache") != std::string_view::npos;
 }
 bool isFreeCall(std::string_view name) {
-  return startsWith(name, "cudaFree") && !startsWith(name, "cudaFreeHost") && !startsWith(name, "cudaFreeAsync");
+  return startsWith(name, "cudaFree") && !startsWith(name, "cudaFreeHost") &&
+         !startsWith(name, "cudaFreeAsync");
 }
 bool isMallocCall(std::string_view name) {
-  return startsWith(name, "cudaMalloc") && !startsWith(name, "cudaMallocHost") && !startsWith(name, "cudaMallocAsync");
+  return startsWith(name, "cudaMalloc") && !startsWith(name, "cudaMallocHost") &&
+         !startsWith(name, "cudaMallocAsync");
 }
 
 }  // namespace
@@ -40,7 +43,8 @@ struct Options {
 class EmptyCacheInLoopRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 };
 
 }  // namespace
@@ -50,23 +54,28 @@ void registerSl205(analyzer::RuleRegistry& registry) {
       {"SL205", "empty-cache-in-loop", Category::kTransfer, Severity::kWarning, true,
        "the CUDA allocator cache is emptied every step (cudaFree/cudaMalloc churn)"},
       {
-          analyzer::option("min-step-fraction", &Options::min_step_fraction,
-                           "flag when empty_cache or cudaFree occurs in at least this share of the steps"),
-          analyzer::option("min-frees-per-step", &Options::min_frees_per_step,
-                           "without an empty_cache range: cudaFree calls per step that count as a storm"),
+          analyzer::option(
+              "min-step-fraction", &Options::min_step_fraction,
+              "flag when empty_cache or cudaFree occurs in at least this share of the steps"),
+          analyzer::option(
+              "min-frees-per-step", &Options::min_frees_per_step,
+              "without an empty_cache range: cudaFree calls per step that count as a storm"),
       });
 }
 
-void EmptyCacheInLoopRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+void EmptyCacheInLoopRule::check(const analyzer::AnalysisContext& context,
+                                 analyzer::DiagnosticSink& sink) const {
   if (!requireKnownDevice(context, sink, kCudaOnly, "cudaFree/cudaMalloc calls")) return;
   if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
   if (!context.steps().stepsAreIterations()) {
-    sink.notChecked("no ProfilerStep#N ranges and no iterations detected: calls inside the loop cannot be told from one-time setup");
+    sink.notChecked(
+        "no ProfilerStep#N ranges and no iterations detected: calls inside the loop cannot be told from one-time setup");
     return;
   }
   const trace::TraceModel& model = context.model();
-  std::vector<int64_t> ranges(steps.size()), frees(steps.size()), mallocs(steps.size()), cost(steps.size());
+  std::vector<int64_t> ranges(steps.size()), frees(steps.size()), mallocs(steps.size()),
+      cost(steps.size());
   EvidenceBuilder evidence(context);
   EffectBuilder effect;
   analyzer::NameMemo empty_cache_name(model, isEmptyCacheName);
@@ -97,9 +106,11 @@ void EmptyCacheInLoopRule::check(const analyzer::AnalysisContext& context, analy
       evidence.eventWithRange(i);
     }
   }
-  const size_t needed = std::max<size_t>(1, static_cast<size_t>(std::ceil(options().min_step_fraction * steps.size())));
+  const size_t needed = std::max<size_t>(
+      1, static_cast<size_t>(std::ceil(options().min_step_fraction * steps.size())));
   const bool explicit_calls = stepsWithAny(ranges) >= needed;
-  const bool free_storm = stepsWithAny(frees) >= needed && perStepAverage(frees) >= options().min_frees_per_step;
+  const bool free_storm =
+      stepsWithAny(frees) >= needed && perStepAverage(frees) >= options().min_frees_per_step;
   if (!explicit_calls && !free_storm) return;
   const double cost_ms = perStepAverage(cost) / 1e6;
   evidence.metric("empty_cache_steps", static_cast<double>(stepsWithAny(ranges)));
@@ -108,14 +119,17 @@ void EmptyCacheInLoopRule::check(const analyzer::AnalysisContext& context, analy
   evidence.metric("host_ms_per_step", cost_ms);
 
   analyzer::Diagnostic d = makeDiagnostic();
-  const std::string what = explicit_calls ? strf("empty_cache() runs in %zu of %zu steps", stepsWithAny(ranges),
-                                                 steps.size())
-                                          : strf("cudaFree runs in %zu of %zu steps", stepsWithAny(frees), steps.size());
-  d.message = strf("%s: %s cudaFree + %s cudaMalloc calls/step cost %.2f ms/step of host time", what.c_str(),
-                   formatCount(perStepAverage(frees)).c_str(), formatCount(perStepAverage(mallocs)).c_str(), cost_ms);
+  const std::string what =
+      explicit_calls
+          ? strf("empty_cache() runs in %zu of %zu steps", stepsWithAny(ranges), steps.size())
+          : strf("cudaFree runs in %zu of %zu steps", stepsWithAny(frees), steps.size());
+  d.message = strf("%s: %s cudaFree + %s cudaMalloc calls/step cost %.2f ms/step of host time",
+                   what.c_str(), formatCount(perStepAverage(frees)).c_str(),
+                   formatCount(perStepAverage(mallocs)).c_str(), cost_ms);
   d.evidence = evidence.take();
-  d.saving.method = "the empty_cache ranges and the cudaFree/cudaMalloc calls inside the steps removed (with the "
-                   "device synchronize inside cudaFree): a warm caching allocator makes none";
+  d.saving.method =
+      "the empty_cache ranges and the cudaFree/cudaMalloc calls inside the steps removed (with the "
+      "device synchronize inside cudaFree): a warm caching allocator makes none";
   d.effect = effect.take(/*host_factor=*/0);
   d.fix = {
       "LibTorch: remove c10::cuda::CUDACachingAllocator::emptyCache() from the loop; call it, if at all, between "

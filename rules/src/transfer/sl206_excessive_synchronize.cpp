@@ -22,7 +22,8 @@ struct Options {
 class ExcessiveSynchronizeRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 };
 
 }  // namespace
@@ -37,17 +38,19 @@ void registerSl206(analyzer::RuleRegistry& registry) {
       });
 }
 
-void ExcessiveSynchronizeRule::check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const {
+void ExcessiveSynchronizeRule::check(const analyzer::AnalysisContext& context,
+                                     analyzer::DiagnosticSink& sink) const {
   if (!requireKnownDevice(context, sink, kCudaAndRocm, "CUDA/HIP synchronizing API names")) return;
   if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
   const trace::TraceModel& model = context.model();
-  std::vector<int64_t> count(steps.size()), blocked(steps.size()), idle(steps.size()), explicit_calls(steps.size());
+  std::vector<int64_t> count(steps.size()), blocked(steps.size()), idle(steps.size()),
+      explicit_calls(steps.size());
   std::map<std::string, int64_t> by_api;
   EvidenceBuilder evidence(context);
   EffectBuilder effect;
   for (const HostSync& s : findHostSyncs(context)) {
-    if (s.api == SyncApi::kSyncCopy) continue;  // copies are SL203 / SL202
+    if (s.api == SyncApi::kSyncCopy) continue;                  // copies are SL203 / SL202
     if (s.cause == SyncCause::kExplicit) effect.wait(s.event);  // the ones the fix removes
     ++count[s.step];
     blocked[s.step] += s.end_ns - s.start_ns;
@@ -74,17 +77,19 @@ void ExcessiveSynchronizeRule::check(const analyzer::AnalysisContext& context, a
   // Syncs that cost no measurable GPU time (under 1% of the step) are reported as a note.
   const double step_ms = context.averageStepMs();
   if (step_ms > 0 && idle_ms < 0.01 * step_ms) d.severity = Severity::kNote;
-  d.message = strf("%s synchronize calls per step (%s; %s explicit) block the host %.2f ms/step and leave the GPU "
-                   "idle %.2f ms/step",
-                   formatCount(per_step).c_str(), apis.c_str(), formatCount(perStepAverage(explicit_calls)).c_str(),
-                   blocked_ms, idle_ms);
+  d.message = strf(
+      "%s synchronize calls per step (%s; %s explicit) block the host %.2f ms/step and leave the GPU "
+      "idle %.2f ms/step",
+      formatCount(per_step).c_str(), apis.c_str(),
+      formatCount(perStepAverage(explicit_calls)).c_str(), blocked_ms, idle_ms);
   d.evidence = evidence.take();
   // Without an explicit call there is nothing this fix removes: the syncs come from torch's own
   // calls (reads of a value, blocking copies), whose findings carry the saving.
-  d.saving.method = perStepAverage(explicit_calls) > 0
-                        ? "the explicit synchronize calls removed (syncs that read a value are SL202's)"
-                        : "no separate saving: none of these syncs is an explicit synchronize call; the ones torch "
-                          "makes itself are removed by fixing what triggers them (SL202, SL203)";
+  d.saving.method =
+      perStepAverage(explicit_calls) > 0
+          ? "the explicit synchronize calls removed (syncs that read a value are SL202's)"
+          : "no separate saving: none of these syncs is an explicit synchronize call; the ones torch "
+            "makes itself are removed by fixing what triggers them (SL202, SL203)";
   d.effect = effect.take(/*host_factor=*/1);
   d.fix = {
       "LibTorch: drop torch::cuda::synchronize() / stream.synchronize() from the step; order work across streams "

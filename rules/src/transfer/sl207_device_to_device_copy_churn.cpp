@@ -32,7 +32,8 @@ struct Options {
 class DeviceToDeviceCopyChurnRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
-  void check(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) const override;
+  void check(const analyzer::AnalysisContext& context,
+             analyzer::DiagnosticSink& sink) const override;
 };
 
 }  // namespace
@@ -42,12 +43,14 @@ void registerSl207(analyzer::RuleRegistry& registry) {
       {"SL207", "device-to-device-copy-churn", Category::kTransfer, Severity::kWarning, true,
        "many small device-to-device copies per step (copy_, clone, Memcpy DtoD)"},
       {
-          analyzer::option("min-copies-per-step", &Options::min_copies_per_step,
-                           "flag when the small device-to-device copies per step reach this on average"),
+          analyzer::option(
+              "min-copies-per-step", &Options::min_copies_per_step,
+              "flag when the small device-to-device copies per step reach this on average"),
           analyzer::option("max-copy-us", &Options::max_copy_us,
                            "a copy counts as small when its GPU time is below this (µs)"),
-          analyzer::option("min-step-share", &Options::min_step_share,
-                           "... and their GPU time or their ops' host time is at least this share of the average step"),
+          analyzer::option(
+              "min-step-share", &Options::min_step_share,
+              "... and their GPU time or their ops' host time is at least this share of the average step"),
       });
 }
 
@@ -55,8 +58,8 @@ namespace {
 
 // Ops whose only device work is a copy: removing the op removes the copy.
 bool isCopyOpName(std::string_view n) {
-  return n == "aten::copy_" || n == "aten::clone" || n == "aten::contiguous" || n == "aten::reshape" ||
-         n == "aten::_reshape_copy";
+  return n == "aten::copy_" || n == "aten::clone" || n == "aten::contiguous" ||
+         n == "aten::reshape" || n == "aten::_reshape_copy";
 }
 
 struct DeviceCopy {
@@ -71,7 +74,9 @@ struct DeviceCopy {
 class CopyFinder {
  public:
   explicit CopyFinder(const analyzer::AnalysisContext& context)
-      : context_(context), model_(context.model()), copy_op_(model_, isCopyOpName),
+      : context_(context),
+        model_(context.model()),
+        copy_op_(model_, isCopyOpName),
         to_copy_(model_, [](std::string_view n) { return n == "aten::_to_copy"; }) {}
 
   DeviceCopy find(uint32_t index) {
@@ -81,16 +86,20 @@ class CopyFinder {
     c.memcpy = e.kind == trace::EventKind::kMemcpy;
     const trace::GpuDetail* g = model_.gpu(e);
     if (c.memcpy && (!g || g->copy_kind != trace::CopyKind::kDtoD)) return c;
-    const uint32_t call = e.link != trace::kNoIndex && trace::isLaunchApi(model_.events[e.link].kind) ? e.link
-                                                                                                      : trace::kNoIndex;
+    const uint32_t call =
+        e.link != trace::kNoIndex && trace::isLaunchApi(model_.events[e.link].kind)
+            ? e.link
+            : trace::kNoIndex;
     if (call == trace::kNoIndex) {
-      if (c.memcpy) c.step = context_.stepAt(e.start_ns);  // a bare DtoD memcpy: no host side to remove
+      if (c.memcpy)
+        c.step = context_.stepAt(e.start_ns);  // a bare DtoD memcpy: no host side to remove
       return c;
     }
     // The chain of copy ops directly around the launch (aten::contiguous > aten::clone >
     // aten::copy_); its outermost op is what the fix removes.
     uint32_t outer = trace::kNoIndex;
-    for (uint32_t p = enclosingCpuRange(model_, call); p != trace::kNoIndex; p = model_.events[p].parent) {
+    for (uint32_t p = enclosingCpuRange(model_, call); p != trace::kNoIndex;
+         p = model_.events[p].parent) {
       const trace::Event& r = model_.events[p];
       // Conversions (dtype, layout, device: aten::to > aten::_to_copy > aten::copy_) are
       // not churn: autocast, channels_last and input moves are other rules' business.
@@ -118,7 +127,8 @@ std::string issuerLabel(const trace::TraceModel& model, uint32_t issuer) {
   const uint32_t parent = enclosingCpuRange(model, issuer);
   if (parent == trace::kNoIndex) return label;
   const std::string_view context = model.name(model.events[parent]);
-  return common::startsWith(context, "ProfilerStep#") ? label : label + " under " + std::string(context);
+  return common::startsWith(context, "ProfilerStep#") ? label
+                                                      : label + " under " + std::string(context);
 }
 
 struct ChurnTotals {
@@ -174,24 +184,28 @@ void DeviceToDeviceCopyChurnRule::check(const analyzer::AnalysisContext& context
   analyzer::Diagnostic d = makeDiagnostic();
   std::string top = "Memcpy DtoD without an op";
   if (!t.by_issuer.empty())
-    top = std::max_element(t.by_issuer.begin(), t.by_issuer.end(), [](const auto& a, const auto& b) {
-            return a.second < b.second;
-          })->first;
-  d.message = strf("%s small device-to-device copies per step (%s copy kernels, %s Memcpy DtoD; median %.1f µs) take "
-                   "%.2f ms of GPU time and %.2f ms on the host per step; most from %s",
-                   formatCount(per_step).c_str(), formatCount(per_step - memcpy_per_step).c_str(),
-                   formatCount(memcpy_per_step).c_str(), median_us, gpu_ms, host_ms, top.c_str());
+    top =
+        std::max_element(t.by_issuer.begin(), t.by_issuer.end(), [](const auto& a, const auto& b) {
+          return a.second < b.second;
+        })->first;
+  d.message = strf(
+      "%s small device-to-device copies per step (%s copy kernels, %s Memcpy DtoD; median %.1f µs) take "
+      "%.2f ms of GPU time and %.2f ms on the host per step; most from %s",
+      formatCount(per_step).c_str(), formatCount(per_step - memcpy_per_step).c_str(),
+      formatCount(memcpy_per_step).c_str(), median_us, gpu_ms, host_ms, top.c_str());
   d.evidence.steps = keptStepNumbers(context);
   d.evidence.events = sampleEvents(t.ops);
   for (uint32_t i : sampleEvents(t.issuers, kMaxEvidenceRanges))
     d.evidence.ranges.push_back({model.events[i].start_ns, model.events[i].end_ns()});
-  d.evidence.metrics = {{"copies_per_step", per_step},        {"memcpy_dtod_per_step", memcpy_per_step},
-                        {"median_copy_us", median_us},         {"gpu_ms_per_step", gpu_ms},
-                        {"host_ms_per_step", host_ms},         {"threshold", options().min_copies_per_step}};
+  d.evidence.metrics = {
+      {"copies_per_step", per_step}, {"memcpy_dtod_per_step", memcpy_per_step},
+      {"median_copy_us", median_us}, {"gpu_ms_per_step", gpu_ms},
+      {"host_ms_per_step", host_ms}, {"threshold", options().min_copies_per_step}};
   EffectBuilder effect;
   for (const analyzer::Interval& iv : host.intervals()) effect.hostRange(iv.start, iv.end);
   for (uint32_t i : t.ops) effect.deviceOp(i);
-  d.saving.method = "the small copies and their ops' host time removed (half of them at the low end)";
+  d.saving.method =
+      "the small copies and their ops' host time removed (half of them at the low end)";
   d.effect = effect.take(/*host_factor=*/0, /*device_factor=*/0, /*host_factor_worst=*/0.5,
                          /*device_factor_worst=*/0.5);
   d.fix = {
@@ -203,8 +217,9 @@ void DeviceToDeviceCopyChurnRule::check(const analyzer::AnalysisContext& context
   // DDP's reducer copies every gradient between its bucket and .grad unless the gradients are
   // views of the buckets: one constructor argument removes all of these copies.
   if (top.find("ddp.reducer::copy") != std::string::npos)
-    d.fix.insert(d.fix.begin(), "DistributedDataParallel(model, ..., gradient_as_bucket_view=True) makes the "
-                                "gradients views of DDP's buckets, so the reducer no longer copies each one");
+    d.fix.insert(d.fix.begin(),
+                 "DistributedDataParallel(model, ..., gradient_as_bucket_view=True) makes the "
+                 "gradients views of DDP's buckets, so the reducer no longer copies each one");
   d.fingerprint_key = "dtod-copies";
   sink.report(std::move(d));
 }

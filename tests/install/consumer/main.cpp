@@ -12,7 +12,10 @@ int main(int argc, char** argv) {
   steplint::annotate("consumer_run", "install test");
   for (int64_t n = 0; n < 3; ++n) {
     steplint::StepScope step{n};
-    { steplint::DataLoaderWait wait; std::this_thread::sleep_for(std::chrono::milliseconds(1)); }
+    {
+      steplint::DataLoaderWait wait;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     steplint::Range work{"work"};
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }

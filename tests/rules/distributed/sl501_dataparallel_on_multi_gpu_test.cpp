@@ -29,9 +29,10 @@ TEST_CASE("SL501 flags DataParallel driving two GPUs, with GPU 0's extra work as
   const auto run = steplint::test::runRuleOnJson("SL501", dataParallel(2));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message ==
-        "DataParallel.forward drives 2 GPUs from one process (2 calls); GPU 0 is busy 0.3 ms per step "
-        "more than the average of the others");
+  CHECK(
+      d.message ==
+      "DataParallel.forward drives 2 GPUs from one process (2 calls); GPU 0 is busy 0.3 ms per step "
+      "more than the average of the others");
   // Replayed: these 1 ms steps are host-bound (GPU 0 needs 0.5 ms), so balancing the GPUs saves
   // no step time here; a GPU-bound variant below does.
   CHECK(d.saving.per_step_ms == Approx(0).margin(1e-6));

@@ -9,7 +9,8 @@ using steplint::test::KinetoTrace;
 
 namespace {
 
-// DDP over `comm` ("gloo:all_reduce" or "nccl:all_reduce"): 200 µs of exposed collective per 1 ms step.
+// DDP over `comm` ("gloo:all_reduce" or "nccl:all_reduce"): 200 µs of exposed collective per 1 ms
+// step.
 std::string ddp(const std::string& comm, const std::string& backend, int major = 7) {
   KinetoTrace t;
   t.device(0, major, 0);
@@ -39,7 +40,8 @@ TEST_CASE("SL502 flags DDP on GPUs over gloo") {
 TEST_CASE("SL502 is silent with NCCL or on GPUs older than sm_35") {
   CHECK(steplint::test::runRuleOnJson("SL502", ddp("nccl:all_reduce", "")).diagnostics.empty());
   CHECK(steplint::test::runRuleOnJson("SL502", ddp("gloo:all_reduce", "nccl")).diagnostics.empty());
-  CHECK(steplint::test::runRuleOnJson("SL502", ddp("gloo:all_reduce", "gloo", 3)).diagnostics.empty());
+  CHECK(steplint::test::runRuleOnJson("SL502", ddp("gloo:all_reduce", "gloo", 3))
+            .diagnostics.empty());
   const auto model = steplint::test::loadFixture(steplint::test::kNcclDdp);
   CHECK(steplint::test::runRule("SL502", model).diagnostics.empty());
   const auto cpu = steplint::test::loadFixture(steplint::test::kCpuOnly);

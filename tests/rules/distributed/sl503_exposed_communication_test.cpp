@@ -59,7 +59,8 @@ TEST_CASE("SL503: when the GPU bounds the step, hiding the collective saves its 
   // first step was recorded), which costs the estimate about 150 µs once per 8 steps.
   CHECK(d.saving.per_step_ms == Approx(0.28).margin(0.04));
   CHECK(d.saving.per_step_ms <= 0.28);
-  CHECK(d.saving.low_ms == Approx(0.5 * d.saving.per_step_ms).margin(0.01));  // half hidden at the low end
+  CHECK(d.saving.low_ms ==
+        Approx(0.5 * d.saving.per_step_ms).margin(0.01));  // half hidden at the low end
 }
 
 TEST_CASE("SL503 flags communication not hidden by computation") {

@@ -21,7 +21,8 @@ struct EmitterFixture {
   EmitterFixture() {
     addFakeRules(registry);
     analyzer::LintConfig defaults;
-    for (const analyzer::RuleDefinition* r : defaults.selectedRules(registry)) report.selected.push_back(r->info());
+    for (const analyzer::RuleDefinition* r : defaults.selectedRules(registry))
+      report.selected.push_back(r->info());
     report.tool_version = "0.1.0";
     report.traces.push_back(firstTrace());
     report.traces.push_back(secondTrace());

@@ -58,7 +58,8 @@ TEST_CASE("json emitter: an unknown saving keeps the rule's reason", "[emitters]
   EmitterFixture f;
   analyzer::SavingEstimate& saving = f.report.traces[0].lint.diagnostics[2].saving;
   saving.method = "not estimated: the trace shows settings, not their cost";
-  const nlohmann::json finding = nlohmann::json::parse(f.render("json"))["traces"][0]["findings"][2];
+  const nlohmann::json finding =
+      nlohmann::json::parse(f.render("json"))["traces"][0]["findings"][2];
   CHECK(finding["saving"]["per_step_ms"].is_null());
   CHECK(finding["saving"]["fraction_of_step"].is_null());
   CHECK(finding["saving"]["method"] == "not estimated: the trace shows settings, not their cost");

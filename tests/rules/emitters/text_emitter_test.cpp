@@ -27,7 +27,8 @@ TEST_CASE("text emitter: a tiny saving is <1%, not 0%", "[emitters][text]") {
   CHECK(lines(f.render("text"))[0].find("(est. saving 12.0 ms/step, <1%)") != std::string::npos);
 }
 
-TEST_CASE("text emitter: a saving range gives both ends, once when they print alike", "[emitters][text]") {
+TEST_CASE("text emitter: a saving range gives both ends, once when they print alike",
+          "[emitters][text]") {
   EmitterFixture f;
   analyzer::SavingEstimate& saving = f.report.traces[0].lint.diagnostics[0].saving;
   saving.low_ms = 9.0;

@@ -38,7 +38,7 @@ TEST_CASE("baseline: round trip suppresses exactly the accepted findings", "[eng
   std::ifstream in(path);
   const nlohmann::json doc = nlohmann::json::parse(in);
   CHECK(doc["schema"] == "steplint.baseline/2");
-  REQUIRE(doc["fingerprints"].size() == 2);  // unique and sorted
+  REQUIRE(doc["fingerprints"].size() == 2);      // unique and sorted
   CHECK(doc["fingerprints"][0]["scope"] == "");  // written unscoped
   CHECK(doc["fingerprints"][0]["fingerprint"] == "SL101:dataloader");
   CHECK(doc["fingerprints"][0]["trace"] == "a.json");
@@ -76,18 +76,23 @@ TEST_CASE("baseline: unreadable or malformed files are errors", "[engine][baseli
         "fingerprints[0]: expected a string or an object with a \"fingerprint\" string");
 }
 
-TEST_CASE("baseline: another schema is refused, naming the ones supported (#12)", "[engine][baseline]") {
+TEST_CASE("baseline: another schema is refused, naming the ones supported (#12)",
+          "[engine][baseline]") {
   TempDir dir;
   analyzer::Baseline baseline;
-  const std::string supported = " (this steplint reads \"steplint.baseline/2\" and \"steplint.baseline/1\")";
-  CHECK(analyzer::loadBaseline(dir.write("v3.json", R"({"schema": "steplint.baseline/3", "fingerprints": ["SL101:x"]})"),
-                               baseline) == "unsupported baseline schema \"steplint.baseline/3\"" + supported);
-  CHECK(analyzer::loadBaseline(dir.write("n.json", R"({"schema": 1, "fingerprints": []})"), baseline) ==
-        "unsupported baseline schema 1" + supported);
+  const std::string supported =
+      " (this steplint reads \"steplint.baseline/2\" and \"steplint.baseline/1\")";
+  CHECK(
+      analyzer::loadBaseline(
+          dir.write("v3.json", R"({"schema": "steplint.baseline/3", "fingerprints": ["SL101:x"]})"),
+          baseline) == "unsupported baseline schema \"steplint.baseline/3\"" + supported);
+  CHECK(analyzer::loadBaseline(dir.write("n.json", R"({"schema": 1, "fingerprints": []})"),
+                               baseline) == "unsupported baseline schema 1" + supported);
   CHECK_FALSE(baseline.contains("SL101:x"));
 }
 
-TEST_CASE("baseline: version 1 files are still read, unscoped and without sizes (#15)", "[engine][baseline]") {
+TEST_CASE("baseline: version 1 files are still read, unscoped and without sizes (#15)",
+          "[engine][baseline]") {
   TempDir dir;
   analyzer::Baseline baseline;
   REQUIRE(analyzer::loadBaseline(
@@ -114,10 +119,10 @@ TEST_CASE("baseline: entries are scoped to the trace they came from (#15)", "[en
   rank3.distributed.rank = 3;
   using analyzer::BaselineScope;
   // Timestamps and pids (4+ digits) change per recording; "worker0" and the rank do not.
-  CHECK(analyzer::traceScope("run/worker0.1623143089861.pt.trace.json.gz", single, BaselineScope::kFile) ==
-        "worker0.*.pt.trace.json.gz");
-  CHECK(analyzer::traceScope("/tmp/host_48211.1700000000000.pt.trace.json", rank3, BaselineScope::kFile) ==
-        "rank=3:host_*.*.pt.trace.json");
+  CHECK(analyzer::traceScope("run/worker0.1623143089861.pt.trace.json.gz", single,
+                             BaselineScope::kFile) == "worker0.*.pt.trace.json.gz");
+  CHECK(analyzer::traceScope("/tmp/host_48211.1700000000000.pt.trace.json", rank3,
+                             BaselineScope::kFile) == "rank=3:host_*.*.pt.trace.json");
   CHECK(analyzer::traceScope("a.json", rank3, BaselineScope::kRank) == "rank=3");
   CHECK(analyzer::traceScope("a.json", single, BaselineScope::kRank) == "");
   CHECK(analyzer::traceScope("a.json", rank3, BaselineScope::kNone) == "");
@@ -127,7 +132,8 @@ TEST_CASE("baseline: entries are scoped to the trace they came from (#15)", "[en
   analyzer::LintResult from_rank0;
   from_rank0.source = "worker0.1.json";
   from_rank0.diagnostics = {sized("SL206", 6)};
-  REQUIRE(analyzer::writeBaseline(path, {{&from_rank0, analyzer::traceScope("x.json", rank0, BaselineScope::kRank)}}) ==
+  REQUIRE(analyzer::writeBaseline(
+              path, {{&from_rank0, analyzer::traceScope("x.json", rank0, BaselineScope::kRank)}}) ==
           "");
   analyzer::Baseline baseline;
   REQUIRE(analyzer::loadBaseline(path, baseline) == "");
@@ -135,12 +141,14 @@ TEST_CASE("baseline: entries are scoped to the trace they came from (#15)", "[en
   analyzer::LintResult on_rank0, on_rank3, unscoped;
   on_rank0.diagnostics = on_rank3.diagnostics = unscoped.diagnostics = {sized("SL206", 7)};
   CHECK(analyzer::applyBaseline(baseline, on_rank0, "rank=0").suppressed == 1);
-  CHECK(analyzer::applyBaseline(baseline, on_rank3, "rank=3").suppressed == 0);  // another trace's finding
+  CHECK(analyzer::applyBaseline(baseline, on_rank3, "rank=3").suppressed ==
+        0);  // another trace's finding
   CHECK(on_rank3.diagnostics.size() == 1);
   CHECK(analyzer::applyBaseline(baseline, unscoped, "").suppressed == 1);  // --baseline-scope none
 }
 
-TEST_CASE("baseline: an accepted finding that grew beyond the band is reported again (#15)", "[engine][baseline]") {
+TEST_CASE("baseline: an accepted finding that grew beyond the band is reported again (#15)",
+          "[engine][baseline]") {
   TempDir dir;
   const std::string path = dir.path("b.json");
   analyzer::LintResult accepted;

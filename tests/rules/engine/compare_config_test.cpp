@@ -33,7 +33,8 @@ std::string onlyError(const Loaded& l) {
   return l.errors[0].key + ": " + l.errors[0].message;
 }
 
-TEST_CASE("compare config: limits, level, steps and baseline options are read", "[engine][config][compare]") {
+TEST_CASE("compare config: limits, level, steps and baseline options are read",
+          "[engine][config][compare]") {
   const Loaded l = load(
       "[compare]\nmax-regression = [\"3%\", \"kernel=10%\"]\nsignificance = 0.01\nmin-steps = 8\n"
       "[baseline]\nscope = \"rank\"\nworse-factor = 3\n");
@@ -58,15 +59,17 @@ TEST_CASE("compare config: limits, level, steps and baseline options are read", 
 TEST_CASE("compare config: mistakes name the key", "[engine][config][compare]") {
   CHECK(onlyError(load("[compare]\nmax-regression = 5\n")) ==
         "compare.max-regression: expected a string such as \"5%\" or a list of them");
-  CHECK(onlyError(load("[compare]\nmax-regression = [\"gpu=5%\"]\n")).rfind(
-            "compare.max-regression: unknown category 'gpu'", 0) == 0);
+  CHECK(onlyError(load("[compare]\nmax-regression = [\"gpu=5%\"]\n"))
+            .rfind("compare.max-regression: unknown category 'gpu'", 0) == 0);
   CHECK(onlyError(load("[compare]\nsignificance = 2\n")) ==
         "compare.significance: expected a number between 0 and 1, such as 0.05");
-  CHECK(onlyError(load("[compare]\nmin-steps = 1\n")) == "compare.min-steps: expected a whole number of steps, 2 or more");
+  CHECK(onlyError(load("[compare]\nmin-steps = 1\n")) ==
+        "compare.min-steps: expected a whole number of steps, 2 or more");
   CHECK(onlyError(load("[compare]\nlimit = 1\n")) ==
         "compare.limit: unknown key; expected one of: max-regression, significance, min-steps");
   CHECK(onlyError(load("compare = 1\n")) == "compare: expected a table");
-  CHECK(onlyError(load("[baseline]\nscope = \"job\"\n")) == "baseline.scope: expected \"file\", \"rank\" or \"none\"");
+  CHECK(onlyError(load("[baseline]\nscope = \"job\"\n")) ==
+        "baseline.scope: expected \"file\", \"rank\" or \"none\"");
   CHECK(onlyError(load("[baseline]\nworse-factor = 1\n")) ==
         "baseline.worse-factor: expected a number above 1, such as 2.0");
 }

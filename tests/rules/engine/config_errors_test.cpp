@@ -83,7 +83,8 @@ TEST_CASE("config errors: unknown keys, rules and options", "[engine][config]") 
   CHECK(onlyError("[lint]\nselct = []\n") ==
         "lint.selct: unknown key (did you mean 'select'?); expected one of: select, extend-select, "
         "ignore, fail-on, options");
-  CHECK(onlyError("[format]\nx = 1\n") == "format: unknown key; expected one of: lint, compare, baseline");
+  CHECK(onlyError("[format]\nx = 1\n") ==
+        "format: unknown key; expected one of: lint, compare, baseline");
   CHECK(onlyError("[lint.options.SL555]\nx = 1\n") == "lint.options.SL555: unknown rule 'SL555'");
   CHECK(onlyError("[lint.options.dataloader-wiat]\nx = 1\n") ==
         "lint.options.dataloader-wiat: unknown rule 'dataloader-wiat' (did you mean "
@@ -98,15 +99,19 @@ TEST_CASE("config errors: unknown keys, rules and options", "[engine][config]") 
             .rfind("lint.options.SL101.\"odd key\": ", 0) == 0);
 }
 
-TEST_CASE("config errors: a job rule has no options, and is a known selector (#14)", "[engine][config]") {
+TEST_CASE("config errors: a job rule has no options, and is a known selector (#14)",
+          "[engine][config]") {
   analyzer::RuleRegistry registry;
   addFakeRules(registry);
-  registry.addJobRuleInfo({"SL701", "straggler-rank", analyzer::Category::kJob, analyzer::Severity::kWarning, true,
+  registry.addJobRuleInfo({"SL701", "straggler-rank", analyzer::Category::kJob,
+                           analyzer::Severity::kWarning, true,
                            "one rank keeps the others waiting"});
   TempDir dir;
   analyzer::LintConfig config;
   const auto errors = analyzer::loadLintConfig(
-      dir.write("steplint.toml", "[lint]\nignore = [\"SL701\"]\n[lint.options.straggler-rank]\nx = 1\n"), registry, config);
+      dir.write("steplint.toml",
+                "[lint]\nignore = [\"SL701\"]\n[lint.options.straggler-rank]\nx = 1\n"),
+      registry, config);
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].key == "lint.options.straggler-rank");
   CHECK(errors[0].message == "'straggler-rank' is a job rule; job rules have no options");

@@ -7,12 +7,12 @@
 #include <set>
 #include <string>
 
+#include "../rule_test_util.h"
 #include "accelerator_traces.h"
 #include "common/rule_support.h"
-#include "../rule_test_util.h"
 
-using steplint::test::runRule;
 using steplint::test::RuleRun;
+using steplint::test::runRule;
 
 namespace {
 
@@ -48,9 +48,10 @@ TEST_CASE("MTIA trace: no missing-activity or matmul-on-CPU claim", "[rules][acc
   // The rules of the issue: SL002 said "CUDA activity was not captured", SL604 "conv/matmul
   // ops compute on the CPU" with a 49 % saving.
   REQUIRE(runs.at("SL604").not_checked.size() == 1);
-  CHECK(runs.at("SL604").not_checked[0] ==
-        "device is MTIA: this rule reads CUDA/HIP runtime calls and device properties to tell that a GPU sat "
-        "unused, which only CUDA and ROCm traces have");
+  CHECK(
+      runs.at("SL604").not_checked[0] ==
+      "device is MTIA: this rule reads CUDA/HIP runtime calls and device properties to tell that a GPU sat "
+      "unused, which only CUDA and ROCm traces have");
   REQUIRE(runs.at("SL002").not_checked.size() == 1);
   CHECK(startsWith(runs.at("SL002").not_checked[0], "device is MTIA: this rule reads"));
   CHECK(runs.at("SL002").not_checked[0].find("which only CUDA traces have") != std::string::npos);
@@ -63,21 +64,24 @@ TEST_CASE("MTIA trace: no missing-activity or matmul-on-CPU claim", "[rules][acc
     INFO(code);
     REQUIRE(runs.at(code).not_checked.size() == 1);
     CHECK(startsWith(runs.at(code).not_checked[0], "device is MTIA: "));
-    CHECK(runs.at(code).not_checked[0].find("which only CUDA and ROCm traces have") != std::string::npos);
+    CHECK(runs.at(code).not_checked[0].find("which only CUDA and ROCm traces have") !=
+          std::string::npos);
   }
   // Accelerator-neutral rules read the device work: utilization is 7 of 9 ms, above 50 %.
   CHECK(runs.at("SL301").not_checked.empty());
   CHECK(runs.at("SL302").not_checked.empty());
 }
 
-TEST_CASE("ROCm trace: no TF32 advice for an AMD GPU of 'compute capability' 9", "[rules][accelerator]") {
+TEST_CASE("ROCm trace: no TF32 advice for an AMD GPU of 'compute capability' 9",
+          "[rules][accelerator]") {
   const auto runs = runAll(steplint::test::rocmTrace());
   const RuleRun& sl303 = runs.at("SL303");
   CHECK(sl303.diagnostics.empty());
   REQUIRE(sl303.not_checked.size() == 1);
-  CHECK(sl303.not_checked[0] ==
-        "device is ROCm: this rule reads NVIDIA tensor-core kernel names and compute capabilities, which only "
-        "CUDA traces have");
+  CHECK(
+      sl303.not_checked[0] ==
+      "device is ROCm: this rule reads NVIDIA tensor-core kernel names and compute capabilities, which only "
+      "CUDA traces have");
   for (const auto& code : kCudaOnly) {
     INFO(code);
     CHECK(runs.at(code).diagnostics.empty());
@@ -87,11 +91,13 @@ TEST_CASE("ROCm trace: no TF32 advice for an AMD GPU of 'compute capability' 9",
   // HIP's calls are known: the sync and memory rules still decide on ROCm.
   for (const auto& code : kCudaAndRocm) {
     INFO(code);
-    for (const auto& reason : runs.at(code).not_checked) CHECK_FALSE(startsWith(reason, "device is"));
+    for (const auto& reason : runs.at(code).not_checked)
+      CHECK_FALSE(startsWith(reason, "device is"));
   }
 }
 
-TEST_CASE("XPU trace: copy directions are read, CUDA/HIP sync names are not", "[rules][accelerator]") {
+TEST_CASE("XPU trace: copy directions are read, CUDA/HIP sync names are not",
+          "[rules][accelerator]") {
   const auto runs = runAll(steplint::test::xpuTrace());
   for (const auto& [code, run] : runs) {
     INFO(code);
@@ -99,7 +105,8 @@ TEST_CASE("XPU trace: copy directions are read, CUDA/HIP sync names are not", "[
   }
   CHECK(runs.at("SL204").not_checked.empty());  // PTI's "Memcpy H2D" is a host-to-device copy
   REQUIRE(runs.at("SL202").not_checked.size() == 1);
-  CHECK(startsWith(runs.at("SL202").not_checked[0], "device is XPU: this rule reads CUDA/HIP synchronizing"));
+  CHECK(startsWith(runs.at("SL202").not_checked[0],
+                   "device is XPU: this rule reads CUDA/HIP synchronizing"));
 }
 
 TEST_CASE("requireKnownDevice: CUDA and CPU-only traces pass", "[rules][accelerator]") {
@@ -114,11 +121,12 @@ TEST_CASE("requireKnownDevice: CUDA and CPU-only traces pass", "[rules][accelera
       void report(steplint::analyzer::Diagnostic) override {}
       void notChecked(std::string reason) override { reasons.push_back(std::move(reason)); }
     } sink;
-    const bool cuda_only = steplint::rules::common::requireKnownDevice(context, sink, steplint::rules::common::kCudaOnly,
-                                                                       "cudaFree calls");
+    const bool cuda_only = steplint::rules::common::requireKnownDevice(
+        context, sink, steplint::rules::common::kCudaOnly, "cudaFree calls");
     CHECK(cuda_only == (a != Accelerator::kRocm));
     REQUIRE(sink.reasons.size() == (a == Accelerator::kRocm ? 1u : 0u));
     if (a == Accelerator::kRocm)
-      CHECK(sink.reasons[0] == "device is ROCm: this rule reads cudaFree calls, which only CUDA traces have");
+      CHECK(sink.reasons[0] ==
+            "device is ROCm: this rule reads cudaFree calls, which only CUDA traces have");
   }
 }

@@ -25,7 +25,8 @@ class FakeRule final : public analyzer::Rule {
 };
 
 /// A diagnostic as rule `code` of `registry` would start one (code, name, default severity).
-inline analyzer::Diagnostic fakeDiagnostic(const analyzer::RuleRegistry& registry, std::string_view code) {
+inline analyzer::Diagnostic fakeDiagnostic(const analyzer::RuleRegistry& registry,
+                                           std::string_view code) {
   const analyzer::RuleDefinition* definition = registry.find(code);
   analyzer::Diagnostic d;
   d.code = std::string(definition->info().code);
@@ -42,13 +43,16 @@ inline std::shared_ptr<FakeRuns> addFakeRules(analyzer::RuleRegistry& registry) 
   using analyzer::Severity;
   auto runs = std::make_shared<FakeRuns>();
   auto add = [&](const analyzer::RuleInfo& info, std::vector<analyzer::OptionSpec> options = {}) {
-    registry.add(analyzer::RuleDefinition(info, std::move(options), [info, runs](const analyzer::RuleOptions& resolved) {
-      runs->configured[std::string(info.code)] = resolved;
-      return std::unique_ptr<analyzer::Rule>(std::make_unique<FakeRule>(info));
-    }));
+    registry.add(analyzer::RuleDefinition(
+        info, std::move(options), [info, runs](const analyzer::RuleOptions& resolved) {
+          runs->configured[std::string(info.code)] = resolved;
+          return std::unique_ptr<analyzer::Rule>(std::make_unique<FakeRule>(info));
+        }));
   };
-  add({"SL001", "dropped-thing", Category::kTraceHealth, Severity::kWarning, true, "Trace lost data"});
-  add({"SL101", "dataloader-wait", Category::kInputPipeline, Severity::kWarning, true, "Steps wait for the DataLoader"},
+  add({"SL001", "dropped-thing", Category::kTraceHealth, Severity::kWarning, true,
+       "Trace lost data"});
+  add({"SL101", "dataloader-wait", Category::kInputPipeline, Severity::kWarning, true,
+       "Steps wait for the DataLoader"},
       {{"min-wait-fraction", 0.05, "smallest wait fraction reported"},
        {"max-findings", int64_t{3}, "cap"},
        {"report-idle", false, "also report idle"},
@@ -57,7 +61,8 @@ inline std::shared_ptr<FakeRuns> addFakeRules(analyzer::RuleRegistry& registry) 
        "DataLoader runs in the main process"});
   add({"SL201", "pageable-h2d-copy", Category::kTransfer, Severity::kError, true,
        "Host-to-device copies from pageable memory"});
-  add({"SL901", "preview-thing", Category::kPreview, Severity::kNote, false, "A noisy preview rule"});
+  add({"SL901", "preview-thing", Category::kPreview, Severity::kNote, false,
+       "A noisy preview rule"});
   return runs;
 }
 

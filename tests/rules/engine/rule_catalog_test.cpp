@@ -1,6 +1,6 @@
-// The built-in catalog (docs/reference/style.md §2.2–2.5): codes unique and sorted, names kebab-case, each
-// code in its category's hundreds block, and each rule's doc page present with the fixed
-// sections and listed in docs/rules/README.md. Iterates whatever is registered.
+// The built-in catalog (docs/reference/style.md §2.2–2.5): codes unique and sorted, names
+// kebab-case, each code in its category's hundreds block, and each rule's doc page present with the
+// fixed sections and listed in docs/rules/README.md. Iterates whatever is registered.
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <regex>
@@ -112,7 +112,8 @@ TEST_CASE("catalog: every rule has docs/rules/SLnnn-name.md with the fixed secti
   }
 }
 
-TEST_CASE("catalog: job rules are SL7xx with their doc pages, after the trace rules", "[engine][catalog]") {
+TEST_CASE("catalog: job rules are SL7xx with their doc pages, after the trace rules",
+          "[engine][catalog]") {
   analyzer::RuleRegistry registry;
   rules::registerBuiltinRules(registry);
   analyzer::JobRuleRegistry job_rules;
@@ -132,7 +133,8 @@ TEST_CASE("catalog: job rules are SL7xx with their doc pages, after the trace ru
     CHECK(job_rules.find(info.code) == rule.get());
     const std::string page = readText(docPath(info));
     REQUIRE_FALSE(page.empty());
-    CHECK(page.substr(0, page.find('\n')) == "# " + std::string(info.code) + " " + std::string(info.name));
+    CHECK(page.substr(0, page.find('\n')) ==
+          "# " + std::string(info.code) + " " + std::string(info.name));
     size_t at = 0;
     for (const std::string& section : kDocSections) {
       INFO("section " << section);
@@ -140,7 +142,8 @@ TEST_CASE("catalog: job rules are SL7xx with their doc pages, after the trace ru
       CHECK(found != std::string::npos);
       if (found != std::string::npos) at = found + 1;
     }
-    CHECK(index.find("(" + std::string(info.code) + "-" + std::string(info.name) + ".md)") != std::string::npos);
+    CHECK(index.find("(" + std::string(info.code) + "-" + std::string(info.name) + ".md)") !=
+          std::string::npos);
   }
 }
 
@@ -156,8 +159,9 @@ TEST_CASE("catalog: docs/rules/README.md lists every rule", "[engine][catalog]")
     CHECK(index.find("(" + link + ")") != std::string::npos);
     // The whole row, so a summary changed in the code (or cut short) shows up here.
     const analyzer::RuleInfo& info = rule->info();
-    const std::string row = "| [" + std::string(info.code) + "](" + link + ") | `" + std::string(info.name) +
-                            "` | " + std::string(analyzer::categoryName(info.category)) + " | " +
+    const std::string row = "| [" + std::string(info.code) + "](" + link + ") | `" +
+                            std::string(info.name) + "` | " +
+                            std::string(analyzer::categoryName(info.category)) + " | " +
                             (info.enabled_by_default ? "on" : "off") + " | " +
                             std::string(analyzer::severityName(info.default_severity)) + " | " +
                             std::string(info.summary) + " |\n";
@@ -181,7 +185,8 @@ TEST_CASE("catalog: tips with no rule have their own topics and cite only regist
     CHECK_FALSE(tip.advice.empty());
     const std::string why(tip.why);
     static const std::regex kCode("SL[0-9]{3}");
-    for (auto it = std::sregex_iterator(why.begin(), why.end(), kCode); it != std::sregex_iterator(); ++it)
+    for (auto it = std::sregex_iterator(why.begin(), why.end(), kCode);
+         it != std::sregex_iterator(); ++it)
       CHECK(registry.find(it->str()) != nullptr);
   }
   CHECK(rules::findUncheckedTip("dataloader-wait") == nullptr);

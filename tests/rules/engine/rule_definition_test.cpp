@@ -32,25 +32,29 @@ class EchoRule final : public analyzer::RuleWith<Options> {
   void check(const analyzer::AnalysisContext&, analyzer::DiagnosticSink& sink) const override {
     for (int64_t i = 0; i < options().repeat; ++i) {
       analyzer::Diagnostic d = makeDiagnostic();
-      d.message = options().label + " " + std::to_string(options().threshold) + (options().loud ? " loud" : "");
+      d.message = options().label + " " + std::to_string(options().threshold) +
+                  (options().loud ? " loud" : "");
       sink.report(std::move(d));
     }
   }
 };
 
-constexpr analyzer::RuleInfo kEchoInfo{"SL777", "echo-options", analyzer::Category::kPreview,
-                                       analyzer::Severity::kNote, true, "reports its options"};
+constexpr analyzer::RuleInfo kEchoInfo{
+    "SL777", "echo-options",       analyzer::Category::kPreview, analyzer::Severity::kNote,
+    true,    "reports its options"};
 
 void addEchoRule(analyzer::RuleRegistry& registry) {
-  registry.add<EchoRule>(kEchoInfo, {
-                                        analyzer::option("threshold", &Options::threshold, "a share", 0.0, 1.0),
-                                        analyzer::option("repeat", &Options::repeat, "findings per run", 1),
-                                        analyzer::option("loud", &Options::loud, "say so"),
-                                        analyzer::option("label", &Options::label, "message prefix"),
-                                    });
+  registry.add<EchoRule>(
+      kEchoInfo, {
+                     analyzer::option("threshold", &Options::threshold, "a share", 0.0, 1.0),
+                     analyzer::option("repeat", &Options::repeat, "findings per run", 1),
+                     analyzer::option("loud", &Options::loud, "say so"),
+                     analyzer::option("label", &Options::label, "message prefix"),
+                 });
 }
 
-TEST_CASE("rule definition: specs come from the option table and the Options defaults", "[engine][definition]") {
+TEST_CASE("rule definition: specs come from the option table and the Options defaults",
+          "[engine][definition]") {
   analyzer::RuleRegistry registry;
   addEchoRule(registry);
   const analyzer::RuleDefinition& echo = *registry.find("SL777");
@@ -67,7 +71,8 @@ TEST_CASE("rule definition: specs come from the option table and the Options def
   CHECK(echo.findOption("nope") == nullptr);
 }
 
-TEST_CASE("rule definition: create() fills defaults, takes overrides, ignores other names", "[engine][definition]") {
+TEST_CASE("rule definition: create() fills defaults, takes overrides, ignores other names",
+          "[engine][definition]") {
   analyzer::RuleRegistry registry;
   addEchoRule(registry);
   const analyzer::RuleDefinition& echo = *registry.find("SL777");
@@ -107,7 +112,8 @@ analyzer::LintConfig echoConfig(double threshold, int64_t repeat) {
   return config;
 }
 
-TEST_CASE("rule definition: two runs with different options on two threads", "[engine][definition]") {
+TEST_CASE("rule definition: two runs with different options on two threads",
+          "[engine][definition]") {
   analyzer::RuleRegistry registry;
   addEchoRule(registry);
   const trace::TraceModel model;
@@ -119,8 +125,9 @@ TEST_CASE("rule definition: two runs with different options on two threads", "[e
       const analyzer::LintResult result = analyzer::runLint(model, summary, registry, config);
       bool ok = result.diagnostics.size() == static_cast<size_t>(repeat);
       for (const analyzer::Diagnostic& d : result.diagnostics) ok = ok && d.message == want;
-      if (!ok) wrong.push_back(std::to_string(result.diagnostics.size()) + " findings, first '" +
-                               (result.diagnostics.empty() ? "" : result.diagnostics[0].message) + "'");
+      if (!ok)
+        wrong.push_back(std::to_string(result.diagnostics.size()) + " findings, first '" +
+                        (result.diagnostics.empty() ? "" : result.diagnostics[0].message) + "'");
     }
   };
   std::vector<std::string> wrong_a, wrong_b;
@@ -144,7 +151,8 @@ trace::TraceModel loaderModel() {
   return model;
 }
 
-TEST_CASE("rule definition: built-in rules with different options on two threads", "[engine][definition]") {
+TEST_CASE("rule definition: built-in rules with different options on two threads",
+          "[engine][definition]") {
   analyzer::RuleRegistry registry;
   rules::registerBuiltinRules(registry);
   const trace::TraceModel model = loaderModel();
@@ -157,10 +165,12 @@ TEST_CASE("rule definition: built-in rules with different options on two threads
   };
   size_t flagged = 0, silent = 0;
   std::thread low([&] {
-    for (int i = 0; i < 100; ++i) flagged += analyzer::runLint(model, summary, registry, config(0.1)).diagnostics.size();
+    for (int i = 0; i < 100; ++i)
+      flagged += analyzer::runLint(model, summary, registry, config(0.1)).diagnostics.size();
   });
   std::thread high([&] {
-    for (int i = 0; i < 100; ++i) silent += analyzer::runLint(model, summary, registry, config(0.5)).diagnostics.size();
+    for (int i = 0; i < 100; ++i)
+      silent += analyzer::runLint(model, summary, registry, config(0.5)).diagnostics.size();
   });
   low.join();
   high.join();

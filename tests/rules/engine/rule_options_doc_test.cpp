@@ -36,7 +36,8 @@ std::string optionsSection(const std::string& page) {
 std::map<std::string, DocOption> docOptions(const std::string& section) {
   static const std::regex row(R"(\n\| `([a-z0-9-]+)` \| ([a-z]+) \| ([^|]+?) \|)");
   std::map<std::string, DocOption> out;
-  for (auto it = std::sregex_iterator(section.begin(), section.end(), row); it != std::sregex_iterator(); ++it)
+  for (auto it = std::sregex_iterator(section.begin(), section.end(), row);
+       it != std::sregex_iterator(); ++it)
     out[(*it)[1].str()] = {(*it)[2].str(), (*it)[3].str()};
   return out;
 }
@@ -61,18 +62,20 @@ bool sameDefault(const analyzer::OptionValue& value, const std::string& text) {
   double number = 0;
   std::istringstream in(text);
   if (!(in >> number) || !in.eof()) return false;
-  const double want = std::holds_alternative<double>(value) ? std::get<double>(value)
-                                                             : static_cast<double>(std::get<int64_t>(value));
+  const double want = std::holds_alternative<double>(value)
+                          ? std::get<double>(value)
+                          : static_cast<double>(std::get<int64_t>(value));
   return number == want;
 }
 
-TEST_CASE("options: every doc page lists exactly the declared options with their defaults", "[engine][catalog]") {
+TEST_CASE("options: every doc page lists exactly the declared options with their defaults",
+          "[engine][catalog]") {
   analyzer::RuleRegistry registry;
   rules::registerBuiltinRules(registry);
   for (const auto& rule : registry.rules()) {
     const analyzer::RuleInfo& info = rule->info();
-    const std::string path = std::string(STEPLINT_DOCS_DIR) + "/rules/" + std::string(info.code) + "-" +
-                             std::string(info.name) + ".md";
+    const std::string path = std::string(STEPLINT_DOCS_DIR) + "/rules/" + std::string(info.code) +
+                             "-" + std::string(info.name) + ".md";
     INFO(path);
     const std::string section = optionsSection(readText(path));
     REQUIRE_FALSE(section.empty());
@@ -95,9 +98,10 @@ TEST_CASE("options: every doc page lists exactly the declared options with their
 }
 
 TEST_CASE("options: the page parser sees rows, types and defaults", "[engine][catalog]") {
-  const std::string page = "# SL1 x\n\n## Options\n\n| Name | Type | Default | Meaning |\n|---|---|---|---|\n"
-                           "| `min-share` | float | 0.05 | a share |\n| `count` | int | 1048576 | n |\n\n## Relation\n"
-                           "| `not-an-option` | int | 1 | after the section |\n";
+  const std::string page =
+      "# SL1 x\n\n## Options\n\n| Name | Type | Default | Meaning |\n|---|---|---|---|\n"
+      "| `min-share` | float | 0.05 | a share |\n| `count` | int | 1048576 | n |\n\n## Relation\n"
+      "| `not-an-option` | int | 1 | after the section |\n";
   const auto rows = docOptions(optionsSection(page));
   REQUIRE(rows.size() == 2);
   CHECK(rows.at("min-share").type == "float");

@@ -65,8 +65,12 @@ TEST_CASE("selection: job rules are selected, ignored and validated as per-trace
           "[engine][selection]") {
   analyzer::RuleRegistry registry;
   addFakeRules(registry);
-  const analyzer::RuleInfo straggler{"SL701", "straggler-rank", analyzer::Category::kJob,
-                                     analyzer::Severity::kWarning, true, "one rank keeps the others waiting"};
+  const analyzer::RuleInfo straggler{"SL701",
+                                     "straggler-rank",
+                                     analyzer::Category::kJob,
+                                     analyzer::Severity::kWarning,
+                                     true,
+                                     "one rank keeps the others waiting"};
   registry.addJobRuleInfo(straggler);
   analyzer::LintConfig config;
   CHECK(config.selects(straggler));  // enabled by default
@@ -77,7 +81,8 @@ TEST_CASE("selection: job rules are selected, ignored and validated as per-trace
   CHECK_FALSE(config.selects(straggler));
   config.extend_select = {"straggler-rank"};
   CHECK(config.selects(straggler));
-  CHECK(codesOf(config.selectedRules(registry)) == Codes{"SL101", "SL102"});  // per-trace rules only
+  CHECK(codesOf(config.selectedRules(registry)) ==
+        Codes{"SL101", "SL102"});  // per-trace rules only
 
   config = {};
   config.select = {"SL701", "straggler-rank"};

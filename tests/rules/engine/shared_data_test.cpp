@@ -60,8 +60,10 @@ TEST_CASE("LaunchIndex maps each launch call to its device op", "[shared-data]")
     }
     const std::string_view name = model.name(e);
     if (name == "cudaStreamSynchronize") CHECK(launches.deviceOpOf(i) == kNoIndex);
-    if (name == "cudaLaunchKernel") CHECK(model.events[launches.deviceOpOf(i)].kind == EventKind::kKernel);
-    if (name == "cudaMemcpyAsync") CHECK(model.events[launches.deviceOpOf(i)].kind == EventKind::kMemcpy);
+    if (name == "cudaLaunchKernel")
+      CHECK(model.events[launches.deviceOpOf(i)].kind == EventKind::kKernel);
+    if (name == "cudaMemcpyAsync")
+      CHECK(model.events[launches.deviceOpOf(i)].kind == EventKind::kMemcpy);
   }
   CHECK(launches.deviceOpOf(static_cast<uint32_t>(model.events.size()) + 5) == kNoIndex);
 }

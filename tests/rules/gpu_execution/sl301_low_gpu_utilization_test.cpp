@@ -42,7 +42,8 @@ TEST_CASE("SL301 flags a GPU below 50% utilization with the host-wait idle as sa
 }
 
 TEST_CASE("SL301 is silent at 70% utilization and follows min-utilization") {
-  CHECK(steplint::test::runRuleOnJson("SL301", stepsWithKernel(300), {{"min-utilization", 0.2}}).diagnostics.empty());
+  CHECK(steplint::test::runRuleOnJson("SL301", stepsWithKernel(300), {{"min-utilization", 0.2}})
+            .diagnostics.empty());
   const auto run = steplint::test::runRuleOnJson("SL301", stepsWithKernel(700));
   CHECK(run.diagnostics.empty());
   CHECK(run.not_checked.empty());

@@ -31,7 +31,8 @@ TEST_CASE("SL302 flags many tiny kernels separated by launch gaps") {
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
   INFO(d.message);
-  CHECK(d.message.find("GPU 0 runs 150 kernels per step with a median of 3.0 µs") != std::string::npos);
+  CHECK(d.message.find("GPU 0 runs 150 kernels per step with a median of 3.0 µs") !=
+        std::string::npos);
   // 149 gaps of 12 - 3 = 9 µs per step, plus step 0's leading 16 µs gap (step 1's leading gap
   // of 209 µs is longer than launch-gap-us): (2 x 1341 + 16) / 2 steps = 1349 µs per step
   CHECK(d.evidence.metric("launch_gap_ms_per_step") == Approx(1.349));
@@ -43,9 +44,12 @@ TEST_CASE("SL302 flags many tiny kernels separated by launch gaps") {
 }
 
 TEST_CASE("SL302 is silent for long kernels, few kernels, or a busy GPU") {
-  CHECK(steplint::test::runRuleOnJson("SL302", tinyKernels(150, 30, 40)).diagnostics.empty());  // median 30 µs
-  CHECK(steplint::test::runRuleOnJson("SL302", tinyKernels(20, 3, 12)).diagnostics.empty());    // 20 per step
-  CHECK(steplint::test::runRuleOnJson("SL302", tinyKernels(150, 3, 12), {{"max-median-kernel-us", 2.0}})
+  CHECK(steplint::test::runRuleOnJson("SL302", tinyKernels(150, 30, 40))
+            .diagnostics.empty());  // median 30 µs
+  CHECK(steplint::test::runRuleOnJson("SL302", tinyKernels(20, 3, 12))
+            .diagnostics.empty());  // 20 per step
+  CHECK(steplint::test::runRuleOnJson("SL302", tinyKernels(150, 3, 12),
+                                      {{"max-median-kernel-us", 2.0}})
             .diagnostics.empty());
 }
 
@@ -53,7 +57,8 @@ TEST_CASE("SL302 on the ResNet-50 fixtures") {
   for (const char* f : {steplint::test::kResnetWorkers0, steplint::test::kResnetWorkers4}) {
     const auto model = steplint::test::loadFixture(f);
     const auto run = steplint::test::runRule("SL302", model);
-    for (const auto& d : run.diagnostics) WARN(f << ": " << d.message << " | saving " << d.saving.per_step_ms);
+    for (const auto& d : run.diagnostics)
+      WARN(f << ": " << d.message << " | saving " << d.saving.per_step_ms);
     CHECK(run.not_checked.empty());
   }
 }

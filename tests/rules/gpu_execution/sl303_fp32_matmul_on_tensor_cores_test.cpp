@@ -69,7 +69,8 @@ TEST_CASE("SL303: when the GPU bounds the step, faster kernels save their time")
 }
 
 TEST_CASE("SL303 flags FP32 conv/GEMM kernels on a tensor-core GPU") {
-  const auto run = steplint::test::runRuleOnJson("SL303", convTrace(7, "volta_scudnn_128x64_relu_interior_nn_v1"));
+  const auto run = steplint::test::runRuleOnJson(
+      "SL303", convTrace(7, "volta_scudnn_128x64_relu_interior_nn_v1"));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
   INFO(d.message);
@@ -82,12 +83,14 @@ TEST_CASE("SL303 flags FP32 conv/GEMM kernels on a tensor-core GPU") {
   CHECK(d.evidence.events.size() == 2);
 }
 
-TEST_CASE("SL303 says when autocast was enabled and the kernels still ran FP32 (Python import hook)") {
+TEST_CASE(
+    "SL303 says when autocast was enabled and the kernels still ran FP32 (Python import hook)") {
   const std::string fp32 = "volta_scudnn_128x64_relu_interior_nn_v1";
   const auto on = steplint::test::runRuleOnJson("SL303", convTrace(7, fp32, true, "true"));
   REQUIRE(on.diagnostics.size() == 1);
   const auto& d = on.diagnostics[0];
-  CHECK(d.message.find("0.7 ms per step, although autocast (torch.float16) was enabled") != std::string::npos);
+  CHECK(d.message.find("0.7 ms per step, although autocast (torch.float16) was enabled") !=
+        std::string::npos);
   CHECK(d.evidence.metric("autocast_enabled") == Approx(1));
   CHECK(d.fix.front().rfind("autocast is enabled but does not reach these ops", 0) == 0);
   const auto off = steplint::test::runRuleOnJson("SL303", convTrace(7, fp32, true, "false"));
@@ -96,33 +99,38 @@ TEST_CASE("SL303 says when autocast was enabled and the kernels still ran FP32 (
   CHECK(off.diagnostics[0].evidence.metric("autocast_enabled", -1) == Approx(0));
   const auto unknown = steplint::test::runRuleOnJson("SL303", convTrace(7, fp32));
   REQUIRE(unknown.diagnostics.size() == 1);
-  CHECK(unknown.diagnostics[0].evidence.metric("autocast_enabled", -1) == Approx(-1));  // not in the trace
+  CHECK(unknown.diagnostics[0].evidence.metric("autocast_enabled", -1) ==
+        Approx(-1));  // not in the trace
 }
 
 TEST_CASE("SL303 assumed-speedup scales the saving") {
-  const auto run =
-      steplint::test::runRuleOnJson("SL303", convTrace(8, "ampere_sgemm_128x64_nn"), {{"assumed-speedup", 4.0}});
+  const auto run = steplint::test::runRuleOnJson("SL303", convTrace(8, "ampere_sgemm_128x64_nn"),
+                                                 {{"assumed-speedup", 4.0}});
   REQUIRE(run.diagnostics.size() == 1);
-  CHECK(run.diagnostics[0].saving.method.find("4.0x faster on tensor cores (2.5x at the low end)") !=
-        std::string::npos);
+  CHECK(run.diagnostics[0].saving.method.find(
+            "4.0x faster on tensor cores (2.5x at the low end)") != std::string::npos);
   CHECK(run.diagnostics[0].fix.front().find("TF32") != std::string::npos);
 }
 
 TEST_CASE("SL303 is silent when the conv already runs on tensor cores, or on pre-Volta GPUs") {
-  CHECK(steplint::test::runRuleOnJson("SL303", convTrace(8, "sm80_xmma_fprop_implicit_gemm_f16f16_f16f32"))
+  CHECK(steplint::test::runRuleOnJson("SL303",
+                                      convTrace(8, "sm80_xmma_fprop_implicit_gemm_f16f16_f16f32"))
             .diagnostics.empty());
-  CHECK(steplint::test::runRuleOnJson("SL303", convTrace(6, "maxwell_scudnn_128x64_relu_interior_nn"))
-            .diagnostics.empty());
+  CHECK(
+      steplint::test::runRuleOnJson("SL303", convTrace(6, "maxwell_scudnn_128x64_relu_interior_nn"))
+          .diagnostics.empty());
 }
 
 TEST_CASE("SL303 is not checked without deviceProperties") {
-  const auto run = steplint::test::runRuleOnJson("SL303", convTrace(7, "volta_sgemm_64x64_nt", false));
+  const auto run =
+      steplint::test::runRuleOnJson("SL303", convTrace(7, "volta_sgemm_64x64_nt", false));
   CHECK(run.diagnostics.empty());
   REQUIRE(run.not_checked.size() == 1);
   CHECK(run.not_checked[0].find("deviceProperties") != std::string::npos);
 }
 
-TEST_CASE("SL303 fires on both ResNet-50 fixtures with about 68% eligible kernel time (tb_plugin R6)") {
+TEST_CASE(
+    "SL303 fires on both ResNet-50 fixtures with about 68% eligible kernel time (tb_plugin R6)") {
   for (const char* f : {steplint::test::kResnetWorkers0, steplint::test::kResnetWorkers4}) {
     const auto model = steplint::test::loadFixture(f);
     const auto run = steplint::test::runRule("SL303", model);

@@ -16,16 +16,17 @@ constexpr const char* kTf32Conv =
     "tensor16x8x8_kernel_cudnn";
 constexpr const char* kFp32Conv = "ampere_scudnn_128x64_relu_interior_nn_v1";
 constexpr const char* kFp32Gemm = "ampere_sgemm_128x64_nn";
-constexpr const char* kBf16Conv = "sm80_xmma_fprop_implicit_gemm_bf16bf16_bf16f32_f32_nhwckrsc_nhwc_tilesize128x128x32";
+constexpr const char* kBf16Conv =
+    "sm80_xmma_fprop_implicit_gemm_bf16bf16_bf16f32_f32_nhwckrsc_nhwc_tilesize128x128x32";
 
 struct Scenario {
   int major = 8;
   std::string conv_kernel = kTf32Conv;
   std::string gemm_kernel = kFp32Gemm;
-  std::string gemm_types;         // raw "Input type" of AddmmBackward0 (empty: none recorded)
-  double host_us = 300;           // each step's host part; the GPU's work is 900 µs per step
-  bool autocast_frame = false;    // torch.autocast's __enter__ frame in each step
-  std::string autocast_enabled;   // the Python import hook's autocast_enabled ("" = not written)
+  std::string gemm_types;        // raw "Input type" of AddmmBackward0 (empty: none recorded)
+  double host_us = 300;          // each step's host part; the GPU's work is 900 µs per step
+  bool autocast_frame = false;   // torch.autocast's __enter__ frame in each step
+  std::string autocast_enabled;  // the Python import hook's autocast_enabled ("" = not written)
 };
 
 /// Four steps. Each step's host part launches a 600 µs conv (aten::conv2d > cudnn_convolution),
@@ -33,7 +34,8 @@ struct Scenario {
 /// step's. With host_us 300 the GPU bounds every step at 900 µs; with 1000 the host does.
 std::string fourSteps(const Scenario& s) {
   KinetoTrace t;
-  t.device(0, s.major, 0, 42505273344, s.major >= 8 ? "NVIDIA A100-SXM4-40GB" : "Tesla V100-SXM2-32GB");
+  t.device(0, s.major, 0, 42505273344,
+           s.major >= 8 ? "NVIDIA A100-SXM4-40GB" : "Tesla V100-SXM2-32GB");
   if (!s.autocast_enabled.empty()) t.metadata("autocast_enabled", s.autocast_enabled);
   if (s.autocast_enabled == "true") t.metadata("autocast_dtype", "\"torch.bfloat16\"");
   steplint::test::StreamQueue stream(10);
@@ -70,13 +72,15 @@ steplint::test::RuleRun runBoth(const std::string& json) {
 
 }  // namespace
 
-TEST_CASE("SL305: TF32 convolutions without autocast on an A100, GPU-bound: the kernels' gain is the saving") {
+TEST_CASE(
+    "SL305: TF32 convolutions without autocast on an A100, GPU-bound: the kernels' gain is the saving") {
   const auto run = steplint::test::runRuleOnJson("SL305", fourSteps({}));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message ==
-        "77.8% of kernel time is conv/matmul in 32-bit precision with no autocast on NVIDIA A100-SXM4-40GB "
-        "(sm_80): 0.7 ms per step, 0.6 ms of it TF32 on tensor cores and 0.1 ms FP32 without");
+  CHECK(
+      d.message ==
+      "77.8% of kernel time is conv/matmul in 32-bit precision with no autocast on NVIDIA A100-SXM4-40GB "
+      "(sm_80): 0.7 ms per step, 0.6 ms of it TF32 on tensor cores and 0.1 ms FP32 without");
   CHECK(d.evidence.metric("tf32_ms_per_step") == Approx(0.6));
   CHECK(d.evidence.metric("fp32_ms_per_step") == Approx(0.1));
   CHECK(d.evidence.events.size() == 8);  // the conv and the GEMM of four steps
@@ -88,7 +92,8 @@ TEST_CASE("SL305: TF32 convolutions without autocast on an A100, GPU-bound: the 
   CHECK(d.fix.front().find("kBFloat16") != std::string::npos);
 }
 
-TEST_CASE("SL305: issue 13's case is SL305's alone: TF32 already puts the convolutions on tensor cores") {
+TEST_CASE(
+    "SL305: issue 13's case is SL305's alone: TF32 already puts the convolutions on tensor cores") {
   // 600 of the 700 µs of eligible time run on tensor cores: SL303 stays silent.
   CHECK(steplint::test::runRuleOnJson("SL303", fourSteps({})).diagnostics.empty());
 }
@@ -101,7 +106,8 @@ TEST_CASE("SL305: host-bound steps save nothing from faster kernels") {
   CHECK(run.diagnostics[0].saving.per_step_ms == Approx(0).margin(1e-6));
 }
 
-TEST_CASE("SL305 and SL303 on the same FP32 kernels: the gains chain, each share is half of the total") {
+TEST_CASE(
+    "SL305 and SL303 on the same FP32 kernels: the gains chain, each share is half of the total") {
   Scenario s;
   s.conv_kernel = kFp32Conv;
   const auto run = runBoth(fourSteps(s));
@@ -140,9 +146,10 @@ TEST_CASE("SL305: autocast enabled (Python import hook) yet the convolutions sti
   const auto run = steplint::test::runRuleOnJson("SL305", fourSteps(s));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message ==
-        "77.8% of kernel time is conv/matmul in 32-bit precision although autocast (torch.bfloat16) was enabled, on "
-        "NVIDIA A100-SXM4-40GB (sm_80): 0.7 ms per step, 0.6 ms of it TF32 on tensor cores and 0.1 ms FP32 without");
+  CHECK(
+      d.message ==
+      "77.8% of kernel time is conv/matmul in 32-bit precision although autocast (torch.bfloat16) was enabled, on "
+      "NVIDIA A100-SXM4-40GB (sm_80): 0.7 ms per step, 0.6 ms of it TF32 on tensor cores and 0.1 ms FP32 without");
   CHECK(d.evidence.metric("autocast_enabled") == Approx(1));
   CHECK(d.fix.front().rfind("autocast changes only the ops that run inside its region", 0) == 0);
   CHECK(d.saving.per_step_ms == Approx(0.35).margin(0.005));  // the same kernels, the same gain
@@ -158,12 +165,14 @@ TEST_CASE("SL305: the import hook saw no autocast: said so as evidence") {
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
   CHECK(d.message.find("with no autocast on NVIDIA A100-SXM4-40GB") != std::string::npos);
-  CHECK(d.message.find("(the Python import hook saw no enabled torch.autocast)") != std::string::npos);
+  CHECK(d.message.find("(the Python import hook saw no enabled torch.autocast)") !=
+        std::string::npos);
   CHECK(d.evidence.metric("autocast_enabled", -1) == Approx(0));
   CHECK(d.fix.front().find("kBFloat16") != std::string::npos);
 }
 
-TEST_CASE("SL305 reads the dtype from Input type when the kernel name does not say (cuBLAS 12 nvjet)") {
+TEST_CASE(
+    "SL305 reads the dtype from Input type when the kernel name does not say (cuBLAS 12 nvjet)") {
   Scenario s;
   s.conv_kernel = kBf16Conv;
   s.gemm_kernel = "nvjet_tst_128x256_64x6_2x1_v_bz_TNT";
@@ -173,7 +182,8 @@ TEST_CASE("SL305 reads the dtype from Input type when the kernel name does not s
   s.conv_kernel = kTf32Conv;
   const auto run = steplint::test::runRuleOnJson("SL305", fourSteps(s));
   REQUIRE(run.diagnostics.size() == 1);
-  CHECK(run.diagnostics[0].evidence.metric("tf32_ms_per_step") == Approx(0.7));  // the nvjet GEMM is TF32
+  CHECK(run.diagnostics[0].evidence.metric("tf32_ms_per_step") ==
+        Approx(0.7));  // the nvjet GEMM is TF32
   s.gemm_types = "[\"c10::BFloat16\", \"c10::BFloat16\", \"c10::BFloat16\"]";
   const auto bf16 = steplint::test::runRuleOnJson("SL305", fourSteps(s));
   REQUIRE(bf16.diagnostics.size() == 1);
@@ -195,30 +205,38 @@ TEST_CASE("kernel precision from names: cuBLAS, cuDNN, CUTLASS, flash attention"
   using steplint::rules::KernelPrecision;
   using steplint::rules::kernelPrecisionFromName;
   CHECK(kernelPrecisionFromName(kTf32Conv) == KernelPrecision::kTf32);
-  CHECK(kernelPrecisionFromName("ampere_tf32_s1688gemm_tf32_256x128_16x3_nn") == KernelPrecision::kTf32);
-  CHECK(kernelPrecisionFromName("cutlass_80_tensorop_s1688gemm_64x64_32x6_tn_align4") == KernelPrecision::kTf32);
+  CHECK(kernelPrecisionFromName("ampere_tf32_s1688gemm_tf32_256x128_16x3_nn") ==
+        KernelPrecision::kTf32);
+  CHECK(kernelPrecisionFromName("cutlass_80_tensorop_s1688gemm_64x64_32x6_tn_align4") ==
+        KernelPrecision::kTf32);
   CHECK(kernelPrecisionFromName(kFp32Gemm) == KernelPrecision::kFp32);
   CHECK(kernelPrecisionFromName(kFp32Conv) == KernelPrecision::kFp32);
-  CHECK(kernelPrecisionFromName("void gemv2T_kernel_val<int, int, float, float, float, float, 128, 16, 4, 4, false>") ==
+  CHECK(kernelPrecisionFromName(
+            "void gemv2T_kernel_val<int, int, float, float, float, float, 128, 16, 4, 4, false>") ==
         KernelPrecision::kFp32);
-  CHECK(kernelPrecisionFromName("sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize32x32x8_stage3_ffma") ==
+  CHECK(kernelPrecisionFromName(
+            "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize32x32x8_stage3_ffma") ==
         KernelPrecision::kFp32);
   CHECK(kernelPrecisionFromName(kBf16Conv) == KernelPrecision::kReduced);
   CHECK(kernelPrecisionFromName("ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_nn") ==
         KernelPrecision::kReduced);
   CHECK(kernelPrecisionFromName("volta_h884gemm_64x64_ldg8_nn") == KernelPrecision::kReduced);
-  CHECK(kernelPrecisionFromName("void cutlass::Kernel<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_64x4_tn>") ==
+  CHECK(kernelPrecisionFromName(
+            "void cutlass::Kernel<cutlass_80_tensorop_bf16_s16816gemm_relu_bf16_64x64_64x4_tn>") ==
         KernelPrecision::kReduced);
   CHECK(kernelPrecisionFromName("flash_fwd_kernel") == KernelPrecision::kReduced);
-  CHECK(kernelPrecisionFromName("nvjet_tst_128x256_64x6_2x1_v_bz_TNT") == KernelPrecision::kUnknown);
+  CHECK(kernelPrecisionFromName("nvjet_tst_128x256_64x6_2x1_v_bz_TNT") ==
+        KernelPrecision::kUnknown);
   CHECK(kernelPrecisionFromName("triton_tem_fused_mm_0") == KernelPrecision::kUnknown);
-  CHECK(kernelPrecisionFromName("void at::native::vectorized_elementwise_kernel<4, at::native::BFloat16>") ==
+  CHECK(kernelPrecisionFromName(
+            "void at::native::vectorized_elementwise_kernel<4, at::native::BFloat16>") ==
         KernelPrecision::kReduced);
 }
 
 TEST_CASE("SL305 on HTA's DDP trace (A100): TF32 convolutions and FP32 GEMMs, SL303 silent") {
   const auto model = steplint::test::loadFixture(steplint::test::kNcclDdp);
-  CHECK(steplint::test::runRule("SL303", model).diagnostics.empty());  // most eligible time is on tensor cores
+  CHECK(steplint::test::runRule("SL303", model)
+            .diagnostics.empty());  // most eligible time is on tensor cores
   const auto run = steplint::test::runRule("SL305", model);
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];

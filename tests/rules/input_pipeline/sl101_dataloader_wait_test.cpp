@@ -11,7 +11,8 @@ constexpr const char* kMulti = "enumerate(DataLoader)#_MultiProcessingDataLoader
 
 // Three 10 ms steps: the DataLoader for `loader_us`, then model ops; with `gpu`, each step
 // also runs a 2 ms kernel after the loader.
-std::string loaderSteps(double loader_us, const char* loader = kSingle, bool gpu = false, int cpu_cores = 0) {
+std::string loaderSteps(double loader_us, const char* loader = kSingle, bool gpu = false,
+                        int cpu_cores = 0) {
   KinetoTrace t;
   if (cpu_cores > 0) t.metadata("cpu_cores", std::to_string(cpu_cores));
   if (gpu) t.device(0).device(1);
@@ -23,37 +24,45 @@ std::string loaderSteps(double loader_us, const char* loader = kSingle, bool gpu
   return t.str();
 }
 
-TEST_CASE("SL101: 40% of the step in the DataLoader is flagged with a worker count", "[rules][SL101]") {
+TEST_CASE("SL101: 40% of the step in the DataLoader is flagged with a worker count",
+          "[rules][SL101]") {
   const RuleRun run = runRuleOnJson("SL101", loaderSteps(4000));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message == "40.0% of step time (4.0 ms/step) waiting for the DataLoader (single-process loader: "
-                     "num_workers=0)");
+  CHECK(d.message ==
+        "40.0% of step time (4.0 ms/step) waiting for the DataLoader (single-process loader: "
+        "num_workers=0)");
   CHECK(d.saving.per_step_ms == Approx(4.0).margin(1e-6));
   CHECK(d.saving.fraction_of_step == Approx(0.4).margin(1e-6));
   CHECK(d.evidence.steps == std::vector<int64_t>{1, 2, 3});
   CHECK(d.evidence.events.size() == 3);
   CHECK(d.evidence.metric("recommended_workers") == Approx(4));
   CHECK(d.fix[0].find("DataLoaderOptions().batch_size(B).workers(4)") != std::string::npos);
-  CHECK(d.fix[1] == "Python: DataLoader(..., num_workers=4, pin_memory=True, persistent_workers=True) (4 per GPU x 1 "
-                    "GPU used, up to the number of CPU cores)");
+  CHECK(
+      d.fix[1] ==
+      "Python: DataLoader(..., num_workers=4, pin_memory=True, persistent_workers=True) (4 per GPU x 1 "
+      "GPU used, up to the number of CPU cores)");
   CHECK(d.fingerprint_key == "dataloader");
 }
 
-TEST_CASE("SL101: the worker count scales with the GPUs used and is capped by cpu-cores", "[rules][SL101]") {
+TEST_CASE("SL101: the worker count scales with the GPUs used and is capped by cpu-cores",
+          "[rules][SL101]") {
   // Kernels run on one device although two are listed: 1 GPU used.
-  const RuleRun gpu = runRuleOnJson("SL101", loaderSteps(4000, kMulti, true), {{"cpu-cores", int64_t{3}}});
+  const RuleRun gpu =
+      runRuleOnJson("SL101", loaderSteps(4000, kMulti, true), {{"cpu-cores", int64_t{3}}});
   REQUIRE(gpu.diagnostics.size() == 1);
   CHECK(gpu.diagnostics[0].message.find("(multi-process loader)") != std::string::npos);
   CHECK(gpu.diagnostics[0].evidence.metric("gpus_used") == Approx(1));
   CHECK(gpu.diagnostics[0].evidence.metric("recommended_workers") == Approx(2));  // min(4, 3 - 1)
-  CHECK(gpu.diagnostics[0].fix[0].rfind("raise num_workers to 2 (4 per GPU x 1 GPU used, at most cpu-cores - 1 = 2)", 0) ==
-        0);
+  CHECK(gpu.diagnostics[0].fix[0].rfind(
+            "raise num_workers to 2 (4 per GPU x 1 GPU used, at most cpu-cores - 1 = 2)", 0) == 0);
 }
 
 TEST_CASE("SL101: a short DataLoader wait is not flagged", "[rules][SL101]") {
   CHECK(runRuleOnJson("SL101", loaderSteps(400)).diagnostics.empty());  // 4%
-  CHECK(runRuleOnJson("SL101", loaderSteps(400), {{"min-wait-fraction", 0.03}}).diagnostics.size() == 1);
+  CHECK(
+      runRuleOnJson("SL101", loaderSteps(400), {{"min-wait-fraction", 0.03}}).diagnostics.size() ==
+      1);
 }
 
 TEST_CASE("SL101: without DataLoader ranges the rule is not checked", "[rules][SL101]") {
@@ -80,20 +89,25 @@ std::string unmarkedSteps(double fetch_us, bool workers = false) {
     if (workers) {
       t.op("aten::stack", b + 100, fetch_us - 200, 2);
     } else {
-      t.seqOp("aten::mean", b, fetch_us / 2, seq).seqOp("aten::stack", b + fetch_us / 2, fetch_us / 2, seq);
+      t.seqOp("aten::mean", b, fetch_us / 2, seq)
+          .seqOp("aten::stack", b + fetch_us / 2, fetch_us / 2, seq);
     }
-    t.seqOp("aten::t", b + fetch_us, 10, seq).seqOp("aten::addmm", b + fetch_us + 20, 3000, seq + 1);
+    t.seqOp("aten::t", b + fetch_us, 10, seq)
+        .seqOp("aten::addmm", b + fetch_us + 20, 3000, seq + 1);
   }
   return t.str();
 }
 
-TEST_CASE("SL101: without DataLoader ranges the fetch before each forward is an inferred wait", "[rules][SL101]") {
+TEST_CASE("SL101: without DataLoader ranges the fetch before each forward is an inferred wait",
+          "[rules][SL101]") {
   const RuleRun run = runRuleOnJson("SL101", unmarkedSteps(4000));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message == "40.0% of step time (4.0 ms/step) waiting for the next batch, inferred: no DataLoader ranges, "
-                     "the part of each iteration before its training starts (the training thread loads the batches "
-                     "itself, as with num_workers=0)");
+  CHECK(
+      d.message ==
+      "40.0% of step time (4.0 ms/step) waiting for the next batch, inferred: no DataLoader ranges, "
+      "the part of each iteration before its training starts (the training thread loads the batches "
+      "itself, as with num_workers=0)");
   CHECK(d.evidence.metric("dataloader_inferred") == Approx(1));
   CHECK(d.evidence.metric("dataloader_ms_per_step") == Approx(4.0).margin(1e-6));
   CHECK(d.evidence.metric("worker_wait_ms_per_step") == Approx(0).margin(1e-9));
@@ -101,19 +115,23 @@ TEST_CASE("SL101: without DataLoader ranges the fetch before each forward is an 
   CHECK(d.evidence.ranges.size() == 3);
   // The same step replay as measured waits: the inferred phases removed.
   CHECK(d.saving.per_step_ms == Approx(4.0).margin(1e-6));
-  CHECK(d.saving.method.find("; the wait is inferred (no DataLoader ranges): each iteration's start on the "
-                             "training thread until") != std::string::npos);
-  CHECK(d.saving.method.find("ended by the first autograd node of the forward in 3 of 3 steps") != std::string::npos);
+  CHECK(d.saving.method.find(
+            "; the wait is inferred (no DataLoader ranges): each iteration's start on the "
+            "training thread until") != std::string::npos);
+  CHECK(d.saving.method.find("ended by the first autograd node of the forward in 3 of 3 steps") !=
+        std::string::npos);
   CHECK(d.fix[0].find(".workers(4)") != std::string::npos);
   CHECK(d.fix.back().find("steplint::DataLoaderWait") != std::string::npos);
   CHECK(d.fingerprint_key == "dataloader");
 }
 
-TEST_CASE("SL101: an inferred wait on loader worker threads asks for more workers", "[rules][SL101]") {
+TEST_CASE("SL101: an inferred wait on loader worker threads asks for more workers",
+          "[rules][SL101]") {
   const RuleRun run = runRuleOnJson("SL101", unmarkedSteps(4000, true));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message.find("(the training thread waits for loader worker threads)") != std::string::npos);
+  CHECK(d.message.find("(the training thread waits for loader worker threads)") !=
+        std::string::npos);
   CHECK(d.evidence.metric("worker_wait_ms_per_step") == Approx(3.8).margin(1e-6));
   CHECK(d.fix[0].rfind("raise num_workers to 4", 0) == 0);
 }
@@ -124,23 +142,27 @@ TEST_CASE("SL101: a short inferred wait is not flagged", "[rules][SL101]") {
   CHECK(run.not_checked.empty());
 }
 
-TEST_CASE("SL101: without iterations to infer from, not checked with the reason", "[rules][SL101]") {
+TEST_CASE("SL101: without iterations to infer from, not checked with the reason",
+          "[rules][SL101]") {
   KinetoTrace t;  // no ProfilerStep, no backward pass: one whole-trace step
   t.seqOp("aten::mean", 0, 4000, 1).seqOp("aten::addmm", 4000, 1000, 2);
   const RuleRun run = runRuleOnJson("SL101", t.str());
   CHECK(run.diagnostics.empty());
   REQUIRE(run.not_checked.size() == 1);
-  CHECK(run.not_checked[0].find("could not be inferred: the steps are not training-loop iterations (the whole "
-                                "trace is one step)") != std::string::npos);
+  CHECK(run.not_checked[0].find(
+            "could not be inferred: the steps are not training-loop iterations (the whole "
+            "trace is one step)") != std::string::npos);
 }
 
-TEST_CASE("SL101: ResNet-50 with 0 workers waits 33.4% of the step for data", "[rules][SL101][fixture]") {
+TEST_CASE("SL101: ResNet-50 with 0 workers waits 33.4% of the step for data",
+          "[rules][SL101][fixture]") {
   const RuleRun run = runRuleOnFixture("SL101", kResnetWorkers0);
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
   INFO(d.message);
-  CHECK(d.message == "33.4% of step time (59.3 ms/step) waiting for the DataLoader (single-process loader: "
-                     "num_workers=0)");
+  CHECK(d.message ==
+        "33.4% of step time (59.3 ms/step) waiting for the DataLoader (single-process loader: "
+        "num_workers=0)");
   CHECK(d.evidence.metric("dataloader_fraction") == Approx(0.334).margin(0.005));
   // tb_plugin counts 59 262 µs of DataLoader time. The replay first takes out torch.profiler's
   // estimated cost per recorded host event (2 µs, docs/savings.md), which shortens the recorded
@@ -159,7 +181,8 @@ TEST_CASE("SL101: ResNet-50 with 4 workers (0.84%) is not flagged", "[rules][SL1
   CHECK(run.not_checked.empty());
 }
 
-TEST_CASE("SL101: the CPU-only HTA trace has no DataLoader ranges and nothing to infer from", "[rules][SL101][fixture]") {
+TEST_CASE("SL101: the CPU-only HTA trace has no DataLoader ranges and nothing to infer from",
+          "[rules][SL101][fixture]") {
   const RuleRun run = runRuleOnFixture("SL101", kCpuOnly);
   REQUIRE(run.not_checked.size() == 1);
   CHECK(run.not_checked[0].rfind("no DataLoader ranges", 0) == 0);

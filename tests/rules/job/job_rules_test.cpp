@@ -39,7 +39,8 @@ JobAnalysis makeJob(LateRank late_rank, double late_ms, LateCause cause = LateCa
   }
   for (const auto& [r, n] : late_count)
     if (2 * n >= 6 && n > job.straggler_steps) {
-      job.straggler = r, job.straggler_steps = n, job.straggler_cause = cause, job.mean_late_ns = late_ms * 1e6;
+      job.straggler = r, job.straggler_steps = n, job.straggler_cause = cause,
+      job.mean_late_ns = late_ms * 1e6;
     }
   // Three of four ranks wait for the late one in its late steps; the mean is over all steps.
   int64_t late_steps = 0;
@@ -61,9 +62,10 @@ TEST_CASE("SL701: one rank late in every step is named with its cause, kernel an
   REQUIRE(result.diagnostics.size() == 1);
   const Diagnostic& d = result.diagnostics[0];
   CHECK(d.code == "SL701");
-  CHECK(d.message ==
-        "rank 2 keeps the other 3 rank(s) waiting in 6 of 6 steps, 8.0 ms each time; cause: GPU compute "
-        "(sgemm_nt +8.0 ms per step)");
+  CHECK(
+      d.message ==
+      "rank 2 keeps the other 3 rank(s) waiting in 6 of 6 steps, 8.0 ms each time; cause: GPU compute "
+      "(sgemm_nt +8.0 ms per step)");
   CHECK(d.evidence.steps == std::vector<int64_t>{1, 2, 3, 4, 5, 6});
   CHECK(d.evidence.metric("rank") == 2);
   CHECK(d.saving.per_step_ms == Approx(8.0));
@@ -73,8 +75,10 @@ TEST_CASE("SL701: one rank late in every step is named with its cause, kernel an
   CHECK(d.fix[0].find("Balance the GPU work") != std::string::npos);
 }
 
-TEST_CASE("SL701: a straggler in 4 of 6 steps saves 4/6 of its delay per step, the fix follows the cause") {
-  const JobLintResult result = lint(makeJob([](int s) { return s < 4 ? 1 : -1; }, 6.0, LateCause::kInputPipeline));
+TEST_CASE(
+    "SL701: a straggler in 4 of 6 steps saves 4/6 of its delay per step, the fix follows the cause") {
+  const JobLintResult result =
+      lint(makeJob([](int s) { return s < 4 ? 1 : -1; }, 6.0, LateCause::kInputPipeline));
   REQUIRE(result.diagnostics.size() == 1);
   CHECK(result.diagnostics[0].saving.per_step_ms == Approx(4.0));
   CHECK(result.diagnostics[0].fix[0].find("input pipeline") != std::string::npos);

@@ -10,7 +10,8 @@ namespace {
 
 constexpr int64_t kGiB = 1024LL * 1024 * 1024;
 
-// One step with one kernel on a 10 GiB GPU; GPU memory rises to `gpu_peak`, CPU memory to `cpu_peak`.
+// One step with one kernel on a 10 GiB GPU; GPU memory rises to `gpu_peak`, CPU memory to
+// `cpu_peak`.
 KinetoTrace tenGiBGpu(int64_t gpu_peak, int64_t cpu_peak = 0) {
   KinetoTrace t;
   t.device(0, 8, 0, 10 * kGiB, "A10");
@@ -37,7 +38,8 @@ TEST_CASE("SL401 flags a GPU whose peak allocated memory exceeds 90% of totalGlo
 
 TEST_CASE("SL401 is silent below the threshold and never compares CPU memory with a GPU (TB-Q5)") {
   CHECK(steplint::test::runRuleOnJson("SL401", tenGiBGpu(5 * kGiB).str()).diagnostics.empty());
-  CHECK(steplint::test::runRuleOnJson("SL401", tenGiBGpu(95 * kGiB / 10).str(), {{"max-fraction", 0.96}})
+  CHECK(steplint::test::runRuleOnJson("SL401", tenGiBGpu(95 * kGiB / 10).str(),
+                                      {{"max-fraction", 0.96}})
             .diagnostics.empty());
   const auto run = steplint::test::runRuleOnJson("SL401", tenGiBGpu(kGiB, 40 * kGiB).str());
   CHECK(run.diagnostics.empty());

@@ -11,8 +11,8 @@ namespace {
 
 constexpr int64_t kGiB = 1024LL * 1024 * 1024;
 
-// Three 1 ms steps, one kernel of `kernel_us` each (ending 10 µs before the step does), on a 32 GiB GPU whose memory
-// peaks at `peak`.
+// Three 1 ms steps, one kernel of `kernel_us` each (ending 10 µs before the step does), on a 32 GiB
+// GPU whose memory peaks at `peak`.
 std::string trace(double kernel_us, int64_t peak) {
   KinetoTrace t;
   t.device(0, 7, 0, 32 * kGiB);
@@ -32,12 +32,14 @@ TEST_CASE("SL402 flags an under-utilized GPU with most of its memory free") {
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
   // The figure is reserved memory, and the message says so (summary shows allocated and reserved).
-  CHECK(d.message ==
-        "GPU 0 peak reserved memory is 2.00 GiB of 32.0 GiB (6.2%) while its utilization is 30.0%: the batch could "
-        "grow about 14x");
+  CHECK(
+      d.message ==
+      "GPU 0 peak reserved memory is 2.00 GiB of 32.0 GiB (6.2%) while its utilization is 30.0%: the batch could "
+      "grow about 14x");
   // A larger batch makes steps longer and samples cheaper: no step-time saving is claimed.
   CHECK_FALSE(d.saving.known());
-  CHECK(d.saving.method.find("not a step-time saving: a larger batch fills up to 0.7 ms/step") == 0);
+  CHECK(d.saving.method.find("not a step-time saving: a larger batch fills up to 0.7 ms/step") ==
+        0);
 }
 
 TEST_CASE("SL402 quotes allocated memory, and says so, when the trace has no reserved totals") {
@@ -47,7 +49,8 @@ TEST_CASE("SL402 quotes allocated memory, and says so, when the trace has no res
     json.erase(at, reserved.size());
   const auto run = steplint::test::runRuleOnJson("SL402", json);
   REQUIRE(run.diagnostics.size() == 1);
-  CHECK(run.diagnostics[0].message.rfind("GPU 0 peak allocated memory is 2.00 GiB of 32.0 GiB (6.2%)", 0) == 0);
+  CHECK(run.diagnostics[0].message.rfind(
+            "GPU 0 peak allocated memory is 2.00 GiB of 32.0 GiB (6.2%)", 0) == 0);
 }
 
 TEST_CASE("SL402 is silent for a busy GPU or a full one") {
@@ -55,7 +58,8 @@ TEST_CASE("SL402 is silent for a busy GPU or a full one") {
   CHECK(steplint::test::runRuleOnJson("SL402", trace(300, 20 * kGiB)).diagnostics.empty());
 }
 
-TEST_CASE("SL402 is not checked without allocator totals (legacy ResNet-50 traces) or GPU activity") {
+TEST_CASE(
+    "SL402 is not checked without allocator totals (legacy ResNet-50 traces) or GPU activity") {
   const auto model = steplint::test::loadFixture(steplint::test::kResnetWorkers0);
   const auto run = steplint::test::runRule("SL402", model);
   CHECK(run.diagnostics.empty());

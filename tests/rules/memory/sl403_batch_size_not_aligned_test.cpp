@@ -10,7 +10,8 @@ using steplint::test::KinetoTrace;
 
 namespace {
 
-std::string convSteps(const std::vector<int>& batches, bool shapes = true, const std::string& loader_batch = "") {
+std::string convSteps(const std::vector<int>& batches, bool shapes = true,
+                      const std::string& loader_batch = "") {
   KinetoTrace t;
   t.device(0, 7, 0);
   if (!loader_batch.empty()) t.metadata("dataloader_batch_size", loader_batch);
@@ -56,10 +57,12 @@ TEST_CASE("SL403 notes a batch size that is not a multiple of 8") {
 }
 
 TEST_CASE("SL403 judges the most common batch size, and follows the multiple option") {
-  CHECK(steplint::test::runRuleOnJson("SL403", convSteps({32, 32, 30})).diagnostics.empty());  // short last batch
-  CHECK(steplint::test::runRuleOnJson("SL403", convSteps({30, 30}), {{"multiple", int64_t{2}}}).diagnostics.empty());
-  CHECK(steplint::test::runRuleOnJson("SL403", convSteps({36, 36}), {{"multiple", int64_t{16}}}).diagnostics.size() ==
-        1);
+  CHECK(steplint::test::runRuleOnJson("SL403", convSteps({32, 32, 30}))
+            .diagnostics.empty());  // short last batch
+  CHECK(steplint::test::runRuleOnJson("SL403", convSteps({30, 30}), {{"multiple", int64_t{2}}})
+            .diagnostics.empty());
+  CHECK(steplint::test::runRuleOnJson("SL403", convSteps({36, 36}), {{"multiple", int64_t{16}}})
+            .diagnostics.size() == 1);
 }
 
 TEST_CASE("SL403 is not checked without recorded shapes") {
@@ -72,13 +75,15 @@ TEST_CASE("SL403 is not checked without recorded shapes") {
 TEST_CASE("SL403 without shapes judges the DataLoader batch_size that steplint record wrote") {
   const auto run = steplint::test::runRuleOnJson("SL403", convSteps({30, 30}, false, "30"));
   REQUIRE(run.diagnostics.size() == 1);
-  CHECK(run.diagnostics[0].message == "batch size 30 (the DataLoader's batch_size) is not a multiple of 8");
+  CHECK(run.diagnostics[0].message ==
+        "batch size 30 (the DataLoader's batch_size) is not a multiple of 8");
   CHECK(run.not_checked.empty());
   const auto aligned = steplint::test::runRuleOnJson("SL403", convSteps({32, 32}, false, "32"));
   CHECK(aligned.diagnostics.empty());
   CHECK(aligned.not_checked.empty());
   // Shapes, when recorded, win over the loader's setting (a collate_fn may change the batch).
-  CHECK(steplint::test::runRuleOnJson("SL403", convSteps({32, 32}, true, "30")).diagnostics.empty());
+  CHECK(
+      steplint::test::runRuleOnJson("SL403", convSteps({32, 32}, true, "30")).diagnostics.empty());
 }
 
 TEST_CASE("SL403 on the ResNet-50 fixtures: batch 32 is aligned") {

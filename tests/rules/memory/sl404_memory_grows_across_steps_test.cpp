@@ -39,8 +39,10 @@ TEST_CASE("SL404 flags GPU memory that rises every step, with the steps left unt
   const auto run = steplint::test::runRuleOnJson("SL404", gpuSteps(linear(kGiB, 64 * kMiB, 10)));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message == "GPU 0 allocated memory grows 64.0 MiB per step (1.00 GiB -> 1.56 GiB over 10 steps, rising "
-                     "in 9 of 9); at this rate the GPU's 10.00 GiB fill in about 135 more steps");
+  CHECK(
+      d.message ==
+      "GPU 0 allocated memory grows 64.0 MiB per step (1.00 GiB -> 1.56 GiB over 10 steps, rising "
+      "in 9 of 9); at this rate the GPU's 10.00 GiB fill in about 135 more steps");
   CHECK(d.evidence.metric("growth_bytes_per_step") == Approx(64.0 * kMiB));
   CHECK(d.evidence.steps == std::vector<int64_t>{1, 10});
   CHECK_FALSE(d.saving.known());
@@ -48,14 +50,18 @@ TEST_CASE("SL404 flags GPU memory that rises every step, with the steps left unt
   CHECK(d.fingerprint_key == "GPU 0 allocated memory");
 }
 
-TEST_CASE("SL404 is silent for flat memory, allocator warm-up, small or noisy growth", "[rules][SL404]") {
+TEST_CASE("SL404 is silent for flat memory, allocator warm-up, small or noisy growth",
+          "[rules][SL404]") {
   CHECK(steplint::test::runRuleOnJson("SL404", gpuSteps(linear(kGiB, 0, 10))).diagnostics.empty());
   // Warm-up: rises in the first 3 steps, then flat.
-  std::vector<int64_t> warm = {kGiB / 2, 3 * kGiB / 4, kGiB, kGiB, kGiB, kGiB, kGiB, kGiB, kGiB, kGiB};
+  std::vector<int64_t> warm = {kGiB / 2, 3 * kGiB / 4, kGiB, kGiB, kGiB,
+                               kGiB,     kGiB,         kGiB, kGiB, kGiB};
   CHECK(steplint::test::runRuleOnJson("SL404", gpuSteps(warm)).diagnostics.empty());
   // 1 MiB per step: below min-growth-mib (16) over 10 steps, flagged with a lower threshold.
-  CHECK(steplint::test::runRuleOnJson("SL404", gpuSteps(linear(kGiB, kMiB, 10))).diagnostics.empty());
-  CHECK(steplint::test::runRuleOnJson("SL404", gpuSteps(linear(64 * kMiB, kMiB, 10)), {{"min-growth-mib", 8.0}})
+  CHECK(
+      steplint::test::runRuleOnJson("SL404", gpuSteps(linear(kGiB, kMiB, 10))).diagnostics.empty());
+  CHECK(steplint::test::runRuleOnJson("SL404", gpuSteps(linear(64 * kMiB, kMiB, 10)),
+                                      {{"min-growth-mib", 8.0}})
             .diagnostics.size() == 1);
   // Up and down around a rising mean: only half the changes rise.
   std::vector<int64_t> saw;
@@ -68,12 +74,14 @@ TEST_CASE("SL404 reads steplint record's host memory counter", "[rules][SL404]")
   for (int i = 0; i < 8; ++i) {
     const int64_t b = 1000 * i;
     t.step(i + 1, b, 1000).op("aten::addmm", b + 10, 500);
-    t.counter("Host memory (steplint)", static_cast<double>(b + 1), "rss_bytes", 400 * kMiB + 32 * kMiB * i);
+    t.counter("Host memory (steplint)", static_cast<double>(b + 1), "rss_bytes",
+              400 * kMiB + 32 * kMiB * i);
   }
   const auto run = steplint::test::runRuleOnJson("SL404", t.str());
   REQUIRE(run.diagnostics.size() == 1);
-  CHECK(run.diagnostics[0].message ==
-        "host resident memory (RSS) grows 32.0 MiB per step (400.0 MiB -> 624.0 MiB over 8 steps, rising in 7 of 7)");
+  CHECK(
+      run.diagnostics[0].message ==
+      "host resident memory (RSS) grows 32.0 MiB per step (400.0 MiB -> 624.0 MiB over 8 steps, rising in 7 of 7)");
 }
 
 TEST_CASE("SL404 is not checked without memory samples in enough steps", "[rules][SL404]") {
@@ -82,7 +90,8 @@ TEST_CASE("SL404 is not checked without memory samples in enough steps", "[rules
   const auto run = steplint::test::runRuleOnJson("SL404", none.str());
   REQUIRE(run.not_checked.size() == 1);
   CHECK(run.not_checked[0].find("profile_memory=True") != std::string::npos);
-  CHECK(steplint::test::runRuleOnJson("SL404", gpuSteps(linear(kGiB, 64 * kMiB, 4))).not_checked.size() == 1);
+  CHECK(steplint::test::runRuleOnJson("SL404", gpuSteps(linear(kGiB, 64 * kMiB, 4)))
+            .not_checked.size() == 1);
   KinetoTrace legacy;
   for (int i = 0; i < 6; ++i) legacy.step(i + 1, 1000 * i, 1000).legacyMemory(1000 * i + 10, 4096);
   const auto old = steplint::test::runRuleOnJson("SL404", legacy.str());

@@ -11,7 +11,8 @@ namespace {
 
 // Two 1 ms steps; zero_grad [10, 210) zero-fills `n` gradients (10 µs host, 2 µs fill kernel each).
 // `under_zeros` puts each aten::zero_ under aten::zeros (a fresh tensor, not a gradient).
-std::string zeroGrad(int n, bool under_zeros = false, const std::string& range = "Optimizer.zero_grad#SGD.zero_grad") {
+std::string zeroGrad(int n, bool under_zeros = false,
+                     const std::string& range = "Optimizer.zero_grad#SGD.zero_grad") {
   KinetoTrace t;
   t.device(0, 7, 0);
   forEachStep<0>(t, 2, 1000, [&](int, double base) {
@@ -36,22 +37,24 @@ TEST_CASE("SL601 flags zero_grad filling gradients with aten::zero_") {
   const auto run = steplint::test::runRuleOnJson("SL601", zeroGrad(10));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message ==
-        "zero_grad fills 10 gradients per step with aten::zero_ (0.10 ms host, 0.02 ms GPU per step) "
-        "instead of setting them to None");
+  CHECK(
+      d.message ==
+      "zero_grad fills 10 gradients per step with aten::zero_ (0.10 ms host, 0.02 ms GPU per step) "
+      "instead of setting them to None");
   CHECK(d.saving.per_step_ms == Approx(0.1));
   CHECK(d.evidence.events.size() == 20);
   CHECK(d.fix.front().find("zero_grad(/*set_to_none=*/true)") != std::string::npos);
 }
 
 TEST_CASE("SL601 also matches a Python zero_grad frame") {
-  const auto run =
-      steplint::test::runRuleOnJson("SL601", zeroGrad(3, false, "torch/optim/optimizer.py(250): zero_grad"));
+  const auto run = steplint::test::runRuleOnJson(
+      "SL601", zeroGrad(3, false, "torch/optim/optimizer.py(250): zero_grad"));
   REQUIRE(run.diagnostics.size() == 1);
   CHECK(run.diagnostics[0].evidence.metric("zero_ops_per_step") == Approx(3));
 }
 
-TEST_CASE("SL601 is silent for aten::zeros, an empty zero_grad, and not checked without zero_grad") {
+TEST_CASE(
+    "SL601 is silent for aten::zeros, an empty zero_grad, and not checked without zero_grad") {
   CHECK(steplint::test::runRuleOnJson("SL601", zeroGrad(10, true)).diagnostics.empty());
   const auto empty = steplint::test::runRuleOnJson("SL601", zeroGrad(0));
   CHECK(empty.diagnostics.empty());
@@ -69,6 +72,7 @@ TEST_CASE("SL601 fires on both ResNet-50 fixtures (SGD.zero_grad zeroes 161 grad
     CHECK(run.diagnostics[0].evidence.metric("zero_ops_per_step") == Approx(161));
     CHECK(run.diagnostics[0].saving.per_step_ms > 1);
   }
-  const auto ddp = steplint::test::loadFixture(steplint::test::kNcclDdp);  // PyTorch 2.x: set_to_none by default
+  const auto ddp =
+      steplint::test::loadFixture(steplint::test::kNcclDdp);  // PyTorch 2.x: set_to_none by default
   CHECK(steplint::test::runRule("SL601", ddp).diagnostics.empty());
 }

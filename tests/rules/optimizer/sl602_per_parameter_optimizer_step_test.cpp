@@ -35,9 +35,10 @@ TEST_CASE("SL602 flags a per-parameter optimizer step") {
   const auto run = steplint::test::runRuleOnJson("SL602", optimizerStep(120));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message ==
-        "the optimizer step launches 120 kernels per step (median 2.0 µs) one parameter at a time; it "
-        "takes 4.0 ms on the host and 0.2 ms of GPU time per step");
+  CHECK(
+      d.message ==
+      "the optimizer step launches 120 kernels per step (median 2.0 µs) one parameter at a time; it "
+      "takes 4.0 ms on the host and 0.2 ms of GPU time per step");
   CHECK(d.saving.per_step_ms == Approx(2.0));  // 4 ms host x (1 - 1/2)
   CHECK(d.saving.fraction_of_step == Approx(0.2));
 }
@@ -45,11 +46,13 @@ TEST_CASE("SL602 flags a per-parameter optimizer step") {
 TEST_CASE("SL602 is silent for foreach steps and few kernels") {
   CHECK(steplint::test::runRuleOnJson("SL602", optimizerStep(120, true)).diagnostics.empty());
   CHECK(steplint::test::runRuleOnJson("SL602", optimizerStep(50)).diagnostics.empty());
-  CHECK(steplint::test::runRuleOnJson("SL602", optimizerStep(50), {{"min-kernels-per-step", int64_t{40}}})
+  CHECK(steplint::test::runRuleOnJson("SL602", optimizerStep(50),
+                                      {{"min-kernels-per-step", int64_t{40}}})
             .diagnostics.size() == 1);
 }
 
-TEST_CASE("SL602 on fixtures: fires on ResNet-50 (SGD, 483 kernels), silent on the foreach DDP trace") {
+TEST_CASE(
+    "SL602 on fixtures: fires on ResNet-50 (SGD, 483 kernels), silent on the foreach DDP trace") {
   for (const char* f : {steplint::test::kResnetWorkers0, steplint::test::kResnetWorkers4}) {
     const auto model = steplint::test::loadFixture(f);
     const auto run = steplint::test::runRule("SL602", model);

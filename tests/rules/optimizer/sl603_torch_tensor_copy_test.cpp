@@ -29,8 +29,11 @@ void addCall(KinetoTrace& t, double b, Call call, double copy_us = 500, bool fra
       t.op("aten::detach_", b + 520, 2);
       break;
     case Call::kToGpu:  // torch.tensor(ndarray, device="cuda"): as_tensor would copy too
-      t.op("aten::to", b + 110, 500).op("aten::_to_copy", b + 115, 490).op("aten::copy_", b + 130, 470);
-      t.copy("HtoD", "Pageable", "Device", b + 140, 400, b + 200, 300, 1 << 20).op("aten::detach_", b + 620, 2);
+      t.op("aten::to", b + 110, 500)
+          .op("aten::_to_copy", b + 115, 490)
+          .op("aten::copy_", b + 130, 470);
+      t.copy("HtoD", "Pageable", "Device", b + 140, 400, b + 200, 300, 1 << 20)
+          .op("aten::detach_", b + 620, 2);
       break;
     case Call::kFloatCast:  // x.float(): a host copy without detach_()
       t.op("aten::to", b + 110, copy_us).op("aten::_to_copy", b + 115, copy_us - 10);
@@ -53,12 +56,15 @@ std::string cpuSteps(const std::vector<Call>& calls, double copy_us = 500, bool 
   return t.str();
 }
 
-TEST_CASE("SL603: torch.tensor(ndarray) copied every step is flagged with its host time", "[rules][SL603]") {
-  const RuleRun run = runRuleOnJson("SL603", cpuSteps({Call::kFromArray, Call::kFromArray, Call::kFromArray}));
+TEST_CASE("SL603: torch.tensor(ndarray) copied every step is flagged with its host time",
+          "[rules][SL603]") {
+  const RuleRun run =
+      runRuleOnJson("SL603", cpuSteps({Call::kFromArray, Call::kFromArray, Call::kFromArray}));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message ==
-        "torch.tensor() copies an existing array or tensor 1 time per step (0.50 ms/step on the host, 5.0% of the step)");
+  CHECK(
+      d.message ==
+      "torch.tensor() copies an existing array or tensor 1 time per step (0.50 ms/step on the host, 5.0% of the step)");
   CHECK(d.saving.per_step_ms == Approx(0.5).margin(1e-9));  // CPU-only: all of the copy
   CHECK(d.saving.fraction_of_step == Approx(0.05).margin(1e-6));
   CHECK(d.evidence.steps == std::vector<int64_t>{1, 2, 3});
@@ -67,8 +73,10 @@ TEST_CASE("SL603: torch.tensor(ndarray) copied every step is flagged with its ho
   CHECK(d.fingerprint_key == "torch-tensor-copy");
 }
 
-TEST_CASE("SL603: torch.tensor(list) is not flagged: as_tensor converts a sequence too", "[rules][SL603]") {
-  const RuleRun run = runRuleOnJson("SL603", cpuSteps({Call::kFromList, Call::kFromList, Call::kFromList}));
+TEST_CASE("SL603: torch.tensor(list) is not flagged: as_tensor converts a sequence too",
+          "[rules][SL603]") {
+  const RuleRun run =
+      runRuleOnJson("SL603", cpuSteps({Call::kFromList, Call::kFromList, Call::kFromList}));
   CHECK(run.diagnostics.empty());
   CHECK(run.not_checked.empty());
 }
@@ -86,13 +94,15 @@ std::string gpuSteps(Call call, bool early_kernel) {
   return t.str();
 }
 
-TEST_CASE("SL603: torch.tensor(..., device=cuda) is not flagged: the transfer stays", "[rules][SL603]") {
+TEST_CASE("SL603: torch.tensor(..., device=cuda) is not flagged: the transfer stays",
+          "[rules][SL603]") {
   const RuleRun run = runRuleOnJson("SL603", gpuSteps(Call::kToGpu, false));
   CHECK(run.diagnostics.empty());
   CHECK(run.not_checked.empty());
 }
 
-TEST_CASE("SL603: on a GPU trace the saving is what the copy costs the step's critical path", "[rules][SL603]") {
+TEST_CASE("SL603: on a GPU trace the saving is what the copy costs the step's critical path",
+          "[rules][SL603]") {
   // The copy runs [110, 610) on the host. The host (10 ms per step) is the bottleneck: the GPU
   // runs 8.3 ms. Without the copy the matmul is launched 500 µs earlier and the step ends 500 µs
   // earlier; that the early kernel ran during part of the copy does not matter.
@@ -103,12 +113,14 @@ TEST_CASE("SL603: on a GPU trace the saving is what the copy costs the step's cr
 }
 
 TEST_CASE("SL603: small or one-off copies stay below the thresholds", "[rules][SL603]") {
-  const auto small = cpuSteps({Call::kFromArray, Call::kFromArray, Call::kFromArray}, 50);  // 0.5 % of the step
+  const auto small =
+      cpuSteps({Call::kFromArray, Call::kFromArray, Call::kFromArray}, 50);  // 0.5 % of the step
   CHECK(runRuleOnJson("SL603", small).diagnostics.empty());
   CHECK(runRuleOnJson("SL603", small, {{"min-share", 0.004}}).diagnostics.size() == 1);
   const auto once = cpuSteps({Call::kFromArray, Call::kNone, Call::kNone, Call::kNone});
   CHECK(runRuleOnJson("SL603", once).diagnostics.empty());
-  const RuleRun low = runRuleOnJson("SL603", once, {{"min-step-fraction", 0.25}, {"min-share", 0.001}});
+  const RuleRun low =
+      runRuleOnJson("SL603", once, {{"min-step-fraction", 0.25}, {"min-share", 0.001}});
   REQUIRE(low.diagnostics.size() == 1);
   CHECK(low.diagnostics[0].evidence.steps == std::vector<int64_t>{1});
 }
@@ -125,17 +137,21 @@ TEST_CASE("SL603: a call before the first step (setup) is not counted", "[rules]
   CHECK(run.not_checked.empty());
 }
 
-TEST_CASE("SL603: the op sequence decides without Python frames, in 1.13 and 2.x order", "[rules][SL603]") {
+TEST_CASE("SL603: the op sequence decides without Python frames, in 1.13 and 2.x order",
+          "[rules][SL603]") {
   const auto plain = cpuSteps({Call::kFromArray, Call::kFromArray, Call::kFromArray}, 500, false);
   REQUIRE(runRuleOnJson("SL603", plain).diagnostics.size() == 1);
-  const auto old = cpuSteps({Call::kFromArray113, Call::kFromArray113, Call::kFromArray113}, 500, false);
+  const auto old =
+      cpuSteps({Call::kFromArray113, Call::kFromArray113, Call::kFromArray113}, 500, false);
   const RuleRun run = runRuleOnJson("SL603", old);
   REQUIRE(run.diagnostics.size() == 1);
   CHECK(run.diagnostics[0].saving.per_step_ms == Approx(0.5).margin(1e-9));
 }
 
-TEST_CASE("SL603: a host copy not followed by detach_ (x.float()) is not torch.tensor()", "[rules][SL603]") {
-  const RuleRun run = runRuleOnJson("SL603", cpuSteps({Call::kFloatCast, Call::kFloatCast, Call::kFloatCast}));
+TEST_CASE("SL603: a host copy not followed by detach_ (x.float()) is not torch.tensor()",
+          "[rules][SL603]") {
+  const RuleRun run =
+      runRuleOnJson("SL603", cpuSteps({Call::kFloatCast, Call::kFloatCast, Call::kFloatCast}));
   CHECK(run.diagnostics.empty());
   CHECK(run.not_checked.empty());
 }
@@ -157,7 +173,8 @@ TEST_CASE("SL603: ResNet-50 does not call torch.tensor() in its steps", "[rules]
   }
 }
 
-TEST_CASE("SL603: a real PyTorch 1.13 trace: torch.tensor(array) flagged, torch.tensor(list) not", "[rules][SL603]") {
+TEST_CASE("SL603: a real PyTorch 1.13 trace: torch.tensor(array) flagged, torch.tensor(list) not",
+          "[rules][SL603]") {
   // Per step: torch.tensor of a 64 KiB and an 8 MiB array, and torch.tensor(list of 64 ints).
   const RuleRun copies = runRuleOnTorch113("SL603", "adam_l2_foreach_tensor_copy");
   REQUIRE(copies.diagnostics.size() == 1);

@@ -27,9 +27,10 @@ TEST_CASE("SL604 flags conv/matmul computed on the CPU while a GPU is present") 
   const auto run = steplint::test::runRuleOnJson("SL604", cpuConvs(300));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message ==
-        "NVIDIA A100 is present but no kernel ran: conv/matmul ops compute on the CPU for 0.6 ms per "
-        "step (60.0% of the step, median 300 µs per op)");
+  CHECK(
+      d.message ==
+      "NVIDIA A100 is present but no kernel ran: conv/matmul ops compute on the CPU for 0.6 ms per "
+      "step (60.0% of the step, median 300 µs per op)");
   CHECK(d.saving.per_step_ms == Approx(0.48));  // 0.6 ms x (1 - 1/5)
 }
 

@@ -34,7 +34,8 @@ const std::string kListScalar = R"("Input type": ["TensorList", "Scalar"])";
 const std::string kWeightDecayAdd = kTwoLists + R"(, "Concrete Inputs": ["", "", "0.01"])";
 
 // PyTorch 2.x foreach Adam: `l2_args` are the args of the out-of-place
-// _foreach_add(grads, params, alpha=weight_decay), which launches a 50 µs kernel (no add when empty).
+// _foreach_add(grads, params, alpha=weight_decay), which launches a 50 µs kernel (no add when
+// empty).
 Body foreachStep(const std::string& l2_args) {
   return [l2_args](KinetoTrace& t, double ts) {
     t.opWithArgs("aten::_foreach_add_", ts, 20, kListScalar);  // step counters
@@ -59,7 +60,8 @@ Body foreachStep113(bool weight_decay, bool typed) {
     t.opWithArgs("aten::_foreach_add_", ts, 20, args(kListScalar));  // step counters
     if (weight_decay) t.opWithArgs("aten::_foreach_add_", ts + 30, 20, args(kWeightDecayAdd));
     t.opWithArgs("aten::_foreach_mul_", ts + 60, 20, "");
-    t.opWithArgs("aten::_foreach_add_", ts + 90, 20, args(kTwoLists));  // exp_avgs += (1 - beta1) * grads
+    t.opWithArgs("aten::_foreach_add_", ts + 90, 20,
+                 args(kTwoLists));  // exp_avgs += (1 - beta1) * grads
     t.opWithArgs("aten::_foreach_mul_", ts + 120, 20, "");
     t.opWithArgs("aten::_foreach_addcmul_", ts + 150, 20, "");
     t.opWithArgs("aten::_foreach_sqrt", ts + 180, 20, "");
@@ -74,12 +76,14 @@ Body singleTensorStep(const std::string& add_args) {
   return [add_args](KinetoTrace& t, double ts) {
     for (int p = 0; p < 3; ++p) {
       const double at = ts + 300.0 * p;
-      t.opWithArgs("aten::add_", at, 10, R"("Input type": ["float", "Scalar", "Scalar"])");  // step_t += 1
+      t.opWithArgs("aten::add_", at, 10,
+                   R"("Input type": ["float", "Scalar", "Scalar"])");  // step_t += 1
       if (!add_args.empty()) t.opWithArgs("aten::add", at + 20, 10, add_args);
       t.opWithArgs("aten::lerp_", at + 40, 10, "");
       t.opWithArgs("aten::addcmul_", at + 60, 10, "");
       t.opWithArgs("aten::sqrt", at + 80, 10, "");
-      t.opWithArgs("aten::add_", at + 100, 10, R"("Input type": ["float", "Scalar", "Scalar"])");  // + eps
+      t.opWithArgs("aten::add_", at + 100, 10,
+                   R"("Input type": ["float", "Scalar", "Scalar"])");  // + eps
       t.opWithArgs("aten::addcdiv_", at + 120, 10, "");
     }
   };
@@ -95,11 +99,12 @@ Body fusedStep(const std::string& fused_args, const std::string& name = "aten::_
 }
 
 std::string fusedConcrete(const std::string& weight_decay) {
-  return R"("Concrete Inputs": ["", "", "", "", "", "", "0.001", "0.9", "0.999", ")" + weight_decay +
-         R"(", "1e-08", "False", "False", "", ""])";
+  return R"("Concrete Inputs": ["", "", "", "", "", "", "0.001", "0.9", "0.999", ")" +
+         weight_decay + R"(", "1e-08", "False", "False", "", ""])";
 }
 
-const std::string kParamAdd = R"("Input type": ["float", "float", "Scalar"], "Concrete Inputs": ["", "", "0.01"])";
+const std::string kParamAdd =
+    R"("Input type": ["float", "float", "Scalar"], "Concrete Inputs": ["", "", "0.01"])";
 
 std::string recordShapesReason() {
   return "Adam's foreach step records no \"Input type\": in this PyTorch version (or with maximize=True) weight "
@@ -109,7 +114,8 @@ std::string recordShapesReason() {
 
 steplint::test::RuleRun runOnTestData(const std::string& name) {
   steplint::trace::TraceModel model;
-  const auto status = steplint::trace::importTraceFile(steplint::test::testDataPath("torch113/" + name), model);
+  const auto status =
+      steplint::trace::importTraceFile(steplint::test::testDataPath("torch113/" + name), model);
   INFO(status.message);
   REQUIRE(status.ok());
   return steplint::test::runRule("SL605", model);
@@ -118,7 +124,8 @@ steplint::test::RuleRun runOnTestData(const std::string& name) {
 }  // namespace
 
 TEST_CASE("SL605 fires on foreach Adam's out-of-place add of params to grads") {
-  const auto run = steplint::test::runRuleOnJson("SL605", trace(kAdam, foreachStep(kWeightDecayAdd)));
+  const auto run =
+      steplint::test::runRuleOnJson("SL605", trace(kAdam, foreachStep(kWeightDecayAdd)));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
   CHECK(d.message ==
@@ -139,10 +146,12 @@ TEST_CASE("SL605 fires on foreach Adam's out-of-place add of params to grads") {
 }
 
 TEST_CASE("SL605 foreach: an out-of-place add before the moment updates fires even without types") {
-  for (const std::string& args : {kTwoLists, std::string(R"("Sequence number": 7)")}) {  // no alpha; no types
+  for (const std::string& args :
+       {kTwoLists, std::string(R"("Sequence number": 7)")}) {  // no alpha; no types
     const auto run = steplint::test::runRuleOnJson("SL605", trace(kAdam, foreachStep(args)));
     REQUIRE(run.diagnostics.size() == 1);
-    CHECK(run.diagnostics[0].message.find("(aten::_foreach_add(grads, params))") != std::string::npos);
+    CHECK(run.diagnostics[0].message.find("(aten::_foreach_add(grads, params))") !=
+          std::string::npos);
     CHECK(run.diagnostics[0].evidence.metric("weight_decay", -1) == -1);
   }
 }
@@ -155,8 +164,10 @@ TEST_CASE("SL605 foreach 1.13: in-place weight decay before the moment updates f
         "(aten::_foreach_add_(grads, params, alpha=0.01)); AdamW decouples it");
 }
 
-TEST_CASE("SL605 is silent for Adam's eps add and later list+list adds (PyTorch 1.13, no weight decay)") {
-  const auto run = steplint::test::runRuleOnJson("SL605", trace(kAdam, foreachStep113(false, true)));
+TEST_CASE(
+    "SL605 is silent for Adam's eps add and later list+list adds (PyTorch 1.13, no weight decay)") {
+  const auto run =
+      steplint::test::runRuleOnJson("SL605", trace(kAdam, foreachStep113(false, true)));
   CHECK(run.diagnostics.empty());
   CHECK(run.not_checked.empty());
   // 2.x without weight decay: no out-of-place add at all, decided even without input types.
@@ -191,7 +202,8 @@ TEST_CASE("SL605 is silent for the capturable denominator add (list+list, out of
 
 TEST_CASE("SL605 cannot tell in-place foreach adds apart without input types") {
   for (const bool weight_decay : {false, true}) {
-    const auto run = steplint::test::runRuleOnJson("SL605", trace(kAdam, foreachStep113(weight_decay, false)));
+    const auto run =
+        steplint::test::runRuleOnJson("SL605", trace(kAdam, foreachStep113(weight_decay, false)));
     CHECK(run.diagnostics.empty());
     CHECK(run.not_checked == std::vector<std::string>{recordShapesReason()});
   }
@@ -202,7 +214,8 @@ TEST_CASE("SL605 with maximize=True: the in-place add decides with types, not wi
     return Body([typed](KinetoTrace& t, double ts) {
       t.opWithArgs("aten::_foreach_neg", ts, 20, "");
       t.opWithArgs("aten::_foreach_add_", ts + 30, 20, typed ? kListScalar : "");
-      t.opWithArgs("aten::_foreach_add_", ts + 60, 20, typed ? kWeightDecayAdd : "");  // in place with maximize
+      t.opWithArgs("aten::_foreach_add_", ts + 60, 20,
+                   typed ? kWeightDecayAdd : "");  // in place with maximize
       t.opWithArgs("aten::_foreach_lerp_", ts + 90, 20, "");
       t.opWithArgs("aten::_foreach_addcmul_", ts + 120, 20, "");
       t.opWithArgs("aten::_foreach_addcdiv_", ts + 150, 20, "");
@@ -217,7 +230,8 @@ TEST_CASE("SL605 with maximize=True: the in-place add decides with types, not wi
 
 TEST_CASE("SL605 fires on the single-tensor per-parameter aten::add, also on a CPU-only trace") {
   for (const bool gpu : {true, false}) {
-    const auto run = steplint::test::runRuleOnJson("SL605", trace(kAdam, singleTensorStep(kParamAdd), gpu));
+    const auto run =
+        steplint::test::runRuleOnJson("SL605", trace(kAdam, singleTensorStep(kParamAdd), gpu));
     REQUIRE(run.diagnostics.size() == 1);
     const auto& d = run.diagnostics[0];
     CHECK(d.message ==
@@ -227,12 +241,14 @@ TEST_CASE("SL605 fires on the single-tensor per-parameter aten::add, also on a C
     CHECK(run.not_checked.empty());
   }
   // Without input types an out-of-place add still proves it: the single-tensor step has no other.
-  CHECK(steplint::test::runRuleOnJson("SL605", trace(kAdam, singleTensorStep(R"("Sequence number": 1)")))
+  CHECK(steplint::test::runRuleOnJson("SL605",
+                                      trace(kAdam, singleTensorStep(R"("Sequence number": 1)")))
             .diagnostics.size() == 1);
 }
 
 TEST_CASE("SL605 single-tensor Adam without weight decay, or adding a scalar, is silent") {
-  for (const std::string& args : {std::string(), std::string(R"("Input type": ["float", "Scalar", "Scalar"])")}) {
+  for (const std::string& args :
+       {std::string(), std::string(R"("Input type": ["float", "Scalar", "Scalar"])")}) {
     const auto run = steplint::test::runRuleOnJson("SL605", trace(kAdam, singleTensorStep(args)));
     CHECK(run.diagnostics.empty());
     CHECK(run.not_checked.empty());
@@ -245,7 +261,8 @@ TEST_CASE("SL605 ignores per-tensor aten::add inside a foreach op (the CPU fallb
       t.opWithArgs("aten::_foreach_add_", ts, 20, types);
       t.opWithArgs("aten::_foreach_mul_", ts + 30, 20, "");
       t.opWithArgs("aten::_foreach_addcmul_", ts + 60, 20, "");
-      t.opWithArgs("aten::_foreach_add", ts + 90, 100, types);  // the eps add, falling back per tensor
+      t.opWithArgs("aten::_foreach_add", ts + 90, 100,
+                   types);  // the eps add, falling back per tensor
       for (int p = 0; p < 3; ++p) t.opWithArgs("aten::add", ts + 100 + 30.0 * p, 20, kParamAdd);
       t.opWithArgs("aten::_foreach_addcdiv_", ts + 200, 20, "");
     });
@@ -263,10 +280,12 @@ TEST_CASE("SL605 does not guess on an unknown implementation or an empty step") 
   const auto run = steplint::test::runRuleOnJson("SL605", trace(kAdam, other));
   CHECK(run.diagnostics.empty());
   REQUIRE(run.not_checked.size() == 1);
-  CHECK(run.not_checked[0].find("match none of torch.optim.Adam's implementations") != std::string::npos);
+  CHECK(run.not_checked[0].find("match none of torch.optim.Adam's implementations") !=
+        std::string::npos);
   const auto empty =
       steplint::test::runRuleOnJson("SL605", trace(kAdam, [](KinetoTrace&, double) {}));
-  CHECK(empty.not_checked == std::vector<std::string>{"the Adam steps contain no recorded aten ops"});
+  CHECK(empty.not_checked ==
+        std::vector<std::string>{"the Adam steps contain no recorded aten ops"});
 }
 
 TEST_CASE("SL605 reads fused Adam's weight_decay from Concrete Inputs") {
@@ -281,7 +300,8 @@ TEST_CASE("SL605 reads fused Adam's weight_decay from Concrete Inputs") {
   CHECK(d.evidence.metric("l2_add_host_ms_per_step", -1) == -1);  // inside the fused kernel
 
   for (const char* zero : {"0", "0.", "0.0"}) {
-    const auto none = steplint::test::runRuleOnJson("SL605", trace(kAdam, fusedStep(fusedConcrete(zero))));
+    const auto none =
+        steplint::test::runRuleOnJson("SL605", trace(kAdam, fusedStep(fusedConcrete(zero))));
     CHECK(none.diagnostics.empty());
     CHECK(none.not_checked.empty());
   }
@@ -293,13 +313,14 @@ TEST_CASE("SL605 reads fused Adam's weight_decay from Concrete Inputs") {
 
 TEST_CASE("SL605 never flags AdamW") {
   for (const Body& body : {foreachStep(kWeightDecayAdd), singleTensorStep(kParamAdd)}) {
-    const auto run = steplint::test::runRuleOnJson("SL605", trace("Optimizer.step#AdamW.step", body));
+    const auto run =
+        steplint::test::runRuleOnJson("SL605", trace("Optimizer.step#AdamW.step", body));
     CHECK(run.diagnostics.empty());
     CHECK(run.not_checked.empty());
   }
   // Adam(decoupled_weight_decay=True, fused=True) runs the AdamW kernel inside Adam's range.
-  const auto decoupled =
-      steplint::test::runRuleOnJson("SL605", trace(kAdam, fusedStep(fusedConcrete("0.01"), "aten::_fused_adamw_")));
+  const auto decoupled = steplint::test::runRuleOnJson(
+      "SL605", trace(kAdam, fusedStep(fusedConcrete("0.01"), "aten::_fused_adamw_")));
   CHECK(decoupled.diagnostics.empty());
   CHECK(decoupled.not_checked.empty());
 }
@@ -310,8 +331,8 @@ TEST_CASE("SL605 without an optimizer range is not checked, with another optimiz
   REQUIRE(none.not_checked.size() == 1);
   CHECK(none.not_checked[0].find("no Optimizer.step#") == 0);
 
-  const auto sgd =
-      steplint::test::runRuleOnJson("SL605", trace("Optimizer.step#SGD.step", singleTensorStep(kParamAdd)));
+  const auto sgd = steplint::test::runRuleOnJson(
+      "SL605", trace("Optimizer.step#SGD.step", singleTensorStep(kParamAdd)));
   CHECK(sgd.diagnostics.empty());
   CHECK(sgd.not_checked.empty());
 }

@@ -42,14 +42,16 @@ std::string recordedTrace(const std::string& key, const std::string& raw_value) 
   return t.str();
 }
 
-TEST_CASE("SL001: host events dropped at the collector's buffer cap, with the count and the cap's fix",
-          "[rules][SL001]") {
+TEST_CASE(
+    "SL001: host events dropped at the collector's buffer cap, with the count and the cap's fix",
+    "[rules][SL001]") {
   const RuleRun run = runRuleOnJson("SL001", recordedTrace("steplint_dropped_events", "13852"));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message ==
-        "trace data was lost while recording (13852 host events dropped at the collector's buffer cap); "
-        "every figure below is a lower bound");
+  CHECK(
+      d.message ==
+      "trace data was lost while recording (13852 host events dropped at the collector's buffer cap); "
+      "every figure below is a lower bound");
   CHECK(d.evidence.metric("recorder_dropped_events") == Approx(13852));
   CHECK(d.evidence.metric("events_dropped_or_changed") == Approx(0));
   CHECK(anyFixMentions(d, "STEPLINT_MAX_BUFFER_MB"));
@@ -59,7 +61,8 @@ TEST_CASE("SL001: host events dropped at the collector's buffer cap, with the co
 }
 
 TEST_CASE("SL001: GPU records dropped by CUPTI", "[rules][SL001]") {
-  const RuleRun run = runRuleOnJson("SL001", recordedTrace("steplint_dropped_activity_records", "30600"));
+  const RuleRun run =
+      runRuleOnJson("SL001", recordedTrace("steplint_dropped_activity_records", "30600"));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
   CHECK(d.message.find("(30600 GPU activity records dropped by CUPTI)") != std::string::npos);
@@ -69,13 +72,14 @@ TEST_CASE("SL001: GPU records dropped by CUPTI", "[rules][SL001]") {
 }
 
 TEST_CASE("SL001: a recording stopped early names the collector's reason", "[rules][SL001]") {
-  const RuleRun run =
-      runRuleOnJson("SL001", recordedTrace("steplint_stopped_early", R"J("the output disk is full (ENOSPC)")J"));
+  const RuleRun run = runRuleOnJson(
+      "SL001", recordedTrace("steplint_stopped_early", R"J("the output disk is full (ENOSPC)")J"));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message ==
-        "trace data was lost while recording (recording stopped before the program ended (the output disk is "
-        "full (ENOSPC))); every figure below is a lower bound");
+  CHECK(
+      d.message ==
+      "trace data was lost while recording (recording stopped before the program ended (the output disk is "
+      "full (ENOSPC))); every figure below is a lower bound");
   CHECK(d.evidence.metric("recorder_stopped_early") == Approx(1));
   CHECK(anyFixMentions(d, "the collector stopped early because: the output disk is full (ENOSPC)"));
 }
@@ -85,8 +89,10 @@ TEST_CASE("SL001: recorder loss and a truncated file are both named", "[rules][S
   const RuleRun run = runRuleOnJson("SL001", full.substr(0, full.size() - 40));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message.rfind("trace data was lost while recording and during import (5 host events dropped at the "
-                        "collector's buffer cap; json_truncated: ", 0) == 0);
+  CHECK(d.message.rfind(
+            "trace data was lost while recording and during import (5 host events dropped at the "
+            "collector's buffer cap; json_truncated: ",
+            0) == 0);
   CHECK(d.evidence.metric("recorder_dropped_events") == Approx(5));
   CHECK(d.evidence.metric("json_truncated") == Approx(1));
   CHECK(anyFixMentions(d, "STEPLINT_MAX_BUFFER_MB"));
@@ -95,7 +101,8 @@ TEST_CASE("SL001: recorder loss and a truncated file are both named", "[rules][S
 
 TEST_CASE("SL001: zero or unreadable recorder counts are no data loss", "[rules][SL001]") {
   CHECK(runRuleOnJson("SL001", recordedTrace("steplint_dropped_events", "0")).diagnostics.empty());
-  CHECK(runRuleOnJson("SL001", recordedTrace("steplint_dropped_events", "\"lots\"")).diagnostics.empty());
+  CHECK(runRuleOnJson("SL001", recordedTrace("steplint_dropped_events", "\"lots\""))
+            .diagnostics.empty());
 }
 
 TEST_CASE("SL001: a complete trace has no finding", "[rules][SL001]") {

@@ -9,13 +9,18 @@ namespace {
 TEST_CASE("SL002: GPUs and CUDA calls but no device activity", "[rules][SL002]") {
   KinetoTrace t;
   t.device(0).device(1);
-  t.step(1, 0, 1000).op("aten::mm", 10, 100).runtime("cudaLaunchKernel", 20, 10).runtime("cudaLaunchKernel", 40, 10);
+  t.step(1, 0, 1000)
+      .op("aten::mm", 10, 100)
+      .runtime("cudaLaunchKernel", 20, 10)
+      .runtime("cudaLaunchKernel", 40, 10);
   const RuleRun run = runRuleOnJson("SL002", t.str());
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
   CHECK(d.severity == analyzer::Severity::kWarning);
-  CHECK(d.message == "deviceProperties lists 2 GPUs and the trace has 2 CUDA API calls, but no GPU kernels, memcpys "
-                     "or memsets were recorded: CUDA activity was not captured");
+  CHECK(
+      d.message ==
+      "deviceProperties lists 2 GPUs and the trace has 2 CUDA API calls, but no GPU kernels, memcpys "
+      "or memsets were recorded: CUDA activity was not captured");
   CHECK(d.evidence.events.size() == 2);
   CHECK(d.fingerprint_key == "no-device-activity");
 }
@@ -25,7 +30,8 @@ TEST_CASE("SL002: device properties alone are enough", "[rules][SL002]") {
   t.device(0).step(1, 0, 1000).op("aten::mm", 10, 100);
   const RuleRun run = runRuleOnJson("SL002", t.str());
   REQUIRE(run.diagnostics.size() == 1);
-  CHECK(run.diagnostics[0].message.rfind("deviceProperties lists 1 GPU, but no GPU kernels", 0) == 0);
+  CHECK(run.diagnostics[0].message.rfind("deviceProperties lists 1 GPU, but no GPU kernels", 0) ==
+        0);
 }
 
 TEST_CASE("SL002: traces with kernels, and CPU-only runs, have no finding", "[rules][SL002]") {
@@ -39,7 +45,8 @@ TEST_CASE("SL002: traces with kernels, and CPU-only runs, have no finding", "[ru
 
 TEST_CASE("SL002: fixtures", "[rules][SL002][fixture]") {
   CHECK(runRuleOnFixture("SL002", kResnetWorkers0).diagnostics.empty());
-  CHECK(runRuleOnFixture("SL002", kCpuOnly).diagnostics.empty());  // empty deviceProperties, no CUDA calls
+  CHECK(runRuleOnFixture("SL002", kCpuOnly)
+            .diagnostics.empty());  // empty deviceProperties, no CUDA calls
 }
 
 }  // namespace

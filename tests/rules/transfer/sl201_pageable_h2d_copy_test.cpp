@@ -6,12 +6,14 @@
 namespace steplint::test {
 namespace {
 
-TEST_CASE("SL201: a pageable host-to-device copy per step is flagged with its bandwidth", "[rules][SL201]") {
+TEST_CASE("SL201: a pageable host-to-device copy per step is flagged with its bandwidth",
+          "[rules][SL201]") {
   const RuleRun run = runRuleOnJson("SL201", hostToDeviceCopySteps("Pageable", true));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message ==
-        "1 pageable host-to-device copy per step (11.4 MiB/step, 1.90 ms of copy time at 6.3 GB/s)");
+  CHECK(
+      d.message ==
+      "1 pageable host-to-device copy per step (11.4 MiB/step, 1.90 ms of copy time at 6.3 GB/s)");
   // sm_70 -> PCIe 3.0 estimate 12 GB/s: 12 MB take 1.0 ms pinned; 1.9 - 1.0 = 0.9 ms saved.
   CHECK(d.saving.per_step_ms == Approx(0.9).margin(1e-6));
   CHECK(d.saving.fraction_of_step == Approx(0.09).margin(1e-3));
@@ -22,20 +24,24 @@ TEST_CASE("SL201: a pageable host-to-device copy per step is flagged with its ba
   CHECK(d.fix.front().rfind("LibTorch", 0) == 0);
 }
 
-TEST_CASE("SL201: the pinned bandwidth follows the GPU generation and the option", "[rules][SL201]") {
+TEST_CASE("SL201: the pinned bandwidth follows the GPU generation and the option",
+          "[rules][SL201]") {
   // sm_80 -> 24 GB/s: 0.5 ms pinned, 1.4 ms saved.
   const RuleRun ampere = runRuleOnJson("SL201", hostToDeviceCopySteps("Pageable", true, 3, 8));
   REQUIRE(ampere.diagnostics.size() == 1);
   CHECK(ampere.diagnostics[0].saving.per_step_ms == Approx(1.4).margin(1e-6));
-  const RuleRun option = runRuleOnJson("SL201", hostToDeviceCopySteps("Pageable", true), {{"pinned-h2d-gbps", 6.0}});
+  const RuleRun option =
+      runRuleOnJson("SL201", hostToDeviceCopySteps("Pageable", true), {{"pinned-h2d-gbps", 6.0}});
   REQUIRE(option.diagnostics.size() == 1);
-  CHECK(option.diagnostics[0].saving.per_step_ms == Approx(0.0).margin(1e-6));  // 2.0 ms pinned > 1.9 ms: nothing
+  CHECK(option.diagnostics[0].saving.per_step_ms ==
+        Approx(0.0).margin(1e-6));  // 2.0 ms pinned > 1.9 ms: nothing
 }
 
 TEST_CASE("SL201: pinned copies and small pageable copies are not flagged", "[rules][SL201]") {
   CHECK(runRuleOnJson("SL201", hostToDeviceCopySteps("Pinned", false)).diagnostics.empty());
   // 12 MB per step is below a 16 MiB threshold.
-  CHECK(runRuleOnJson("SL201", hostToDeviceCopySteps("Pageable", true), {{"min-bytes-per-step", int64_t{16} << 20}})
+  CHECK(runRuleOnJson("SL201", hostToDeviceCopySteps("Pageable", true),
+                      {{"min-bytes-per-step", int64_t{16} << 20}})
             .diagnostics.empty());
 }
 
@@ -48,7 +54,8 @@ TEST_CASE("SL201: a CPU-only trace is not checked", "[rules][SL201]") {
   CHECK(run.not_checked[0] == "no GPU activity in this trace");
 }
 
-TEST_CASE("SL201: ResNet-50 with 0 workers copies 18.4 MiB/step from pageable memory", "[rules][SL201][fixture]") {
+TEST_CASE("SL201: ResNet-50 with 0 workers copies 18.4 MiB/step from pageable memory",
+          "[rules][SL201][fixture]") {
   const RuleRun run = runRuleOnFixture("SL201", kResnetWorkers0);
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];

@@ -33,8 +33,9 @@ TEST_CASE("SL202: one .item() per step is a note with the GPU idle it causes", "
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
   CHECK(d.severity == analyzer::Severity::kNote);
-  CHECK(d.message ==
-        "1 host sync per step (1 scalar read (.item()); most from aten::item) leaves the GPU idle 0.34 ms/step");
+  CHECK(
+      d.message ==
+      "1 host sync per step (1 scalar read (.item()); most from aten::item) leaves the GPU idle 0.34 ms/step");
   // The replay (docs/savings.md): without the wait the host no longer sits in the DtoH copy call
   // [420, 3270) until the 3 ms kernel ends; it reaches the rest of its 10 ms step (host work the
   // GPU's 3.1 ms cannot hide) 2.85 ms earlier, less the 10 µs the call still costs.
@@ -45,20 +46,23 @@ TEST_CASE("SL202: one .item() per step is a note with the GPU idle it causes", "
   CHECK(d.fingerprint_key == "host-sync");
 }
 
-TEST_CASE("SL202: two syncs per step (item + explicit synchronize) are a warning", "[rules][SL202]") {
+TEST_CASE("SL202: two syncs per step (item + explicit synchronize) are a warning",
+          "[rules][SL202]") {
   const RuleRun run = runRuleOnJson("SL202", itemSteps(true));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
   CHECK(d.severity == analyzer::Severity::kWarning);
-  CHECK(d.message ==
-        "2 host syncs per step (1 explicit synchronize, 1 scalar read (.item()); most from aten::item) leave the GPU "
-        "idle 0.64 ms/step");
+  CHECK(
+      d.message ==
+      "2 host syncs per step (1 explicit synchronize, 1 scalar read (.item()); most from aten::item) leave the GPU "
+      "idle 0.64 ms/step");
   // The .item() as above, plus the synchronize's 250 µs wait for the 400 µs kernel.
   CHECK(d.saving.per_step_ms == Approx(3.09).margin(1e-6));
   CHECK(d.evidence.metric("syncs_per_step") == Approx(2));
 }
 
-TEST_CASE("SL202: a sync that finds the GPU idle costs nothing and is not flagged", "[rules][SL202]") {
+TEST_CASE("SL202: a sync that finds the GPU idle costs nothing and is not flagged",
+          "[rules][SL202]") {
   KinetoTrace t;
   t.device(0);
   for (int s = 0; s < 3; ++s) {
@@ -74,13 +78,16 @@ TEST_CASE("SL202: syncs after copies to the device belong to SL203", "[rules][SL
   CHECK(runRuleOnJson("SL202", hostToDeviceCopySteps("Pageable", true)).diagnostics.empty());
 }
 
-TEST_CASE("SL202: .cpu() is a device-to-host copy, a bare HtoD copy + sync (LibTorch) is SL203's", "[rules][SL202]") {
+TEST_CASE("SL202: .cpu() is a device-to-host copy, a bare HtoD copy + sync (LibTorch) is SL203's",
+          "[rules][SL202]") {
   KinetoTrace t;
   t.device(0);
   for (int s = 0; s < 2; ++s) {
     const double b = 10000.0 * s;
     t.step(s + 1, b, 10000).kernel(b + 100, 10, b + 200, 1000);  // busy until 1200
-    t.op("aten::to", b + 300, 1000).op("aten::_to_copy", b + 310, 980).op("aten::copy_", b + 320, 960);
+    t.op("aten::to", b + 300, 1000)
+        .op("aten::_to_copy", b + 310, 980)
+        .op("aten::copy_", b + 320, 960);
     t.copy("DtoH", "Device", "Pageable", b + 330, 900, b + 1210, 20, 1024);  // ends 1230
     t.runtime("cudaStreamSynchronize", b + 1240, 10);
     t.copy("HtoD", "Pageable", "Device", b + 1400, 100, b + 1420, 60, 1024);  // no op around it
@@ -90,12 +97,15 @@ TEST_CASE("SL202: .cpu() is a device-to-host copy, a bare HtoD copy + sync (LibT
   const RuleRun run = runRuleOnJson("SL202", t.str());
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message == "1 host sync per step (1 device-to-host copy; most from aten::to) leaves the GPU idle "
-                     "0.19 ms/step");  // copy ends 1230, the next GPU op (the HtoD copy) starts 1420
+  CHECK(d.message ==
+        "1 host sync per step (1 device-to-host copy; most from aten::to) leaves the GPU idle "
+        "0.19 ms/step");  // copy ends 1230, the next GPU op (the HtoD copy) starts 1420
 }
 
-TEST_CASE("SL202: occasional syncs (every other step) stay below min-syncs-per-step", "[rules][SL202]") {
-  CHECK(runRuleOnJson("SL202", itemSteps(false), {{"min-syncs-per-step", 1.5}}).diagnostics.empty());
+TEST_CASE("SL202: occasional syncs (every other step) stay below min-syncs-per-step",
+          "[rules][SL202]") {
+  CHECK(
+      runRuleOnJson("SL202", itemSteps(false), {{"min-syncs-per-step", 1.5}}).diagnostics.empty());
 }
 
 TEST_CASE("SL202: cuda_sync records without an API call count as syncs", "[rules][SL202]") {
@@ -103,8 +113,8 @@ TEST_CASE("SL202: cuda_sync records without an API call count as syncs", "[rules
   t.device(0);
   forEachStep(t, 2, 10000, [&](int, double b) {
     t.kernel(b + 100, 10, b + 200, 1000);
-    t.syncRecord("Stream Sync", b + 300, 905);        // returns at 1205, the kernel ended at 1200
-    t.syncRecord("Stream Wait Event", b + 1300, 5);   // not a host wait
+    t.syncRecord("Stream Sync", b + 300, 905);       // returns at 1205, the kernel ended at 1200
+    t.syncRecord("Stream Wait Event", b + 1300, 5);  // not a host wait
     t.op("aten::add", b + 1400, 50).kernel(b + 1410, 10, b + 1500, 100);
   });
   const RuleRun run = runRuleOnJson("SL202", t.str());
@@ -114,13 +124,15 @@ TEST_CASE("SL202: cuda_sync records without an API call count as syncs", "[rules
   CHECK(run.diagnostics[0].saving.per_step_ms == Approx(0.9).margin(1e-6));
 }
 
-TEST_CASE("SL202: ResNet-50 fixtures have no host syncs besides the input copies", "[rules][SL202][fixture]") {
+TEST_CASE("SL202: ResNet-50 fixtures have no host syncs besides the input copies",
+          "[rules][SL202][fixture]") {
   CHECK(runRuleOnFixture("SL202", kResnetWorkers0).diagnostics.empty());
   CHECK(runRuleOnFixture("SL202", kResnetWorkers4).diagnostics.empty());
 }
 
 TEST_CASE("SL202: the CPU-only HTA trace is not checked", "[rules][SL202][fixture]") {
-  CHECK(runRuleOnFixture("SL202", kCpuOnly).not_checked == std::vector<std::string>{"no GPU activity in this trace"});
+  CHECK(runRuleOnFixture("SL202", kCpuOnly).not_checked ==
+        std::vector<std::string>{"no GPU activity in this trace"});
 }
 
 }  // namespace
@@ -133,8 +145,9 @@ namespace {
 // has nothing queued), a 6 ms kernel launched at 3.1 ms, then aten::item at 3.6 ms whose DtoH
 // copy call blocks until the kernel ends at 9.11 ms. The GPU idle it causes is at the NEXT
 // step's start, while the host loads data it could have loaded during the kernel.
-TEST_CASE("SL202: an end-of-step .item() is charged the idle it causes at the next step's start (#13)",
-          "[rules][SL202]") {
+TEST_CASE(
+    "SL202: an end-of-step .item() is charged the idle it causes at the next step's start (#13)",
+    "[rules][SL202]") {
   KinetoTrace t;
   t.device(0);
   forEachStep(t, 6, 9200, [&](int, double b) {
@@ -158,12 +171,15 @@ TEST_CASE("SL202: an end-of-step .item() is charged the idle it causes at the ne
 
 // Issue 13: a tiny .to("cpu") that holds the host 140 ms on a 246 ms step. The copy call waits
 // for the 140 ms of kernels before it, then the host works 100 ms on the result.
-TEST_CASE("SL202: a blocking device-to-host copy is charged the host time it blocks (#13)", "[rules][SL202]") {
+TEST_CASE("SL202: a blocking device-to-host copy is charged the host time it blocks (#13)",
+          "[rules][SL202]") {
   KinetoTrace t;
   t.device(0);
   forEachStep(t, 4, 246000, [&](int, double b) {
     t.op("aten::mm", b + 100, 2000).kernel(b + 200, 50, b + 300, 140000);
-    t.op("aten::to", b + 2500, 138000).op("aten::_to_copy", b + 2510, 137980).op("aten::copy_", b + 2520, 137960);
+    t.op("aten::to", b + 2500, 138000)
+        .op("aten::_to_copy", b + 2510, 137980)
+        .op("aten::copy_", b + 2520, 137960);
     t.copy("DtoH", "Device", "Pageable", b + 2530, 137900, b + 140300, 100, 4);
     t.runtime("cudaStreamSynchronize", b + 140440, 10);
     t.op("aten::cpu_metrics", b + 140500, 100000);

@@ -20,7 +20,8 @@ std::string allocatorSteps(const std::vector<bool>& empty_cache, int frees = 0) 
       for (int i = 0; i < 3; ++i) t.runtime("cudaFree", b + 5010 + 100 * i, 50);
     }
     for (int i = 0; i < frees; ++i) t.runtime("cudaFree", b + 7000 + 100 * i, 50);
-    if (empty_cache[s] || frees > 0) t.runtime("cudaMalloc", b + 6000, 40).runtime("cudaMalloc", b + 6100, 40);
+    if (empty_cache[s] || frees > 0)
+      t.runtime("cudaMalloc", b + 6000, 40).runtime("cudaMalloc", b + 6100, 40);
   }
   return t.str();
 }
@@ -29,9 +30,12 @@ TEST_CASE("SL205: empty_cache() in every step is flagged with its host cost", "[
   const RuleRun run = runRuleOnJson("SL205", allocatorSteps({true, true, true}));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message == "empty_cache() runs in 3 of 3 steps: 3 cudaFree + 2 cudaMalloc calls/step cost 0.38 ms/step of "
-                     "host time");
-  CHECK(d.saving.per_step_ms == Approx(0.38).margin(1e-6));  // the 300 µs range + 2 x 40 µs cudaMalloc
+  CHECK(
+      d.message ==
+      "empty_cache() runs in 3 of 3 steps: 3 cudaFree + 2 cudaMalloc calls/step cost 0.38 ms/step of "
+      "host time");
+  CHECK(d.saving.per_step_ms ==
+        Approx(0.38).margin(1e-6));  // the 300 µs range + 2 x 40 µs cudaMalloc
   CHECK(d.fingerprint_key == "empty-cache");
   CHECK(d.evidence.steps == std::vector<int64_t>{1, 2, 3});
 }
@@ -39,7 +43,8 @@ TEST_CASE("SL205: empty_cache() in every step is flagged with its host cost", "[
 TEST_CASE("SL205: a cudaFree storm without an empty_cache range is flagged", "[rules][SL205]") {
   const RuleRun run = runRuleOnJson("SL205", allocatorSteps({false, false}, 4));
   REQUIRE(run.diagnostics.size() == 1);
-  CHECK(run.diagnostics[0].message.rfind("cudaFree runs in 2 of 2 steps: 4 cudaFree + 2 cudaMalloc", 0) == 0);
+  CHECK(run.diagnostics[0].message.rfind("cudaFree runs in 2 of 2 steps: 4 cudaFree + 2 cudaMalloc",
+                                         0) == 0);
   CHECK(run.diagnostics[0].saving.per_step_ms == Approx(0.28).margin(1e-6));
   CHECK(run.diagnostics[0].fingerprint_key == "cuda-free-storm");
 }
@@ -54,7 +59,8 @@ TEST_CASE("SL205: ResNet-50 does not empty the cache", "[rules][SL205][fixture]"
 }
 
 TEST_CASE("SL205: the CPU-only HTA trace is not checked", "[rules][SL205][fixture]") {
-  CHECK(runRuleOnFixture("SL205", kCpuOnly).not_checked == std::vector<std::string>{"no GPU activity in this trace"});
+  CHECK(runRuleOnFixture("SL205", kCpuOnly).not_checked ==
+        std::vector<std::string>{"no GPU activity in this trace"});
 }
 
 }  // namespace

@@ -15,8 +15,8 @@ std::string syncSteps(int syncs, int steps = 3) {
     double at = b + 100;
     for (int i = 0; i < syncs; ++i) {
       t.op("aten::mm", at, 50).kernel(at + 10, 10, at + 100, 1000);  // kernel [at+100, at+1100)
-      t.runtime("cudaStreamSynchronize", at + 200, 910);               // returns at at+1110
-      at += 1300;                                                      // next kernel at (at+1300)+100
+      t.runtime("cudaStreamSynchronize", at + 200, 910);             // returns at at+1110
+      at += 1300;                                                    // next kernel at (at+1300)+100
     }
     t.op("aten::add", at, 50).kernel(at + 10, 10, at + 100, 100);
   });
@@ -27,8 +27,10 @@ TEST_CASE("SL206: three synchronize calls per step exceed the default of two", "
   const RuleRun run = runRuleOnJson("SL206", syncSteps(3));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message == "3 synchronize calls per step (3 cudaStreamSynchronize; 3 explicit) block the host 2.73 ms/step "
-                     "and leave the GPU idle 0.90 ms/step");
+  CHECK(
+      d.message ==
+      "3 synchronize calls per step (3 cudaStreamSynchronize; 3 explicit) block the host 2.73 ms/step "
+      "and leave the GPU idle 0.90 ms/step");
   CHECK(d.severity == analyzer::Severity::kWarning);
   // Replayed: each synchronize [at+200, at+1110) stops waiting for its kernel; 3 x 900 µs of the
   // host's 20 ms step (the GPU needs 3.1 ms of it).
@@ -39,23 +41,27 @@ TEST_CASE("SL206: three synchronize calls per step exceed the default of two", "
 
 TEST_CASE("SL206: two per step is within the default, the option lowers it", "[rules][SL206]") {
   CHECK(runRuleOnJson("SL206", syncSteps(2)).diagnostics.empty());
-  CHECK(runRuleOnJson("SL206", syncSteps(2), {{"max-syncs-per-step", 1.0}}).diagnostics.size() == 1);
+  CHECK(runRuleOnJson("SL206", syncSteps(2), {{"max-syncs-per-step", 1.0}}).diagnostics.size() ==
+        1);
 }
 
-TEST_CASE("SL206: ResNet-50 has exactly two synchronizes per step (the input copies)", "[rules][SL206][fixture]") {
+TEST_CASE("SL206: ResNet-50 has exactly two synchronizes per step (the input copies)",
+          "[rules][SL206][fixture]") {
   CHECK(runRuleOnFixture("SL206", kResnetWorkers0).diagnostics.empty());
   const RuleRun strict = runRuleOnFixture("SL206", kResnetWorkers0, {{"max-syncs-per-step", 1.0}});
   REQUIRE(strict.diagnostics.size() == 1);
   // The profiler's own cudaDeviceSynchronize after the last ProfilerStep does not count.
-  CHECK(strict.diagnostics[0].message.rfind("2 synchronize calls per step (2 cudaStreamSynchronize; 0 explicit)", 0) ==
-        0);
+  CHECK(strict.diagnostics[0].message.rfind(
+            "2 synchronize calls per step (2 cudaStreamSynchronize; 0 explicit)", 0) == 0);
   // None is explicit: nothing for this fix to remove, and the finding says so instead of a number.
   CHECK(strict.diagnostics[0].saving.per_step_ms < 0);
-  CHECK(strict.diagnostics[0].saving.method.rfind("no separate saving: none of these syncs", 0) == 0);
+  CHECK(strict.diagnostics[0].saving.method.rfind("no separate saving: none of these syncs", 0) ==
+        0);
 }
 
 TEST_CASE("SL206: the CPU-only HTA trace is not checked", "[rules][SL206][fixture]") {
-  CHECK(runRuleOnFixture("SL206", kCpuOnly).not_checked == std::vector<std::string>{"no GPU activity in this trace"});
+  CHECK(runRuleOnFixture("SL206", kCpuOnly).not_checked ==
+        std::vector<std::string>{"no GPU activity in this trace"});
 }
 
 }  // namespace

@@ -12,10 +12,10 @@ constexpr const char* kCopyKernel =
 enum class CopyStyle { kClone, kCast, kMemcpy, kContiguousInConv };
 
 struct ChurnScenario {
-  double host_us = 1000;   // each step's host length
-  double mm_us = 1200;     // the step's one big kernel (aten::mm, launched first)
-  int copies = 100;        // copies per step, launched every 8 µs from 100 µs into the step
-  double copy_us = 3;      // each copy's GPU time
+  double host_us = 1000;  // each step's host length
+  double mm_us = 1200;    // the step's one big kernel (aten::mm, launched first)
+  int copies = 100;       // copies per step, launched every 8 µs from 100 µs into the step
+  double copy_us = 3;     // each copy's GPU time
   CopyStyle style = CopyStyle::kClone;
 };
 
@@ -41,10 +41,13 @@ std::string churnSteps(const ChurnScenario& s) {
           break;
         case CopyStyle::kMemcpy:
           t.op("aten::copy_", ts, 6);
-          t.copy("DtoD", "Device", "Device", ts + 2, 2, stream.at(ts + 2, s.copy_us), s.copy_us, 4096);
+          t.copy("DtoD", "Device", "Device", ts + 2, 2, stream.at(ts + 2, s.copy_us), s.copy_us,
+                 4096);
           continue;
         case CopyStyle::kContiguousInConv:
-          t.op("aten::conv2d", ts, 7).op("aten::contiguous", ts + 0.5, 6).op("aten::clone", ts + 1, 5);
+          t.op("aten::conv2d", ts, 7)
+              .op("aten::contiguous", ts + 0.5, 6)
+              .op("aten::clone", ts + 1, 5);
           t.op("aten::copy_", ts + 1.5, 4);
           break;
       }
@@ -54,13 +57,15 @@ std::string churnSteps(const ChurnScenario& s) {
   return t.str();
 }
 
-TEST_CASE("SL207: 100 small clones per step, GPU-bound: removing them saves their GPU time", "[rules][SL207]") {
+TEST_CASE("SL207: 100 small clones per step, GPU-bound: removing them saves their GPU time",
+          "[rules][SL207]") {
   const RuleRun run = runRuleOnJson("SL207", churnSteps({}));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
-  CHECK(d.message ==
-        "100 small device-to-device copies per step (100 copy kernels, 0 Memcpy DtoD; median 3.0 µs) take 0.30 ms of "
-        "GPU time and 0.60 ms on the host per step; most from aten::clone");
+  CHECK(
+      d.message ==
+      "100 small device-to-device copies per step (100 copy kernels, 0 Memcpy DtoD; median 3.0 µs) take 0.30 ms of "
+      "GPU time and 0.60 ms on the host per step; most from aten::clone");
   CHECK(metricOf(d, "copies_per_step") == Approx(100));
   CHECK(d.evidence.events.size() == 20);
   // Per step the GPU runs 1200 µs of matmul + 300 µs of copies behind a 1000 µs host: without
@@ -83,7 +88,8 @@ TEST_CASE("SL207: host-bound, the clones' host time is the saving", "[rules][SL2
   CHECK(d.saving.low_ms / d.saving.per_step_ms == Approx(0.5).margin(0.02));
 }
 
-TEST_CASE("SL207: DtoD memcpys count, and a clone inside an op is charged to the copy chain only", "[rules][SL207]") {
+TEST_CASE("SL207: DtoD memcpys count, and a clone inside an op is charged to the copy chain only",
+          "[rules][SL207]") {
   ChurnScenario s;
   s.style = CopyStyle::kMemcpy;
   const RuleRun memcpy = runRuleOnJson("SL207", churnSteps(s));
@@ -109,7 +115,9 @@ TEST_CASE("SL207 is silent for casts, few copies and large copies", "[rules][SL2
   ChurnScenario few;
   few.copies = 40;
   CHECK(runRuleOnJson("SL207", churnSteps(few)).diagnostics.empty());
-  CHECK(runRuleOnJson("SL207", churnSteps(few), {{"min-copies-per-step", 40.0}}).diagnostics.size() == 1);
+  CHECK(
+      runRuleOnJson("SL207", churnSteps(few), {{"min-copies-per-step", 40.0}}).diagnostics.size() ==
+      1);
   ChurnScenario large;
   large.copy_us = 25;  // not small: bandwidth work
   CHECK(runRuleOnJson("SL207", churnSteps(large)).diagnostics.empty());
@@ -122,14 +130,16 @@ TEST_CASE("SL207: DDP's reducer copying each gradient out of its bucket (HTA's D
   const auto& d = run.diagnostics[0];
   CHECK(metricOf(d, "memcpy_dtod_per_step") == Approx(320));
   CHECK(metricOf(d, "copies_per_step") == Approx(320));
-  CHECK(d.message.find("most from aten::copy_ under torch.distributed.ddp.reducer::copy_bucket_to_grad") !=
+  CHECK(d.message.find(
+            "most from aten::copy_ under torch.distributed.ddp.reducer::copy_bucket_to_grad") !=
         std::string::npos);
   REQUIRE_FALSE(d.fix.empty());
   CHECK(d.fix.front().find("gradient_as_bucket_view=True") != std::string::npos);
   CHECK(d.saving.per_step_ms > 0);
 }
 
-TEST_CASE("SL207: the ResNet-50 fixtures have no device-to-device copy churn", "[rules][SL207][fixture]") {
+TEST_CASE("SL207: the ResNet-50 fixtures have no device-to-device copy churn",
+          "[rules][SL207][fixture]") {
   CHECK(runRuleOnFixture("SL207", kResnetWorkers0).diagnostics.empty());
 }
 

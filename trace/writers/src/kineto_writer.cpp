@@ -17,7 +17,8 @@ namespace {
 constexpr size_t kWriteThreshold = size_t{1} << 20;  // bytes buffered before a write
 
 bool endsWith(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 void appendInt(std::string& out, int64_t v) {
@@ -103,13 +104,27 @@ void appendJsonString(std::string& out, std::string_view s) {
       continue;
     }
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
       default:
         if (c < 0x20) {
           out += "\\u00";
@@ -178,20 +193,34 @@ void KinetoJsonWriter::beginTrace(const TraceHeader& header) {
   for (size_t i = 0; i < header.devices.size(); ++i) {
     const WriterDeviceProperties& p = header.devices[i];
     b += i == 0 ? "\n    {" : ",\n    {";
-    b += "\"id\": "; appendInt(b, p.id);
-    b += ", \"name\": "; appendJsonString(b, p.name);
-    b += ", \"totalGlobalMem\": "; appendInt(b, p.total_global_mem);
-    b += ", \"computeMajor\": "; appendInt(b, p.compute_major);
-    b += ", \"computeMinor\": "; appendInt(b, p.compute_minor);
-    b += ", \"maxThreadsPerBlock\": "; appendInt(b, p.max_threads_per_block);
-    b += ", \"maxThreadsPerMultiprocessor\": "; appendInt(b, p.max_threads_per_multiprocessor);
-    b += ", \"regsPerBlock\": "; appendInt(b, p.regs_per_block);
-    b += ", \"warpSize\": "; appendInt(b, p.warp_size);
-    b += ", \"sharedMemPerBlock\": "; appendInt(b, p.shared_mem_per_block);
-    b += ", \"numSms\": "; appendInt(b, p.num_sms);
-    b += ", \"regsPerMultiprocessor\": "; appendInt(b, p.regs_per_multiprocessor);
-    b += ", \"sharedMemPerBlockOptin\": "; appendInt(b, p.shared_mem_per_block_optin);
-    b += ", \"sharedMemPerMultiprocessor\": "; appendInt(b, p.shared_mem_per_multiprocessor);
+    b += "\"id\": ";
+    appendInt(b, p.id);
+    b += ", \"name\": ";
+    appendJsonString(b, p.name);
+    b += ", \"totalGlobalMem\": ";
+    appendInt(b, p.total_global_mem);
+    b += ", \"computeMajor\": ";
+    appendInt(b, p.compute_major);
+    b += ", \"computeMinor\": ";
+    appendInt(b, p.compute_minor);
+    b += ", \"maxThreadsPerBlock\": ";
+    appendInt(b, p.max_threads_per_block);
+    b += ", \"maxThreadsPerMultiprocessor\": ";
+    appendInt(b, p.max_threads_per_multiprocessor);
+    b += ", \"regsPerBlock\": ";
+    appendInt(b, p.regs_per_block);
+    b += ", \"warpSize\": ";
+    appendInt(b, p.warp_size);
+    b += ", \"sharedMemPerBlock\": ";
+    appendInt(b, p.shared_mem_per_block);
+    b += ", \"numSms\": ";
+    appendInt(b, p.num_sms);
+    b += ", \"regsPerMultiprocessor\": ";
+    appendInt(b, p.regs_per_multiprocessor);
+    b += ", \"sharedMemPerBlockOptin\": ";
+    appendInt(b, p.shared_mem_per_block_optin);
+    b += ", \"sharedMemPerMultiprocessor\": ";
+    appendInt(b, p.shared_mem_per_multiprocessor);
     b += "}";
   }
   b += header.devices.empty() ? "],\n" : "\n  ],\n";
@@ -202,8 +231,10 @@ void KinetoJsonWriter::beginTrace(const TraceHeader& header) {
     appendJsonString(b, header.backend);
     b += ", ";
   }
-  b += "\"rank\": "; appendInt(b, header.rank);
-  b += ", \"world_size\": "; appendInt(b, header.world_size);
+  b += "\"rank\": ";
+  appendInt(b, header.rank);
+  b += ", \"world_size\": ";
+  appendInt(b, header.world_size);
   b += "},\n";
   for (const auto& [k, v] : header.metadata) {
     b += "  ";

@@ -37,7 +37,8 @@ int openRegularForWrite(const std::string& path, std::string* error) {
     *error = "cannot open " + path + ": it exists and is not a regular file";
     return -1;
   }
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+  const int fd =
+      ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
   if (fd < 0) {
     *error = "cannot open " + path + ": " + std::strerror(errno);
     return -1;
@@ -69,7 +70,8 @@ std::string notRegularFileProblem(const std::string& path) {
   if (::stat(path.c_str(), &st) != 0) {
     // A dangling link still names a file that rename() would replace.
     struct stat link {};
-    return ::lstat(path.c_str(), &link) == 0 ? path + " is a symbolic link to nothing" : std::string();
+    return ::lstat(path.c_str(), &link) == 0 ? path + " is a symbolic link to nothing"
+                                             : std::string();
   }
   return S_ISREG(st.st_mode) ? std::string() : path + " exists and is not a regular file";
 }

@@ -20,12 +20,12 @@ namespace steplint::analyzer {
 /// What the host timeline does, by priority: a wait hides the DataLoader range around it, the
 /// DataLoader hides the ops inside it, and so on.
 enum class HostCause : uint8_t {
-  kBlockedSync,   // in a synchronize call (or a cuda_sync record) waiting for the device
-  kBlockedCopy,   // in a copy call that returned only after its copy ended
-  kDataLoader,    // waiting for the next batch
-  kLaunch,        // in launch API calls (cudaLaunchKernel, cudaMemcpyAsync ...)
-  kOps,           // in recorded CPU ops and annotations
-  kUnrecorded,    // nothing recorded (Python, framework code, sleeping)
+  kBlockedSync,  // in a synchronize call (or a cuda_sync record) waiting for the device
+  kBlockedCopy,  // in a copy call that returned only after its copy ended
+  kDataLoader,   // waiting for the next batch
+  kLaunch,       // in launch API calls (cudaLaunchKernel, cudaMemcpyAsync ...)
+  kOps,          // in recorded CPU ops and annotations
+  kUnrecorded,   // nothing recorded (Python, framework code, sleeping)
 };
 inline constexpr int kHostCauseCount = 6;
 std::string_view hostCauseName(HostCause c);  // "blocked in sync", ...

@@ -34,7 +34,8 @@ bool parseBaselineScope(std::string_view text, BaselineScope& out);
 
 /// The scope key of a trace: `worker0.*.pt.trace.json.gz`, `rank=3`,
 /// `rank=3:worker0.*.pt.trace.json.gz`, or "" (kNone, or kRank without a rank).
-std::string traceScope(const std::string& path, const trace::TraceMetadata& metadata, BaselineScope scope);
+std::string traceScope(const std::string& path, const trace::TraceMetadata& metadata,
+                       BaselineScope scope);
 
 struct BaselineEntry {
   std::string scope;      // "" = every trace
@@ -79,7 +80,7 @@ struct BaselineOutcome {
 /// size grew by more than `worse_factor` (same unit; from 0 to more counts) stays, its message
 /// ending in "; worse than baseline: A -> B unit (band F×)" and its evidence carrying
 /// `baseline_magnitude`.
-BaselineOutcome applyBaseline(const Baseline& baseline, LintResult& result, const std::string& scope = "",
-                              double worse_factor = 2.0);
+BaselineOutcome applyBaseline(const Baseline& baseline, LintResult& result,
+                              const std::string& scope = "", double worse_factor = 2.0);
 
 }  // namespace steplint::analyzer

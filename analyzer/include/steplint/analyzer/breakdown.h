@@ -1,7 +1,7 @@
-// Step-time breakdown by priority subtraction (docs/reference/peer-tools.md §1.4): Kernel > Memcpy >
-// Memset > Communication > Runtime > DataLoader > CPU Exec, remainder Other. Each category's
-// time per step is the part of the step covered by that role and by no higher-priority role,
-// so the categories sum exactly to the step time.
+// Step-time breakdown by priority subtraction (docs/reference/peer-tools.md §1.4): Kernel > Memcpy
+// > Memset > Communication > Runtime > DataLoader > CPU Exec, remainder Other. Each category's time
+// per step is the part of the step covered by that role and by no higher-priority role, so the
+// categories sum exactly to the step time.
 #pragma once
 
 #include <array>
@@ -16,7 +16,14 @@
 namespace steplint::analyzer {
 
 enum class StepCategory : uint8_t {
-  kKernel, kMemcpy, kMemset, kCommunication, kRuntime, kDataLoader, kCpuExec, kOther
+  kKernel,
+  kMemcpy,
+  kMemset,
+  kCommunication,
+  kRuntime,
+  kDataLoader,
+  kCpuExec,
+  kOther
 };
 inline constexpr int kStepCategoryCount = 8;
 std::string_view stepCategoryName(StepCategory c);  // "Kernel", ..., "CPU Exec", "Other"
@@ -28,7 +35,7 @@ struct StepBreakdown {
 };
 
 struct BreakdownResult {
-  std::vector<StepBreakdown> per_step;               // same order as StepResult::steps
+  std::vector<StepBreakdown> per_step;  // same order as StepResult::steps
   double average_total_ns = 0;
   std::array<double, kStepCategoryCount> average_ns{};
   /// average_ns[c] / average_total_ns (0 when there are no steps)
@@ -41,7 +48,8 @@ BreakdownResult computeBreakdown(const trace::TraceModel& model, const StepResul
                                  const IntervalSet& extra_dataloader = {});
 
 /// Role predicates shared with the rules (tb_plugin §1.2 names, exact spellings).
-bool isDataLoaderName(std::string_view name);      // enumerate(DataLoader)#...__next__ or enumerate(DataPipe)#...
-bool isCommunicationOpName(std::string_view name); // nccl:/gloo: collectives
+bool isDataLoaderName(
+    std::string_view name);  // enumerate(DataLoader)#...__next__ or enumerate(DataPipe)#...
+bool isCommunicationOpName(std::string_view name);  // nccl:/gloo: collectives
 
 }  // namespace steplint::analyzer

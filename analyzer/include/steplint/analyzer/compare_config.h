@@ -9,7 +9,8 @@
 //
 //   [baseline]
 //   scope = "file"                           # "file" | "rank" | "none" (baseline.h)
-//   worse-factor = 2.0                       # an accepted finding this much bigger is reported again
+//   worse-factor = 2.0                       # an accepted finding this much bigger is reported
+//   again
 #pragma once
 
 #include <string>
@@ -29,6 +30,7 @@ struct BaselineOptions {
 /// Reads `[compare]` into `gate` (limits are appended) and `[baseline]` into `baseline`.
 /// Returns errors keyed by the dotted key ("compare.max-regression"); a file without the
 /// sections changes nothing.
-std::vector<ConfigError> loadCompareConfig(const std::string& path, GateOptions& gate, BaselineOptions& baseline);
+std::vector<ConfigError> loadCompareConfig(const std::string& path, GateOptions& gate,
+                                           BaselineOptions& baseline);
 
 }  // namespace steplint::analyzer

@@ -12,20 +12,20 @@
 namespace steplint::analyzer {
 
 enum class Severity : uint8_t { kNote, kWarning, kError };
-std::string_view severityName(Severity s);              // "note" | "warning" | "error"
+std::string_view severityName(Severity s);  // "note" | "warning" | "error"
 bool parseSeverity(std::string_view text, Severity& out);
 
 /// Rule categories: the hundreds block of the code (docs/reference/style.md §2.4).
 enum class Category : uint8_t {
-  kTraceHealth,   // SL0xx
-  kInputPipeline, // SL1xx
-  kTransfer,      // SL2xx: host-device transfers and synchronisation
-  kGpuExecution,  // SL3xx
-  kMemory,        // SL4xx
-  kDistributed,   // SL5xx
-  kOptimizer,     // SL6xx: optimizer, gradients, tensor creation
-  kJob,           // SL7xx: the whole job across its ranks (job_rule.h)
-  kPreview,       // SL9xx: noisy or experimental, off by default
+  kTraceHealth,    // SL0xx
+  kInputPipeline,  // SL1xx
+  kTransfer,       // SL2xx: host-device transfers and synchronisation
+  kGpuExecution,   // SL3xx
+  kMemory,         // SL4xx
+  kDistributed,    // SL5xx
+  kOptimizer,      // SL6xx: optimizer, gradients, tensor creation
+  kJob,            // SL7xx: the whole job across its ranks (job_rule.h)
+  kPreview,        // SL9xx: noisy or experimental, off by default
 };
 std::string_view categoryName(Category c);
 
@@ -36,10 +36,11 @@ struct TimeRange {
 
 /// Where in the trace a finding comes from; the GUI zooms to `ranges` and highlights `events`.
 struct Evidence {
-  std::vector<int64_t> steps;                           // ProfilerStep numbers
-  std::vector<TimeRange> ranges;                        // trace clock, ns
-  std::vector<uint32_t> events;                         // indices into TraceModel::events (capped)
-  std::vector<std::pair<std::string, double>> metrics;  // measured figures, e.g. {"wait_fraction", 0.334}
+  std::vector<int64_t> steps;     // ProfilerStep numbers
+  std::vector<TimeRange> ranges;  // trace clock, ns
+  std::vector<uint32_t> events;   // indices into TraceModel::events (capped)
+  std::vector<std::pair<std::string, double>>
+      metrics;  // measured figures, e.g. {"wait_fraction", 0.334}
   double metric(std::string_view key, double fallback = 0) const;
 };
 
@@ -50,17 +51,17 @@ struct FixEffect;  // fix_effect.h
 /// finding's own share of fixing every finding of the trace, so the shares never count a
 /// millisecond twice and add up to LintResult::saving_all.
 struct SavingEstimate {
-  double per_step_ms = -1;        // < 0: unknown
-  double fraction_of_step = -1;   // per_step_ms / average step time
-  std::string method;             // one sentence: "DataLoader wait not hidden by GPU work"
-  double low_ms = -1;             // the share's low end where the trace cannot decide (< 0: none)
-  double alone_ms = -1;           // if this were the only fix; overlaps other findings' (< 0: not computed)
+  double per_step_ms = -1;       // < 0: unknown
+  double fraction_of_step = -1;  // per_step_ms / average step time
+  std::string method;            // one sentence: "DataLoader wait not hidden by GPU work"
+  double low_ms = -1;            // the share's low end where the trace cannot decide (< 0: none)
+  double alone_ms = -1;  // if this were the only fix; overlaps other findings' (< 0: not computed)
   bool known() const { return per_step_ms >= 0; }
 };
 
 struct Diagnostic {
-  std::string code;     // "SL101"
-  std::string name;     // "dataloader-wait"
+  std::string code;  // "SL101"
+  std::string name;  // "dataloader-wait"
   Severity severity = Severity::kWarning;
   std::string message;  // one line with the figure that matters
   Evidence evidence;

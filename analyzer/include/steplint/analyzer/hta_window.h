@@ -17,9 +17,9 @@ namespace steplint::analyzer {
 struct HtaWindow {
   /// True when at least two distinct ProfilerStep#N names exist, so the last step is dropped.
   bool filtered = false;
-  int distinct_steps = 0;          // distinct `ProfilerStep#N` names on non-GPU events
-  int64_t cutoff_ns = 0;           // start of the last ProfilerStep (latest start); 0 when !filtered
-  std::string last_step;           // its name, e.g. "ProfilerStep#6"; "" when !filtered
+  int distinct_steps = 0;  // distinct `ProfilerStep#N` names on non-GPU events
+  int64_t cutoff_ns = 0;   // start of the last ProfilerStep (latest start); 0 when !filtered
+  std::string last_step;   // its name, e.g. "ProfilerStep#6"; "" when !filtered
 
   /// Whether HTA keeps this device-side event (kernel, memcpy, memset, cuda_sync). An event
   /// with a correlation id is kept when its launch call starts before the cutoff; one without

@@ -5,7 +5,8 @@
 // with that input phase and then trains, so the input phase is the iteration's prefix before
 // its training computation begins:
 //
-//   training thread  |-- loader ops / idle wait --|to(cuda)|zero_grad|t addmm relu ...|backward|step|
+//   training thread  |-- loader ops / idle wait --|to(cuda)|zero_grad|t addmm relu
+//   ...|backward|step|
 //                    ^ step start                 ^ the first of: host-to-device copy,
 //                                                   Optimizer.zero_grad, first autograd node
 //

@@ -44,18 +44,25 @@ struct JobOptions {
 };
 
 /// What made a late rank late, judged by which part of its step grew against the other ranks.
-enum class LateCause : uint8_t { kNone, kInputPipeline, kHostSync, kHostWork, kGpuCompute, kUnexplained };
+enum class LateCause : uint8_t {
+  kNone,
+  kInputPipeline,
+  kHostSync,
+  kHostWork,
+  kGpuCompute,
+  kUnexplained
+};
 std::string_view lateCauseName(LateCause c);  // "input pipeline", "host syncs", ...
 
 /// One step across the ranks.
 struct JobStep {
   int64_t number = 0;
   int64_t median_step_ns = 0;
-  int64_t collectives = 0;        // matched in this step
-  int64_t straggler = -1;         // the rank the others waited for (-1: none above noise)
-  int64_t late_ns = 0;            // the median other rank's wait minus the straggler's
+  int64_t collectives = 0;  // matched in this step
+  int64_t straggler = -1;   // the rank the others waited for (-1: none above noise)
+  int64_t late_ns = 0;      // the median other rank's wait minus the straggler's
   LateCause cause = LateCause::kNone;
-  int64_t cause_excess_ns = 0;    // how much longer the cause's part took on the straggler
+  int64_t cause_excess_ns = 0;           // how much longer the cause's part took on the straggler
   std::vector<NamedTime> grown_kernels;  // kernels longer on the straggler than the others' median
 };
 
@@ -72,18 +79,19 @@ struct JobAnalysis {
   std::string identity;
   int64_t world_size = -1;
   std::vector<JobRank> ranks;
-  std::vector<JobStep> steps;     // the step numbers every rank has, in order
+  std::vector<JobStep> steps;  // the step numbers every rank has, in order
   int64_t matched_collectives = 0;
-  int64_t matched_by_seq = 0;     // of those, matched by (process group, sequence number); the rest by order
+  int64_t matched_by_seq =
+      0;  // of those, matched by (process group, sequence number); the rest by order
   bool has_collectives = false;
-  double median_step_ns = 0;      // median over steps of the median rank's step
+  double median_step_ns = 0;  // median over steps of the median rank's step
   // The job-level verdict: the rank most often late, when it is late in most steps.
   int64_t straggler = -1;
   LateCause straggler_cause = LateCause::kNone;
   int64_t straggler_steps = 0;
-  double mean_late_ns = 0;        // over the straggler's late steps
-  double mean_wait_ns = 0;        // all ranks, all steps: time lost at collectives per rank and step
-  std::vector<std::string> warnings;  // the job's and the analysis's
+  double mean_late_ns = 0;  // over the straggler's late steps
+  double mean_wait_ns = 0;  // all ranks, all steps: time lost at collectives per rank and step
+  std::vector<std::string> warnings;     // the job's and the analysis's
   std::vector<std::string> not_checked;  // what could not be decided, and why
 };
 

@@ -23,7 +23,7 @@ inline constexpr const char* kJobDiffJsonSchema = "steplint.jobdiff/1";
 
 /// The job report's per-rank parts (job.h, JobRank), in its column order.
 inline constexpr size_t kJobPartCount = 7;
-std::string_view jobPartName(size_t part);  // "compute", "comm transfer", "comm wait", ...
+std::string_view jobPartName(size_t part);           // "compute", "comm transfer", "comm wait", ...
 using JobParts = std::array<double, kJobPartCount>;  // ns, mean per step
 JobParts jobParts(const JobRank& rank);
 
@@ -31,14 +31,14 @@ JobParts jobParts(const JobRank& rank);
 struct JobSide {
   std::string identity;
   int64_t ranks = 0;
-  int64_t steps = 0;        // compared steps
-  double step_ns = 0;       // the job's mean step: each rank's mean step, averaged over the ranks
-  JobParts parts{};         // each part likewise
+  int64_t steps = 0;   // compared steps
+  double step_ns = 0;  // the job's mean step: each rank's mean step, averaged over the ranks
+  JobParts parts{};    // each part likewise
   /// The rank the others waited for most: the least comm wait of its own; -1 without matched
   /// collectives. `slowest_late_ns`: the median other rank's wait minus its own, per step.
   int64_t slowest_rank = -1;
   double slowest_late_ns = 0;
-  int64_t straggler = -1;   // the job's verdict (JobAnalysis::straggler), -1: none
+  int64_t straggler = -1;  // the job's verdict (JobAnalysis::straggler), -1: none
   LateCause straggler_cause = LateCause::kNone;
   int64_t straggler_steps = 0;
 };
@@ -55,9 +55,10 @@ struct RankDelta {
 struct JobDiff {
   std::string base_source, new_source;
   JobSide base, next;
-  double step_delta_ns = 0;  // next.step_ns - base.step_ns
-  std::vector<RankDelta> ranks;    // by rank
-  std::vector<std::string> notes;  // different worlds, ranks in one run only, what could not be compared
+  double step_delta_ns = 0;      // next.step_ns - base.step_ns
+  std::vector<RankDelta> ranks;  // by rank
+  std::vector<std::string>
+      notes;  // different worlds, ranks in one run only, what could not be compared
 };
 
 JobDiff diffJobs(const JobAnalysis& base, const JobAnalysis& next);

@@ -45,6 +45,7 @@ struct JobLintResult {
 
 /// Runs the job rules `config` selects (--select, --ignore, steplint.toml: LintConfig::selects)
 /// on one job's analysis; the default configuration selects them all.
-JobLintResult lintJob(const JobAnalysis& job, const JobRuleRegistry& registry, const LintConfig& config = {});
+JobLintResult lintJob(const JobAnalysis& job, const JobRuleRegistry& registry,
+                      const LintConfig& config = {});
 
 }  // namespace steplint::analyzer

@@ -15,15 +15,15 @@ namespace steplint::analyzer {
 /// What fixing every finding of a trace would save per step (the step replay, docs/savings.md):
 /// never more than the step, and the sum of the findings' shares.
 struct SavingsTotal {
-  double per_step_ms = -1;       // < 0: no finding has a time saving
-  double low_ms = -1;            // the pessimistic end (< 0: same as per_step_ms)
+  double per_step_ms = -1;  // < 0: no finding has a time saving
+  double low_ms = -1;       // the pessimistic end (< 0: same as per_step_ms)
   double fraction_of_step = -1;
-  double step_ms = -1;           // the replayed step the fractions are of: without the profiler's cost
+  double step_ms = -1;  // the replayed step the fractions are of: without the profiler's cost
   double profiler_overhead_ms = 0;  // what the recording added per step, taken out before replaying
   std::string profiler_overhead;    // how that cost per event was obtained
-  size_t findings = 0;           // findings whose shares make it up
-  size_t replayed_steps = 0;     // steps in the replayed window
-  bool exact_shares = true;      // false: shares from sampled fix orders (many findings)
+  size_t findings = 0;              // findings whose shares make it up
+  size_t replayed_steps = 0;        // steps in the replayed window
+  bool exact_shares = true;         // false: shares from sampled fix orders (many findings)
 };
 
 struct LintResult {
@@ -41,7 +41,7 @@ SavingsTotal attributeSavings(const AnalysisContext& context, std::vector<Diagno
 
 /// Builds the selected rules with their options from `config` and runs them. The rules are
 /// this run's own (RuleDefinition::create), so runs may share the registry and overlap.
-LintResult runLint(const trace::TraceModel& model, const TraceSummary& summary, const RuleRegistry& registry,
-                   const LintConfig& config);
+LintResult runLint(const trace::TraceModel& model, const TraceSummary& summary,
+                   const RuleRegistry& registry, const LintConfig& config);
 
 }  // namespace steplint::analyzer

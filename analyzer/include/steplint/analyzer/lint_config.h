@@ -21,7 +21,7 @@ struct ConfigError {
 };
 
 struct LintConfig {
-  std::vector<std::string> select;         // empty = rules enabled by default
+  std::vector<std::string> select;  // empty = rules enabled by default
   std::vector<std::string> extend_select;
   std::vector<std::string> ignore;
   Severity fail_on = Severity::kWarning;
@@ -36,7 +36,8 @@ struct LintConfig {
 
 /// Loads `path` (steplint.toml, or pyproject.toml's [tool.steplint]) into `config`,
 /// validating selectors and options against `registry`. Returns errors; empty on success.
-std::vector<ConfigError> loadLintConfig(const std::string& path, const RuleRegistry& registry, LintConfig& config);
+std::vector<ConfigError> loadLintConfig(const std::string& path, const RuleRegistry& registry,
+                                        LintConfig& config);
 
 /// Finds steplint.toml or a pyproject.toml with [tool.steplint], searching upward from `dir`.
 std::optional<std::string> findLintConfig(const std::string& dir);

@@ -20,7 +20,10 @@ class NameMemo {
   using Result = decltype(std::declval<Classify&>()(std::string_view()));
 
   NameMemo(const trace::TraceModel& model, Classify classify)
-      : model_(model), classify_(std::move(classify)), known_(model.strings.size(), 0), values_(known_.size()) {}
+      : model_(model),
+        classify_(std::move(classify)),
+        known_(model.strings.size(), 0),
+        values_(known_.size()) {}
 
   Result operator()(trace::StringId name) {
     if (name >= known_.size()) return classify_(model_.str(name));

@@ -19,7 +19,8 @@ namespace steplint::analyzer {
 /// One collective call as one rank saw it. Durations are the rank's own; no absolute time is
 /// kept, because the ranks' clocks are not trusted to agree.
 struct RankCollective {
-  std::string group;    // process group name from the args ("0", "1" ...); "default" when the trace has none
+  std::string
+      group;  // process group name from the args ("0", "1" ...); "default" when the trace has none
   int64_t index = 0;    // position among the step's collectives of this group
   std::string name;     // normalised: "allreduce", "broadcast", "allgather" ...
   int64_t dur_ns = 0;   // device kernel (NCCL) or host range (gloo), waiting included
@@ -43,26 +44,26 @@ struct NamedTime {
 /// One step of one rank. The components come from the step attribution (attribution.h) on the
 /// rank's busiest device; a rank without device work uses its host timeline instead.
 struct RankStep {
-  int64_t number = 0;        // ProfilerStep number (or detected step index)
-  int64_t step_ns = 0;       // wall time of the step
-  int64_t compute_ns = 0;    // device: kernels other than communication
-  int64_t comm_ns = 0;       // sum of the step's collectives (waiting included)
-  int64_t sync_ns = 0;       // device idle because of host syncs: blocked, and the lead lost after one
-  int64_t host_work_ns = 0;  // device idle while the host runs ops, launches or unrecorded code
-  int64_t dataloader_ns = 0; // host waiting for the next batch
-  int64_t idle_ns = 0;       // all device idle time
+  int64_t number = 0;      // ProfilerStep number (or detected step index)
+  int64_t step_ns = 0;     // wall time of the step
+  int64_t compute_ns = 0;  // device: kernels other than communication
+  int64_t comm_ns = 0;     // sum of the step's collectives (waiting included)
+  int64_t sync_ns = 0;  // device idle because of host syncs: blocked, and the lead lost after one
+  int64_t host_work_ns = 0;   // device idle while the host runs ops, launches or unrecorded code
+  int64_t dataloader_ns = 0;  // host waiting for the next batch
+  int64_t idle_ns = 0;        // all device idle time
   std::vector<RankCollective> collectives;  // in the rank's own order
   std::vector<NamedTime> top_kernels;       // compute kernels by total time in the step (capped)
 };
 
 struct RankSummary {
-  std::string source;        // the trace path
-  int64_t rank = -1;         // distributedInfo.rank, else from the file name, else -1
-  int64_t world_size = -1;   // distributedInfo.world_size (-1: unknown)
+  std::string source;       // the trace path
+  int64_t rank = -1;        // distributedInfo.rank, else from the file name, else -1
+  int64_t world_size = -1;  // distributedInfo.world_size (-1: unknown)
   bool rank_from_file_name = false;
-  std::string backend;       // distributedInfo.backend ("nccl", "gloo"), may be empty
-  std::string comm_source;   // "device kernels", "host ranges" or "" (no collectives)
-  std::string step_source;   // "ProfilerStep", "detected", "whole trace"
+  std::string backend;      // distributedInfo.backend ("nccl", "gloo"), may be empty
+  std::string comm_source;  // "device kernels", "host ranges" or "" (no collectives)
+  std::string step_source;  // "ProfilerStep", "detected", "whole trace"
   std::vector<RankStep> steps;
   std::vector<ProcessGroup> groups;  // from the collectives' args, by name; empty without them
   std::vector<std::string> notes;    // what could not be read, and why
@@ -79,7 +80,8 @@ std::string collectiveKind(std::string_view name);
 /// Who a trace is in its job: source, rank, world size and backend from its distributedInfo,
 /// else the rank from the file name. summarizeRank uses it; the CLI also on a file's first bytes
 /// (trace/peek.h), to tell a job's ranks from unrelated traces before importing them.
-void setRankIdentity(const trace::DistributedInfo& info, const std::string& source, RankSummary& out);
+void setRankIdentity(const trace::DistributedInfo& info, const std::string& source,
+                     RankSummary& out);
 
 /// Reduces one imported trace (and its summary) to a RankSummary.
 RankSummary summarizeRank(const trace::TraceModel& model, const TraceSummary& summary,
@@ -93,7 +95,8 @@ enum class RankSummaryRead : uint8_t { kRead, kNotASummary, kBroken };
 /// kNotASummary: the text is no steplint summary (a trace, another JSON document); kBroken: it
 /// is one, but its rank summary is missing or malformed (`problem` says what; `out` untouched).
 /// Sizes are bounded, so a corrupt file is an error, not a huge allocation.
-RankSummaryRead readRankSummaryDocument(std::string_view json_text, RankSummary& out, std::string& problem);
+RankSummaryRead readRankSummaryDocument(std::string_view json_text, RankSummary& out,
+                                        std::string& problem);
 
 /// The rank in a file name written by torch's tensorboard_trace_handler or a launcher
 /// ("rank3", "rank_3", "rank-3", "worker3"); -1 when none is found.

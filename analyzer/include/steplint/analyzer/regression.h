@@ -49,7 +49,8 @@ struct MannWhitneyResult {
 /// One-sided Mann-Whitney U test that `next` tends to exceed `base`. Normal approximation with
 /// average ranks for ties (the variance corrected for them) and a continuity correction;
 /// p_greater is 1 when every value is equal. Empty input gives p 1.
-MannWhitneyResult mannWhitneyGreater(const std::vector<int64_t>& base, const std::vector<int64_t>& next);
+MannWhitneyResult mannWhitneyGreater(const std::vector<int64_t>& base,
+                                     const std::vector<int64_t>& next);
 
 enum class GateVerdict : uint8_t { kPass, kRegressed, kUndecided };
 std::string_view gateVerdictName(GateVerdict verdict);  // "pass" | "regressed" | "undecided"
@@ -68,11 +69,13 @@ struct GateCheck {
 };
 
 /// Evaluates every limit of `options` on the two runs' per-step times.
-std::vector<GateCheck> runGate(const RunProfile& base, const RunProfile& next, const GateOptions& options);
+std::vector<GateCheck> runGate(const RunProfile& base, const RunProfile& next,
+                               const GateOptions& options);
 
 /// Puts the gate's outcome into the new run's lint result, so every emitter shows it: a
 /// regressed check becomes an error-severity SL801 finding (first in the list), an undecided
 /// one a "not checked" entry with its reason.
-void addGateResults(const std::vector<GateCheck>& checks, const std::string& base_source, LintResult& lint);
+void addGateResults(const std::vector<GateCheck>& checks, const std::string& base_source,
+                    LintResult& lint);
 
 }  // namespace steplint::analyzer

@@ -40,8 +40,8 @@ class StepReplay {
 
   /// `op_overhead_ns`: what recording one host event added to its thread (profilerOverhead());
   /// replays take it out of the host timeline unless a scenario keeps it.
-  StepReplay(const trace::TraceModel& model, const StepResult& steps, const std::vector<FixEffect>& fixes,
-             double op_overhead_ns = 0);
+  StepReplay(const trace::TraceModel& model, const StepResult& steps,
+             const std::vector<FixEffect>& fixes, double op_overhead_ns = 0);
   ~StepReplay();
   StepReplay(StepReplay&&) noexcept;
   StepReplay& operator=(StepReplay&&) noexcept;
@@ -77,11 +77,11 @@ struct FixSavings {
   std::vector<double> share_low_ns;  // the lowest share over the pessimistic scenarios
   std::vector<double> alone_ns;
   std::vector<double> alone_low_ns;  // the same for alone
-  double all_ns = 0;         // replayed step − replayed step with every fix applied
-  double all_low_ns = 0;     // the low end: pessimistic factors, or the profiler's cost left in
-  double step_ns = 0;        // replayed steady-state step without fixes, the profiler's cost taken out
+  double all_ns = 0;                 // replayed step − replayed step with every fix applied
+  double all_low_ns = 0;  // the low end: pessimistic factors, or the profiler's cost left in
+  double step_ns = 0;     // replayed steady-state step without fixes, the profiler's cost taken out
   double recorded_step_ns = 0;  // the same with the profiler's cost left in
-  bool exact_shares = true;  // false: shares estimated from sampled fix orders (many fixes)
+  bool exact_shares = true;     // false: shares estimated from sampled fix orders (many fixes)
 };
 
 /// Replays every subset of the fixes (up to kExactShapleyFixes fixes; sampled orders beyond).

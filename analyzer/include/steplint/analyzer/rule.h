@@ -22,18 +22,18 @@
 namespace steplint::analyzer {
 
 struct RuleInfo {
-  std::string_view code;          // "SL101"
-  std::string_view name;          // "dataloader-wait": the pattern flagged, kebab-case
+  std::string_view code;  // "SL101"
+  std::string_view name;  // "dataloader-wait": the pattern flagged, kebab-case
   Category category;
   Severity default_severity;
-  bool enabled_by_default;        // false for SL9xx
-  std::string_view summary;       // one line for `steplint rules`
+  bool enabled_by_default;   // false for SL9xx
+  std::string_view summary;  // one line for `steplint rules`
 };
 
 /// A rule option as declared by the rule (name, type, default, meaning).
 using OptionValue = std::variant<bool, int64_t, double, std::string>;
 struct OptionSpec {
-  std::string name;         // kebab-case: "min-wait-fraction"
+  std::string name;  // kebab-case: "min-wait-fraction"
   OptionValue default_value;
   std::string description;
   /// Range of a number option. Every option declared so far is a threshold, count, size or
@@ -91,10 +91,13 @@ class AnalysisContext {
     auto it = cache_->entries.find(key);
     if (it == cache_->entries.end()) {
       std::shared_ptr<const void> value = std::make_shared<const T>(make());
-      it = cache_->entries.emplace(std::string(key), CacheEntry{std::type_index(typeid(T)), std::move(value)}).first;
+      it = cache_->entries
+               .emplace(std::string(key), CacheEntry{std::type_index(typeid(T)), std::move(value)})
+               .first;
     }
     if (it->second.type != std::type_index(typeid(T)))
-      throw std::logic_error("AnalysisContext::shared: key used with two types: " + std::string(key));
+      throw std::logic_error("AnalysisContext::shared: key used with two types: " +
+                             std::string(key));
     return *static_cast<const T*>(it->second.value.get());
   }
 

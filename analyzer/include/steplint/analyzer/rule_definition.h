@@ -52,8 +52,8 @@ template <typename Options, typename T>
 OptionBinding<Options> option(std::string name, T Options::*member, std::string description,
                               double min_value = 0.0,
                               double max_value = std::numeric_limits<double>::infinity()) {
-  static_assert(std::is_same_v<T, bool> || std::is_same_v<T, int64_t> || std::is_same_v<T, double> ||
-                    std::is_same_v<T, std::string>,
+  static_assert(std::is_same_v<T, bool> || std::is_same_v<T, int64_t> ||
+                    std::is_same_v<T, double> || std::is_same_v<T, std::string>,
                 "an option member is bool, int64_t, double or std::string");
   OptionBinding<Options> binding;
   binding.spec.name = std::move(name);
@@ -61,7 +61,8 @@ OptionBinding<Options> option(std::string name, T Options::*member, std::string 
   binding.spec.description = std::move(description);
   binding.spec.min_value = min_value;
   binding.spec.max_value = max_value;
-  binding.assign = [member, option_name = binding.spec.name](Options& options, const OptionValue& value) {
+  binding.assign = [member, option_name = binding.spec.name](Options& options,
+                                                             const OptionValue& value) {
     options.*member = detail::optionAs<T>(value, option_name);
   };
   return binding;
@@ -85,7 +86,9 @@ class RuleDefinition {
   /// ignored: a config holds the options of every rule).
   RuleOptions resolve(const RuleOptions& values) const;
   /// A fresh rule for one run, configured with resolve(values).
-  std::unique_ptr<Rule> create(const RuleOptions& values = {}) const { return factory_(resolve(values)); }
+  std::unique_ptr<Rule> create(const RuleOptions& values = {}) const {
+    return factory_(resolve(values));
+  }
 
  private:
   RuleInfo info_;
@@ -95,7 +98,8 @@ class RuleDefinition {
 
 /// The definition of rule class R (constructible as R(info, R::Options)) with its option table.
 template <typename R>
-RuleDefinition defineRule(const RuleInfo& info, std::vector<OptionBinding<typename R::Options>> table = {}) {
+RuleDefinition defineRule(const RuleInfo& info,
+                          std::vector<OptionBinding<typename R::Options>> table = {}) {
   using Options = typename R::Options;
   std::vector<OptionSpec> specs;
   for (const OptionBinding<Options>& binding : table) specs.push_back(binding.spec);
@@ -103,7 +107,8 @@ RuleDefinition defineRule(const RuleInfo& info, std::vector<OptionBinding<typena
   return RuleDefinition(info, std::move(specs), [info, bindings](const RuleOptions& resolved) {
     Options options;
     for (const OptionBinding<Options>& binding : *bindings)
-      if (const OptionValue* value = resolved.get(binding.spec.name)) binding.assign(options, *value);
+      if (const OptionValue* value = resolved.get(binding.spec.name))
+        binding.assign(options, *value);
     return std::unique_ptr<Rule>(std::make_unique<R>(info, options));
   });
 }

@@ -74,13 +74,16 @@ struct RunProfile {
   /// distributed setup, DataLoader iterator, and any other small top-level trace key.
   std::vector<std::pair<std::string, std::string>> metadata;
   /// What per-step figures divide by: the step count, 1 without steps (whole-trace totals).
-  double perStepDivisor() const { return step_ns.empty() ? 1.0 : static_cast<double>(step_ns.size()); }
+  double perStepDivisor() const {
+    return step_ns.empty() ? 1.0 : static_cast<double>(step_ns.size());
+  }
 };
 
 /// Builds the profile from a model and its analyses; `lint` may be null (no findings diff).
 /// Ops count when they start inside an analysed step (host range for CPU ops, the step
 /// extended to its device work for device ops); without steps, the whole trace counts.
-RunProfile profileRun(const trace::TraceModel& model, const TraceSummary& summary, const LintResult* lint);
+RunProfile profileRun(const trace::TraceModel& model, const TraceSummary& summary,
+                      const LintResult* lint);
 
 struct DistributionStats {
   size_t count = 0;
@@ -106,16 +109,17 @@ struct GroupDelta {
   int32_t stream = -1;  // likewise
   trace::EventKind kind = trace::EventKind::kOther;
   GroupChange change = GroupChange::kMatched;
-  bool by_name_only = false;  // shapes or stream differed; matched on the name
-  double base_count = 0, new_count = 0;  // per step
-  double base_ns = 0, new_ns = 0;        // total time per step
+  bool by_name_only = false;                 // shapes or stream differed; matched on the name
+  double base_count = 0, new_count = 0;      // per step
+  double base_ns = 0, new_ns = 0;            // total time per step
   double base_mean_ns = 0, new_mean_ns = 0;  // per call
   double delta_ns() const { return new_ns - base_ns; }
   double count_delta() const { return new_count - base_count; }
 };
 
 enum class FindingChange : uint8_t { kNew, kFixed, kWorse, kBetter, kSame };
-std::string_view findingChangeName(FindingChange change);  // "new" | "fixed" | "worse" | "better" | "same"
+std::string_view findingChangeName(
+    FindingChange change);  // "new" | "fixed" | "worse" | "better" | "same"
 
 struct FindingDelta {
   FindingChange change = FindingChange::kSame;
@@ -138,12 +142,12 @@ struct DiffOptions {
 struct RunDiff {
   std::string base_source, new_source;
   DistributionStats base_steps, new_steps;
-  double step_delta_ns = 0;  // new mean step - base mean step
+  double step_delta_ns = 0;               // new mean step - base mean step
   std::vector<CategoryDelta> categories;  // StepCategory order
   std::vector<GroupDelta> ops;            // largest |delta per step| first
   std::vector<GroupDelta> device_ops;
-  bool findings_compared = false;  // both runs were linted
-  std::vector<FindingDelta> findings;  // new, worse, fixed, better, then same
+  bool findings_compared = false;       // both runs were linted
+  std::vector<FindingDelta> findings;   // new, worse, fixed, better, then same
   std::vector<MetadataDelta> metadata;  // every key of either run, in key order
   /// Share of the device time per step (both runs) that falls in groups found in both runs;
   /// low means the traces run different work (different models), < 0 without device ops.

@@ -20,13 +20,13 @@ namespace steplint::analyzer {
 enum class StepSource { kNone, kProfilerStep, kWholeTrace, kDetected };
 
 struct Step {
-  int64_t number = 0;               // N of ProfilerStep#N; 0..N-1 for detected steps
-  int64_t start_ns = 0;             // after device extension
+  int64_t number = 0;    // N of ProfilerStep#N; 0..N-1 for detected steps
+  int64_t start_ns = 0;  // after device extension
   int64_t end_ns = 0;
-  int64_t host_start_ns = 0;        // the ProfilerStep range itself (or the detected iteration)
+  int64_t host_start_ns = 0;  // the ProfilerStep range itself (or the detected iteration)
   int64_t host_end_ns = 0;
-  uint32_t event = trace::kNoIndex; // the ProfilerStep event, if any
-  int64_t device_op_count = 0;      // device ops matched through launches inside the step
+  uint32_t event = trace::kNoIndex;  // the ProfilerStep event, if any
+  int64_t device_op_count = 0;       // device ops matched through launches inside the step
   int64_t duration_ns() const { return end_ns - start_ns; }
 };
 
@@ -49,13 +49,14 @@ struct StepResult {
   bool stepsAreIterations() const {
     return source == StepSource::kProfilerStep || source == StepSource::kDetected;
   }
-  std::vector<Step> steps;          // kept steps, in time order
+  std::vector<Step> steps;  // kept steps, in time order
   /// The training thread: the track of the ProfilerStep ranges, or the thread whose
   /// iterations were detected (kNoIndex for the whole-trace fallback and without steps).
   uint32_t main_track = trace::kNoIndex;
   int64_t dropped_tail_steps = 0;
-  int64_t dropped_warmup_steps = 0;  // leading steps dropped as start-up (StepOptions::drop_warmup_head)
-  std::vector<std::string> notes;   // human-readable remarks ("no ProfilerStep ranges: ...")
+  int64_t dropped_warmup_steps =
+      0;  // leading steps dropped as start-up (StepOptions::drop_warmup_head)
+  std::vector<std::string> notes;  // human-readable remarks ("no ProfilerStep ranges: ...")
 };
 
 /// A leading step is warm-up when it takes more than this many times the median later step.

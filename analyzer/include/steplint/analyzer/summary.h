@@ -34,18 +34,20 @@ struct TraceSummary {
   BreakdownResult breakdown;
   AttributionResult attribution;  // why each step's time went where it went (attribution.h)
   StepProfilerCost profiler;      // what recording cost each step (profiler_overhead.h)
-  InferredInputWait input_wait;   // without DataLoader ranges: the inferred input phases (input_wait.h)
+  InferredInputWait
+      input_wait;  // without DataLoader ranges: the inferred input phases (input_wait.h)
   std::vector<GpuSummary> gpus;
   // Idle time per stream over three windows (docs/analyses.md §4): the same algorithm gives
   // numbers far apart on different windows, so each is reported with the window it covers.
-  std::vector<StreamIdle> idle;        // every device op of the trace (JSON `idle.streams`)
-  Interval steps_window;               // the analysed steps (analysisWindow): the GPU summary's window
+  std::vector<StreamIdle> idle;  // every device op of the trace (JSON `idle.streams`)
+  Interval steps_window;         // the analysed steps (analysisWindow): the GPU summary's window
   std::vector<StreamIdle> idle_steps;  // device ops that start inside steps_window
-  HtaWindow hta;                       // HTA's default selection: everything before the last ProfilerStep
-  std::vector<StreamIdle> idle_hta;    // HTA's get_idle_time_breakdown on its own window
-  std::vector<TemporalBreakdown> temporal;  // HTA's get_temporal_breakdown, per GPU, on HTA's window
+  HtaWindow hta;  // HTA's default selection: everything before the last ProfilerStep
+  std::vector<StreamIdle> idle_hta;  // HTA's get_idle_time_breakdown on its own window
+  std::vector<TemporalBreakdown>
+      temporal;  // HTA's get_temporal_breakdown, per GPU, on HTA's window
   std::vector<KernelStat> top_kernels;
-  IdleOptions idle_options;  // the thresholds `idle` was computed with (shown next to it)
+  IdleOptions idle_options;        // the thresholds `idle` was computed with (shown next to it)
   std::vector<std::string> notes;  // what could not be computed, and why
   // counts for the header line
   size_t event_count = 0;
@@ -56,10 +58,11 @@ TraceSummary summarize(const trace::TraceModel& model, const SummaryOptions& opt
 
 /// Human-readable tables (steps, breakdown with percentages, GPU summary, idle, top kernels,
 /// import stats). `color` adds ANSI emphasis (for TTYs).
-void printSummaryText(std::ostream& out, const TraceSummary& summary, const trace::TraceModel& model,
-                      bool color = false);
+void printSummaryText(std::ostream& out, const TraceSummary& summary,
+                      const trace::TraceModel& model, bool color = false);
 
-/// The same content as JSON; schema documented in docs/summary-json.md ("schema": "steplint.summary/1").
+/// The same content as JSON; schema documented in docs/summary-json.md ("schema":
+/// "steplint.summary/1").
 nlohmann::json summaryToJson(const TraceSummary& summary, const trace::TraceModel& model);
 
 }  // namespace steplint::analyzer

@@ -9,11 +9,11 @@ namespace steplint::analyzer {
 
 /// Which API blocked the host.
 enum class SyncApi : uint8_t {
-  kStreamSync,   // cudaStreamSynchronize, cuStreamSynchronize, hipStreamSynchronize
-  kDeviceSync,   // cudaDeviceSynchronize, cudaCtxSynchronize, cuCtxSynchronize
-  kEventSync,    // cudaEventSynchronize
-  kSyncCopy,     // cudaMemcpy (not Async), cuMemcpyDtoH ...: synchronous by definition
-  kSyncRecord,   // a cuda_sync record (Stream/Context/Event Sync) with no matching API call
+  kStreamSync,  // cudaStreamSynchronize, cuStreamSynchronize, hipStreamSynchronize
+  kDeviceSync,  // cudaDeviceSynchronize, cudaCtxSynchronize, cuCtxSynchronize
+  kEventSync,   // cudaEventSynchronize
+  kSyncCopy,    // cudaMemcpy (not Async), cuMemcpyDtoH ...: synchronous by definition
+  kSyncRecord,  // a cuda_sync record (Stream/Context/Event Sync) with no matching API call
 };
 
 /// True for API names that block the host (see SyncApi); sets `api`.

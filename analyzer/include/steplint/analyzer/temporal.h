@@ -18,19 +18,21 @@ HtaKernelType htaKernelType(std::string_view name);
 
 struct TemporalBreakdown {
   int32_t device = -1;
-  int64_t kernel_time_ns = 0;    // T: first GPU event start → last GPU event end
-  int64_t idle_ns = 0;           // T − |∪ GPU events|
-  int64_t compute_ns = 0;        // |∪ COMPUTATION events|
-  int64_t non_compute_ns = 0;    // T − compute − idle
+  int64_t kernel_time_ns = 0;  // T: first GPU event start → last GPU event end
+  int64_t idle_ns = 0;         // T − |∪ GPU events|
+  int64_t compute_ns = 0;      // |∪ COMPUTATION events|
+  int64_t non_compute_ns = 0;  // T − compute − idle
   /// x / T (0..1); 0 when T is 0. HTA prints round(100 · x / T, 2).
   double fraction(int64_t part_ns) const {
-    return kernel_time_ns > 0 ? static_cast<double>(part_ns) / static_cast<double>(kernel_time_ns) : 0.0;
+    return kernel_time_ns > 0 ? static_cast<double>(part_ns) / static_cast<double>(kernel_time_ns)
+                              : 0.0;
   }
 };
 
 /// One row per device with GPU events that `window` keeps. HTA's GPU events here are the
 /// device ops and the stream-bound `cuda_sync` events (HTA counts host-blocking sync time as
 /// non-compute busy time, HTA-Q5; reproduced so the numbers match).
-std::vector<TemporalBreakdown> computeTemporalBreakdown(const trace::TraceModel& model, const HtaWindow& window);
+std::vector<TemporalBreakdown> computeTemporalBreakdown(const trace::TraceModel& model,
+                                                        const HtaWindow& window);
 
 }  // namespace steplint::analyzer

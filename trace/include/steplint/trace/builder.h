@@ -55,7 +55,8 @@ class TraceBuilder {
  private:
   struct KeyHash {
     size_t operator()(const std::pair<uint64_t, uint64_t>& k) const {
-      return static_cast<size_t>(k.first * 0x9E3779B97F4A7C15ull ^ (k.second + 0x632BE59BD9B4E019ull));
+      return static_cast<size_t>(k.first * 0x9E3779B97F4A7C15ull ^
+                                 (k.second + 0x632BE59BD9B4E019ull));
     }
   };
   uint64_t rowKey(RowId id);

@@ -2,9 +2,9 @@
 //
 // importTraceFile() opens the path once through the input layer (input_file.h: regular
 // files, pipes and FIFOs; directories and devices are refused), sniffs the content (gzip or
-// not, then the registered importers) and streams it: the whole text is never held at once, so memory stays proportional to the
-// events kept, not to the file. Per-event problems are counted in TraceModel::stats;
-// only file-level failures (unreadable, not a trace) return an error.
+// not, then the registered importers) and streams it: the whole text is never held at once, so
+// memory stays proportional to the events kept, not to the file. Per-event problems are counted in
+// TraceModel::stats; only file-level failures (unreadable, not a trace) return an error.
 #pragma once
 
 #include <atomic>
@@ -42,10 +42,12 @@ struct ImportStatus {
 };
 
 /// Imports a Kineto / torch.profiler / Chrome-trace JSON file, plain or gzip.
-ImportStatus importTraceFile(const std::string& path, TraceModel& out, const ImportOptions& options = {});
+ImportStatus importTraceFile(const std::string& path, TraceModel& out,
+                             const ImportOptions& options = {});
 
 /// Same, from bytes in memory (plain or gzip). Used by tests and the fuzzer.
-ImportStatus importTraceBytes(std::string_view bytes, TraceModel& out, const ImportOptions& options = {},
+ImportStatus importTraceBytes(std::string_view bytes, TraceModel& out,
+                              const ImportOptions& options = {},
                               std::string_view source_name = "<memory>");
 
 }  // namespace steplint::trace

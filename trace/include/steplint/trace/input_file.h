@@ -44,7 +44,8 @@ class InputFile {
   /// "no such file", "is a directory, not a trace file", "is a character device, not a trace
   /// file", "cannot read (Permission denied)", "no data within 30 s from the pipe or FIFO
   /// (is anything writing to it?)".
-  static InputFile open(const std::string& path, std::string& error, const InputOpenOptions& options = {});
+  static InputFile open(const std::string& path, std::string& error,
+                        const InputOpenOptions& options = {});
 
   bool isOpen() const { return fd_ >= 0; }
   int fd() const { return fd_; }

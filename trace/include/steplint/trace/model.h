@@ -24,20 +24,20 @@ inline constexpr int64_t kNoId = -1;
 
 /// What an event is, from its Kineto category (both legacy and current spellings).
 enum class EventKind : uint8_t {
-  kCpuOp,             // cpu_op / Operator
-  kUserAnnotation,    // user_annotation (ProfilerStep#N, DataLoader, optimizer, nccl:* ...)
-  kGpuUserAnnotation, // gpu_user_annotation (GPU-side span of a user annotation)
-  kPythonFunction,    // python_function / Python
-  kRuntime,           // cuda_runtime / Runtime (and other *_runtime back-ends)
-  kDriver,            // cuda_driver (cuLaunchKernel from Triton)
-  kKernel,            // kernel / Kernel
-  kMemcpy,            // gpu_memcpy / Memcpy
-  kMemset,            // gpu_memset / Memset
-  kCudaSync,          // cuda_sync: duration = host blocking time
-  kCudaEvent,         // cuda_event
-  kOverhead,          // CUPTI overhead records
-  kSpan,              // cat "Trace": the profiler window
-  kOther,             // anything else: kept, not interpreted
+  kCpuOp,              // cpu_op / Operator
+  kUserAnnotation,     // user_annotation (ProfilerStep#N, DataLoader, optimizer, nccl:* ...)
+  kGpuUserAnnotation,  // gpu_user_annotation (GPU-side span of a user annotation)
+  kPythonFunction,     // python_function / Python
+  kRuntime,            // cuda_runtime / Runtime (and other *_runtime back-ends)
+  kDriver,             // cuda_driver (cuLaunchKernel from Triton)
+  kKernel,             // kernel / Kernel
+  kMemcpy,             // gpu_memcpy / Memcpy
+  kMemset,             // gpu_memset / Memset
+  kCudaSync,           // cuda_sync: duration = host blocking time
+  kCudaEvent,          // cuda_event
+  kOverhead,           // CUPTI overhead records
+  kSpan,               // cat "Trace": the profiler window
+  kOther,              // anything else: kept, not interpreted
 };
 inline constexpr int kEventKindCount = static_cast<int>(EventKind::kOther) + 1;
 std::string_view eventKindName(EventKind kind);
@@ -47,7 +47,8 @@ inline bool isDeviceOp(EventKind k) {
 }
 inline bool isLaunchApi(EventKind k) { return k == EventKind::kRuntime || k == EventKind::kDriver; }
 inline bool isCpuRange(EventKind k) {
-  return k == EventKind::kCpuOp || k == EventKind::kUserAnnotation || k == EventKind::kPythonFunction;
+  return k == EventKind::kCpuOp || k == EventKind::kUserAnnotation ||
+         k == EventKind::kPythonFunction;
 }
 
 /// A complete ('X') event. 64 bytes.
@@ -57,14 +58,14 @@ struct Event {
   int64_t external_id = kNoId;  // PyTorch "External id" (ops, runtime calls, device ops)
   int64_t correlation = kNoId;  // CUPTI correlation (runtime/driver calls, device ops, syncs)
   StringId name = 0;
-  StringId category = 0;        // the raw `cat` as written, for display and unknown kinds
-  uint32_t track = 0;           // index into TraceModel::tracks
-  uint32_t detail = kNoIndex;   // index into gpu_details (device-side kinds) or op_details
-  uint32_t parent = kNoIndex;   // enclosing event on the same track (CPU nesting), after finalize
-  uint32_t link = kNoIndex;     // device op -> its launch call; launch call -> its CPU op
+  StringId category = 0;       // the raw `cat` as written, for display and unknown kinds
+  uint32_t track = 0;          // index into TraceModel::tracks
+  uint32_t detail = kNoIndex;  // index into gpu_details (device-side kinds) or op_details
+  uint32_t parent = kNoIndex;  // enclosing event on the same track (CPU nesting), after finalize
+  uint32_t link = kNoIndex;    // device op -> its launch call; launch call -> its CPU op
   EventKind kind = EventKind::kOther;
-  uint8_t flags = 0;            // EventFlag bits
-  uint16_t depth = 0;           // nesting depth on its track (saturates at 65535)
+  uint8_t flags = 0;   // EventFlag bits
+  uint16_t depth = 0;  // nesting depth on its track (saturates at 65535)
 
   int64_t end_ns() const { return start_ns + dur_ns; }
 };
@@ -75,9 +76,30 @@ enum EventFlag : uint8_t {
 };
 
 /// CUPTI memcpy kinds (raw CUPTI numbering, which Kineto names in the event name).
-enum class CopyKind : uint8_t { kUnknown, kHtoD, kDtoH, kHtoA, kAtoH, kAtoA, kAtoD, kDtoA, kDtoD, kHtoH, kPtoP };
+enum class CopyKind : uint8_t {
+  kUnknown,
+  kHtoD,
+  kDtoH,
+  kHtoA,
+  kAtoH,
+  kAtoA,
+  kAtoD,
+  kDtoA,
+  kDtoD,
+  kHtoH,
+  kPtoP
+};
 /// CUPTI memory kinds (raw CUPTI numbering: pageable 1, pinned 2; NOT nsys's numbering).
-enum class MemoryKind : uint8_t { kUnknown, kPageable, kPinned, kDevice, kArray, kManaged, kDeviceStatic, kManagedStatic };
+enum class MemoryKind : uint8_t {
+  kUnknown,
+  kPageable,
+  kPinned,
+  kDevice,
+  kArray,
+  kManaged,
+  kDeviceStatic,
+  kManagedStatic
+};
 std::string_view copyKindName(CopyKind kind);
 std::string_view memoryKindName(MemoryKind kind);
 
@@ -85,10 +107,10 @@ std::string_view memoryKindName(MemoryKind kind);
 struct GpuDetail {
   int32_t device = -1;
   int32_t stream = -1;
-  int64_t bytes = -1;                 // memcpy/memset
-  float blocks_per_sm = -1.0f;        // kernel args["blocks per SM"]
+  int64_t bytes = -1;           // memcpy/memset
+  float blocks_per_sm = -1.0f;  // kernel args["blocks per SM"]
   float warps_per_sm = -1.0f;
-  float occupancy_pct = -1.0f;        // kernel args["est. achieved occupancy %"]
+  float occupancy_pct = -1.0f;  // kernel args["est. achieved occupancy %"]
   int32_t grid[3] = {0, 0, 0};
   int32_t block[3] = {0, 0, 0};
   int32_t registers_per_thread = -1;
@@ -117,15 +139,15 @@ struct OpDetail {
 struct CollectiveDetail {
   uint32_t owner = kNoIndex;  // index into op_details (CPU op) or gpu_details (on_device)
   bool on_device = false;
-  int32_t group_size = -1;    // "Group size"
-  int64_t seq = kNoId;        // "Seq" / "seq" (torch >= 2.3): the call's number within its process group
-  int64_t in_nelems = -1;     // "In msg nelems"
-  int64_t out_nelems = -1;    // "Out msg nelems"
-  StringId name = 0;          // "Collective name": allreduce, broadcast, allgather, ... (0 = absent)
-  StringId group = 0;         // "Process Group Name" ("Process Group ID" in 2024-04 traces): "0", "1", ...
-  StringId group_desc = 0;    // "Process Group Description": default_pg, ...
-  StringId group_ranks = 0;   // "Process Group Ranks" as written: "[0, 1]"
-  StringId dtype = 0;         // "dtype": Float, BFloat16, ...
+  int32_t group_size = -1;  // "Group size"
+  int64_t seq = kNoId;  // "Seq" / "seq" (torch >= 2.3): the call's number within its process group
+  int64_t in_nelems = -1;   // "In msg nelems"
+  int64_t out_nelems = -1;  // "Out msg nelems"
+  StringId name = 0;        // "Collective name": allreduce, broadcast, allgather, ... (0 = absent)
+  StringId group = 0;  // "Process Group Name" ("Process Group ID" in 2024-04 traces): "0", "1", ...
+  StringId group_desc = 0;   // "Process Group Description": default_pg, ...
+  StringId group_ranks = 0;  // "Process Group Ranks" as written: "[0, 1]"
+  StringId dtype = 0;        // "dtype": Float, BFloat16, ...
 };
 
 enum class TrackKind : uint8_t { kCpuThread, kGpuStream, kOther };
@@ -133,14 +155,14 @@ enum class TrackKind : uint8_t { kCpuThread, kGpuStream, kOther };
 /// One row of the timeline: a CPU thread, a GPU stream, or a named pseudo-process row.
 struct Track {
   TrackKind kind = TrackKind::kOther;
-  int64_t pid = 0;             // numeric pid (device index on GPU rows); 0 if textual
-  int64_t tid = 0;             // numeric tid (stream id on GPU rows); 0 if textual
-  StringId pid_label = 0;      // the pid as written when it was not a number ("Spans")
-  StringId tid_label = 0;      // the tid as written when it was not a number
-  StringId process_name = 0;   // from 'M' process_name
-  StringId thread_name = 0;    // from 'M' thread_name
+  int64_t pid = 0;            // numeric pid (device index on GPU rows); 0 if textual
+  int64_t tid = 0;            // numeric tid (stream id on GPU rows); 0 if textual
+  StringId pid_label = 0;     // the pid as written when it was not a number ("Spans")
+  StringId tid_label = 0;     // the tid as written when it was not a number
+  StringId process_name = 0;  // from 'M' process_name
+  StringId thread_name = 0;   // from 'M' thread_name
   int64_t sort_index = 0;
-  uint32_t first_event = 0;    // [first_event, first_event + event_count) in TraceModel::events
+  uint32_t first_event = 0;  // [first_event, first_event + event_count) in TraceModel::events
   uint32_t event_count = 0;
   uint16_t max_depth = 0;
 };
@@ -148,11 +170,11 @@ struct Track {
 /// Allocator instant event ('[memory]').
 struct MemoryEvent {
   int64_t ts_ns = 0;
-  int64_t bytes = 0;               // > 0 allocation, < 0 free
+  int64_t bytes = 0;  // > 0 allocation, < 0 free
   int64_t total_allocated = -1;
   int64_t total_reserved = -1;
   uint64_t addr = 0;
-  int32_t device_type = 0;         // c10::DeviceType: 0 CPU, 1 CUDA
+  int32_t device_type = 0;  // c10::DeviceType: 0 CPU, 1 CUDA
   int32_t device_id = -1;
   uint32_t track = 0;
 };
@@ -233,10 +255,10 @@ struct DistributedInfo {
 
 struct TraceMetadata {
   std::string source_path;
-  std::string format;                 // "kineto-json" (object form) or "chrome-json-array"
+  std::string format;  // "kineto-json" (object form) or "chrome-json-array"
   int64_t schema_version = -1;
   bool has_base_time = false;
-  int64_t base_time_ns = 0;           // baseTimeNanoseconds: epoch of relative `ts`
+  int64_t base_time_ns = 0;  // baseTimeNanoseconds: epoch of relative `ts`
   std::string display_time_unit;
   std::string trace_name;
   std::vector<DeviceProperties> devices;
@@ -247,7 +269,7 @@ struct TraceMetadata {
   /// steplint_stopped_early (recorded_names.h), decoded: why the collector stopped recording while
   /// the program went on. Empty in a complete recording (see Stat::recorder_stopped_early).
   std::string stopped_early_reason;
-  uint64_t input_bytes = 0;           // uncompressed JSON bytes read
+  uint64_t input_bytes = 0;  // uncompressed JSON bytes read
 };
 
 /// The imported trace. Built by TraceBuilder; read-only afterwards.
@@ -259,10 +281,10 @@ class TraceModel {
   std::vector<GpuDetail> gpu_details;
   std::vector<OpDetail> op_details;
   std::vector<CollectiveDetail> collectives;  // sorted by (on_device, owner) after finalize
-  std::vector<MemoryEvent> memory_events;  // sorted by ts
-  std::vector<InstantEvent> instants;      // sorted by ts
-  std::vector<CounterSample> counters;     // sorted by ts
-  std::vector<FlowEvent> flows;            // sorted by ts
+  std::vector<MemoryEvent> memory_events;     // sorted by ts
+  std::vector<InstantEvent> instants;         // sorted by ts
+  std::vector<CounterSample> counters;        // sorted by ts
+  std::vector<FlowEvent> flows;               // sorted by ts
   TraceMetadata metadata;
   ImportStats stats;
 
@@ -270,11 +292,13 @@ class TraceModel {
   std::string_view name(const Event& e) const { return strings.view(e.name); }
   const GpuDetail* gpu(const Event& e) const {
     return (e.detail != kNoIndex && !isCpuRange(e.kind) && e.detail < gpu_details.size())
-               ? &gpu_details[e.detail] : nullptr;
+               ? &gpu_details[e.detail]
+               : nullptr;
   }
   const OpDetail* op(const Event& e) const {
     return (e.detail != kNoIndex && isCpuRange(e.kind) && e.detail < op_details.size())
-               ? &op_details[e.detail] : nullptr;
+               ? &op_details[e.detail]
+               : nullptr;
   }
   /// The collective args recorded on this event itself (not on an enclosing op), or nullptr.
   const CollectiveDetail* collective(const Event& e) const;

@@ -14,14 +14,15 @@
 namespace steplint::trace {
 
 struct FilePeek {
-  bool peeked = false;           // a regular file whose first bytes were read; pipes, FIFOs and
-                                 // devices are not peeked (a peek would consume a stream)
+  bool peeked = false;  // a regular file whose first bytes were read; pipes, FIFOs and
+                        // devices are not peeked (a peek would consume a stream)
   bool gzip = false;
-  char first_char = 0;           // the first character of the (decompressed) text after spaces
-  std::string first_key;         // the first key when the text starts with an object
-  bool trace_key_first = false;  // that key is one only a trace has (schemaVersion, traceEvents, ...)
-  DistributedInfo distributed;   // present when read in the head, before traceEvents
-  uint64_t size = 0;             // bytes on disk
+  char first_char = 0;    // the first character of the (decompressed) text after spaces
+  std::string first_key;  // the first key when the text starts with an object
+  bool trace_key_first =
+      false;  // that key is one only a trace has (schemaVersion, traceEvents, ...)
+  DistributedInfo distributed;  // present when read in the head, before traceEvents
+  uint64_t size = 0;            // bytes on disk
 
   /// A plain JSON object whose first key no trace has: perhaps another document (a `steplint
   /// summary --format json` file); anything else is left to the trace importer.

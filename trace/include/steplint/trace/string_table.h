@@ -24,7 +24,9 @@ class StringTable {
   StringId intern(std::string_view s);
   /// Returns the id of `s` or -1 (as int64) if absent; never adds.
   int64_t find(std::string_view s) const;
-  std::string_view view(StringId id) const { return id < views_.size() ? views_[id] : std::string_view(); }
+  std::string_view view(StringId id) const {
+    return id < views_.size() ? views_[id] : std::string_view();
+  }
   size_t size() const { return views_.size(); }
   /// Empties the table (keeping its first arena chunk and index capacity for reuse).
   void clear();
@@ -39,8 +41,8 @@ class StringTable {
   size_t chunk_used_ = 0;
   size_t chunk_size_ = 0;
   std::vector<std::string_view> views_;
-  std::vector<uint64_t> hashes_;   // per id
-  std::vector<uint32_t> slots_;    // open addressing: id + 1, 0 = empty
+  std::vector<uint64_t> hashes_;  // per id
+  std::vector<uint32_t> slots_;   // open addressing: id + 1, 0 = empty
   size_t arena_bytes_ = 0;
 };
 

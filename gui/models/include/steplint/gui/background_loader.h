@@ -39,7 +39,8 @@ class BackgroundLoader : public QObject {
   void run(Work work, Deliver deliver) {
     const uint64_t load = ++loads_;
     emit started();
-    task_.start([this, load, work = std::move(work), deliver = std::move(deliver)](const std::atomic<bool>& cancel) {
+    task_.start([this, load, work = std::move(work),
+                 deliver = std::move(deliver)](const std::atomic<bool>& cancel) {
       std::string error;
       auto result = work(cancel, error);
       const bool was_cancelled = cancel.load();

@@ -24,9 +24,10 @@ class ComparisonLoader final : public BackgroundLoader {
   void load(const QString& base, const QString& next, bool lint = true);
 
   /// The whole pipeline on the calling thread; nullptr and `error` (naming the file) on failure.
-  static std::shared_ptr<LoadedComparison> loadNow(const std::string& base, const std::string& next, bool lint,
-                                                   const std::atomic<bool>* cancel,
-                                                   const std::function<void(double)>& progress, std::string& error);
+  static std::shared_ptr<LoadedComparison> loadNow(const std::string& base, const std::string& next,
+                                                   bool lint, const std::atomic<bool>* cancel,
+                                                   const std::function<void(double)>& progress,
+                                                   std::string& error);
 
  signals:
   void loaded(std::shared_ptr<const steplint::gui::LoadedComparison> comparison);

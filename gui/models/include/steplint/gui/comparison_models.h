@@ -32,7 +32,14 @@ class CategoryDeltaModel final : public ComparisonTableModel {
   Q_OBJECT
 
  public:
-  enum Column { kCategoryColumn, kBaseColumn, kNewColumn, kDeltaColumn, kDeltaPercentColumn, kColumnCount };
+  enum Column {
+    kCategoryColumn,
+    kBaseColumn,
+    kNewColumn,
+    kDeltaColumn,
+    kDeltaPercentColumn,
+    kColumnCount
+  };
   enum Role { kSortRole = kSortValueRole };
 
   explicit CategoryDeltaModel(QObject* parent = nullptr);
@@ -100,7 +107,9 @@ class GroupDeltaModel final : public ComparisonTableModel {
   explicit GroupDeltaModel(QObject* parent = nullptr);
 
  protected:
-  int rows() const override { return static_cast<int>(diff().ops.size() + diff().device_ops.size()); }
+  int rows() const override {
+    return static_cast<int>(diff().ops.size() + diff().device_ops.size());
+  }
   QVariant value(int row, int column) const override;
   QString text(int row, int column) const override;
   QVariant extra(int row, int column, int role) const override;

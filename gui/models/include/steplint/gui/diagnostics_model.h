@@ -15,7 +15,14 @@ class DiagnosticsModel final : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { kSeverityColumn, kCodeColumn, kMessageColumn, kSavingMsColumn, kSavingStepColumn, kColumnCount };
+  enum Column {
+    kSeverityColumn,
+    kCodeColumn,
+    kMessageColumn,
+    kSavingMsColumn,
+    kSavingStepColumn,
+    kColumnCount
+  };
   enum Role {
     kEvidenceRole = Qt::UserRole,  // TimeRange: evidenceExtent() of the finding ({0,0}: none)
     kDiagnosticIndexRole,          // int: index into LintResult::diagnostics
@@ -35,7 +42,8 @@ class DiagnosticsModel final : public QAbstractTableModel {
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
 
  private:
   QVariant display(const analyzer::Diagnostic& d, int column) const;
@@ -59,7 +67,8 @@ class NotCheckedModel final : public QAbstractTableModel {
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
 
  private:
   std::shared_ptr<const std::vector<analyzer::NotChecked>> rules_;

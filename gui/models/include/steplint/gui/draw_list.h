@@ -1,5 +1,5 @@
-// Per-frame level-of-detail preprocessing for the timeline (docs/reference/style.md §2.11): turns the
-// events of one track and the visible range into a short flat list of boxes to paint.
+// Per-frame level-of-detail preprocessing for the timeline (docs/reference/style.md §2.11): turns
+// the events of one track and the visible range into a short flat list of boxes to paint.
 //
 // Folding, worked example at 1 µs per px (kMinItemPx = 3):
 //   events at depth 0 (ns):  [0,500) [600,900) [1000,1800) [1900,2100) [10000,30000)
@@ -54,10 +54,12 @@ class TimelineIndex {
 };
 
 /// The boxes of `track` visible in `geometry.range`, depth by depth.
-std::vector<DrawItem> buildDrawList(const trace::TraceModel& model, const TimelineIndex& index, uint32_t track,
-                                    const TimelineGeometry& geometry, double min_px = kMinItemPx);
+std::vector<DrawItem> buildDrawList(const trace::TraceModel& model, const TimelineIndex& index,
+                                    uint32_t track, const TimelineGeometry& geometry,
+                                    double min_px = kMinItemPx);
 /// Same folding for the Steps row (steps never overlap; DrawItem::index is the step index).
-std::vector<DrawItem> buildStepDrawList(const std::vector<analyzer::Step>& steps, const TimelineGeometry& geometry,
+std::vector<DrawItem> buildStepDrawList(const std::vector<analyzer::Step>& steps,
+                                        const TimelineGeometry& geometry,
                                         double min_px = kMinItemPx);
 
 /// A counter row's value per pixel column of the time area: the highest sample in the
@@ -69,15 +71,15 @@ std::vector<float> counterColumns(const CounterSeries& series, const TimelineGeo
 /// device op ← launch call ← CPU op. Upstream hops are followed from `selected`; for a CPU
 /// op or a launch call, what it launched is found by one scan of the events (on selection
 /// only), capped at `max_pairs`.
-std::vector<std::pair<uint32_t, uint32_t>> flowLinks(const trace::TraceModel& model, uint32_t selected,
-                                                     size_t max_pairs = 2000);
+std::vector<std::pair<uint32_t, uint32_t>> flowLinks(const trace::TraceModel& model,
+                                                     uint32_t selected, size_t max_pairs = 2000);
 
 /// The step whose [start, end) holds `t_ns`, or kNoIndex. Steps are in time order.
 uint32_t stepAt(const std::vector<analyzer::Step>& steps, int64_t t_ns);
 
 /// The event of `track` at `depth` covering a time in `window` (the one nearest its centre),
 /// or kNoIndex. O(log n).
-uint32_t hitTestEvent(const trace::TraceModel& model, const TimelineIndex& index, uint32_t track, int depth,
-                      TimeRange window);
+uint32_t hitTestEvent(const trace::TraceModel& model, const TimelineIndex& index, uint32_t track,
+                      int depth, TimeRange window);
 
 }  // namespace steplint::gui

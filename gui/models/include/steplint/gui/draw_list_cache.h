@@ -30,16 +30,18 @@ namespace steplint::gui {
 
 class DrawListCache {
  public:
-  explicit DrawListCache(double margin_spans = 0.0) : margin_spans_(margin_spans > 0 ? margin_spans : 0.0) {}
+  explicit DrawListCache(double margin_spans = 0.0)
+      : margin_spans_(margin_spans > 0 ? margin_spans : 0.0) {}
 
   /// Forgets everything (a new trace).
   void clear() { entries_.clear(); }
 
   /// The items of event row `track` covering `geometry.range`.
-  const std::vector<DrawItem>& events(const trace::TraceModel& model, const TimelineIndex& index, uint32_t track,
-                                      const TimelineGeometry& geometry);
+  const std::vector<DrawItem>& events(const trace::TraceModel& model, const TimelineIndex& index,
+                                      uint32_t track, const TimelineGeometry& geometry);
   /// The items of the Steps row covering `geometry.range`.
-  const std::vector<DrawItem>& steps(const std::vector<analyzer::Step>& steps, const TimelineGeometry& geometry);
+  const std::vector<DrawItem>& steps(const std::vector<analyzer::Step>& steps,
+                                     const TimelineGeometry& geometry);
 
   /// Draw lists built since construction (tests check that panning reuses them).
   uint64_t builds() const { return builds_; }

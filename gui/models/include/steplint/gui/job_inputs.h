@@ -9,8 +9,9 @@
 namespace steplint::gui {
 
 struct JobInputs {
-  QStringList files;     // in argument order; a folder's and a glob's sorted by name
-  QStringList problems;  // "DIR: no trace files in it (*.json, *.json.gz)", "PATTERN: matches no file"
+  QStringList files;  // in argument order; a folder's and a glob's sorted by name
+  QStringList
+      problems;  // "DIR: no trace files in it (*.json, *.json.gz)", "PATTERN: matches no file"
 };
 
 /// True when `paths` name a job rather than one trace: several paths, a folder or a pattern

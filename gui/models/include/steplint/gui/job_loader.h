@@ -24,8 +24,10 @@ class JobLoader final : public BackgroundLoader {
 
   /// The whole pipeline on the calling thread. Returns nullptr and sets `error` when no input
   /// gave a rank, or on cancel; inputs that fail beside others are listed in LoadedJob::problems.
-  static std::shared_ptr<LoadedJob> loadNow(const QStringList& paths, const std::atomic<bool>* cancel,
-                                            const std::function<void(double)>& progress, std::string& error);
+  static std::shared_ptr<LoadedJob> loadNow(const QStringList& paths,
+                                            const std::atomic<bool>* cancel,
+                                            const std::function<void(double)>& progress,
+                                            std::string& error);
 
  signals:
   void loaded(std::shared_ptr<const steplint::gui::LoadedJob> job);

@@ -23,10 +23,10 @@ struct LoadedJob {
   double load_seconds = 0;
 
   /// The findings of jobs[job], kept alive by this job (for DiagnosticsModel::setFindings).
-  static std::shared_ptr<const std::vector<analyzer::Diagnostic>> findings(std::shared_ptr<const LoadedJob> job,
-                                                                           size_t index);
-  static std::shared_ptr<const std::vector<analyzer::NotChecked>> notChecked(std::shared_ptr<const LoadedJob> job,
-                                                                             size_t index);
+  static std::shared_ptr<const std::vector<analyzer::Diagnostic>> findings(
+      std::shared_ptr<const LoadedJob> job, size_t index);
+  static std::shared_ptr<const std::vector<analyzer::NotChecked>> notChecked(
+      std::shared_ptr<const LoadedJob> job, size_t index);
 };
 
 /// What the ranks view must say before anything else about jobs[index], one line each, most

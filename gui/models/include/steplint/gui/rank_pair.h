@@ -24,6 +24,7 @@ std::optional<RankPair> rankPairForStep(const analyzer::JobAnalysis& job, int64_
 /// A job finding's pair: its "rank" metric (SL701) or else the late rank of its first evidence
 /// step that has one, shown in the first evidence step where that rank was late. Nullopt when
 /// the finding names no late step (SL703 on a balanced job).
-std::optional<RankPair> rankPairForFinding(const analyzer::JobAnalysis& job, const analyzer::Diagnostic& finding);
+std::optional<RankPair> rankPairForFinding(const analyzer::JobAnalysis& job,
+                                           const analyzer::Diagnostic& finding);
 
 }  // namespace steplint::gui

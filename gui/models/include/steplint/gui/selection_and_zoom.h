@@ -1,7 +1,7 @@
 // The one object that keeps the GUI's views in sync (hotspot's FilterAndZoomStack idea,
-// docs/reference/style.md §2.12): the visible time range with an undo stack, the selected event, the
-// selected finding with its highlighted evidence, and the search text. Views never talk to
-// each other; they set state here and react to its signals.
+// docs/reference/style.md §2.12): the visible time range with an undo stack, the selected event,
+// the selected finding with its highlighted evidence, and the search text. Views never talk to each
+// other; they set state here and react to its signals.
 #pragma once
 
 #include <QObject>

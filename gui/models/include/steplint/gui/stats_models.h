@@ -15,7 +15,15 @@ class OpStatsModel final : public TraceTableModel {
   Q_OBJECT
 
  public:
-  enum Column { kNameColumn, kCountColumn, kTotalColumn, kSelfColumn, kMeanColumn, kMaxColumn, kColumnCount };
+  enum Column {
+    kNameColumn,
+    kCountColumn,
+    kTotalColumn,
+    kSelfColumn,
+    kMeanColumn,
+    kMaxColumn,
+    kColumnCount
+  };
   enum Role { kSortRole = kSortValueRole };
 
   explicit OpStatsModel(QObject* parent = nullptr);

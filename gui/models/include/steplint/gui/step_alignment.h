@@ -35,7 +35,8 @@ TimeRange alignRange(const AlignedSide& from, const AlignedSide& to, TimeRange v
 /// The ranges that show step `number` whole on both sides, start-aligned at one scale: as wide
 /// as the longer of the two steps, plus up to `margin` of that on each side (less where a trace
 /// ends sooner). Nullopt when `upper` has no such step.
-std::optional<std::pair<TimeRange, TimeRange>> stepRanges(const AlignedSide& upper, const AlignedSide& lower,
-                                                          int64_t number, double margin = 0.03);
+std::optional<std::pair<TimeRange, TimeRange>> stepRanges(const AlignedSide& upper,
+                                                          const AlignedSide& lower, int64_t number,
+                                                          double margin = 0.03);
 
 }  // namespace steplint::gui

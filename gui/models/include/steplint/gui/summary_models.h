@@ -45,7 +45,8 @@ class GpuSummaryModel final : public TraceTableModel {
     kKernelCountColumn,
     kBusyColumn,
     kPeakAllocatedColumn,  // GiB of peak allocated memory (allocator "Total Allocated"); -1 unknown
-    kPeakReservedColumn,   // GiB of peak reserved memory ("Total Reserved", allocated + cache); -1 unknown
+    kPeakReservedColumn,   // GiB of peak reserved memory ("Total Reserved", allocated + cache); -1
+                           // unknown
     kColumnCount
   };
   enum Role { kSortRole = kSortValueRole };

@@ -1,5 +1,5 @@
-// Pure timeline geometry (docs/reference/style.md §2.11): the visible time range mapped onto a strip of
-// pixels, zoom and pan as new ranges, hit-test windows and the ruler's tick marks. No Qt,
+// Pure timeline geometry (docs/reference/style.md §2.11): the visible time range mapped onto a
+// strip of pixels, zoom and pan as new ranges, hit-test windows and the ruler's tick marks. No Qt,
 // no widget: the timeline widget, the draw lists and the tests share it.
 //
 /// \code
@@ -23,7 +23,9 @@ struct TimelineGeometry {
   TimeRange range;        // visible range, trace clock
   double width_px = 1.0;  // width of the time area; x = 0 is range.start_ns
 
-  int64_t spanNs() const { return range.end_ns > range.start_ns ? range.end_ns - range.start_ns : 1; }
+  int64_t spanNs() const {
+    return range.end_ns > range.start_ns ? range.end_ns - range.start_ns : 1;
+  }
   double nsPerPx() const { return static_cast<double>(spanNs()) / max(width_px, 1.0); }
   double xOf(int64_t ns) const { return static_cast<double>(ns - range.start_ns) / nsPerPx(); }
   int64_t nsAt(double x) const;
@@ -50,14 +52,15 @@ struct RulerTick {
 };
 
 struct RulerTicks {
-  std::string unit;        // "ns", "µs", "ms" or "s", chosen from the tick step
-  int64_t step_ns = 1;     // 1, 2 or 5 × 10^k
+  std::string unit;     // "ns", "µs", "ms" or "s", chosen from the tick step
+  int64_t step_ns = 1;  // 1, 2 or 5 × 10^k
   std::vector<RulerTick> ticks;
 };
 
 /// Ticks about every `min_spacing_px` pixels across `range`, at round multiples of the step
 /// counted from `origin_ns`, e.g. range 0..10 ms over 1000 px → step 1 ms, labels "0".."10", "ms".
-RulerTicks rulerTicks(TimeRange range, double width_px, int64_t origin_ns, double min_spacing_px = 90.0);
+RulerTicks rulerTicks(TimeRange range, double width_px, int64_t origin_ns,
+                      double min_spacing_px = 90.0);
 
 /// "1.23 ms", "450 ns", "2.5 s": a duration for tooltips and labels (3 significant digits).
 std::string formatDuration(int64_t ns);

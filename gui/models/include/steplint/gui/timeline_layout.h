@@ -20,7 +20,14 @@
 
 namespace steplint::gui {
 
-enum class RowKind : uint8_t { kGroupHeader, kSteps, kCpuThread, kGpuStream, kOtherTrack, kCounter };
+enum class RowKind : uint8_t {
+  kGroupHeader,
+  kSteps,
+  kCpuThread,
+  kGpuStream,
+  kOtherTrack,
+  kCounter
+};
 
 /// A counter row's samples: (time, value) sorted by time, drawn as a step chart.
 struct CounterSeries {
@@ -38,15 +45,15 @@ struct TimelineRow {
   int depth_count = 1;               // lanes drawn (max_depth + 1, clamped to kMaxLanes)
   int y = 0;                         // top, px from the first row
   int height = 0;
-  int series = -1;                   // index into TimelineLayout::counters for kCounter rows
-  bool collapsed = false;            // group headers: the group's rows are hidden
+  int series = -1;         // index into TimelineLayout::counters for kCounter rows
+  bool collapsed = false;  // group headers: the group's rows are hidden
 };
 
 struct TimelineLayoutOptions {
   int lane_height = 18;
   int header_height = 20;
   int counter_height = 36;
-  int row_padding = 3;  // above and below the lanes of an event row
+  int row_padding = 3;                        // above and below the lanes of an event row
   std::vector<std::string> collapsed_groups;  // header labels whose rows are left out
 };
 
@@ -76,6 +83,7 @@ struct TimelineLayout {
 std::string formatCounterValue(const CounterSeries& series, double value);
 
 /// Lays out `trace` (an empty layout for nullptr). Tracks without events get no row.
-TimelineLayout buildTimelineLayout(const LoadedTrace* trace, const TimelineLayoutOptions& options = {});
+TimelineLayout buildTimelineLayout(const LoadedTrace* trace,
+                                   const TimelineLayoutOptions& options = {});
 
 }  // namespace steplint::gui

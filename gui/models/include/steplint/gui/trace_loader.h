@@ -24,16 +24,20 @@ class TraceLoader final : public BackgroundLoader {
 
   /// The whole pipeline on the calling thread (what the worker runs; tests and the
   /// benchmark call it directly). Returns nullptr and sets `error` on failure or cancel.
-  static std::shared_ptr<LoadedTrace> loadNow(const std::string& path, const std::atomic<bool>* cancel,
-                                              const std::function<void(double)>& progress, std::string& error);
+  static std::shared_ptr<LoadedTrace> loadNow(const std::string& path,
+                                              const std::atomic<bool>* cancel,
+                                              const std::function<void(double)>& progress,
+                                              std::string& error);
   /// loadNow with the rules configured as `steplint check` would; `lint` false skips them
   /// (the job and comparison views load traces only to show their timelines and ops).
-  static std::shared_ptr<LoadedTrace> loadNow(const std::string& path, const std::atomic<bool>* cancel,
-                                              const std::function<void(double)>& progress, bool lint,
-                                              std::string& error);
+  static std::shared_ptr<LoadedTrace> loadNow(const std::string& path,
+                                              const std::atomic<bool>* cancel,
+                                              const std::function<void(double)>& progress,
+                                              bool lint, std::string& error);
 
  signals:
-  void loaded(std::shared_ptr<const steplint::gui::LoadedTrace> trace);  // progress: analysis is the last 10 %
+  void loaded(std::shared_ptr<const steplint::gui::LoadedTrace>
+                  trace);  // progress: analysis is the last 10 %
 };
 
 }  // namespace steplint::gui

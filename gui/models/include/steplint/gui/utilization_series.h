@@ -14,6 +14,7 @@ namespace steplint::gui {
 /// One series per device that ran kernels, keyed by device index; values are fractions
 /// (0..1) over `buckets` equal slices of the trace's time range, each sample at its slice's
 /// start. Empty when the trace has no kernels.
-std::map<int32_t, CounterSeries> kernelBusySeries(const trace::TraceModel& model, int buckets = 2000);
+std::map<int32_t, CounterSeries> kernelBusySeries(const trace::TraceModel& model,
+                                                  int buckets = 2000);
 
 }  // namespace steplint::gui

@@ -8,8 +8,9 @@
 //   w.beginTrace(header);                                         // keys before traceEvents
 //   w.event('X').cat("cpu_op").name("aten::addmm").pid(4242).tid(4243)
 //       .ts(start_ns).dur(dur_ns).arg("External id", 7).rawArg("Input Dims", "[[8,16]]").done();
-//   w.flush();                                                    // periodic: data survives a crash
-//   w.endTrace(trailer, &error);                                  // "]", trailing keys, rename
+//   w.flush();                                                    // periodic: data survives a
+//   crash w.endTrace(trailer, &error);                                  // "]", trailing keys,
+//   rename
 //
 // Times are int64 ns on the writer's clock; `ts` is written relative to
 // TraceHeader::base_time_ns as "{us}.{3-digit ns}" (style C of §3), never negative.
@@ -40,14 +41,14 @@ struct WriterDeviceProperties {
 
 struct TraceHeader {
   std::vector<WriterDeviceProperties> devices;
-  int rank = 0;                       // distributedInfo.rank, written as "rank": N (HTA regex)
+  int rank = 0;  // distributedInfo.rank, written as "rank": N (HTA regex)
   int world_size = 1;
-  std::string backend;                // distributedInfo.backend, omitted when empty
+  std::string backend;  // distributedInfo.backend, omitted when empty
   /// Extra top-level keys, value as raw JSON text (caller guarantees validity), e.g.
   /// {"steplint_version", "\"0.1.0\""}, {"cudnn_benchmark", "false"}.
   std::vector<std::pair<std::string, std::string>> metadata;
-  int64_t base_time_ns = 0;           // epoch of relative ts: the writer clock's zero in unix ns
-  int64_t clock_origin_ns = 0;        // writer-clock value that maps to ts = 0
+  int64_t base_time_ns = 0;     // epoch of relative ts: the writer clock's zero in unix ns
+  int64_t clock_origin_ns = 0;  // writer-clock value that maps to ts = 0
 };
 
 /// Keys written after traceEvents (values known only at the end: drop counters, sources).
@@ -65,16 +66,18 @@ class EventBuilder {
   EventBuilder& cat(std::string_view c);
   EventBuilder& name(std::string_view n);
   EventBuilder& pid(int64_t p);
-  EventBuilder& pidString(std::string_view p);   // "Spans"
+  EventBuilder& pidString(std::string_view p);  // "Spans"
   EventBuilder& tid(int64_t t);
   EventBuilder& ts(int64_t clock_ns);
-  EventBuilder& dur(int64_t ns);                 // negative clamped to 0
+  EventBuilder& dur(int64_t ns);  // negative clamped to 0
   EventBuilder& id(uint64_t flow_id);
   EventBuilder& field(std::string_view key, std::string_view raw_json);  // e.g. "s", "\"t\""
   EventBuilder& arg(std::string_view key, int64_t v);
   EventBuilder& arg(std::string_view key, double v);
   EventBuilder& arg(std::string_view key, std::string_view string_value);
-  EventBuilder& arg(std::string_view key, const char* string_value) { return arg(key, std::string_view(string_value)); }
+  EventBuilder& arg(std::string_view key, const char* string_value) {
+    return arg(key, std::string_view(string_value));
+  }
   EventBuilder& rawArg(std::string_view key, std::string_view raw_json);
   /// Several args at once: an object body without braces, `"k1": v1, "k2": v2`, valid JSON.
   EventBuilder& rawArgs(std::string_view object_body);
@@ -83,9 +86,9 @@ class EventBuilder {
  private:
   friend class KinetoJsonWriter;
   explicit EventBuilder(KinetoJsonWriter* w) : w_(w) {}
-  std::string& fieldKey(std::string_view key);   // `, "key": ` (closes args first)
-  std::string& argsSeparator();                  // `, "args": {` or `, ` inside args
-  std::string& argKey(std::string_view key);     // separator + `"key": `
+  std::string& fieldKey(std::string_view key);  // `, "key": ` (closes args first)
+  std::string& argsSeparator();                 // `, "args": {` or `, ` inside args
+  std::string& argKey(std::string_view key);    // separator + `"key": `
   KinetoJsonWriter* w_;
   bool in_args_ = false;
 };
