@@ -16,29 +16,6 @@ std::string signedPercent(double delta, double base) {
   return (delta >= 0 ? "+" : "-") + formatFixed(100.0 * std::fabs(delta) / base, 1) + "%";
 }
 
-std::string markdownCell(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '\n' || c == '\r')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out;
-}
-
-std::string markdownCode(const std::string& text) {
-  std::string out;
-  for (char c : text) out += c == '`' ? '\'' : c;
-  return "`" + out + "`";
-}
-
 void printSectionsText(std::ostream& out, const std::vector<DiffSection>& sections) {
   for (const DiffSection& s : sections) {
     out << '\n' << s.title << '\n';

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "emitters/emit_util.h"
 #include "text_table.h"
 
 namespace steplint::analyzer {
@@ -24,9 +25,10 @@ inline constexpr double kDiffNoiseNs = 500;
 std::string signedMs(double ns);  // "+1.250", "-0.300", "0.000" within the noise
 std::string signedPercent(double delta, double base);  // "+12.5%"; "" without a base
 
-/// Text safe inside a Markdown table cell: no line breaks, column separators or raw HTML.
-std::string markdownCell(const std::string& text);
-std::string markdownCode(const std::string& text);  // `text`, backticks inside replaced
+// Markdown cells and code spans: the emitters' (emitters/emit_util.h), so diff and check escape
+// alike.
+using emit::markdownCell;
+using emit::markdownCode;
 
 void printSectionsText(std::ostream& out, const std::vector<DiffSection>& sections);
 void printSectionsMarkdown(std::ostream& out, const std::vector<DiffSection>& sections);

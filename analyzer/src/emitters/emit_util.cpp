@@ -121,4 +121,27 @@ std::string xmlEscape(std::string_view text) {
   return out;
 }
 
+std::string markdownCell(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|')
+      out += "\\|";
+    else if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '\n' || c == '\r')
+      out += ' ';
+    else
+      out += c;
+  }
+  return out;
+}
+
+std::string markdownCode(std::string_view text) {
+  std::string out;
+  for (char c : text) out += c == '`' ? '\'' : c;
+  return "`" + out + "`";
+}
+
 }  // namespace steplint::analyzer::emit

@@ -28,6 +28,12 @@ std::string counted(size_t n, std::string_view noun);
 /// "1 error, 2 warnings" for the findings of the report ("" when none).
 std::string severityBreakdown(const LintReport& report);
 
+/// Text safe inside a Markdown table cell: no line breaks, no column separators, no raw HTML.
+std::string markdownCell(std::string_view text);
+
+/// `text` as a Markdown code span; backticks in it (which would end the span early) become '.
+std::string markdownCode(std::string_view text);
+
 /// XML text/attribute escaping; characters XML 1.0 forbids (most C0 controls) become U+FFFD.
 std::string xmlEscape(std::string_view text);
 

@@ -10,31 +10,6 @@
 namespace steplint::analyzer {
 namespace {
 
-/// Text safe inside a table cell: no line breaks, no column separators, no raw HTML.
-std::string cell(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '\n' || c == '\r')
-      out += ' ';
-    else
-      out += c;
-  }
-  return out;
-}
-
-/// A path inside `code`: backticks in it would end the span early.
-std::string codeSpan(const std::string& text) {
-  std::string out;
-  for (char c : text) out += c == '`' ? '\'' : c;
-  return "`" + out + "`";
-}
-
 void printHeader(std::ostream& out, const LintReport& report) {
   const size_t findings = report.findingCount();
   out << "## steplint\n\n";
@@ -62,7 +37,8 @@ void printFindings(std::ostream& out, const LintResult& lint) {
     const std::string saving = emit::savingText(d.saving);
     out << "| [" << d.code << "](" << ruleDocUrl(d.code, d.name) << ") `" << d.name << "` | "
         << severityName(d.severity) << " | " << (step ? std::to_string(*step) : "") << " | "
-        << cell(d.message) << " | " << (saving.empty() ? "–" : cell(saving)) << " |\n";
+        << emit::markdownCell(d.message) << " | "
+        << (saving.empty() ? "–" : emit::markdownCell(saving)) << " |\n";
   }
   out << '\n';
   if (const std::string all = emit::savingAllText(lint.saving_all); !all.empty()) {
@@ -93,7 +69,7 @@ void printNotChecked(std::ostream& out, const LintResult& lint) {
   if (lint.not_checked.empty()) return;
   out << "**Not checked**\n\n";
   for (const NotChecked& n : lint.not_checked)
-    out << "- " << n.code << " `" << n.name << "`: " << cell(n.reason) << '\n';
+    out << "- " << n.code << " `" << n.name << "`: " << emit::markdownCell(n.reason) << '\n';
   out << '\n';
 }
 
@@ -103,7 +79,8 @@ void MarkdownEmitter::emit(const LintReport& report, const EmitOptions& options,
                            std::ostream& out) const {
   printHeader(out, report);
   for (const TraceReport& t : report.traces) {
-    out << "### " << codeSpan(emit::displayPath(t.lint.source, options.base_dir)) << "\n\n";
+    out << "### " << emit::markdownCode(emit::displayPath(t.lint.source, options.base_dir))
+        << "\n\n";
     printFindings(out, t.lint);
     printBreakdown(out, t.summary);
     printNotChecked(out, t.lint);
