@@ -170,6 +170,39 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "steplint record on ranks started by torch.multiprocessing.spawn: each rank records from "
+    "init_process_group on, under its own rank (#16)",
+    "[torch][python][slow]") {
+  requireTorchPython();
+  const std::string trace = scratchPath("spawn.pt.trace.json");
+  const std::string log = scratchPath("spawn.log");
+  const std::string port = std::to_string(20000 + (getpid() + 7) % 20000);
+  // No RANK in the children's environment: only init_process_group knows who is who.
+  const int rc = runProcess({STEPLINT_EXE, "record", "--no-config", "-o", trace, "--", kPython,
+                             DDP_SAMPLE, "--spawn", "2", "--straggler", "dataloader",
+                             "--straggler-rank", "1", "--steps", "8", "--delay-ms", "1"},
+                            {{"MASTER_PORT", port}, {"OMP_NUM_THREADS", "1"}}, log);
+  const std::string output = readFile(log);
+  INFO(output);
+  CHECK(rc == 0);
+  CHECK(output.find("SL701 [warning] rank 1 keeps the other 1 rank(s) waiting") !=
+        std::string::npos);
+  for (int rank : {0, 1}) {
+    const std::string path = trace::processTracePath(trace, "rank" + std::to_string(rank));
+    LintedTrace t;
+    std::string error;
+    REQUIRE(lintTrace(path, t, &error));
+    CHECK(t.model.metadata.distributed.rank == rank);
+    CHECK(t.model.metadata.distributed.world_size == 2);
+    CHECK(t.model.metadata.distributed.backend == "gloo");
+    CHECK(t.json.value("dataloader_workers", -1) == 0);  // the hook runs in the rank too
+    CHECK(t.countNamed("Optimizer.step#SGD.step") == 8);
+  }
+  // The launcher ran no operator: its own trace is removed, no third file is left.
+  CHECK_FALSE(std::filesystem::exists(trace));
+}
+
 TEST_CASE("steplint record on Python keeps the environment's sitecustomize working", "[python]") {
   const std::string dir = scratchPath("own_site");
   std::filesystem::create_directories(dir);
