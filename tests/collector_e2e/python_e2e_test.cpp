@@ -188,6 +188,9 @@ TEST_CASE(
   CHECK(rc == 0);
   CHECK(output.find("SL701 [warning] rank 1 keeps the other 1 rank(s) waiting") !=
         std::string::npos);
+  // Rank 0's exposed communication is nearly all waiting for rank 1: said, and not its saving.
+  CHECK(output.find("of it is waiting for rank 1 (SL701), which only that rank's fix removes") !=
+        std::string::npos);
   for (int rank : {0, 1}) {
     const std::string path = trace::processTracePath(trace, "rank" + std::to_string(rank));
     LintedTrace t;

@@ -154,3 +154,59 @@ TEST_CASE("job rules: the built-in registry knows their codes and names for sele
   config.select = {"SL701", "load-imbalance"};
   CHECK(validateSelectors(config, registry).empty());
 }
+
+namespace {
+
+/// Rank 0's own lint as one trace sees it: SL503 claims most of 204.5 ms of exposed
+/// communication, SL101 its DataLoader wait; fix-all is their sum.
+LintResult waitingRankLint() {
+  LintResult lint;
+  lint.source = "rank0";
+  Diagnostic sl101;
+  sl101.code = "SL101";
+  sl101.saving = {76.6, 76.6 / 300, "DataLoader wait", -1, 76.6};
+  Diagnostic sl503;
+  sl503.code = "SL503";
+  sl503.message = "communication not overlapped with computation takes 68.2% of the step";
+  sl503.evidence.metrics = {{"exposed_communication_ms_per_step", 204.5}};
+  sl503.saving = {150.0, 0.5, "the collectives hidden", 100.0, 204.5};
+  lint.diagnostics = {sl101, sl503};
+  lint.saving_all.per_step_ms = 226.6;
+  lint.saving_all.low_ms = 176.6;
+  lint.saving_all.step_ms = 300;
+  lint.saving_all.fraction_of_step = 226.6 / 300;
+  return lint;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a waiting rank's SL503 keeps only the communication that is not waiting for the straggler "
+    "(#14)") {
+  JobAnalysis job = makeJob([](int) { return 1; }, 200.0, LateCause::kInputPipeline);
+  job.ranks[0].wait_ns = 201.3e6;
+  LintResult lint = waitingRankLint();
+  steplint::rules::scopeRankFindings(job, lint);
+  const Diagnostic& sl503 = lint.diagnostics[1];
+  INFO(sl503.message);
+  CHECK(sl503.message.find("201.3 ms/step of it is waiting for rank 1 (SL701)") !=
+        std::string::npos);
+  CHECK(sl503.saving.per_step_ms == Approx(3.2));  // 204.5 - 201.3: the transfer itself
+  CHECK(sl503.saving.low_ms == -1);                // 100 capped to 3.2 too: no range left
+  CHECK(sl503.saving.alone_ms == Approx(3.2));
+  CHECK(sl503.saving.fraction_of_step == Approx(3.2 / 300));
+  CHECK(lint.diagnostics[0].saving.per_step_ms == Approx(76.6));  // its own DataLoader: kept
+  // Fix-all loses what SL503 lost, so the shares still add up to it.
+  CHECK(lint.saving_all.per_step_ms == Approx(76.6 + 3.2));
+  CHECK(lint.saving_all.low_ms == -1);
+  CHECK(lint.saving_all.fraction_of_step == Approx((76.6 + 3.2) / 300));
+
+  // The straggler itself, and a trace that is no rank of this job, are left as they are.
+  for (const char* source : {"rank1", "elsewhere"}) {
+    LintResult other = waitingRankLint();
+    other.source = source;
+    steplint::rules::scopeRankFindings(job, other);
+    CHECK(other.diagnostics[1].saving.per_step_ms == Approx(150.0));
+    CHECK(other.saving_all.per_step_ms == Approx(226.6));
+  }
+}

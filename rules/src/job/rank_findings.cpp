@@ -1,0 +1,76 @@
+// A rank's own findings read beside its job's analysis. One trace cannot tell the transfer of a
+// collective from the time the rank waits in it for a slower rank (sync skew): both are
+// Communication in its step breakdown, so SL503 on a waiting rank claims the straggler's delay
+// as its own saving. The job analysis measures that wait per rank (job.h, JobRank::wait_ns);
+// only the straggler's fix removes it, and SL701/SL703 report it for the job.
+#include <algorithm>
+#include <cstdio>
+
+#include "steplint/rules/job_rules.h"
+
+namespace steplint::rules {
+namespace {
+
+const analyzer::JobRank* rankOf(const analyzer::JobAnalysis& job, const std::string& source) {
+  for (const analyzer::JobRank& r : job.ranks)
+    if (r.source == source) return &r;
+  return nullptr;
+}
+
+std::string waitNote(const analyzer::JobAnalysis& job, const analyzer::JobRank& rank,
+                     double wait_ms) {
+  char buf[200];
+  if (job.straggler >= 0 && job.straggler != rank.rank)
+    std::snprintf(buf, sizeof(buf),
+                  "; %.1f ms/step of it is waiting for rank %lld (SL701), which only that rank's "
+                  "fix removes",
+                  wait_ms, static_cast<long long>(job.straggler));
+  else
+    std::snprintf(buf, sizeof(buf),
+                  "; %.1f ms/step of it is waiting for slower ranks (the job report, SL703)",
+                  wait_ms);
+  return buf;
+}
+
+/// Caps SL503's share at the communication left once the wait is taken out; returns how much
+/// the share (and its low end) went down, so the trace's fix-all total goes down as much.
+std::pair<double, double> capExposedCommunication(analyzer::Diagnostic& d, double wait_ms) {
+  double exposed_ms = -1;
+  for (const auto& [name, value] : d.evidence.metrics)
+    if (name == "exposed_communication_ms_per_step") exposed_ms = value;
+  if (exposed_ms < 0 || !d.saving.known()) return {0, 0};
+  const double own_ms = std::max(0.0, exposed_ms - wait_ms);
+  analyzer::SavingEstimate& s = d.saving;
+  const double old_share = s.per_step_ms;
+  const double old_low = s.low_ms >= 0 ? s.low_ms : s.per_step_ms;
+  const double step_ms = s.fraction_of_step > 0 ? old_share / s.fraction_of_step : -1;
+  s.per_step_ms = std::min(old_share, own_ms);
+  const double low = std::min(old_low, own_ms);
+  s.low_ms = low < s.per_step_ms - 1e-9 ? low : -1;
+  if (s.alone_ms >= 0) s.alone_ms = std::min(s.alone_ms, own_ms);
+  if (step_ms > 0) s.fraction_of_step = s.per_step_ms / step_ms;
+  s.method += "; less the time this rank waits in the collectives for a slower rank";
+  return {old_share - s.per_step_ms, old_low - low};
+}
+
+}  // namespace
+
+void scopeRankFindings(const analyzer::JobAnalysis& job, analyzer::LintResult& rank_lint) {
+  const analyzer::JobRank* rank = rankOf(job, rank_lint.source);
+  if (rank == nullptr || rank->wait_ns <= 0) return;
+  const double wait_ms = rank->wait_ns / 1e6;
+  analyzer::SavingsTotal& all = rank_lint.saving_all;
+  for (analyzer::Diagnostic& d : rank_lint.diagnostics) {
+    if (d.code != "SL503") continue;
+    d.message += waitNote(job, *rank, wait_ms);
+    d.evidence.metrics.emplace_back("collective_wait_ms_per_step", wait_ms);
+    const auto [share_cut, low_cut] = capExposedCommunication(d, wait_ms);
+    if (all.per_step_ms < 0 || share_cut <= 0) continue;
+    const double all_low = (all.low_ms >= 0 ? all.low_ms : all.per_step_ms) - low_cut;
+    all.per_step_ms = std::max(0.0, all.per_step_ms - share_cut);
+    all.low_ms = all_low < all.per_step_ms - 1e-9 ? std::max(0.0, all_low) : -1;
+    if (all.step_ms > 0) all.fraction_of_step = all.per_step_ms / all.step_ms;
+  }
+}
+
+}  // namespace steplint::rules
