@@ -11,6 +11,9 @@
 #   distributed_backend             its backend ("nccl", "gloo"): the collector wrote distributedInfo
 #                                   before the program chose one; the importer fills it in from here
 #
+# With STEPLINT_MODULES=1 (`steplint record --modules`) it also opens a range around every
+# nn.Module forward (_ModuleRanges), which eager modules do not emit themselves.
+#
 # A child started by multiprocessing's spawn (DataLoader workers, torch.multiprocessing.spawn)
 # records only once its init_process_group makes it one of several ranks: it then starts the
 # collector through the preload, as rank STEPLINT_RANK of STEPLINT_WORLD_SIZE.
@@ -38,7 +41,8 @@ def _chain_existing_sitecustomize():
 
 
 class _Recorder:
-    """Writes metadata through the C API of the collector the preload loaded (collector.h)."""
+    """Writes metadata and ranges through the C API of the collector the preload loaded
+    (collector.h)."""
 
     def __init__(self):
         import ctypes
@@ -50,6 +54,12 @@ class _Recorder:
         self._annotate = lib.steplint_annotate_json
         self._annotate.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
         self._annotate.restype = None
+        self.range_begin = lib.steplint_range_begin
+        self.range_begin.argtypes = [ctypes.c_char_p, ctypes.c_int]
+        self.range_begin.restype = ctypes.c_uint64
+        self.range_end = lib.steplint_range_end
+        self.range_end.argtypes = [ctypes.c_uint64]
+        self.range_end.restype = None
 
     def set(self, key, value):
         import json
@@ -93,11 +103,64 @@ def _write(recorder, settings):
         recorder.set(key, value)
 
 
+class _ModuleRanges:
+    """`steplint record --modules`: a range `nn.Module: <path> (<class>)` around every module's
+    forward, from torch's global forward hooks (the root module's path is its class name).
+
+    A forward that raised never runs its post-hook: the next post-hook of an enclosing module
+    ends it too (a range token ends the ranges opened inside it, api.cpp)."""
+
+    def __init__(self, torch, recorder):
+        import threading
+        import weakref
+
+        self._recorder = recorder
+        self._names = weakref.WeakKeyDictionary()  # module -> encoded range name
+        self._local = threading.local()  # .open: [(id(module), token)], innermost last
+        hooks = torch.nn.modules.module
+        hooks.register_module_forward_pre_hook(self._pre)
+        hooks.register_module_forward_hook(self._post)
+
+    def _name(self, module):
+        name = self._names.get(module)
+        if name is None:  # first seen as the outermost call: name it and everything below it
+            root = type(module).__name__
+            for path, sub in module.named_modules():
+                if sub not in self._names:
+                    label = f"{root}.{path} ({type(sub).__name__})" if path else root
+                    self._names[sub] = ("nn.Module: " + label).encode()
+            name = self._names[module]
+        return name
+
+    def _pre(self, module, inputs):
+        open_ranges = getattr(self._local, "open", None)
+        if open_ranges is None:
+            open_ranges = self._local.open = []
+        token = 0  # 0: not capturing now (a schedule's wait), or the name failed
+        try:
+            token = self._recorder.range_begin(self._name(module), 0)
+        except Exception:
+            pass
+        open_ranges.append((id(module), token))  # always: the post-hook pops its own entry
+
+    def _post(self, module, inputs, output):
+        open_ranges = getattr(self._local, "open", None)
+        key = id(module)
+        while open_ranges:
+            entry_key, token = open_ranges.pop()
+            if entry_key == key:
+                if token:
+                    self._recorder.range_end(token)
+                return
+
+
 def _instrument(torch):
     """Wraps DataLoader.__iter__ and autocast.__enter__; writes the run settings at exit."""
     import atexit
 
     recorder = _Recorder()
+    if os.environ.get("STEPLINT_MODULES") == "1":
+        _ModuleRanges(torch, recorder)
     autocast = {"dtype": None}
     state = {"loader_seen": False}
 

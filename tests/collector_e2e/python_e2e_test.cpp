@@ -206,6 +206,37 @@ TEST_CASE(
   CHECK_FALSE(std::filesystem::exists(trace));
 }
 
+TEST_CASE("steplint record --modules names every nn.Module forward by its path (#16)",
+          "[torch][python]") {
+  requireTorchPython();
+  const std::string trace = scratchPath("python_modules.pt.trace.json");
+  const std::string log = scratchPath("python_modules.log");
+  const int rc = runProcess({STEPLINT_EXE, "record", "--no-report", "--modules", "-o", trace, "--",
+                             kPython, PYTHON_SAMPLE, "--steps", "4", "--delay-ms", "1"},
+                            {}, log);
+  INFO(readFile(log));
+  REQUIRE(rc == 0);
+  LintedTrace t;
+  std::string error;
+  REQUIRE(lintTrace(trace, t, &error));
+  // The sample's model is a Sequential of Linear/ReLU layers, and its loss a module too.
+  CHECK(t.countNamed("nn.Module: Sequential") == 4);
+  CHECK(t.countNamed("nn.Module: Sequential.0 (Linear)") == 4);
+  CHECK(t.countNamed("nn.Module: CrossEntropyLoss") == 4);
+  // Each layer's range holds its own aten::linear / addmm: the ranges nest as the calls do.
+  const trace::TraceModel& m = t.model;
+  int64_t linear_inside = 0;
+  for (const trace::Event& e : m.events) {
+    if (m.name(e) != "aten::linear" || e.parent == trace::kNoIndex) continue;
+    linear_inside += m.name(m.events[e.parent]).rfind("nn.Module: Sequential.", 0) == 0;
+  }
+  CHECK(linear_inside == 4 * 3);
+  // Without --modules there are none (the recorded sample of the other tests).
+  LintedTrace plain;
+  REQUIRE(lintTrace(recordedPythonSample(), plain, &error));
+  CHECK(plain.countNamed("nn.Module: Sequential") == 0);
+}
+
 TEST_CASE("steplint record on Python keeps the environment's sitecustomize working", "[python]") {
   const std::string dir = scratchPath("own_site");
   std::filesystem::create_directories(dir);
