@@ -110,7 +110,7 @@ TEST_CASE(
 TEST_CASE("steplint record on Python: DataLoader worker processes write no trace of their own",
           "[torch][python]") {
   requireTorchPython();
-  for (const std::string context : {"fork", "spawn"}) {
+  for (const std::string context : {"fork", "spawn", "forkserver"}) {
     const std::string trace = scratchPath("python_workers_" + context + ".pt.trace.json");
     const std::string log = scratchPath("python_workers_" + context + ".log");
     const std::string script =
