@@ -54,7 +54,7 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context,
   if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
   const trace::TraceModel& model = context.model();
-  std::vector<int64_t> count(steps.size()), idle(steps.size());
+  std::vector<int64_t> count(steps.size()), idle(steps.size()), idle_loader(steps.size());
   std::array<int64_t, 6> by_cause{};
   std::map<std::string_view, int64_t> by_op;
   EvidenceBuilder evidence(context);
@@ -66,6 +66,7 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context,
     if (s.copy != trace::kNoIndex) effect.wait(model.events[s.copy].link);
     ++count[s.step];
     idle[s.step] += s.gpu_idle_ns;
+    idle_loader[s.step] += s.gpu_idle_loader_ns;
     ++by_cause[static_cast<size_t>(s.cause)];
     const uint32_t where = s.op != trace::kNoIndex ? s.op : s.range;
     ++by_op[where != trace::kNoIndex ? model.name(model.events[where])
@@ -77,6 +78,7 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context,
   const double per_step = perStepAverage(count);
   if (stepsWithAny(count) == 0 || per_step < options().min_syncs_per_step) return;
   const double idle_ms = perStepAverage(idle) / 1e6;
+  const double loader_ms = perStepAverage(idle_loader) / 1e6;
   if (idle_ms < options().min_gpu_idle_ms_per_step)
     return;  // the syncs found the GPU idle or nothing waiting: no measured cost
 
@@ -92,6 +94,7 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context,
       by_op.begin(), by_op.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   evidence.metric("syncs_per_step", per_step);
   evidence.metric("gpu_idle_ms_per_step", idle_ms);
+  evidence.metric("gpu_idle_dataloader_ms_per_step", loader_ms);
 
   analyzer::Diagnostic d = makeDiagnostic();
   d.severity = per_step >= options().warning_syncs_per_step ? Severity::kWarning : Severity::kNote;
@@ -100,6 +103,7 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context,
                    formatCount(per_step).c_str(), one ? "sync" : "syncs", causes.c_str(),
                    static_cast<int>(top->first.size()), top->first.data(), one ? "leaves" : "leave",
                    idle_ms);
+  d.message += loaderShare(idle_ms, loader_ms);
   d.evidence = evidence.take();
   d.saving.method =
       "the syncs no longer block: the host queues the next work (the next step's, for a sync at "

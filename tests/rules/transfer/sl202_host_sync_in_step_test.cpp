@@ -163,10 +163,40 @@ TEST_CASE(
   // The GPU idles from the copy's end (9.115 ms) to the next step's kernel (3.11 ms into it):
   // 3.195 ms after each of the first five steps; the last has no next step to measure.
   CHECK(d.evidence.metric("gpu_idle_ms_per_step") == Approx(5 * 3.195 / 6).margin(0.01));
+  // The host loads the next batch in 3 ms of that idle: said, and yet the sync's to pay for it.
+  CHECK(d.evidence.metric("gpu_idle_dataloader_ms_per_step") == Approx(5 * 3.0 / 6).margin(0.01));
+  CHECK(d.message.find("(2.50 ms of it while the host loads the next batch)") != std::string::npos);
   // Without the wait, the next step's 3 ms of loading overlaps this step's kernel: the GPU
   // bounds the step (6 ms kernel + its launch latency) instead of 9.2 ms.
   CHECK(d.saving.per_step_ms == Approx(3.19).margin(0.05));
   CHECK(run.saving_all.per_step_ms <= 9.2);
+}
+
+// The same end-of-step .item(), but loading a batch takes 30 ms against 0.5 ms of GPU work: the
+// GPU idles about 30 ms after each sync, nearly all of it while the host loads. Without the
+// sync the loading could hide only the 0.5 ms kernel: the message says where the idle went, the
+// saving stays small, and SL101 owns the rest.
+TEST_CASE("SL202: GPU idle after a sync that the input pipeline makes long is said so (#13)",
+          "[rules][SL202]") {
+  KinetoTrace t;
+  t.device(0);
+  forEachStep(t, 6, 31000, [&](int, double b) {
+    t.annotation("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", b, 30000);
+    t.op("aten::mm", b + 30050, 100).kernel(b + 30100, 10, b + 30110, 500);
+    t.op("aten::item", b + 30200, 450).op("aten::_local_scalar_dense", b + 30210, 430);
+    t.copy("DtoH", "Device", "Pageable", b + 30220, 400, b + 30612, 3, 4);
+    t.runtime("cudaStreamSynchronize", b + 30630, 10);
+  });
+  const RuleRun run = runRuleOnJson("SL202", t.str());
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  INFO(d.message);
+  const double idle = d.evidence.metric("gpu_idle_ms_per_step");
+  const double loading = d.evidence.metric("gpu_idle_dataloader_ms_per_step");
+  CHECK(idle == Approx(5 * 30.495 / 6).margin(0.05));
+  CHECK(loading == Approx(5 * 30.0 / 6).margin(0.05));
+  CHECK(d.message.find("ms of it while the host loads the next batch)") != std::string::npos);
+  CHECK(d.saving.per_step_ms < 1.0);  // at most the kernel the loading could have hidden
 }
 
 // Issue 13: a tiny .to("cpu") that holds the host 140 ms on a 246 ms step. The copy call waits
