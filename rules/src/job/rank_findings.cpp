@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "distributed/comm_util.h"
 #include "steplint/rules/job_rules.h"
 
 namespace steplint::rules {
@@ -62,6 +63,10 @@ void scopeRankFindings(const analyzer::JobAnalysis& job, analyzer::LintResult& r
   analyzer::SavingsTotal& all = rank_lint.saving_all;
   for (analyzer::Diagnostic& d : rank_lint.diagnostics) {
     if (d.code != "SL503") continue;
+    // The job measured what the single trace could only warn about.
+    const std::string caveat = oneRankCaveat(job.world_size);
+    if (const size_t at = d.message.find(caveat); at != std::string::npos)
+      d.message.erase(at, caveat.size());
     d.message += waitNote(job, *rank, wait_ms);
     d.evidence.metrics.emplace_back("collective_wait_ms_per_step", wait_ms);
     const auto [share_cut, low_cut] = capExposedCommunication(d, wait_ms);
