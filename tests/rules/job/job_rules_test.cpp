@@ -205,12 +205,47 @@ TEST_CASE(
   CHECK(lint.saving_all.low_ms == -1);
   CHECK(lint.saving_all.fraction_of_step == Approx((76.6 + 3.2) / 300));
 
-  // The straggler itself, and a trace that is no rank of this job, are left as they are.
-  for (const char* source : {"rank1", "elsewhere"}) {
-    LintResult other = waitingRankLint();
-    other.source = source;
-    steplint::rules::scopeRankFindings(job, other);
-    CHECK(other.diagnostics[1].saving.per_step_ms == Approx(150.0));
-    CHECK(other.saving_all.per_step_ms == Approx(226.6));
-  }
+  // A trace that is no rank of this job is left as it is.
+  LintResult other = waitingRankLint();
+  other.source = "elsewhere";
+  steplint::rules::scopeRankFindings(job, other);
+  CHECK(other.diagnostics[1].message == waitingRankLint().diagnostics[1].message);
+  CHECK(other.diagnostics[1].saving.per_step_ms == Approx(150.0));
+  CHECK(other.saving_all.per_step_ms == Approx(226.6));
+  // The straggler waited for nobody: its saving stays, the caveat gives way to what the job saw.
+  LintResult straggler = waitingRankLint();
+  straggler.source = "rank1";
+  steplint::rules::scopeRankFindings(job, straggler);
+  CHECK(straggler.diagnostics[1].message ==
+        "communication not overlapped with computation takes 68.2% of the step; the other ranks "
+        "wait for this one (SL701)");
+  CHECK(straggler.diagnostics[1].saving.per_step_ms == Approx(150.0));
+  CHECK(straggler.saving_all.per_step_ms == Approx(226.6));
+}
+
+TEST_CASE("a waiting rank's SL502 speeds up only the transfers, not the wait (#14)") {
+  JobAnalysis job = makeJob([](int) { return 1; }, 20.0, LateCause::kInputPipeline);
+  job.ranks[0].wait_ns = 24e6;
+  LintResult lint;
+  lint.source = "rank0";
+  Diagnostic sl502;
+  sl502.code = "SL502";
+  sl502.message =
+      "DistributedDataParallel runs on GPUs without NCCL; 36.0 ms per step of "
+      "communication is exposed";
+  sl502.evidence.metrics = {{"exposed_communication_ms_per_step", 36.0}};
+  sl502.saving = {9.0, 9.0 / 50, "gloo 4x faster", 8.6, 9.0};
+  lint.diagnostics = {sl502};
+  lint.saving_all = {9.0, 8.6, 9.0 / 50, 50};
+  steplint::rules::scopeRankFindings(job, lint);
+  const Diagnostic& d = lint.diagnostics[0];
+  INFO(d.message);
+  CHECK(d.message.find("; 24.0 ms/step of it is waiting for rank 1 (SL701)") != std::string::npos);
+  // 12 of the 36 ms are transfers: a third of the claimed speed-up is left.
+  CHECK(d.saving.per_step_ms == Approx(3.0));
+  CHECK(d.saving.low_ms == Approx(8.6 / 3));
+  CHECK(d.evidence.metric("collective_wait_ms_per_step") == Approx(24.0));
+  CHECK(lint.saving_all.per_step_ms == Approx(3.0));
+  CHECK(lint.saving_all.low_ms == Approx(8.6 / 3));
+  CHECK(lint.saving_all.fraction_of_step == Approx(3.0 / 50));
 }

@@ -12,9 +12,10 @@ namespace steplint::rules {
 void registerJobRules(analyzer::JobRuleRegistry& registry);
 
 /// Reads a rank's own findings beside its job (rank_lint.source names one of job.ranks): the
-/// time the rank waits in collectives for a slower rank is said in SL503's message and taken
-/// out of its saving and of the trace's fix-all total, since only the straggler's fix removes
-/// it. A trace that is not one of the job's ranks, or that never waited, is left as it is.
+/// time the rank waits in collectives for a slower rank is said in SL502's and SL503's messages
+/// and taken out of their savings and of the trace's fix-all total, since only the straggler's
+/// fix removes it; SL503's one-rank caveat goes, and the straggler's findings say that the
+/// others wait for it. A trace that is not one of the job's ranks is left as it is.
 void scopeRankFindings(const analyzer::JobAnalysis& job, analyzer::LintResult& rank_lint);
 
 }  // namespace steplint::rules
