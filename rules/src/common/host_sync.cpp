@@ -64,6 +64,27 @@ int32_t deviceWaitedOn(const TraceModel& model, const LaunchIndex& launches, uin
   return fallback;
 }
 
+bool isCollectiveRange(std::string_view name) {
+  return name.substr(0, 5) == "gloo:" || name.substr(0, 5) == "nccl:";
+}
+
+/// A sync no op issued that the communication backend made: inside a collective's range, or in
+/// DistributedDataParallel.forward before any op of the model ran (DDP waiting for the previous
+/// step's collectives; a user's synchronize in the model's forward comes after its first op).
+bool backendSync(const TraceModel& model, uint32_t sync, uint32_t range) {
+  if (findAncestor(model, sync, [&](const Event& e) {
+        return trace::isCpuRange(e.kind) && isCollectiveRange(model.name(e));
+      }) != kNoIndex)
+    return true;
+  if (range == kNoIndex || model.name(model.events[range]) != "DistributedDataParallel.forward")
+    return false;
+  // The range's events before the sync, in track order; DDP's own calls are a few.
+  if (sync - range > kMaxPairingScan) return false;
+  for (uint32_t j = range + 1; j < sync; ++j)
+    if (model.events[j].kind == EventKind::kCpuOp) return false;
+  return true;
+}
+
 void classify(const TraceModel& model, const LaunchIndex& launches, HostSync& s) {
   const uint32_t range = enclosingCpuRange(model, s.event);
   s.range = range;
@@ -94,15 +115,18 @@ void classify(const TraceModel& model, const LaunchIndex& launches, HostSync& s)
   if (cpu_op != kNoIndex) {
     s.cause = SyncCause::kOtherOp;
     if (s.op == kNoIndex) s.op = cpu_op;
+  } else if (backendSync(model, s.event, range)) {
+    s.cause = SyncCause::kCollective;
   }
 }
 
 }  // namespace
 
 std::string_view syncCauseName(SyncCause cause) {
-  static constexpr std::array<std::string_view, 6> kNames = {
+  static constexpr std::array<std::string_view, kSyncCauseCount> kNames = {
       "explicit synchronize", "scalar read (.item())",     "device-to-host copy",
-      "copy to the device",   "op reading a device value", "unknown"};
+      "copy to the device",   "op reading a device value", "unknown",
+      "communication backend"};
   return kNames[static_cast<size_t>(cause)];
 }
 

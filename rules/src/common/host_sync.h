@@ -23,7 +23,10 @@ enum class SyncCause : uint8_t {
   kCopyToDevice,  // an HtoD/DtoD copy followed by the sync (blocking .to(device))
   kOtherOp,       // another op that reads a device value (nonzero, masked_select, unique ...)
   kUnknown,       // a cuda_sync record without a matching call
+  kCollective,    // the communication backend's own: inside a gloo:/nccl: collective, or DDP's
+                  // forward before the model's first op (it waits for earlier collectives)
 };
+inline constexpr size_t kSyncCauseCount = 7;
 std::string_view syncCauseName(SyncCause cause);
 
 using analyzer::isSyncApiName;

@@ -55,12 +55,14 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context,
   const auto& steps = context.steps().steps;
   const trace::TraceModel& model = context.model();
   std::vector<int64_t> count(steps.size()), idle(steps.size()), idle_loader(steps.size());
-  std::array<int64_t, 6> by_cause{};
+  std::array<int64_t, kSyncCauseCount> by_cause{};
   std::map<std::string_view, int64_t> by_op;
   EvidenceBuilder evidence(context);
   EffectBuilder effect;
   for (const HostSync& s : findHostSyncs(context)) {
     if (s.cause == SyncCause::kCopyToDevice) continue;  // blocking copies to the device: SL203
+    // The backend's own waits (gloo on GPU tensors) go with a faster backend: SL502/SL503.
+    if (s.cause == SyncCause::kCollective) continue;
     effect.wait(s.event);
     // A copy to the host blocks in its own call first (pageable memory): that wait goes too.
     if (s.copy != trace::kNoIndex) effect.wait(model.events[s.copy].link);
