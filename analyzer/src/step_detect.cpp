@@ -33,16 +33,34 @@ std::vector<std::pair<int64_t, int64_t>> outermostBackwardOps(const TraceModel& 
   return ops;
 }
 
+// True when `ops` (a track's outer non-backward ops) start inside most backward passes: a
+// thread that keeps working through the passes (a DataLoader worker decoding the next batches)
+// is not the one that called backward(), which waits in it or runs the backward nodes itself.
+bool busyThroughPasses(const TraceModel& model, const std::vector<Pass>& passes,
+                       const std::vector<uint32_t>& ops) {
+  size_t busy = 0;
+  for (const Pass& pass : passes) {
+    auto it = std::lower_bound(ops.begin(), ops.end(), pass.start_ns,
+                               [&](uint32_t i, int64_t v) { return model.events[i].start_ns < v; });
+    busy += it != ops.end() && model.events[*it].start_ns < pass.end_ns;
+  }
+  return 2 * busy > passes.size();
+}
+
 // For each pass, the thread whose last op before the pass ends closest to its start: the
-// thread that called backward(). DataLoader worker threads win a pass now and then; the
-// training thread wins nearly all of them.
+// thread that called backward(). DataLoader worker threads win a pass now and then (on a
+// loaded machine, most of them), so threads busy through the passes do not take part.
 uint32_t voteMainTrack(const TraceModel& model, const std::vector<Pass>& passes,
                        const std::vector<std::vector<uint32_t>>& ops_by_track) {
   std::vector<int64_t> votes(model.tracks.size(), 0);
+  std::vector<char> excluded(ops_by_track.size(), 0);
+  for (uint32_t t = 0; t < ops_by_track.size(); ++t)
+    excluded[t] = busyThroughPasses(model, passes, ops_by_track[t]);
   for (const Pass& pass : passes) {
     uint32_t best = trace::kNoIndex;
     int64_t best_end = kNoTime;
     for (uint32_t t = 0; t < ops_by_track.size(); ++t) {
+      if (excluded[t]) continue;
       const auto& ops = ops_by_track[t];
       // Outermost ops do not overlap, so their ends are sorted like their starts.
       auto it = std::upper_bound(ops.begin(), ops.end(), pass.start_ns, [&](int64_t v, uint32_t i) {

@@ -78,6 +78,7 @@ TEST_CASE("slow_trainer with loader workers: the inferred wait matches the marke
       "workers_marked.json", {SLOW_TRAINER, "--steps", "12", "--workers", "2", "--steplint-steps"});
   LintedTrace stripped_run;
   const LintedTrace& stripped = withoutMarkers(marked, "workers_stripped.json", stripped_run);
+  INFO(stripped.summary.input_wait.reason);
   REQUIRE(stripped.summary.input_wait.inferred);
   INFO(stripped.summary.input_wait.method());
   // Measured on 20 steps: 1.936 ms inferred, 1.876 measured. Small waits: an absolute margin.

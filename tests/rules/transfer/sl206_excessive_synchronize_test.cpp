@@ -53,8 +53,10 @@ TEST_CASE("SL206: ResNet-50 has exactly two synchronizes per step (the input cop
   // The profiler's own cudaDeviceSynchronize after the last ProfilerStep does not count.
   CHECK(strict.diagnostics[0].message.rfind(
             "2 synchronize calls per step (2 cudaStreamSynchronize; 0 explicit)", 0) == 0);
-  // None is explicit: nothing for this fix to remove, and the finding says so instead of a number.
+  // None is explicit: nothing for this fix to remove, and the finding says so instead of a
+  // number, as a note.
   CHECK(strict.diagnostics[0].saving.per_step_ms < 0);
+  CHECK(strict.diagnostics[0].severity == analyzer::Severity::kNote);
   CHECK(strict.diagnostics[0].saving.method.rfind("no separate saving: none of these syncs", 0) ==
         0);
 }
