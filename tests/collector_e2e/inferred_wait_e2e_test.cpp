@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <map>
+#include <utility>
 
 #include "e2e_support.h"
 #include "steplint/analyzer/breakdown.h"
@@ -13,6 +15,31 @@ namespace {
 double measuredWaitMs(const LintedTrace& t) {
   return t.summary.breakdown.average_ns[static_cast<size_t>(analyzer::StepCategory::kDataLoader)] /
          1e6;
+}
+
+/// The mean inferred input wait of `stripped` and the mean measured DataLoader wait of
+/// `marked` over the step numbers both runs kept.
+std::pair<double, double> commonStepWaitsMs(const LintedTrace& stripped,
+                                            const LintedTrace& marked) {
+  std::map<int64_t, double> measured;
+  const auto& marked_steps = marked.summary.steps.steps;
+  for (size_t i = 0; i < marked_steps.size(); ++i)
+    measured[marked_steps[i].number] =
+        static_cast<double>(marked.summary.breakdown.per_step[i]
+                                .ns[static_cast<size_t>(analyzer::StepCategory::kDataLoader)]);
+  double inferred_sum = 0, measured_sum = 0;
+  int common = 0;
+  const auto& steps = stripped.summary.steps.steps;
+  const auto& per_step = stripped.summary.input_wait.per_step_ns;
+  for (size_t i = 0; i < steps.size() && i < per_step.size(); ++i) {
+    const auto it = measured.find(steps[i].number);
+    if (it == measured.end()) continue;
+    inferred_sum += static_cast<double>(per_step[i]);
+    measured_sum += it->second;
+    ++common;
+  }
+  REQUIRE(common >= 5);
+  return {inferred_sum / common / 1e6, measured_sum / common / 1e6};
 }
 
 bool isMarker(const std::string& name) {
@@ -81,8 +108,11 @@ TEST_CASE("slow_trainer with loader workers: the inferred wait matches the marke
   INFO(stripped.summary.input_wait.reason);
   REQUIRE(stripped.summary.input_wait.inferred);
   INFO(stripped.summary.input_wait.method());
-  // Measured on 20 steps: 1.936 ms inferred, 1.876 measured. Small waits: an absolute margin.
-  CHECK(stripped.summary.input_wait.average_ns / 1e6 == Approx(measuredWaitMs(marked)).margin(1.0));
+  // Over the steps both keep: the start-up step may be dropped as warm-up in one and not the
+  // other (on a loaded machine its 25 ms wait then decided the comparison). Measured on 20
+  // steps: 1.936 ms inferred, 1.876 measured. Small waits: an absolute margin.
+  const auto [inferred_ms, measured_ms] = commonStepWaitsMs(stripped, marked);
+  CHECK(inferred_ms == Approx(measured_ms).margin(1.0));
 }
 
 TEST_CASE("fast_trainer without markers: no inferred DataLoader wait", "[torch]") {
