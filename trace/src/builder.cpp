@@ -1,6 +1,6 @@
 #include "steplint/trace/builder.h"
 
-#include "memory_advice.h"
+#include "parallel_for.h"
 #include "steplint/trace/accelerator.h"
 
 #include <algorithm>
@@ -15,12 +15,6 @@ constexpr uint64_t kLabelBit = uint64_t{1} << 63;
 bool isDeviceSide(EventKind k) {
   return isDeviceOp(k) || k == EventKind::kGpuUserAnnotation || k == EventKind::kCudaSync ||
          k == EventKind::kCudaEvent;
-}
-
-// Order within a track: by start, then longer first so parents precede their children.
-bool eventBefore(const Event& a, const Event& b) {
-  if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
-  return a.dur_ns > b.dur_ns;
 }
 
 // Most of these arrive in time order already; sorting only what is not avoids the temporary
@@ -124,30 +118,112 @@ void TraceBuilder::classifyTracks() {
   }
 }
 
-void TraceBuilder::sortEvents() {
-  // Counting sort by track (one copy of the records), then sort each track by time;
-  // Kineto writes most tracks already in order, so the per-track check usually skips it.
+void TraceBuilder::linkEvents(int threads) {
   auto& events = model_.events;
-  std::vector<uint32_t> counts(model_.tracks.size() + 1, 0);
-  for (const Event& e : events) ++counts[e.track + 1];
-  for (size_t i = 1; i < counts.size(); ++i) counts[i] += counts[i - 1];
-  for (size_t i = 0; i < model_.tracks.size(); ++i) {
-    model_.tracks[i].first_event = counts[i];
-    model_.tracks[i].event_count = counts[i + 1] - counts[i];
-  }
-  std::vector<Event> sorted;
-  reserveHuge(sorted, events.size());
-  sorted.resize(events.size());
-  for (const Event& e : events) sorted[counts[e.track]++] = e;
-  events.swap(sorted);
-  std::vector<Event>().swap(sorted);
-  for (const Track& t : model_.tracks) {
-    auto b = events.begin() + t.first_event, e = b + t.event_count;
-    if (!std::is_sorted(b, e, eventBefore)) std::stable_sort(b, e, eventBefore);
+  // The first event of each key wins (a scan in event order), as before; the two tables are
+  // built side by side, then the events are linked in ranges that write only their own events.
+  std::unordered_map<int64_t, uint32_t> by_correlation;
+  std::unordered_map<int64_t, uint32_t> by_external_id;
+  parallelFor(2, threads, [&](size_t table) {
+    if (table == 0) {
+      by_correlation.reserve(events.size() / 4);
+      for (uint32_t i = 0; i < events.size(); ++i)
+        if (isLaunchApi(events[i].kind) && events[i].correlation >= 0)
+          by_correlation.try_emplace(events[i].correlation, i);
+      return;
+    }
+    by_external_id.reserve(events.size() / 2);
+    for (uint32_t i = 0; i < events.size(); ++i) {
+      const Event& e = events[i];
+      // External id 0 means "none" in legacy traces (tb_plugin hangs those from a root).
+      if ((e.kind == EventKind::kCpuOp || e.kind == EventKind::kUserAnnotation) &&
+          e.external_id > 0)
+        by_external_id.try_emplace(e.external_id, i);
+    }
+  });
+  constexpr size_t kRange = size_t{1} << 16;
+  const size_t ranges = (events.size() + kRange - 1) / kRange;
+  std::vector<ImportStats> range_stats(ranges);
+  parallelFor(ranges, threads, [&](size_t r) {
+    const auto end = static_cast<uint32_t>(std::min(events.size(), (r + 1) * kRange));
+    for (auto i = static_cast<uint32_t>(r * kRange); i < end; ++i)
+      linkEvent(events[i], by_correlation, by_external_id, range_stats[r]);
+  });
+  for (const ImportStats& s : range_stats) model_.stats.merge(s);
+}
+
+// Reads other events' kind, parent and external id, which linking does not change, and writes
+// only `e.link`, so ranges of events can be linked at once.
+void TraceBuilder::linkEvent(Event& e, const std::unordered_map<int64_t, uint32_t>& by_correlation,
+                             const std::unordered_map<int64_t, uint32_t>& by_external_id,
+                             ImportStats& stats) const {
+  const auto& events = model_.events;
+  if (isDeviceSide(e.kind) && e.kind != EventKind::kGpuUserAnnotation) {
+    auto it = e.correlation >= 0 ? by_correlation.find(e.correlation) : by_correlation.end();
+    if (it == by_correlation.end()) {
+      if (isDeviceOp(e.kind)) stats.add(Stat::device_op_without_launch);
+      return;
+    }
+    e.link = it->second;
+    const int64_t call_ext = events[it->second].external_id;
+    if (isDeviceOp(e.kind) && e.external_id > 0 && call_ext > 0 && call_ext != e.external_id)
+      stats.add(Stat::external_id_mismatch);
+  } else if (isLaunchApi(e.kind)) {
+    auto it = e.external_id > 0 ? by_external_id.find(e.external_id) : by_external_id.end();
+    if (it != by_external_id.end()) {
+      e.link = it->second;
+      return;
+    }
+    // No External id: the innermost enclosing CPU range on the same thread issued it.
+    uint32_t p = e.parent;
+    while (p != kNoIndex && !isCpuRange(events[p].kind)) p = events[p].parent;
+    if (p != kNoIndex)
+      e.link = p;
+    else
+      stats.add(Stat::launch_without_op);
   }
 }
 
-void TraceBuilder::nestTrack(Track& t) {
+void TraceBuilder::groupByTrack() {
+  // In place (American flag sort: each record is swapped at most once into its track's
+  // range), not scattered into a second array: that copy was a fresh page for every 64
+  // events, faulted in on one thread while the others waited (about 0.35 s of a 1 GB import),
+  // and it doubled the events' memory at the peak. The swaps do not keep input order within a
+  // track, so each event's input position goes into `parent` (unused until nesting) for
+  // sortTrack() to break ties with.
+  auto& events = model_.events;
+  std::vector<uint32_t> next(model_.tracks.size() + 1, 0);
+  for (uint32_t i = 0; i < events.size(); ++i) {
+    events[i].parent = i;
+    ++next[events[i].track + 1];
+  }
+  for (size_t i = 1; i < next.size(); ++i) next[i] += next[i - 1];
+  for (size_t i = 0; i < model_.tracks.size(); ++i) {
+    model_.tracks[i].first_event = next[i];
+    model_.tracks[i].event_count = next[i + 1] - next[i];
+  }
+  for (uint32_t t = 0; t < model_.tracks.size(); ++t) {
+    const uint32_t end = model_.tracks[t].first_event + model_.tracks[t].event_count;
+    for (uint32_t& i = next[t]; i < end; ++i)
+      while (events[i].track != t) std::swap(events[i], events[next[events[i].track]++]);
+  }
+}
+
+void TraceBuilder::sortTrack(Track& t, ImportStats& stats) {
+  // (start, longer first, input position): the order a stable sort of the input gives, so
+  // events that tie on both keep the order they were written in.
+  const auto before = [](const Event& a, const Event& b) {
+    if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+    if (a.dur_ns != b.dur_ns) return a.dur_ns > b.dur_ns;
+    return a.parent < b.parent;
+  };
+  const auto b = model_.events.begin() + t.first_event, e = b + t.event_count;
+  if (!std::is_sorted(b, e, before)) std::sort(b, e, before);
+  for (auto it = b; it != e; ++it) it->parent = kNoIndex;
+  nestTrack(t, stats);
+}
+
+void TraceBuilder::nestTrack(Track& t, ImportStats& stats) {
   std::vector<uint32_t> stack;
   for (uint32_t i = t.first_event; i < t.first_event + t.event_count; ++i) {
     Event& e = model_.events[i];
@@ -157,10 +233,10 @@ void TraceBuilder::nestTrack(Track& t) {
       if (e.end_ns() > top.end_ns()) {
         // Partially overlapping sibling (async code, torchtune): keep it, one lane deeper.
         e.flags |= kFlagOverlapsSibling;
-        model_.stats.add(Stat::overlapping_siblings);
+        stats.add(Stat::overlapping_siblings);
       }
       e.parent = stack.back();
-      if (top.depth == UINT16_MAX) model_.stats.add(Stat::depth_saturated);
+      if (top.depth == UINT16_MAX) stats.add(Stat::depth_saturated);
       e.depth = top.depth == UINT16_MAX ? UINT16_MAX : static_cast<uint16_t>(top.depth + 1);
     }
     t.max_depth = std::max(t.max_depth, e.depth);
@@ -168,65 +244,42 @@ void TraceBuilder::nestTrack(Track& t) {
   }
 }
 
-void TraceBuilder::linkEvents() {
-  auto& events = model_.events;
-  std::unordered_map<int64_t, uint32_t> by_correlation;
-  std::unordered_map<int64_t, uint32_t> by_external_id;
-  by_correlation.reserve(events.size() / 4);
-  by_external_id.reserve(events.size() / 2);
-  for (uint32_t i = 0; i < events.size(); ++i) {
-    const Event& e = events[i];
-    if (isLaunchApi(e.kind) && e.correlation >= 0) by_correlation.try_emplace(e.correlation, i);
-    // External id 0 means "none" in legacy traces (tb_plugin hangs those from a root).
-    if ((e.kind == EventKind::kCpuOp || e.kind == EventKind::kUserAnnotation) && e.external_id > 0)
-      by_external_id.try_emplace(e.external_id, i);
-  }
-  for (uint32_t i = 0; i < events.size(); ++i) {
-    Event& e = events[i];
-    if (isDeviceSide(e.kind) && e.kind != EventKind::kGpuUserAnnotation) {
-      auto it = e.correlation >= 0 ? by_correlation.find(e.correlation) : by_correlation.end();
-      if (it == by_correlation.end()) {
-        if (isDeviceOp(e.kind)) model_.stats.add(Stat::device_op_without_launch);
-        continue;
-      }
-      e.link = it->second;
-      const int64_t call_ext = events[it->second].external_id;
-      if (isDeviceOp(e.kind) && e.external_id > 0 && call_ext > 0 && call_ext != e.external_id)
-        model_.stats.add(Stat::external_id_mismatch);
-    } else if (isLaunchApi(e.kind)) {
-      auto it = e.external_id > 0 ? by_external_id.find(e.external_id) : by_external_id.end();
-      if (it != by_external_id.end()) {
-        e.link = it->second;
-        continue;
-      }
-      // No External id: the innermost enclosing CPU range on the same thread issued it.
-      uint32_t p = e.parent;
-      while (p != kNoIndex && !isCpuRange(events[p].kind)) p = events[p].parent;
-      if (p != kNoIndex)
-        e.link = p;
-      else
-        model_.stats.add(Stat::launch_without_op);
-    }
-  }
-}
-
-void TraceBuilder::finalize() {
-  classifyTracks();
-  sortEvents();
-  for (Track& t : model_.tracks) nestTrack(t);
-  linkEvents();
-  // After the import: deviceProperties may follow traceEvents in the file.
-  model_.metadata.accelerator = detectAccelerator(model_);
+void TraceBuilder::sortSideTables() {
   sortByTime(model_.memory_events);
   sortByTime(model_.instants);
   sortByTime(model_.counters);
-  sortByTime(model_.flows);
   auto by_owner = [](const CollectiveDetail& a, const CollectiveDetail& b) {
     return std::make_pair(a.on_device, a.owner) < std::make_pair(b.on_device, b.owner);
   };
   auto& collectives = model_.collectives;
   if (!std::is_sorted(collectives.begin(), collectives.end(), by_owner))
     std::stable_sort(collectives.begin(), collectives.end(), by_owner);
+}
+
+void TraceBuilder::finalize(int threads) {
+  classifyTracks();
+  groupByTrack();
+  // Tracks are independent once grouped, and so are the side tables: the largest go first so
+  // that no thread is left with a big one at the end. Stats are counted per task (ImportStats
+  // is not atomic) and added up after.
+  std::vector<uint32_t> order(model_.tracks.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return model_.tracks[a].event_count > model_.tracks[b].event_count;
+  });
+  std::vector<ImportStats> task_stats(order.size());
+  parallelFor(order.size() + 2, threads, [&](size_t i) {
+    if (i == 0)
+      sortByTime(model_.flows);  // the largest side table, written unordered by Kineto
+    else if (i == 1)
+      sortSideTables();
+    else
+      sortTrack(model_.tracks[order[i - 2]], task_stats[i - 2]);
+  });
+  for (const ImportStats& s : task_stats) model_.stats.merge(s);
+  linkEvents(threads);
+  // After the import: deviceProperties may follow traceEvents in the file.
+  model_.metadata.accelerator = detectAccelerator(model_);
 }
 
 }  // namespace steplint::trace

@@ -54,7 +54,12 @@ class Reader {
   bool refill(size_t keep_from) {
     if (eof_) return false;
     const size_t keep = chunk_->size - keep_from;
-    const size_t want = nextReadSize();
+    size_t want = nextReadSize();
+    // Full-size refills read a little less so that kept text plus fresh input stays one chunk:
+    // every pooled chunk then fits every later refill. (keep + kChunkSize made each chunk a few
+    // bytes larger than the next might need, so the pool kept missing and up to 16 chunks,
+    // 128 MiB of fresh pages, were allocated.) Only a huge partial event needs a larger chunk.
+    if (want == kChunkSize && keep <= kChunkSize / 2) want = kChunkSize - keep;
     auto next = makeChunk(keep + want);
     std::memcpy(next->data.get(), chunk_->data.get() + keep_from, keep);
     size_t filled = keep;
@@ -130,8 +135,8 @@ class ChromeJsonImport {
  private:
   static int workerCount(const ImportOptions& options) {
     if (options.threads > 0) return options.threads;
-    const unsigned hw = std::thread::hardware_concurrency();
-    return hw > 1 ? static_cast<int>(hw) : 0;
+    const unsigned cores = availableCores();
+    return cores > 1 ? static_cast<int>(cores) : 0;
   }
   ImportStatus fail(ImportError error, const std::string& what) const {
     return {error, what + " at byte " + std::to_string(reader_.offset())};
@@ -341,7 +346,7 @@ void ChromeJsonImport::finish() {
   merger_.finish();
   model_.metadata.input_bytes = reader_.bytesRead();
   reportProgress();
-  builder_.finalize();
+  builder_.finalize(std::max(workerCount(options_), 1));
 }
 
 ImportStatus ChromeJsonImport::run() {

@@ -49,8 +49,10 @@ class TraceBuilder {
   TraceModel& model() { return model_; }
   ImportStats& stats() { return model_.stats; }
 
-  /// Sorts, nests and links. Call once, after the last event.
-  void finalize();
+  /// Sorts, nests and links. Call once, after the last event. Tracks are sorted and nested,
+  /// and events linked, on up to `threads` threads (the caller's among them); the result does
+  /// not depend on the number.
+  void finalize(int threads = 1);
 
  private:
   struct KeyHash {
@@ -60,10 +62,15 @@ class TraceBuilder {
     }
   };
   uint64_t rowKey(RowId id);
-  void sortEvents();
   void classifyTracks();
-  void nestTrack(Track& t);
-  void linkEvents();
+  void groupByTrack();
+  void sortTrack(Track& t, ImportStats& stats);
+  void nestTrack(Track& t, ImportStats& stats);
+  void sortSideTables();
+  void linkEvents(int threads);
+  void linkEvent(Event& e, const std::unordered_map<int64_t, uint32_t>& by_correlation,
+                 const std::unordered_map<int64_t, uint32_t>& by_external_id,
+                 ImportStats& stats) const;
 
   TraceModel& model_;
   std::unordered_map<std::pair<uint64_t, uint64_t>, uint32_t, KeyHash> track_index_;
