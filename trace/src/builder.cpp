@@ -1,7 +1,9 @@
 #include "steplint/trace/builder.h"
 
+#include "id_index.h"
 #include "parallel_for.h"
 #include "steplint/trace/accelerator.h"
+#include "track_event_store.h"
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +19,12 @@ bool isDeviceSide(EventKind k) {
          k == EventKind::kCudaEvent;
 }
 
+// Order within a track: by start, then longer first so parents precede their children.
+bool eventBefore(const Event& a, const Event& b) {
+  if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+  return a.dur_ns > b.dur_ns;
+}
+
 // Most of these arrive in time order already; sorting only what is not avoids the temporary
 // buffers of a stable sort over hundreds of thousands of records.
 template <typename Records>
@@ -27,6 +35,12 @@ void sortByTime(Records& records) {
 }
 
 }  // namespace
+
+TraceBuilder::TraceBuilder(TraceModel& model)
+    : model_(model), store_(std::make_unique<TrackEventStore>()) {}
+
+TraceBuilder::~TraceBuilder() = default;
+TraceBuilder::TraceBuilder(TraceBuilder&& other) noexcept = default;
 
 uint64_t TraceBuilder::rowKey(RowId id) {
   if (id.label.empty()) return static_cast<uint64_t>(id.number) & ~kLabelBit;
@@ -52,6 +66,8 @@ uint32_t TraceBuilder::addEvent(const Event& e) {
   model_.events.push_back(e);
   return static_cast<uint32_t>(model_.events.size() - 1);
 }
+
+void TraceBuilder::appendEvent(const Event& e) { store_->append(e); }
 
 uint32_t TraceBuilder::addGpuDetail(const GpuDetail& d) {
   model_.gpu_details.push_back(d);
@@ -120,26 +136,24 @@ void TraceBuilder::classifyTracks() {
 
 void TraceBuilder::linkEvents(int threads) {
   auto& events = model_.events;
-  // The first event of each key wins (a scan in event order), as before; the two tables are
-  // built side by side, then the events are linked in ranges that write only their own events.
-  std::unordered_map<int64_t, uint32_t> by_correlation;
-  std::unordered_map<int64_t, uint32_t> by_external_id;
+  // The two indexes are built side by side, then the events are linked in ranges that write
+  // only their own events.
+  IdIndex by_correlation, by_external_id;
   parallelFor(2, threads, [&](size_t table) {
     if (table == 0) {
-      by_correlation.reserve(events.size() / 4);
-      for (uint32_t i = 0; i < events.size(); ++i)
-        if (isLaunchApi(events[i].kind) && events[i].correlation >= 0)
-          by_correlation.try_emplace(events[i].correlation, i);
+      by_correlation.build(
+          events, [](const Event& e) { return isLaunchApi(e.kind) && e.correlation >= 0; },
+          [](const Event& e) { return e.correlation; });
       return;
     }
-    by_external_id.reserve(events.size() / 2);
-    for (uint32_t i = 0; i < events.size(); ++i) {
-      const Event& e = events[i];
-      // External id 0 means "none" in legacy traces (tb_plugin hangs those from a root).
-      if ((e.kind == EventKind::kCpuOp || e.kind == EventKind::kUserAnnotation) &&
-          e.external_id > 0)
-        by_external_id.try_emplace(e.external_id, i);
-    }
+    // External id 0 means "none" in legacy traces (tb_plugin hangs those from a root).
+    by_external_id.build(
+        events,
+        [](const Event& e) {
+          return (e.kind == EventKind::kCpuOp || e.kind == EventKind::kUserAnnotation) &&
+                 e.external_id > 0;
+        },
+        [](const Event& e) { return e.external_id; });
   });
   constexpr size_t kRange = size_t{1} << 16;
   const size_t ranges = (events.size() + kRange - 1) / kRange;
@@ -154,24 +168,23 @@ void TraceBuilder::linkEvents(int threads) {
 
 // Reads other events' kind, parent and external id, which linking does not change, and writes
 // only `e.link`, so ranges of events can be linked at once.
-void TraceBuilder::linkEvent(Event& e, const std::unordered_map<int64_t, uint32_t>& by_correlation,
-                             const std::unordered_map<int64_t, uint32_t>& by_external_id,
+void TraceBuilder::linkEvent(Event& e, const IdIndex& by_correlation, const IdIndex& by_external_id,
                              ImportStats& stats) const {
   const auto& events = model_.events;
   if (isDeviceSide(e.kind) && e.kind != EventKind::kGpuUserAnnotation) {
-    auto it = e.correlation >= 0 ? by_correlation.find(e.correlation) : by_correlation.end();
-    if (it == by_correlation.end()) {
+    const uint32_t call = e.correlation >= 0 ? by_correlation.find(e.correlation) : kNoIndex;
+    if (call == kNoIndex) {
       if (isDeviceOp(e.kind)) stats.add(Stat::device_op_without_launch);
       return;
     }
-    e.link = it->second;
-    const int64_t call_ext = events[it->second].external_id;
+    e.link = call;
+    const int64_t call_ext = events[call].external_id;
     if (isDeviceOp(e.kind) && e.external_id > 0 && call_ext > 0 && call_ext != e.external_id)
       stats.add(Stat::external_id_mismatch);
   } else if (isLaunchApi(e.kind)) {
-    auto it = e.external_id > 0 ? by_external_id.find(e.external_id) : by_external_id.end();
-    if (it != by_external_id.end()) {
-      e.link = it->second;
+    const uint32_t op = e.external_id > 0 ? by_external_id.find(e.external_id) : kNoIndex;
+    if (op != kNoIndex) {
+      e.link = op;
       return;
     }
     // No External id: the innermost enclosing CPU range on the same thread issued it.
@@ -185,41 +198,14 @@ void TraceBuilder::linkEvent(Event& e, const std::unordered_map<int64_t, uint32_
 }
 
 void TraceBuilder::groupByTrack() {
-  // In place (American flag sort: each record is swapped at most once into its track's
-  // range), not scattered into a second array: that copy was a fresh page for every 64
-  // events, faulted in on one thread while the others waited (about 0.35 s of a 1 GB import),
-  // and it doubled the events' memory at the peak. The swaps do not keep input order within a
-  // track, so each event's input position goes into `parent` (unused until nesting) for
-  // sortTrack() to break ties with.
-  auto& events = model_.events;
-  std::vector<uint32_t> next(model_.tracks.size() + 1, 0);
-  for (uint32_t i = 0; i < events.size(); ++i) {
-    events[i].parent = i;
-    ++next[events[i].track + 1];
-  }
-  for (size_t i = 1; i < next.size(); ++i) next[i] += next[i - 1];
-  for (size_t i = 0; i < model_.tracks.size(); ++i) {
-    model_.tracks[i].first_event = next[i];
-    model_.tracks[i].event_count = next[i + 1] - next[i];
-  }
-  for (uint32_t t = 0; t < model_.tracks.size(); ++t) {
-    const uint32_t end = model_.tracks[t].first_event + model_.tracks[t].event_count;
-    for (uint32_t& i = next[t]; i < end; ++i)
-      while (events[i].track != t) std::swap(events[i], events[next[events[i].track]++]);
-  }
+  for (const Event& e : model_.events) store_->append(e);
+  store_->moveInto(model_.events, model_.tracks);
 }
 
 void TraceBuilder::sortTrack(Track& t, ImportStats& stats) {
-  // (start, longer first, input position): the order a stable sort of the input gives, so
-  // events that tie on both keep the order they were written in.
-  const auto before = [](const Event& a, const Event& b) {
-    if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
-    if (a.dur_ns != b.dur_ns) return a.dur_ns > b.dur_ns;
-    return a.parent < b.parent;
-  };
+  // Kineto writes most tracks in time order already, so the check usually skips the sort.
   const auto b = model_.events.begin() + t.first_event, e = b + t.event_count;
-  if (!std::is_sorted(b, e, before)) std::sort(b, e, before);
-  for (auto it = b; it != e; ++it) it->parent = kNoIndex;
+  if (!std::is_sorted(b, e, eventBefore)) std::stable_sort(b, e, eventBefore);
   nestTrack(t, stats);
 }
 
@@ -257,8 +243,8 @@ void TraceBuilder::sortSideTables() {
 }
 
 void TraceBuilder::finalize(int threads) {
-  classifyTracks();
   groupByTrack();
+  classifyTracks();
   // Tracks are independent once grouped, and so are the side tables: the largest go first so
   // that no thread is left with a big one at the end. Stats are counted per task (ImportStats
   // is not atomic) and added up after.

@@ -322,7 +322,6 @@ void ChromeJsonImport::reserveForInput() {
   if (bytes == 0) return;
   if (source_.compressed()) bytes *= 20;
   const size_t events = static_cast<size_t>(std::min<uint64_t>(bytes / 200, uint64_t{1} << 28));
-  reserveHuge(model_.events, events);
   reserveHuge(model_.gpu_details, events / 4);
   reserveHuge(model_.op_details, events / 2);
   reserveHuge(model_.memory_events, events / 4);
