@@ -2,6 +2,8 @@
 // can tell importer speed from `steplint summary` speed. One line per file:
 //
 //   file=... ok=1 json_bytes=... seconds=... mb_per_s=... events=... peak_rss_kb=...
+//   finalize_seconds=...   (from the importer's last progress report, after the last batch
+//                           is merged, to the end: TraceBuilder::finalize(), the serial tail)
 //
 // Peak RSS is the process high-water mark, so pass one file per run when it matters.
 //
@@ -72,17 +74,24 @@ int main(int argc, char** argv) {
       continue;
     }
     steplint::trace::TraceModel model;
+    // The importer reports progress 1.0 once every batch is parsed and merged, just before
+    // TraceBuilder::finalize(): the time from the last report to the end is the import's tail.
+    auto last_progress = std::chrono::steady_clock::now();
+    options.progress = [&](double) { last_progress = std::chrono::steady_clock::now(); };
     auto t0 = std::chrono::steady_clock::now();
     steplint::trace::ImportStatus status =
         steplint::trace::importTraceFile(argv[i], model, options);
-    double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto t1 = std::chrono::steady_clock::now();
+    double seconds = std::chrono::duration<double>(t1 - t0).count();
+    const double tail = std::chrono::duration<double>(t1 - last_progress).count();
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     double mb = static_cast<double>(model.metadata.input_bytes) / 1e6;
     std::printf(
-        "file=%s ok=%d json_bytes=%llu seconds=%.3f mb_per_s=%.1f events=%zu peak_rss_kb=%ld\n",
+        "file=%s ok=%d json_bytes=%llu seconds=%.3f mb_per_s=%.1f events=%zu peak_rss_kb=%ld "
+        "finalize_seconds=%.3f\n",
         argv[i], status.ok() ? 1 : 0, static_cast<unsigned long long>(model.metadata.input_bytes),
-        seconds, seconds > 0 ? mb / seconds : 0.0, countAll(model), usage.ru_maxrss);
+        seconds, seconds > 0 ? mb / seconds : 0.0, countAll(model), usage.ru_maxrss, tail);
     if (!status.ok()) {
       std::fprintf(stderr, "steplint-import-bench: %s\n", status.message.c_str());
       rc = 1;

@@ -2,7 +2,8 @@
 # binaries). For each size in BENCH_SIZES, plain and gzip: simdjson's own parse of the same JSON
 # (steplint-import-bench --raw: the baseline), then `steplint summary` and the import alone on
 # 1 core, 2 cores and all cores (taskset), each with MB/s, the ratio to the baseline measured
-# in this run, peak RSS and RSS per MB of JSON; last, issue 18's targets against the 2-core rows.
+# in this run, peak RSS and RSS per MB of JSON, and the import's serial tail (TraceBuilder::finalize,
+# "final s"); last, issue 18's targets against the 2-core rows.
 
 sizes=${BENCH_SIZES:-100M}
 cores_total=$(nproc)
@@ -16,8 +17,8 @@ field() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }
 
 targets=()
 rss_points=()  # "MB RSS_MiB" of the plain inputs at 2 cores (or 1 on a 1-core machine)
-printf '%-34s %8s %-14s %7s %6s %7s %6s %8s %7s %8s %9s %7s\n' input "JSON MB" cores "sum s" \
-  "cpu s" "MB/s" "x raw" "RSS MiB" "MiB/MB" "x 1core" "imp MB/s" "x raw"
+printf '%-34s %8s %-14s %7s %6s %7s %6s %8s %7s %8s %9s %7s %7s\n' input "JSON MB" cores "sum s" \
+  "cpu s" "MB/s" "x raw" "RSS MiB" "MiB/MB" "x 1core" "imp MB/s" "x raw" "final s"
 for size in $sizes; do
   plain=$(generate "$size")
   for f in "$plain" "$plain.gz"; do
@@ -42,9 +43,10 @@ for size in $sizes; do
       imp_rate=$(field "$imp" mb_per_s)
       name="$c core"; ((c > 1)) && name="$c cores"; ((c == cores_total && c > 2)) && name="$c (all)"
       ((c == cores_total && c <= 2)) && name="$name (all)"
-      printf '%-34s %8s %-14s %7s %6s %7s %6s %8s %7s %8s %9.0f %7s\n' "$label" "$mb" "$name" "$s_sec" \
+      printf '%-34s %8s %-14s %7s %6s %7s %6s %8s %7s %8s %9.0f %7s %7s\n' "$label" "$mb" "$name" "$s_sec" \
         "$s_cpu" "$rate" "$(ratio "$rate" "$raw_od")" "$s_rss" "$(ratio "$s_rss" "$mb")" \
-        "$(ratio "$rate" "$one_core")" "$imp_rate" "$(ratio "$imp_rate" "$raw_od")"
+        "$(ratio "$rate" "$one_core")" "$imp_rate" "$(ratio "$imp_rate" "$raw_od")" \
+        "$(field "$imp" finalize_seconds)"
       if ((c == 2 || (c == 1 && cores_total == 1))); then
         [[ "$f" != *.gz ]] && rss_points+=("$mb $s_rss")
         if [[ "$f" == *.gz ]]; then
