@@ -29,7 +29,7 @@ for arg in "$@"; do
     --scaling) scaling=1 ;;
     --no-python) python=0 ;;
     --strict) strict=1 ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "import_bench.sh: unknown argument $arg" >&2; exit 2 ;;
   esac
 done

@@ -135,3 +135,22 @@ TEST_CASE("builder: appendEvent on several threads gives addEvent's model on one
   for (const Event& e : many.events) linked += e.link != kNoIndex;
   CHECK(linked == 2 * 35000);  // every launch to its op (sparse ids), every kernel to its launch
 }
+
+TEST_CASE("builder: ids outside the indexed range link to nothing (#18)", "[trace]") {
+  TraceModel m;
+  TraceBuilder b(m);
+  b.addComplete(EventKind::kCpuOp, "op", 100, 1, 0, 100, /*external_id=*/1000);
+  b.addComplete(EventKind::kRuntime, "cudaLaunchKernel", 100, 1, 10, 5, 1000, /*correlation=*/50);
+  b.addComplete(EventKind::kRuntime, "cudaLaunchKernel", 100, 1, 20, 5, 999, 51);  // no such op
+  b.addComplete(EventKind::kKernel, "k", 0, 7, 30, 5, 1000, 50);
+  b.addComplete(EventKind::kKernel, "below", 0, 7, 40, 5, kNoId, 3);        // under the smallest
+  b.addComplete(EventKind::kKernel, "above", 0, 7, 50, 5, kNoId, 1 << 30);  // past the largest
+  b.finalize(2);
+  for (const Event& e : m.events) {
+    if (m.name(e) == "k") CHECK(m.events[e.link].correlation == 50);
+    if (m.name(e) == "below" || m.name(e) == "above") CHECK(e.link == kNoIndex);
+    if (m.name(e) == "cudaLaunchKernel" && e.correlation == 51)
+      CHECK(m.name(m.events[e.link]) == "op");  // by nesting, as without an External id
+  }
+  CHECK(m.stats.get(Stat::device_op_without_launch) == 2);
+}
