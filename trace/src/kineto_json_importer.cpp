@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <thread>
 
 #include <simdjson.h>
 
@@ -316,7 +315,9 @@ ImportStatus ChromeJsonImport::walkObject() {
 
 // Reserving from the input size avoids growing (copying and re-faulting) the model's big
 // vectors; untouched reserved pages cost no memory. Kineto events average 220-460 bytes of
-// JSON (docs/reference/trace-format.md §1), gzip shrinks them 13-30x.
+// JSON (docs/reference/trace-format.md §1), gzip shrinks them 13-30x. The events themselves
+// wait in the builder's per-track store until finalize() (track_event_store.h), which sizes
+// TraceModel::events exactly.
 void ChromeJsonImport::reserveForInput() {
   uint64_t bytes = source_.inputSize();
   if (bytes == 0) return;
