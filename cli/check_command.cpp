@@ -280,6 +280,7 @@ bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::
   std::vector<std::string> warnings;
   for (const analyzer::JobAnalysis& job : analyzeJobs(std::move(ranks_), warnings)) {
     for (const std::string& w : job.warnings) printWarning(w);
+    for (analyzer::TraceReport& rank : report.traces) rules::scopeRankFindings(job, rank.lint);
     analyzer::TraceReport entry;
     entry.summary.source = jobSource(job);
     const analyzer::JobLintResult lint = analyzer::lintJob(job, job_rules_, config);

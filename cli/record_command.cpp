@@ -207,6 +207,8 @@ void RecordCommand::addOptions(CLI::App& app) {
                  "Record only some steps: wait,warmup,active[,repeat] as torch.profiler.schedule")
       ->type_name("W,WU,A[,R]");
   app.add_flag("--shapes", shapes_, "Record input shapes and dtypes (Input Dims; more overhead)");
+  app.add_flag("--modules", modules_,
+               "Python: a range around every nn.Module forward, named by its path (more overhead)");
   app.add_flag("--no-cupti", no_cupti_, "Do not record GPU activity with CUPTI");
   app.add_flag("--no-report", no_report_, "Only record; do not print the findings afterwards");
   app.add_option(
@@ -233,6 +235,7 @@ void RecordCommand::execTrainer(const CollectorLibraries& libs, const std::strin
     setenv("PYTHONPATH", prependPythonPath(std::getenv("PYTHONPATH"), libs.python_hook).c_str(), 1);
   if (!schedule_.empty()) setenv("STEPLINT_SCHEDULE", schedule_.c_str(), 1);
   if (shapes_) setenv("STEPLINT_SHAPES", "1", 1);
+  if (modules_) setenv("STEPLINT_MODULES", "1", 1);
   if (no_cupti_) setenv("STEPLINT_CUPTI", "0", 1);
   std::vector<char*> argv;
   for (const std::string& arg : command_) argv.push_back(const_cast<char*>(arg.c_str()));

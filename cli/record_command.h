@@ -76,6 +76,7 @@ class RecordCommand final : public Command {
   std::string schedule_;
   std::string summary_dir_;
   bool shapes_ = false;
+  bool modules_ = false;
   bool no_cupti_ = false;
   bool no_report_ = false;
 };

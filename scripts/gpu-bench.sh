@@ -8,7 +8,8 @@
 #      sync) and a balanced one, recorded by torch.profiler per rank, and one job recorded by
 #      `steplint record -- torchrun` (docs/analyses.md, tests/data/gpu_ddp; issues 14, 16)
 #   4. the Python sample recorded with no code change (issue 16)
-#   5. collector overhead against Kineto on the fast, slow and ResNet-50 trainers (issue 16)
+#   5. collector overhead against Kineto on the fast, slow and ResNet-50 trainers and on a Python
+#      trainer (bench/collector_overhead/python_overhead.py; issue 16)
 # Needs .gpu-deps (scripts/gpu-deps.sh, carried). See docs/gpu.md.
 #
 #   OUT=/tmp/out bash scripts/gpu-bench.sh [PART...]     # parts: savings ddp python overhead
@@ -75,5 +76,10 @@ if [[ " $parts " == *" overhead "* && -x $b/bench/steplint-collector-overhead ]]
       --preload "$b/collector/libsteplint_preload.so" --steps "$2" --rounds 3 --kineto 1 \
       --configs baseline,default,host-only,kineto --dir "$work/overhead_$1"
   done
+fi
+if [[ " $parts " == *" overhead "* && -x $steplint ]]; then
+  stamp "overhead: python trainer (steplint record vs torch.profiler/Kineto, 3 rounds)"
+  timeout 150 python3 bench/collector_overhead/python_overhead.py --steplint "$steplint" --python python3 \
+    --rounds 3 --steps 300
 fi
 stamp "done"

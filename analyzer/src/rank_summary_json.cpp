@@ -1,6 +1,6 @@
 // A RankSummary as JSON: `steplint summary --format json` carries it as "rank_summary", so a
 // launcher can reduce each rank's trace where it was written and a job report can be built from
-// those small files alone (docs/analyses.md §8). Reading it back: rank_summary_read.cpp.
+// those small files alone (docs/analyses.md §10). Reading it back: rank_summary_read.cpp.
 #include <nlohmann/json.hpp>
 
 #include "steplint/analyzer/rank_summary.h"

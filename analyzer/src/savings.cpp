@@ -18,6 +18,24 @@ std::string format(const char* pattern, double a, double b) {
 
 }  // namespace
 
+namespace {
+
+/// A warning says that something costs step time. When the replay finds that fixing it would
+/// save next to nothing, alone or with the others (the GPU is not what bounds the step, say),
+/// it stays reported but as a note, so that `fail-on = "warning"` gates on what costs time.
+void demoteIfNegligible(Diagnostic& d, double step_ms) {
+  constexpr double kNegligibleShare = 0.005;  // of the step, and
+  constexpr double kNegligibleMs = 0.05;      // per step, whichever is larger
+  const double limit = std::max(kNegligibleMs, kNegligibleShare * step_ms);
+  if (d.severity != Severity::kWarning || d.saving.per_step_ms >= limit ||
+      d.saving.alone_ms >= limit)
+    return;
+  d.severity = Severity::kNote;
+  d.saving.method += "; a note, not a warning: fixing it would save under 0.5% of the step";
+}
+
+}  // namespace
+
 SavingsTotal attributeSavings(const AnalysisContext& context,
                               std::vector<Diagnostic>& diagnostics) {
   SavingsTotal all;
@@ -47,6 +65,7 @@ SavingsTotal attributeSavings(const AnalysisContext& context,
     s.method += format(
         "; replayed over %.0f steps: its share of fixing all findings (%.1f ms/step if fixed alone)",
         static_cast<double>(replay.windowSteps()), s.alone_ms);
+    demoteIfNegligible(*with_effect[i], step_ms);
   }
   all.per_step_ms = std::max(0.0, savings.all_ns) / 1e6;
   const double all_low = std::max(0.0, savings.all_low_ns) / 1e6;

@@ -37,6 +37,9 @@ enum State : int { kWaiting, kStarting, kSettled };
 // kSettled once the collector started, was ruled out, or recording is off: from then on the
 // wrapper only forwards.
 std::atomic<int> g_state{kSettled};
+// A forked child never starts a collector late: the parent's is marked dead in it (recorder.cpp).
+std::atomic<bool> g_forked{false};
+std::atomic<bool> g_started_late{false};
 
 bool envIsOn(const char* name) {
   const char* v = std::getenv(name);
@@ -81,12 +84,16 @@ void reportMismatch(const steplint::preload::TorchMatch& match) {
   }
 }
 
-void startCollector(const std::string& libtorch) {
+/// Loads and starts the collector; true when it records (started now or already running).
+bool startCollector(const std::string& libtorch) {
   // Read now, not at process start: a Python hook may have turned recording off for this
   // process (a multiprocessing spawn child) before it imported torch.
-  if (!envIsOn("STEPLINT_RECORD")) return;
+  if (!envIsOn("STEPLINT_RECORD")) return false;
   const steplint::preload::TorchMatch match = steplint::preload::matchBuiltTorch(libtorch);
-  if (!match.same) return reportMismatch(match);
+  if (!match.same) {
+    reportMismatch(match);
+    return false;
+  }
   const std::string path = collectorPath();
   DlopenFn real = realDlopen();
   // RTLD_NODELETE: the collector's atexit handler must still be mapped when it runs.
@@ -94,15 +101,15 @@ void startCollector(const std::string& libtorch) {
       real != nullptr ? real(path.c_str(), RTLD_NOW | RTLD_GLOBAL | RTLD_NODELETE) : nullptr;
   if (handle == nullptr) {
     std::fprintf(stderr, "steplint: cannot load the collector %s: %s\n", path.c_str(), dlerror());
-    return;
+    return false;
   }
   using StartFn = int (*)(const char*);
   auto start = reinterpret_cast<StartFn>(dlsym(handle, "steplint_start"));
   if (start == nullptr) {
     std::fprintf(stderr, "steplint: %s has no steplint_start\n", path.c_str());
-    return;
+    return false;
   }
-  start(nullptr);  // 1 = already recording (a linked Session came first): fine
+  return start(nullptr) <= 1;  // 1 = already recording (a linked Session came first): fine
 }
 
 /// Starts the collector once, on the first thread that sees libtorch mapped. The collector's
@@ -122,7 +129,10 @@ void startIfLibtorchMapped() noexcept {
 /// A child forked before libtorch was loaded is not the process `steplint record` started (a
 /// launcher's helper, a fork server): it must not write a second trace to the same file. An
 /// exec() runs the constructor again and decides afresh.
-void settleInChild() { g_state.store(kSettled); }
+void settleInChild() {
+  g_state.store(kSettled);
+  g_forked.store(true);
+}
 
 __attribute__((constructor)) void steplintPreloadInit() {
   if (!envIsOn("STEPLINT_RECORD")) return;
@@ -147,4 +157,20 @@ extern "C" __attribute__((visibility("default"))) void* dlopen(const char* file,
     errno = saved_errno;
   }
   return handle;
+}
+
+/// Starts recording now, once, in a process where the import hook deferred it: a
+/// `torch.multiprocessing.spawn` child is a DataLoader worker or a rank, and only its call of
+/// `init_process_group` tells which (collector/python/sitecustomize.py sets STEPLINT_RECORD=1
+/// and STEPLINT_RANK first). The same torch check as at `import torch`. Returns 0 when the
+/// collector records, 1 when it was not started (recording off, a forked child, no libtorch
+/// mapped, a torch mismatch, no collector: said on stderr where that is news).
+extern "C" __attribute__((visibility("default"))) int steplint_preload_start(void) {
+  if (g_forked.load() || g_started_late.exchange(true)) return 1;
+  try {
+    const std::string libtorch = steplint::preload::mappedLibtorch();
+    return !libtorch.empty() && startCollector(libtorch) ? 0 : 1;
+  } catch (...) {  // never into the trainer
+    return 1;
+  }
 }

@@ -11,6 +11,13 @@
 #   distributed_backend             its backend ("nccl", "gloo"): the collector wrote distributedInfo
 #                                   before the program chose one; the importer fills it in from here
 #
+# With STEPLINT_MODULES=1 (`steplint record --modules`) it also opens a range around every
+# nn.Module forward (_ModuleRanges), which eager modules do not emit themselves.
+#
+# A child started by multiprocessing's spawn (DataLoader workers, torch.multiprocessing.spawn)
+# records only once its init_process_group makes it one of several ranks: it then starts the
+# collector through the preload, as rank STEPLINT_RANK of STEPLINT_WORLD_SIZE.
+#
 # Rules: nothing here may raise into the program or slow its steps (one dictionary check per
 # DataLoader iteration and autocast entry); every failure turns the hook off silently. A
 # sitecustomize the environment already had (Debian's, a venv's) still runs: it is chained.
@@ -34,7 +41,8 @@ def _chain_existing_sitecustomize():
 
 
 class _Recorder:
-    """Writes metadata through the C API of the collector the preload loaded (collector.h)."""
+    """Writes metadata and ranges through the C API of the collector the preload loaded
+    (collector.h)."""
 
     def __init__(self):
         import ctypes
@@ -46,6 +54,12 @@ class _Recorder:
         self._annotate = lib.steplint_annotate_json
         self._annotate.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
         self._annotate.restype = None
+        self.range_begin = lib.steplint_range_begin
+        self.range_begin.argtypes = [ctypes.c_char_p, ctypes.c_int]
+        self.range_begin.restype = ctypes.c_uint64
+        self.range_end = lib.steplint_range_end
+        self.range_end.argtypes = [ctypes.c_uint64]
+        self.range_end.restype = None
 
     def set(self, key, value):
         import json
@@ -89,11 +103,64 @@ def _write(recorder, settings):
         recorder.set(key, value)
 
 
+class _ModuleRanges:
+    """`steplint record --modules`: a range `nn.Module: <path> (<class>)` around every module's
+    forward, from torch's global forward hooks (the root module's path is its class name).
+
+    A forward that raised never runs its post-hook: the next post-hook of an enclosing module
+    ends it too (a range token ends the ranges opened inside it, api.cpp)."""
+
+    def __init__(self, torch, recorder):
+        import threading
+        import weakref
+
+        self._recorder = recorder
+        self._names = weakref.WeakKeyDictionary()  # module -> encoded range name
+        self._local = threading.local()  # .open: [(id(module), token)], innermost last
+        hooks = torch.nn.modules.module
+        hooks.register_module_forward_pre_hook(self._pre)
+        hooks.register_module_forward_hook(self._post)
+
+    def _name(self, module):
+        name = self._names.get(module)
+        if name is None:  # first seen as the outermost call: name it and everything below it
+            root = type(module).__name__
+            for path, sub in module.named_modules():
+                if sub not in self._names:
+                    label = f"{root}.{path} ({type(sub).__name__})" if path else root
+                    self._names[sub] = ("nn.Module: " + label).encode()
+            name = self._names[module]
+        return name
+
+    def _pre(self, module, inputs):
+        open_ranges = getattr(self._local, "open", None)
+        if open_ranges is None:
+            open_ranges = self._local.open = []
+        token = 0  # 0: not capturing now (a schedule's wait), or the name failed
+        try:
+            token = self._recorder.range_begin(self._name(module), 0)
+        except Exception:
+            pass
+        open_ranges.append((id(module), token))  # always: the post-hook pops its own entry
+
+    def _post(self, module, inputs, output):
+        open_ranges = getattr(self._local, "open", None)
+        key = id(module)
+        while open_ranges:
+            entry_key, token = open_ranges.pop()
+            if entry_key == key:
+                if token:
+                    self._recorder.range_end(token)
+                return
+
+
 def _instrument(torch):
     """Wraps DataLoader.__iter__ and autocast.__enter__; writes the run settings at exit."""
     import atexit
 
     recorder = _Recorder()
+    if os.environ.get("STEPLINT_MODULES") == "1":
+        _ModuleRanges(torch, recorder)
     autocast = {"dtype": None}
     state = {"loader_seen": False}
 
@@ -135,7 +202,10 @@ def _instrument(torch):
 
 
 class _TorchImportWatcher:
-    """A meta path finder that runs _instrument once `import torch` has finished."""
+    """A meta path finder that runs `on_import(torch)` once `import torch` has finished."""
+
+    def __init__(self, on_import):
+        self._on_import = on_import
 
     def find_spec(self, name, path=None, target=None):
         if name != "torch":
@@ -151,11 +221,12 @@ class _TorchImportWatcher:
         if loader is None or not hasattr(loader, "exec_module"):
             return spec
         original_exec = loader.exec_module
+        on_import = self._on_import
 
         def exec_module(module):
             original_exec(module)
             try:
-                _instrument(module)
+                on_import(module)
             except Exception:
                 pass  # no collector in this process (not recording, torch mismatch): stay out
 
@@ -163,16 +234,59 @@ class _TorchImportWatcher:
         return spec
 
 
-def _install():
-    if os.environ.get("STEPLINT_RECORD") != "1":
+def _start_as_rank(torch):
+    """Starts recording in a spawn child that has just joined a process group of several ranks."""
+    dist = torch.distributed
+    if os.environ.get("STEPLINT_RECORD") == "1" or dist.get_world_size() < 2:
         return
-    # A multiprocessing child started by spawn (DataLoader workers, torch.multiprocessing.spawn)
-    # re-imports torch: it must not start a second recording into the same trace file.
-    if "--multiprocessing-fork" in sys.argv:
+    import ctypes
+
+    # The collector reads these instead of RANK / WORLD_SIZE (collector/src/config.cpp): the
+    # program's own environment stays as it was.
+    os.environ["STEPLINT_RANK"] = str(dist.get_rank())
+    os.environ["STEPLINT_WORLD_SIZE"] = str(dist.get_world_size())
+    os.environ["STEPLINT_RECORD"] = "1"  # this rank's own spawn children defer in turn
+    # The preload (LD_PRELOAD, so its symbols are global) loads the collector after the same
+    # torch check as at `import torch`; it never loads one built against another torch.
+    if ctypes.CDLL(None).steplint_preload_start() != 0:
         os.environ["STEPLINT_RECORD"] = "0"
         return
-    if "torch" not in sys.modules:
-        sys.meta_path.insert(0, _TorchImportWatcher())
+    _instrument(torch)
+
+
+def _defer_to_process_group(torch):
+    """Wraps init_process_group, so that a spawn child records once it proves to be a rank."""
+    import functools
+
+    dist = getattr(torch, "distributed", None)
+    if dist is None or not dist.is_available():
+        return
+    original = dist.init_process_group
+
+    @functools.wraps(original)
+    def init_process_group(*args, **kwargs):
+        result = original(*args, **kwargs)
+        try:
+            _start_as_rank(torch)
+        except Exception:
+            pass
+        return result
+
+    dist.init_process_group = init_process_group
+    dist.distributed_c10d.init_process_group = init_process_group
+
+
+def _install():
+    if os.environ.get("STEPLINT_RECORD") != "1" or "torch" in sys.modules:
+        return
+    if "--multiprocessing-fork" in sys.argv:
+        # A multiprocessing child started by spawn re-imports torch: a DataLoader worker, which
+        # must not start a second recording, or a rank of torch.multiprocessing.spawn, which
+        # has no RANK in its environment. Recording waits for init_process_group to tell.
+        os.environ["STEPLINT_RECORD"] = "0"
+        sys.meta_path.insert(0, _TorchImportWatcher(_defer_to_process_group))
+        return
+    sys.meta_path.insert(0, _TorchImportWatcher(_instrument))
 
 
 try:

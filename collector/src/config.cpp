@@ -139,6 +139,10 @@ bool parseConfig(const EnvLookup& env, CollectorConfig* config,
   r.readInt("RANK", 0, 1 << 24, &config->rank, "a non-negative integer");
   r.readInt("LOCAL_RANK", 0, 1 << 24, &config->local_rank, "a non-negative integer");
   r.readInt("WORLD_SIZE", 1, 1 << 24, &config->world_size, "a positive integer");
+  // Set by the Python import hook for a rank that torch.multiprocessing.spawn started, whose
+  // rank only init_process_group knows (it sets ours, not the program's RANK).
+  r.readInt("STEPLINT_RANK", 0, 1 << 24, &config->rank, "a non-negative integer");
+  r.readInt("STEPLINT_WORLD_SIZE", 1, 1 << 24, &config->world_size, "a positive integer");
   // torchrun starts every rank with the same STEPLINT_OUTPUT: each writes its own file.
   if (config->rank >= 0 && config->world_size != 1) {
     const std::string tag = trace::rankTag(config->rank);

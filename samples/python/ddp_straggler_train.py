@@ -15,6 +15,10 @@ the slowest rank's. The planted cause, on `--straggler-rank` only:
                 device several times a step;
 * `none`:       a balanced job.
 
+`--spawn N` starts N ranks itself with torch.multiprocessing.spawn (no RANK in their
+environment; MASTER_ADDR/MASTER_PORT default to 127.0.0.1:29500), as many notebooks and
+single-node scripts do instead of torchrun.
+
 With `--profile-dir DIR` each rank profiles itself with torch.profiler and writes
 `DIR/rank<R>.<ts>.pt.trace.json.gz` (tensorboard_trace_handler), as users record jobs today;
 without it the script runs unprofiled, e.g. under `steplint record -- torchrun ...`.
@@ -100,9 +104,18 @@ def main():
     parser.add_argument("--slow-factor", type=float, default=4.0, help="dataloader straggler: x slower")
     parser.add_argument("--extra-rounds", type=int, default=12, help="backward straggler: products")
     parser.add_argument("--profile-dir", default="")
+    parser.add_argument("--spawn", type=int, default=0, help="start N ranks with mp.spawn")
     args = parser.parse_args()
 
-    rank, world = int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1))
+    if args.spawn > 0:
+        os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
+        os.environ.setdefault("MASTER_PORT", "29500")
+        torch.multiprocessing.spawn(train, args=(args.spawn, args), nprocs=args.spawn)
+    else:
+        train(int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1)), args)
+
+
+def train(rank, world, args):
     dist.init_process_group("gloo", rank=rank, world_size=world)
     cuda = torch.cuda.is_available()
     device = torch.device("cuda", 0) if cuda else torch.device("cpu")

@@ -99,6 +99,22 @@ TEST_CASE("config: the output path gets the rank only in a world of several rank
   CHECK(no_rank.output_path == "t.json.gz");
 }
 
+TEST_CASE("config: STEPLINT_RANK and STEPLINT_WORLD_SIZE (a spawned rank) win over RANK (#16)") {
+  CollectorConfig spawned;
+  std::vector<std::string> warnings;
+  CHECK(parseConfig(envOf({{"STEPLINT_OUTPUT", "t.json.gz"},
+                           {"RANK", "0"},
+                           {"STEPLINT_RANK", "3"},
+                           {"STEPLINT_WORLD_SIZE", "4"}}),
+                    &spawned, &warnings));
+  CHECK(spawned.rank == 3);
+  CHECK(spawned.world_size == 4);
+  CHECK(spawned.output_path == "t.rank3.json.gz");
+  CollectorConfig bad;
+  CHECK_FALSE(parseConfig(envOf({{"STEPLINT_RANK", "-1"}}), &bad, &warnings));
+  CHECK(bad.rank == -1);
+}
+
 TEST_CASE("config: a schedule without repeat repeats forever") {
   CollectorConfig c;
   CHECK(parseConfig(envOf({{"STEPLINT_SCHEDULE", "0,1,2"}}), &c, nullptr));

@@ -110,7 +110,7 @@ TEST_CASE(
 TEST_CASE("steplint record on Python: DataLoader worker processes write no trace of their own",
           "[torch][python]") {
   requireTorchPython();
-  for (const std::string context : {"fork", "spawn"}) {
+  for (const std::string context : {"fork", "spawn", "forkserver"}) {
     const std::string trace = scratchPath("python_workers_" + context + ".pt.trace.json");
     const std::string log = scratchPath("python_workers_" + context + ".log");
     const std::string script =
@@ -168,6 +168,73 @@ TEST_CASE(
     CHECK(t.model.metadata.distributed.world_size == 2);
     CHECK(t.model.metadata.distributed.backend == "gloo");  // from the import hook
   }
+}
+
+TEST_CASE(
+    "steplint record on ranks started by torch.multiprocessing.spawn: each rank records from "
+    "init_process_group on, under its own rank (#16)",
+    "[torch][python][slow]") {
+  requireTorchPython();
+  const std::string trace = scratchPath("spawn.pt.trace.json");
+  const std::string log = scratchPath("spawn.log");
+  const std::string port = std::to_string(20000 + (getpid() + 7) % 20000);
+  // No RANK in the children's environment: only init_process_group knows who is who.
+  const int rc = runProcess({STEPLINT_EXE, "record", "--no-config", "-o", trace, "--", kPython,
+                             DDP_SAMPLE, "--spawn", "2", "--straggler", "dataloader",
+                             "--straggler-rank", "1", "--steps", "8", "--delay-ms", "1"},
+                            {{"MASTER_PORT", port}, {"OMP_NUM_THREADS", "1"}}, log);
+  const std::string output = readFile(log);
+  INFO(output);
+  CHECK(rc == 0);
+  CHECK(output.find("SL701 [warning] rank 1 keeps the other 1 rank(s) waiting") !=
+        std::string::npos);
+  // Rank 0's exposed communication is nearly all waiting for rank 1: said, and not its saving.
+  CHECK(output.find("of it is waiting for rank 1 (SL701), which only that rank's fix removes") !=
+        std::string::npos);
+  for (int rank : {0, 1}) {
+    const std::string path = trace::processTracePath(trace, "rank" + std::to_string(rank));
+    LintedTrace t;
+    std::string error;
+    REQUIRE(lintTrace(path, t, &error));
+    CHECK(t.model.metadata.distributed.rank == rank);
+    CHECK(t.model.metadata.distributed.world_size == 2);
+    CHECK(t.model.metadata.distributed.backend == "gloo");
+    CHECK(t.json.value("dataloader_workers", -1) == 0);  // the hook runs in the rank too
+    CHECK(t.countNamed("Optimizer.step#SGD.step") == 8);
+  }
+  // The launcher ran no operator: its own trace is removed, no third file is left.
+  CHECK_FALSE(std::filesystem::exists(trace));
+}
+
+TEST_CASE("steplint record --modules names every nn.Module forward by its path (#16)",
+          "[torch][python]") {
+  requireTorchPython();
+  const std::string trace = scratchPath("python_modules.pt.trace.json");
+  const std::string log = scratchPath("python_modules.log");
+  const int rc = runProcess({STEPLINT_EXE, "record", "--no-report", "--modules", "-o", trace, "--",
+                             kPython, PYTHON_SAMPLE, "--steps", "4", "--delay-ms", "1"},
+                            {}, log);
+  INFO(readFile(log));
+  REQUIRE(rc == 0);
+  LintedTrace t;
+  std::string error;
+  REQUIRE(lintTrace(trace, t, &error));
+  // The sample's model is a Sequential of Linear/ReLU layers, and its loss a module too.
+  CHECK(t.countNamed("nn.Module: Sequential") == 4);
+  CHECK(t.countNamed("nn.Module: Sequential.0 (Linear)") == 4);
+  CHECK(t.countNamed("nn.Module: CrossEntropyLoss") == 4);
+  // Each layer's range holds its own aten::linear / addmm: the ranges nest as the calls do.
+  const trace::TraceModel& m = t.model;
+  int64_t linear_inside = 0;
+  for (const trace::Event& e : m.events) {
+    if (m.name(e) != "aten::linear" || e.parent == trace::kNoIndex) continue;
+    linear_inside += m.name(m.events[e.parent]).rfind("nn.Module: Sequential.", 0) == 0;
+  }
+  CHECK(linear_inside == 4 * 3);
+  // Without --modules there are none (the recorded sample of the other tests).
+  LintedTrace plain;
+  REQUIRE(lintTrace(recordedPythonSample(), plain, &error));
+  CHECK(plain.countNamed("nn.Module: Sequential") == 0);
 }
 
 TEST_CASE("steplint record on Python keeps the environment's sitecustomize working", "[python]") {

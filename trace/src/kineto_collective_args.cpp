@@ -1,7 +1,7 @@
 // The args c10d writes for each collective (docs/reference/trace-format.md §7.1, §7.4): on the
 // `record_param_comms` op and, in torch 2.x, on the NCCL kernel it launches. The job analysis
 // matches a collective across ranks by its process group and sequence number when they are
-// here (docs/analyses.md §8). Called only for keys the main classifier does not know, so the
+// here (docs/analyses.md §10). Called only for keys the main classifier does not know, so the
 // common events pay one switch on the key's length.
 #include "kineto_event_parser.h"
 

@@ -1,6 +1,8 @@
 // flake8-style text: one line per finding, then what could not be checked, then a total.
 //   run/a.json:step 3: SL101 [warning] DataLoader wait ... (est. saving 58.3 ms/step, 33%)
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "builtin_emitters.h"
 #include "emit_util.h"
@@ -47,11 +49,42 @@ void printFinding(std::ostream& out, const std::string& path, const Diagnostic& 
   out << '\n';
 }
 
-void printNotChecked(std::ostream& out, const std::string& path, const LintResult& lint) {
-  if (lint.not_checked.empty()) return;
-  out << "Not checked in " << path << ":\n";
-  for (const NotChecked& n : lint.not_checked)
-    out << "  " << n.code << ' ' << n.name << ": " << n.reason << '\n';
+bool sameNotChecked(const LintResult& a, const LintResult& b) {
+  if (a.not_checked.size() != b.not_checked.size()) return false;
+  for (size_t i = 0; i < a.not_checked.size(); ++i)
+    if (a.not_checked[i].code != b.not_checked[i].code ||
+        a.not_checked[i].reason != b.not_checked[i].reason)
+      return false;
+  return true;
+}
+
+/// "a", or "3 traces (a, b, c)", or "8 traces (a, b, c and 5 more)".
+std::string traceList(const std::vector<std::string>& paths) {
+  if (paths.size() == 1) return paths.front();
+  constexpr size_t kNamed = 3;
+  std::string text = std::to_string(paths.size()) + " traces (";
+  for (size_t i = 0; i < paths.size() && i < kNamed; ++i) text += (i ? ", " : "") + paths[i];
+  if (paths.size() > kNamed) text += " and " + std::to_string(paths.size() - kNamed) + " more";
+  return text + ")";
+}
+
+/// Each distinct list once: the ranks of a job, or a folder of runs, mostly share theirs, and
+/// twenty identical lines per trace would bury the findings.
+void printNotChecked(std::ostream& out, const LintReport& report, const std::string& base_dir) {
+  std::vector<bool> done(report.traces.size(), false);
+  for (size_t i = 0; i < report.traces.size(); ++i) {
+    const LintResult& lint = report.traces[i].lint;
+    if (done[i] || lint.not_checked.empty()) continue;
+    std::vector<std::string> paths;
+    for (size_t j = i; j < report.traces.size(); ++j) {
+      if (done[j] || !sameNotChecked(lint, report.traces[j].lint)) continue;
+      done[j] = true;
+      paths.push_back(emit::displayPath(report.traces[j].lint.source, base_dir));
+    }
+    out << "Not checked in " << traceList(paths) << ":\n";
+    for (const NotChecked& n : lint.not_checked)
+      out << "  " << n.code << ' ' << n.name << ": " << n.reason << '\n';
+  }
 }
 
 std::string totalLine(const LintReport& report) {
@@ -79,8 +112,7 @@ void TextEmitter::emit(const LintReport& report, const EmitOptions& options,
     if (const std::string all = emit::savingAllText(trace.lint.saving_all); !all.empty())
       out << paint(path, kBold, options.color) << ": " << all << '\n';
   }
-  for (const TraceReport& trace : report.traces)
-    printNotChecked(out, emit::displayPath(trace.lint.source, options.base_dir), trace.lint);
+  printNotChecked(out, report, options.base_dir);
   out << totalLine(report) << '\n';
 }
 

@@ -38,18 +38,19 @@ const analyzer::IntervalSet* DeviceBusyTimeline::set(int32_t device) const {
   return it == busy_.end() ? &all_ : &it->second;
 }
 
-int64_t DeviceBusyTimeline::idleAfterSync(int32_t device, int64_t sync_start_ns,
-                                          int64_t sync_end_ns, int64_t limit_ns) const {
+analyzer::Interval DeviceBusyTimeline::idleGapAfterSync(int32_t device, int64_t sync_start_ns,
+                                                        int64_t sync_end_ns,
+                                                        int64_t limit_ns) const {
   const auto& items = set(device)->intervals();
   // First busy interval that ends after the return.
   auto it = std::upper_bound(items.begin(), items.end(), sync_end_ns,
                              [](int64_t t, const analyzer::Interval& iv) { return t < iv.end; });
-  if (it != items.end() && it->start <= sync_end_ns) return 0;  // still busy at the return
-  if (it == items.end() || it->start >= limit_ns) return 0;     // no more GPU work in this step
-  if (it == items.begin()) return 0;                            // no GPU work to wait for
+  if (it != items.end() && it->start <= sync_end_ns) return {};  // still busy at the return
+  if (it == items.end() || it->start >= limit_ns) return {};     // no more GPU work in this step
+  if (it == items.begin()) return {};                            // no GPU work to wait for
   const int64_t drained = std::prev(it)->end;
-  if (drained <= sync_start_ns) return 0;  // the GPU was already idle: the sync did not wait
-  return it->start - drained;
+  if (drained <= sync_start_ns) return {};  // the GPU was already idle: the sync did not wait
+  return {drained, it->start};
 }
 
 int64_t DeviceBusyTimeline::idleWithin(int32_t device, int64_t start_ns, int64_t end_ns) const {

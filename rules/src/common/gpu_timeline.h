@@ -23,7 +23,13 @@ class DeviceBusyTimeline {
   /// busy at the return, was already idle when the sync started (it did not wait), or has no
   /// further work before `limit_ns` (the end of the step).
   int64_t idleAfterSync(int32_t device, int64_t sync_start_ns, int64_t sync_end_ns,
-                        int64_t limit_ns) const;
+                        int64_t limit_ns) const {
+    const analyzer::Interval gap = idleGapAfterSync(device, sync_start_ns, sync_end_ns, limit_ns);
+    return gap.end - gap.start;
+  }
+  /// The same idle as an interval [drained, next device op) (empty {0, 0} when none).
+  analyzer::Interval idleGapAfterSync(int32_t device, int64_t sync_start_ns, int64_t sync_end_ns,
+                                      int64_t limit_ns) const;
   /// How much of [start, end) `device` (-1 = all devices merged) ran nothing: the part of a
   /// host-side range that the GPU did not hide.
   int64_t idleWithin(int32_t device, int64_t start_ns, int64_t end_ns) const;

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 
 #include "common/gpu_timeline.h"
 #include "common/rule_support.h"
 #include "common/shared_data.h"
 #include "common/trace_tree.h"
+#include "steplint/analyzer/breakdown.h"
+#include "steplint/analyzer/intervals.h"
 #include "steplint/analyzer/name_memo.h"
 
 namespace steplint::rules::common {
@@ -61,6 +64,27 @@ int32_t deviceWaitedOn(const TraceModel& model, const LaunchIndex& launches, uin
   return fallback;
 }
 
+bool isCollectiveRange(std::string_view name) {
+  return name.substr(0, 5) == "gloo:" || name.substr(0, 5) == "nccl:";
+}
+
+/// A sync no op issued that the communication backend made: inside a collective's range, or in
+/// DistributedDataParallel.forward before any op of the model ran (DDP waiting for the previous
+/// step's collectives; a user's synchronize in the model's forward comes after its first op).
+bool backendSync(const TraceModel& model, uint32_t sync, uint32_t range) {
+  if (findAncestor(model, sync, [&](const Event& e) {
+        return trace::isCpuRange(e.kind) && isCollectiveRange(model.name(e));
+      }) != kNoIndex)
+    return true;
+  if (range == kNoIndex || model.name(model.events[range]) != "DistributedDataParallel.forward")
+    return false;
+  // The range's events before the sync, in track order; DDP's own calls are a few.
+  if (sync - range > kMaxPairingScan) return false;
+  for (uint32_t j = range + 1; j < sync; ++j)
+    if (model.events[j].kind == EventKind::kCpuOp) return false;
+  return true;
+}
+
 void classify(const TraceModel& model, const LaunchIndex& launches, HostSync& s) {
   const uint32_t range = enclosingCpuRange(model, s.event);
   s.range = range;
@@ -91,16 +115,27 @@ void classify(const TraceModel& model, const LaunchIndex& launches, HostSync& s)
   if (cpu_op != kNoIndex) {
     s.cause = SyncCause::kOtherOp;
     if (s.op == kNoIndex) s.op = cpu_op;
+  } else if (backendSync(model, s.event, range)) {
+    s.cause = SyncCause::kCollective;
   }
 }
 
 }  // namespace
 
 std::string_view syncCauseName(SyncCause cause) {
-  static constexpr std::array<std::string_view, 6> kNames = {
+  static constexpr std::array<std::string_view, kSyncCauseCount> kNames = {
       "explicit synchronize", "scalar read (.item())",     "device-to-host copy",
-      "copy to the device",   "op reading a device value", "unknown"};
+      "copy to the device",   "op reading a device value", "unknown",
+      "communication backend"};
   return kNames[static_cast<size_t>(cause)];
+}
+
+std::string loaderShare(double idle_ms, double loader_ms) {
+  if (loader_ms <= 0 || loader_ms < 0.05 * idle_ms) return "";
+  char buf[96];
+  std::snprintf(buf, sizeof(buf), " (%.2f ms of it while the host loads the next batch)",
+                loader_ms);
+  return buf;
 }
 
 namespace {
@@ -109,6 +144,17 @@ namespace {
 int syncApiOf(std::string_view name) {
   SyncApi api = SyncApi::kStreamSync;
   return isSyncApiName(name, api) ? static_cast<int>(api) : -1;
+}
+
+/// When the host waited for the next batch: the DataLoader ranges, else the inferred input
+/// phases (analyzer/input_wait.h), as the step attribution reads them.
+analyzer::IntervalSet loaderWaits(const analyzer::AnalysisContext& context) {
+  const TraceModel& model = context.model();
+  analyzer::NameMemo is_loader(model, analyzer::isDataLoaderName);
+  analyzer::IntervalSetBuilder ranges;
+  for (const Event& e : model.events)
+    if (trace::isCpuRange(e.kind) && is_loader(e.name)) ranges.add(e.start_ns, e.end_ns());
+  return ranges.build().unite(context.summary().input_wait.ranges);
 }
 
 std::vector<HostSync> computeHostSyncs(const analyzer::AnalysisContext& context) {
@@ -120,6 +166,7 @@ std::vector<HostSync> computeHostSyncs(const analyzer::AnalysisContext& context)
   std::vector<HostSync> out;
   // Decided once per distinct name: millions of launch calls share a few dozen names.
   analyzer::NameMemo sync_api(model, syncApiOf);
+  const analyzer::IntervalSet loader = loaderWaits(context);
   for (uint32_t i = 0; i < model.events.size(); ++i) {
     const Event& e = model.events[i];
     HostSync s;
@@ -144,8 +191,10 @@ std::vector<HostSync> computeHostSyncs(const analyzer::AnalysisContext& context)
     if (s.step < 0) continue;
     if (s.api != SyncApi::kSyncRecord) classify(model, launches, s);
     s.device = deviceWaitedOn(model, launches, i, only_device);
-    s.gpu_idle_ns =
-        busy.idleAfterSync(s.device, s.wait_start_ns, s.end_ns, idleLimit(context, s.step));
+    const analyzer::Interval gap =
+        busy.idleGapAfterSync(s.device, s.wait_start_ns, s.end_ns, idleLimit(context, s.step));
+    s.gpu_idle_ns = gap.end - gap.start;
+    if (s.gpu_idle_ns > 0) s.gpu_idle_loader_ns = loader.overlapLength(gap.start, gap.end);
     out.push_back(s);
   }
   return out;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -22,7 +23,10 @@ enum class SyncCause : uint8_t {
   kCopyToDevice,  // an HtoD/DtoD copy followed by the sync (blocking .to(device))
   kOtherOp,       // another op that reads a device value (nonzero, masked_select, unique ...)
   kUnknown,       // a cuda_sync record without a matching call
+  kCollective,    // the communication backend's own: inside a gloo:/nccl: collective, or DDP's
+                  // forward before the model's first op (it waits for earlier collectives)
 };
+inline constexpr size_t kSyncCauseCount = 7;
 std::string_view syncCauseName(SyncCause cause);
 
 using analyzer::isSyncApiName;
@@ -40,7 +44,16 @@ struct HostSync {
   int step = -1;                     // index into steps().steps
   int32_t device = -1;               // device waited on (-1: unknown)
   int64_t gpu_idle_ns = 0;  // GPU idle after the return (DeviceBusyTimeline::idleAfterSync)
+  // Of gpu_idle_ns, the part in which the host was loading the next batch (DataLoader ranges,
+  // or the inferred input phase). Said in the message so that a long idle next to a small
+  // saving reads right: the step replay decides how much of it the sync really cost (loading
+  // that could have overlapped GPU work the sync waited for) and how much the loading alone.
+  int64_t gpu_idle_loader_ns = 0;
 };
+
+/// " (X ms of it while the host loads the next batch)" when loading took a noticeable part
+/// (≥ 5 %) of the GPU idle that follows the syncs, else "".
+std::string loaderShare(double idle_ms, double loader_ms);
 
 /// Every host sync inside a kept step, in time order per thread. Computed once per context
 /// (SL202 and SL206 both ask).

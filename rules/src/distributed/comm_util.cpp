@@ -5,6 +5,12 @@
 
 namespace steplint::rules {
 
+std::string oneRankCaveat(int64_t world_size) {
+  return "; one rank of " + std::to_string(world_size) +
+         ": its wait inside collectives for slower ranks counts here too (steplint check on all "
+         "ranks' traces measures it apart)";
+}
+
 bool isCommKernelName(std::string_view name) {
   return startsWith(name, "nccl") || startsWith(name, "rccl") ||
          name.find("ncclKernel") != std::string_view::npos ||

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <set>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -24,6 +25,11 @@ struct DistributedFacts {
 DistributedFacts readDistributedFacts(const trace::TraceModel& model);
 /// The same, computed once per context (SL501, SL502 and SL503 all ask).
 const DistributedFacts& distributedFacts(const analyzer::AnalysisContext& context);
+
+/// SL503's caveat on one rank of a job of `world_size` (> 1): within one trace the time a rank
+/// waits inside collectives for slower ranks is communication too. The job report measures that
+/// wait and replaces this caveat (job/rank_findings.cpp).
+std::string oneRankCaveat(int64_t world_size);
 
 /// NCCL (and RCCL) kernels by name, as HTA's COMMUNICATION type without its `^hip` quirk (HTA-Q11).
 bool isCommKernelName(std::string_view name);

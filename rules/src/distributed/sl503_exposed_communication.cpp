@@ -75,6 +75,8 @@ void ExposedCommunicationRule::check(const AnalysisContext& context, DiagnosticS
   if (overlap >= 0)
     d.message +=
         strf("; %.1f%% of communication-kernel time overlaps compute kernels", 100 * overlap);
+  const int64_t world_size = model.metadata.distributed.world_size;
+  if (world_size > 1) d.message += oneRankCaveat(world_size);
   d.evidence.steps = keptStepNumbers(context);
   d.evidence.ranges.push_back({window.start_ns, window.end_ns});
   std::vector<uint32_t> events = comm_kernels;

@@ -1,4 +1,5 @@
 list(APPEND STEPLINT_RULE_SOURCES
+  src/job/rank_findings.cpp
   src/job/registry.cpp
   src/job/sl701_straggler_rank.cpp
   src/job/sl702_load_imbalance.cpp

@@ -17,7 +17,23 @@ using analyzer::DiagnosticSink;
 
 namespace {
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+/// Of `device`'s idle per step, the share in which the host waited for data (the step
+/// attribution's "idle: data"); -1 when the attribution has no such device or no idle.
+double idleDataShare(const analyzer::AnalysisContext& context, int32_t device) {
+  using analyzer::DeviceCause;
+  for (const auto& [id, ns] : context.summary().attribution.average_device_ns) {
+    if (id != device) continue;
+    double idle = 0;
+    for (DeviceCause c :
+         {DeviceCause::kIdleData, DeviceCause::kIdleBlocked, DeviceCause::kIdleAfterSync,
+          DeviceCause::kIdleLaunch, DeviceCause::kIdleHostWork})
+      idle += ns[static_cast<size_t>(c)];
+    return idle > 0 ? ns[static_cast<size_t>(DeviceCause::kIdleData)] / idle : -1;
+  }
+  return -1;
 }
+}  // namespace
 
 namespace {
 
@@ -112,6 +128,16 @@ void GpuMemoryHeadroomRule::check(const AnalysisContext& context, DiagnosticSink
         "Python: DataLoader(batch_size=...)",
         "measure again: SL301 and this rule should both go quiet"};
     d.fingerprint_key = strf("gpu%d", gpu.device);
+    if (const double data = idleDataShare(context, gpu.device); data >= 0.5) {
+      // The input pipeline's wait grows with the batch: more samples per step do not make a
+      // sample cheaper until the loader keeps up (step attribution, "idle: data").
+      d.severity = analyzer::Severity::kNote;
+      d.message += strf(
+          "; but %.0f%% of that idle is waiting for data: a larger batch waits proportionally "
+          "longer, so fix the input pipeline first (SL101)",
+          100 * data);
+      d.evidence.metrics.emplace_back("idle_data_share", data);
+    }
     sink.report(std::move(d));
   }
 }

@@ -54,18 +54,21 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context,
   if (!requireGpuAndSteps(context, sink)) return;
   const auto& steps = context.steps().steps;
   const trace::TraceModel& model = context.model();
-  std::vector<int64_t> count(steps.size()), idle(steps.size());
-  std::array<int64_t, 6> by_cause{};
+  std::vector<int64_t> count(steps.size()), idle(steps.size()), idle_loader(steps.size());
+  std::array<int64_t, kSyncCauseCount> by_cause{};
   std::map<std::string_view, int64_t> by_op;
   EvidenceBuilder evidence(context);
   EffectBuilder effect;
   for (const HostSync& s : findHostSyncs(context)) {
     if (s.cause == SyncCause::kCopyToDevice) continue;  // blocking copies to the device: SL203
+    // The backend's own waits (gloo on GPU tensors) go with a faster backend: SL502/SL503.
+    if (s.cause == SyncCause::kCollective) continue;
     effect.wait(s.event);
     // A copy to the host blocks in its own call first (pageable memory): that wait goes too.
     if (s.copy != trace::kNoIndex) effect.wait(model.events[s.copy].link);
     ++count[s.step];
     idle[s.step] += s.gpu_idle_ns;
+    idle_loader[s.step] += s.gpu_idle_loader_ns;
     ++by_cause[static_cast<size_t>(s.cause)];
     const uint32_t where = s.op != trace::kNoIndex ? s.op : s.range;
     ++by_op[where != trace::kNoIndex ? model.name(model.events[where])
@@ -77,6 +80,7 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context,
   const double per_step = perStepAverage(count);
   if (stepsWithAny(count) == 0 || per_step < options().min_syncs_per_step) return;
   const double idle_ms = perStepAverage(idle) / 1e6;
+  const double loader_ms = perStepAverage(idle_loader) / 1e6;
   if (idle_ms < options().min_gpu_idle_ms_per_step)
     return;  // the syncs found the GPU idle or nothing waiting: no measured cost
 
@@ -92,6 +96,7 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context,
       by_op.begin(), by_op.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   evidence.metric("syncs_per_step", per_step);
   evidence.metric("gpu_idle_ms_per_step", idle_ms);
+  evidence.metric("gpu_idle_dataloader_ms_per_step", loader_ms);
 
   analyzer::Diagnostic d = makeDiagnostic();
   d.severity = per_step >= options().warning_syncs_per_step ? Severity::kWarning : Severity::kNote;
@@ -100,6 +105,7 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context,
                    formatCount(per_step).c_str(), one ? "sync" : "syncs", causes.c_str(),
                    static_cast<int>(top->first.size()), top->first.data(), one ? "leaves" : "leave",
                    idle_ms);
+  d.message += loaderShare(idle_ms, loader_ms);
   d.evidence = evidence.take();
   d.saving.method =
       "the syncs no longer block: the host queues the next work (the next step's, for a sync at "

@@ -45,7 +45,7 @@ void ExcessiveSynchronizeRule::check(const analyzer::AnalysisContext& context,
   const auto& steps = context.steps().steps;
   const trace::TraceModel& model = context.model();
   std::vector<int64_t> count(steps.size()), blocked(steps.size()), idle(steps.size()),
-      explicit_calls(steps.size());
+      idle_loader(steps.size()), explicit_calls(steps.size()), backend_calls(steps.size());
   std::map<std::string, int64_t> by_api;
   EvidenceBuilder evidence(context);
   EffectBuilder effect;
@@ -55,7 +55,9 @@ void ExcessiveSynchronizeRule::check(const analyzer::AnalysisContext& context,
     ++count[s.step];
     blocked[s.step] += s.end_ns - s.start_ns;
     idle[s.step] += s.gpu_idle_ns;
+    idle_loader[s.step] += s.gpu_idle_loader_ns;
     explicit_calls[s.step] += s.cause == SyncCause::kExplicit;
+    backend_calls[s.step] += s.cause == SyncCause::kCollective;
     ++by_api[std::string(model.name(model.events[s.event]))];
     evidence.step(s.step);
     evidence.eventWithRange(s.event);
@@ -67,10 +69,13 @@ void ExcessiveSynchronizeRule::check(const analyzer::AnalysisContext& context,
   for (const auto& [name, n] : by_api)
     apis += (apis.empty() ? "" : ", ") + formatCount(static_cast<double>(n) / n_steps) + " " + name;
   const double blocked_ms = perStepAverage(blocked) / 1e6, idle_ms = perStepAverage(idle) / 1e6;
+  const double loader_ms = perStepAverage(idle_loader) / 1e6;
   evidence.metric("syncs_per_step", per_step);
   evidence.metric("explicit_syncs_per_step", perStepAverage(explicit_calls));
+  evidence.metric("backend_syncs_per_step", perStepAverage(backend_calls));
   evidence.metric("host_blocked_ms_per_step", blocked_ms);
   evidence.metric("gpu_idle_ms_per_step", idle_ms);
+  evidence.metric("gpu_idle_dataloader_ms_per_step", loader_ms);
   evidence.metric("threshold", options().max_syncs_per_step);
 
   analyzer::Diagnostic d = makeDiagnostic();
@@ -82,6 +87,10 @@ void ExcessiveSynchronizeRule::check(const analyzer::AnalysisContext& context,
       "idle %.2f ms/step",
       formatCount(per_step).c_str(), apis.c_str(),
       formatCount(perStepAverage(explicit_calls)).c_str(), blocked_ms, idle_ms);
+  d.message += loaderShare(idle_ms, loader_ms);
+  if (const double backend = perStepAverage(backend_calls); backend > 0)
+    d.message += strf("; %s of them the communication backend's own (gloo on GPU tensors: SL502)",
+                      formatCount(backend).c_str());
   d.evidence = evidence.take();
   // Without an explicit call there is nothing this fix removes: the syncs come from torch's own
   // calls (reads of a value, blocking copies), whose findings carry the saving.

@@ -13,9 +13,12 @@ namespace {
 
 // Two 1 ms steps: compute kernel [20, 20 + compute_us), then nccl:all_reduce [500, 800) whose
 // NCCL kernel runs [520, 800).
-std::string allReduce(double compute_us) {
+std::string allReduce(double compute_us, int world_size = 0) {
   KinetoTrace t;
   t.device(0, 8, 0);
+  if (world_size > 0)
+    t.metadata("distributedInfo", "{\"backend\": \"nccl\", \"rank\": 1, \"world_size\": " +
+                                      std::to_string(world_size) + "}");
   forEachStep<0>(t, 2, 1000, [&](int, double base) {
     const int64_t mm = t.op("aten::mm", base + 10, 20).lastExternalId();
     t.launch(mm, base + 12, 5, "sm80_xmma_gemm_bf16", base + 20, compute_us);
@@ -75,6 +78,16 @@ TEST_CASE("SL503 flags communication not hidden by computation") {
   // saves no step time here; see the GPU-bound case below.
   CHECK(d.saving.per_step_ms == Approx(0).margin(1e-6));
   CHECK(d.evidence.metric("comm_compute_overlap", -1) == Approx(0.0));
+}
+
+TEST_CASE("SL503 on one rank of several says that its wait for slower ranks is included (#14)") {
+  const auto run = steplint::test::runRuleOnJson("SL503", allReduce(300, 8));
+  REQUIRE(run.diagnostics.size() == 1);
+  const std::string& message = run.diagnostics[0].message;
+  INFO(message);
+  CHECK(message.find("; one rank of 8: its wait inside collectives for slower ranks counts here "
+                     "too (steplint check on all ranks' traces measures it apart)") !=
+        std::string::npos);
 }
 
 TEST_CASE("SL503 is silent when compute kernels cover the collective") {

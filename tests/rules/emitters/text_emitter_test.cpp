@@ -21,6 +21,28 @@ TEST_CASE("text emitter: golden output", "[emitters][text]") {
         "2 suppressed by the baseline.\n");
 }
 
+TEST_CASE("text emitter: traces that could not check the same rules list them once",
+          "[emitters][text]") {
+  EmitterFixture f;
+  const analyzer::TraceReport first = f.firstTrace();
+  f.report.traces.clear();
+  for (int rank = 0; rank < 5; ++rank) {
+    analyzer::TraceReport t = first;
+    t.lint.diagnostics.clear();
+    t.lint.source = "job/t.rank" + std::to_string(rank) + ".pt.trace.json";
+    if (rank == 3) t.lint.not_checked[0].reason = "no GPU activity";  // the odd one out
+    f.report.traces.push_back(t);
+  }
+  const std::string text = f.render("text");
+  CHECK(text ==
+        "Not checked in 4 traces (job/t.rank0.pt.trace.json, job/t.rank1.pt.trace.json, "
+        "job/t.rank2.pt.trace.json and 1 more):\n"
+        "  SL001 dropped-thing: no trace metadata\n"
+        "Not checked in job/t.rank3.pt.trace.json:\n"
+        "  SL001 dropped-thing: no GPU activity\n"
+        "No findings in 5 traces (4 rules selected, 5 not checked).\n");
+}
+
 TEST_CASE("text emitter: a tiny saving is <1%, not 0%", "[emitters][text]") {
   EmitterFixture f;
   f.report.traces[0].lint.diagnostics[0].saving.fraction_of_step = 0.002;

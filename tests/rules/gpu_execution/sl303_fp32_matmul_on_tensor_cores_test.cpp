@@ -66,6 +66,7 @@ TEST_CASE("SL303: when the GPU bounds the step, faster kernels save their time")
   // The low end assumes 1.5x: 700 / 1.5 = 467 µs, 233 µs saved.
   CHECK(d.saving.low_ms == Approx(0.233).margin(0.005));
   CHECK(run.saving_all.per_step_ms == Approx(d.saving.per_step_ms));
+  CHECK(d.severity == steplint::analyzer::Severity::kWarning);  // it costs step time
 }
 
 TEST_CASE("SL303 flags FP32 conv/GEMM kernels on a tensor-core GPU") {
@@ -78,8 +79,13 @@ TEST_CASE("SL303 flags FP32 conv/GEMM kernels on a tensor-core GPU") {
   CHECK(d.message.find("77.8% of kernel time") != std::string::npos);
   CHECK(d.message.find("Tesla V100-SXM2-32GB (sm_70)") != std::string::npos);
   CHECK(d.evidence.metric("eligible_fp32_ms_per_step") == Approx(0.7));
-  // The host's 1 ms step bounds it (the kernels end at 940 µs): faster kernels save nothing.
+  // The host's 1 ms step bounds it (the kernels end at 940 µs): faster kernels save nothing,
+  // so the finding stays, as a note (docs/savings.md "Severity follows the saving").
   CHECK(d.saving.per_step_ms == Approx(0).margin(1e-6));
+  CHECK(d.severity == steplint::analyzer::Severity::kNote);
+  CHECK(
+      d.saving.method.find("a note, not a warning: fixing it would save under 0.5% of the step") !=
+      std::string::npos);
   CHECK(d.evidence.events.size() == 2);
 }
 

@@ -154,3 +154,98 @@ TEST_CASE("job rules: the built-in registry knows their codes and names for sele
   config.select = {"SL701", "load-imbalance"};
   CHECK(validateSelectors(config, registry).empty());
 }
+
+namespace {
+
+/// Rank 0's own lint as one trace sees it: SL503 claims most of 204.5 ms of exposed
+/// communication, SL101 its DataLoader wait; fix-all is their sum.
+LintResult waitingRankLint() {
+  LintResult lint;
+  lint.source = "rank0";
+  Diagnostic sl101;
+  sl101.code = "SL101";
+  sl101.saving = {76.6, 76.6 / 300, "DataLoader wait", -1, 76.6};
+  Diagnostic sl503;
+  sl503.code = "SL503";
+  sl503.message =
+      "communication not overlapped with computation takes 68.2% of the step; one rank of 4: its "
+      "wait inside collectives for slower ranks counts here too (steplint check on all ranks' "
+      "traces measures it apart)";
+  sl503.evidence.metrics = {{"exposed_communication_ms_per_step", 204.5}};
+  sl503.saving = {150.0, 0.5, "the collectives hidden", 100.0, 204.5};
+  lint.diagnostics = {sl101, sl503};
+  lint.saving_all.per_step_ms = 226.6;
+  lint.saving_all.low_ms = 176.6;
+  lint.saving_all.step_ms = 300;
+  lint.saving_all.fraction_of_step = 226.6 / 300;
+  return lint;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a waiting rank's SL503 keeps only the communication that is not waiting for the straggler "
+    "(#14)") {
+  JobAnalysis job = makeJob([](int) { return 1; }, 200.0, LateCause::kInputPipeline);
+  job.ranks[0].wait_ns = 201.3e6;
+  LintResult lint = waitingRankLint();
+  steplint::rules::scopeRankFindings(job, lint);
+  const Diagnostic& sl503 = lint.diagnostics[1];
+  INFO(sl503.message);
+  CHECK(sl503.message ==
+        "communication not overlapped with computation takes 68.2% of the step; 201.3 ms/step of "
+        "it is waiting for rank 1 (SL701), which only that rank's fix removes");
+  CHECK(sl503.saving.per_step_ms == Approx(3.2));  // 204.5 - 201.3: the transfer itself
+  CHECK(sl503.saving.low_ms == -1);                // 100 capped to 3.2 too: no range left
+  CHECK(sl503.saving.alone_ms == Approx(3.2));
+  CHECK(sl503.saving.fraction_of_step == Approx(3.2 / 300));
+  CHECK(lint.diagnostics[0].saving.per_step_ms == Approx(76.6));  // its own DataLoader: kept
+  // Fix-all loses what SL503 lost, so the shares still add up to it.
+  CHECK(lint.saving_all.per_step_ms == Approx(76.6 + 3.2));
+  CHECK(lint.saving_all.low_ms == -1);
+  CHECK(lint.saving_all.fraction_of_step == Approx((76.6 + 3.2) / 300));
+
+  // A trace that is no rank of this job is left as it is.
+  LintResult other = waitingRankLint();
+  other.source = "elsewhere";
+  steplint::rules::scopeRankFindings(job, other);
+  CHECK(other.diagnostics[1].message == waitingRankLint().diagnostics[1].message);
+  CHECK(other.diagnostics[1].saving.per_step_ms == Approx(150.0));
+  CHECK(other.saving_all.per_step_ms == Approx(226.6));
+  // The straggler waited for nobody: its saving stays, the caveat gives way to what the job saw.
+  LintResult straggler = waitingRankLint();
+  straggler.source = "rank1";
+  steplint::rules::scopeRankFindings(job, straggler);
+  CHECK(straggler.diagnostics[1].message ==
+        "communication not overlapped with computation takes 68.2% of the step; the other ranks "
+        "wait for this one (SL701)");
+  CHECK(straggler.diagnostics[1].saving.per_step_ms == Approx(150.0));
+  CHECK(straggler.saving_all.per_step_ms == Approx(226.6));
+}
+
+TEST_CASE("a waiting rank's SL502 speeds up only the transfers, not the wait (#14)") {
+  JobAnalysis job = makeJob([](int) { return 1; }, 20.0, LateCause::kInputPipeline);
+  job.ranks[0].wait_ns = 24e6;
+  LintResult lint;
+  lint.source = "rank0";
+  Diagnostic sl502;
+  sl502.code = "SL502";
+  sl502.message =
+      "DistributedDataParallel runs on GPUs without NCCL; 36.0 ms per step of "
+      "communication is exposed";
+  sl502.evidence.metrics = {{"exposed_communication_ms_per_step", 36.0}};
+  sl502.saving = {9.0, 9.0 / 50, "gloo 4x faster", 8.6, 9.0};
+  lint.diagnostics = {sl502};
+  lint.saving_all = {9.0, 8.6, 9.0 / 50, 50};
+  steplint::rules::scopeRankFindings(job, lint);
+  const Diagnostic& d = lint.diagnostics[0];
+  INFO(d.message);
+  CHECK(d.message.find("; 24.0 ms/step of it is waiting for rank 1 (SL701)") != std::string::npos);
+  // 12 of the 36 ms are transfers: a third of the claimed speed-up is left.
+  CHECK(d.saving.per_step_ms == Approx(3.0));
+  CHECK(d.saving.low_ms == Approx(8.6 / 3));
+  CHECK(d.evidence.metric("collective_wait_ms_per_step") == Approx(24.0));
+  CHECK(lint.saving_all.per_step_ms == Approx(3.0));
+  CHECK(lint.saving_all.low_ms == Approx(8.6 / 3));
+  CHECK(lint.saving_all.fraction_of_step == Approx(3.0 / 50));
+}

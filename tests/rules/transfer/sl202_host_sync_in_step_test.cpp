@@ -141,32 +141,60 @@ TEST_CASE("SL202: the CPU-only HTA trace is not checked", "[rules][SL202][fixtur
 namespace steplint::test {
 namespace {
 
-// Issue 13: loss.item() at the END of each step. Each 9.2 ms step: the DataLoader 3 ms (the GPU
-// has nothing queued), a 6 ms kernel launched at 3.1 ms, then aten::item at 3.6 ms whose DtoH
-// copy call blocks until the kernel ends at 9.11 ms. The GPU idle it causes is at the NEXT
-// step's start, while the host loads data it could have loaded during the kernel.
+/// Six steps of an end-of-step loss.item(): the DataLoader for `load_us` (the GPU has nothing
+/// queued), a kernel of `kernel_us` starting 110 µs later, then aten::item `item_us` into the
+/// kernel, whose DtoH copy call blocks until the kernel ends. The GPU idle it causes is at the
+/// NEXT step's start, while the host loads data it could have loaded during the kernel.
+std::string endOfStepItem(double load_us, double kernel_us, double item_us) {
+  KinetoTrace t;
+  t.device(0);
+  const double step_us = load_us + kernel_us + 200;
+  forEachStep(t, 6, step_us, [&](int, double b) {
+    const double k = b + load_us + 110;  // the kernel's start
+    t.annotation("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", b, load_us);
+    t.op("aten::mm", k - 60, 100).kernel(k - 10, 10, k, kernel_us);
+    const double item = k + item_us, copy_end = k + kernel_us + 2;  // the copy runs then
+    t.op("aten::item", item, copy_end - item + 48)
+        .op("aten::_local_scalar_dense", item + 10, copy_end - item + 28);
+    t.copy("DtoH", "Device", "Pageable", item + 20, copy_end - item - 12, copy_end, 3, 4);
+    t.runtime("cudaStreamSynchronize", copy_end + 13, 10);
+  });
+  return t.str();
+}
+
+// Issue 13: a 3 ms load and a 6 ms kernel, 9.2 ms steps.
 TEST_CASE(
     "SL202: an end-of-step .item() is charged the idle it causes at the next step's start (#13)",
     "[rules][SL202]") {
-  KinetoTrace t;
-  t.device(0);
-  forEachStep(t, 6, 9200, [&](int, double b) {
-    t.annotation("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", b, 3000);
-    t.op("aten::mm", b + 3050, 100).kernel(b + 3100, 10, b + 3110, 6000);
-    t.op("aten::item", b + 3600, 5560).op("aten::_local_scalar_dense", b + 3610, 5540);
-    t.copy("DtoH", "Device", "Pageable", b + 3620, 5500, b + 9112, 3, 4);
-    t.runtime("cudaStreamSynchronize", b + 9125, 10);
-  });
-  const RuleRun run = runRuleOnJson("SL202", t.str());
+  const RuleRun run = runRuleOnJson("SL202", endOfStepItem(3000, 6000, 490));
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
   // The GPU idles from the copy's end (9.115 ms) to the next step's kernel (3.11 ms into it):
   // 3.195 ms after each of the first five steps; the last has no next step to measure.
   CHECK(d.evidence.metric("gpu_idle_ms_per_step") == Approx(5 * 3.195 / 6).margin(0.01));
+  // The host loads the next batch in 3 ms of that idle: said, and yet the sync's to pay for it.
+  CHECK(d.evidence.metric("gpu_idle_dataloader_ms_per_step") == Approx(5 * 3.0 / 6).margin(0.01));
+  CHECK(d.message.find("(2.50 ms of it while the host loads the next batch)") != std::string::npos);
   // Without the wait, the next step's 3 ms of loading overlaps this step's kernel: the GPU
   // bounds the step (6 ms kernel + its launch latency) instead of 9.2 ms.
   CHECK(d.saving.per_step_ms == Approx(3.19).margin(0.05));
   CHECK(run.saving_all.per_step_ms <= 9.2);
+}
+
+// The same, but loading a batch takes 30 ms against 0.5 ms of GPU work: the GPU idles about
+// 30 ms after each sync, nearly all of it while the host loads. Without the sync the loading
+// could hide only the 0.5 ms kernel: the message says where the idle went, the saving stays
+// small, and SL101 owns the rest.
+TEST_CASE("SL202: GPU idle after a sync that the input pipeline makes long is said so (#13)",
+          "[rules][SL202]") {
+  const RuleRun run = runRuleOnJson("SL202", endOfStepItem(30000, 500, 90));
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  INFO(d.message);
+  CHECK(d.evidence.metric("gpu_idle_ms_per_step") == Approx(5 * 30.198 / 6).margin(0.05));
+  CHECK(d.evidence.metric("gpu_idle_dataloader_ms_per_step") == Approx(5 * 30.0 / 6).margin(0.05));
+  CHECK(d.message.find("ms of it while the host loads the next batch)") != std::string::npos);
+  CHECK(d.saving.per_step_ms < 1.0);  // at most the kernel the loading could have hidden
 }
 
 // Issue 13: a tiny .to("cpu") that holds the host 140 ms on a 246 ms step. The copy call waits

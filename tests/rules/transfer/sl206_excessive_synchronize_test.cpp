@@ -64,5 +64,44 @@ TEST_CASE("SL206: the CPU-only HTA trace is not checked", "[rules][SL206][fixtur
         std::vector<std::string>{"no GPU activity in this trace"});
 }
 
+// DDP over gloo on GPU tensors, per 20 ms step: DDP's forward first waits for the previous
+// step's all-reduce (an event sync before the model's first op), the model runs, a user's own
+// torch.cuda.synchronize() follows its first op, and the backend's all-reduce syncs twice on
+// its own thread inside gloo:all_reduce. Each sync waits for a 1 ms kernel.
+std::string ddpOverGloo() {
+  KinetoTrace t;
+  t.device(0);
+  forEachStep(t, 3, 20000, [&](int, double b) {
+    t.annotation("DistributedDataParallel.forward", b + 100, 6000);
+    t.runtime("cudaEventSynchronize", b + 110, 50);
+    t.op("aten::linear", b + 200, 100).kernel(b + 210, 10, b + 300, 1000);
+    t.runtime("cudaDeviceSynchronize", b + 400, 910);  // the user's, inside the model
+    t.op("aten::relu", b + 1400, 50).kernel(b + 1410, 10, b + 1500, 1000);
+    t.annotation("gloo:all_reduce", b + 8000, 3000, 2);
+    t.runtime("cudaStreamSynchronize", b + 8100, 100, 2);
+    t.runtime("cudaStreamSynchronize", b + 9100, 100, 2);
+  });
+  return t.str();
+}
+
+TEST_CASE("SL206 and SL202: the communication backend's own syncs are told apart (#14)",
+          "[rules][SL206][SL202]") {
+  const RuleRun run = runRuleOnJson("SL206", ddpOverGloo());
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  INFO(d.message);
+  CHECK(d.evidence.metric("syncs_per_step") == Approx(4));
+  CHECK(d.evidence.metric("explicit_syncs_per_step") == Approx(1));  // the user's only
+  CHECK(d.evidence.metric("backend_syncs_per_step") == Approx(3));
+  CHECK(
+      d.message.find("; 3 of them the communication backend's own (gloo on GPU tensors: SL502)") !=
+      std::string::npos);
+  // SL202 counts the user's synchronize, not the backend's: those go with a faster backend.
+  const RuleRun sl202 = runRuleOnJson("SL202", ddpOverGloo());
+  REQUIRE(sl202.diagnostics.size() == 1);
+  CHECK(sl202.diagnostics[0].evidence.metric("syncs_per_step") == Approx(1));
+  CHECK(sl202.diagnostics[0].evidence.metric("syncs_per_step_communication backend") == 0);
+}
+
 }  // namespace
 }  // namespace steplint::test

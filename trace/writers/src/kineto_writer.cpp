@@ -5,6 +5,7 @@
 #include "steplint/trace/kineto_writer.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -21,25 +22,29 @@ bool endsWith(const std::string& s, std::string_view suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// std::to_chars, not snprintf: the writer thread formats a few numbers per event while the
+// trainer runs, and printf's format parsing was most of its non-compression time.
 void appendInt(std::string& out, int64_t v) {
-  char buf[32];
-  int n = std::snprintf(buf, sizeof(buf), "%lld", static_cast<long long>(v));
-  out.append(buf, static_cast<size_t>(n));
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof(buf), v);
+  out.append(buf, r.ptr);
 }
 
 void appendUint(std::string& out, uint64_t v) {
-  char buf[32];
-  int n = std::snprintf(buf, sizeof(buf), "%llu", static_cast<unsigned long long>(v));
-  out.append(buf, static_cast<size_t>(n));
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof(buf), v);
+  out.append(buf, r.ptr);
 }
 
 // "{us}.{3-digit ns}" (docs/reference/trace-format.md §3 style C); negative values become 0.
 void appendMicros(std::string& out, int64_t ns) {
   if (ns < 0) ns = 0;
-  char buf[40];
-  int n = std::snprintf(buf, sizeof(buf), "%lld.%03d", static_cast<long long>(ns / 1000),
-                        static_cast<int>(ns % 1000));
-  out.append(buf, static_cast<size_t>(n));
+  appendInt(out, ns / 1000);
+  const int frac = static_cast<int>(ns % 1000);
+  const char digits[4] = {'.', static_cast<char>('0' + frac / 100),
+                          static_cast<char>('0' + frac / 10 % 10),
+                          static_cast<char>('0' + frac % 10)};
+  out.append(digits, sizeof(digits));
 }
 
 void appendDouble(std::string& out, double v) {

@@ -96,14 +96,7 @@ bool PartialFile::open(const std::string& path, bool gzip, std::string* error) {
   in_use_ = fd_ == kInUse;
   if (in_use_) fd_ = -1;
   if (fd_ >= 0 && gzip) {
-    // Level 3: most of level 6's ratio on JSON at a fraction of the writer thread's time.
-    gz_ = gzdopen(fd_, "wb3");
-    if (gz_ == nullptr) {
-      problem = "cannot open " + partial_path_ + " for gzip output";
-      ::close(fd_);
-    } else {
-      gzbuffer(gz_, 256 * 1024);
-    }
+    if (!gz_.open(fd_)) problem = "cannot open " + partial_path_ + " for gzip output";
     fd_ = -1;  // owned by gz_ now (or closed)
   }
   if (!isOpen() && error != nullptr) *error = problem;
@@ -117,27 +110,24 @@ void PartialFile::fail(int error_number) {
 
 void PartialFile::write(std::string_view data) {
   if (data.empty() || !write_error_.empty()) return;
-  if (gz_ != nullptr) {
-    errno = 0;
-    if (gzwrite(gz_, data.data(), static_cast<unsigned>(data.size())) <= 0) fail(errno);
+  if (gz_.isOpen()) {
+    if (!gz_.write(data)) fail(errno);
   } else if (fd_ >= 0) {
     if (!writeAll(fd_, data.data(), data.size())) fail(errno);
   }
 }
 
 void PartialFile::syncFlush() {
-  if (gz_ == nullptr || !write_error_.empty()) return;
-  errno = 0;
-  if (gzflush(gz_, Z_SYNC_FLUSH) != Z_OK) fail(errno);
+  if (!gz_.isOpen() || !write_error_.empty()) return;
+  if (!gz_.syncFlush()) fail(errno);
 }
 
 bool PartialFile::close() {
   bool ok = true;
   errno = 0;
-  if (gz_ != nullptr) ok = gzclose(gz_) == Z_OK;
+  if (gz_.isOpen()) ok = gz_.close();
   if (fd_ >= 0) ok = ::close(fd_) == 0;
   if (!ok) fail(errno);
-  gz_ = nullptr;
   fd_ = -1;
   return ok;
 }

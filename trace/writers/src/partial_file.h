@@ -8,10 +8,10 @@
 // "disk full" must reach the user as such.
 #pragma once
 
-#include <zlib.h>
-
 #include <string>
 #include <string_view>
+
+#include "gzip_out.h"
 
 namespace steplint::trace {
 
@@ -29,7 +29,7 @@ class PartialFile {
   bool open(const std::string& path, bool gzip, std::string* error);
   /// The last open() failed because another live process is writing the same .partial.
   bool inUse() const { return in_use_; }
-  bool isOpen() const { return fd_ >= 0 || gz_ != nullptr; }
+  bool isOpen() const { return fd_ >= 0 || gz_.isOpen(); }
   /// Appends; after the first failure everything is dropped (the trace is already lost).
   void write(std::string_view data);
   /// gzip: Z_SYNC_FLUSH, so what was written so far can be decompressed after a crash.
@@ -51,7 +51,7 @@ class PartialFile {
   // Plain output uses a raw fd, not FILE*: a forked child's exit() flushes every FILE* it
   // inherited, which would write the parent's buffered bytes into the trace a second time.
   int fd_ = -1;
-  gzFile gz_ = nullptr;
+  GzipOut gz_;  // gzip output (igzip or zlib, gzip_out.h); owns its fd
   std::string write_error_;
   bool in_use_ = false;
 };
