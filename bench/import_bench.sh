@@ -5,6 +5,8 @@
 #   bench/import_bench.sh            # ~1 GB generated trace + the ResNet-50 fixtures
 #   bench/import_bench.sh --quick    # ~100 MB generated trace, for development
 #   BENCH_BYTES=2G bench/import_bench.sh --no-python --strict
+#   bench/import_bench.sh --scaling  # 1 core, 2 cores, all cores against simdjson's raw parse
+#   BENCH_SIZES="100M 1G" bench/import_bench.sh --scaling
 #
 # Environment (all optional):
 #   STEPLINT_BIN   steplint CLI                 (default: build/cli/steplint)
@@ -14,18 +16,20 @@
 #   BENCH_DIR      where generated files go     (default bench/results, git-ignored)
 #   FIXTURES       shared fixtures directory    (default ../shared/fixtures)
 #   REPEAT         runs per small input; the fastest counts (default 3; inputs > 200 MB run once)
+#   BENCH_SIZES    --scaling: generated trace sizes, plain and gzip each (default 100M)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-quick=0 python=1 strict=0
+quick=0 python=1 strict=0 scaling=0
 for arg in "$@"; do
   case "$arg" in
     --quick) quick=1 ;;
+    --scaling) scaling=1 ;;
     --no-python) python=0 ;;
     --strict) strict=1 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "import_bench.sh: unknown argument $arg" >&2; exit 2 ;;
   esac
 done
@@ -43,26 +47,29 @@ repeat=${REPEAT:-3}
 mkdir -p "$dir"
 load_at_start=$(cut -d ' ' -f 1-3 /proc/loadavg)
 
-# Peak RSS: GNU time (Debian package `time`) when present, else a getrusage wrapper in Python.
+# Peak RSS and CPU seconds: GNU time (Debian package `time`) when present, else a getrusage
+# wrapper in Python. The .rss file's last line is "user_s sys_s max_rss_kb".
 if [[ -x /usr/bin/time ]]; then
-  run_rss() { /usr/bin/time -f %M -o "$dir/.rss" "$@" >/dev/null 2>"$dir/.stderr"; }
-  read_rss() { tail -n 1 "$dir/.rss"; }
+  run_rss() { /usr/bin/time -f '%U %S %M' -o "$dir/.rss" "$@" >/dev/null 2>"$dir/.stderr"; }
 else
   run_rss() {
     python3 -c 'import resource, subprocess, sys
 rc = subprocess.call(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=open(sys.argv[1] + ".stderr", "w"))
-open(sys.argv[1] + ".rss", "w").write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1] + ".rss", "w").write("%.2f %.2f %d\n" % (u.ru_utime, u.ru_stime, u.ru_maxrss))
 sys.exit(rc)' "$dir/" "$@"
   }
-  read_rss() { cat "$dir/.rss"; }
 fi
+read_rss() { tail -n 1 "$dir/.rss" | awk '{ print $3 }'; }
+read_cpu() { tail -n 1 "$dir/.rss" | awk '{ printf "%.2f", $1 + $2 }'; }
 
-# measure JSON_BYTES CMD... -> sets m_seconds m_rss_kb m_rc (best time, largest RSS)
+# measure JSON_BYTES CMD... -> sets m_seconds m_rss_kb m_rc (best time, largest RSS) and m_cpu
+# (user + sys seconds of the fastest run)
 measure() {
   local json_bytes=$1; shift
   local runs=$repeat
   if (( json_bytes > 200000000 )); then runs=1; fi
-  m_seconds="" m_rss_kb=0 m_rc=0
+  m_seconds="" m_rss_kb=0 m_rc=0 m_cpu=""
   for ((i = 0; i < runs; i++)); do
     local t0=$EPOCHREALTIME rc=0
     run_rss "$@" || rc=$?
@@ -71,7 +78,9 @@ measure() {
     s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }')
     rss=$(read_rss 2>/dev/null || true); [[ "$rss" =~ ^[0-9]+$ ]] || rss=0
     if [[ $rc != 0 ]]; then m_rc=$rc; fi
-    if [[ -z "$m_seconds" ]] || awk -v a="$s" -v b="$m_seconds" 'BEGIN { exit !(a < b) }'; then m_seconds=$s; fi
+    if [[ -z "$m_seconds" ]] || awk -v a="$s" -v b="$m_seconds" 'BEGIN { exit !(a < b) }'; then
+      m_seconds=$s m_cpu=$(read_cpu 2>/dev/null || true)
+    fi
     if (( rss > m_rss_kb )); then m_rss_kb=$rss; fi
   done
   return 0
@@ -81,16 +90,27 @@ json_size() {  # uncompressed bytes of a plain or gzip file
   if [[ "$1" == *.gz ]]; then gzip -dc "$1" | wc -c; else stat -c %s "$1"; fi
 }
 
+# generate BYTES -> the plain trace's path (its .gz beside it), reused while newer than tracegen
+generate() {
+  local path="$dir/gen_$1.pt.trace.json"
+  if [[ ! -s "$path" || "$tracegen" -nt "$path" ]]; then
+    echo "generating $path ..." >&2
+    "$tracegen" --target-bytes "$1" --trace-name gen.pt.trace.json -o "$path" >&2
+  fi
+  if [[ ! -s "$path.gz" || "$path" -nt "$path.gz" ]]; then
+    echo "generating $path.gz ..." >&2
+    "$tracegen" --target-bytes "$1" --trace-name gen.pt.trace.json -o "$path.gz" >&2
+  fi
+  echo "$path"
+}
+
+if [[ $scaling == 1 ]]; then
+  source "$root/bench/import_scaling.sh"
+  exit 0
+fi
+
 # --- inputs -------------------------------------------------------------------------------
-gen="$dir/gen_${bytes}.pt.trace.json"
-if [[ ! -s "$gen" || "$tracegen" -nt "$gen" ]]; then
-  echo "generating $gen ..." >&2
-  "$tracegen" --target-bytes "$bytes" --trace-name gen.pt.trace.json -o "$gen"
-fi
-if [[ ! -s "$gen.gz" || "$gen" -nt "$gen.gz" ]]; then
-  echo "generating $gen.gz ..." >&2
-  "$tracegen" --target-bytes "$bytes" --trace-name gen.pt.trace.json -o "$gen.gz"
-fi
+gen=$(generate "$bytes")
 inputs=("$gen" "$gen.gz")
 labels=("$(basename "$gen")" "$(basename "$gen").gz")
 for rel in kineto/resnet50_num_workers_0/worker0.1623143089861.pt.trace.json.gz \

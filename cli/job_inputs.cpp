@@ -85,7 +85,7 @@ JobInputResult summarizeRanks(const std::vector<JobInput>& inputs, const JobInpu
   std::vector<const JobInput*> traces;
   for (const JobInput& input : inputs)
     if (input.kind == JobInput::Kind::kTrace) traces.push_back(&input);
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned cores = trace::availableCores();
   unsigned workers = options.workers ? options.workers : std::min(cores, 4u);
   workers = std::max(1u, std::min<unsigned>(workers, static_cast<unsigned>(traces.size())));
   const int parse_threads = static_cast<int>(std::max(1u, cores / workers));

@@ -2,6 +2,9 @@
 // every linking rule, pid/tid forms and the phases Kineto writes.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <thread>
+
 #include "test_util.h"
 
 using namespace steplint::trace;
@@ -384,4 +387,12 @@ TEST_CASE("importing with one or several threads gives the same model", "[trace]
     CHECK(a.model.events[i].start_ns == b.model.events[i].start_ns);
     CHECK(a.model.name(a.model.events[i]) == b.model.name(b.model.events[i]));
   }
+}
+
+TEST_CASE("the default thread count follows the CPU affinity (#18)", "[trace][import]") {
+  // hardware_concurrency() counts the machine; under taskset or a cpuset the process may use
+  // fewer, and availableCores() is what ImportOptions::threads = 0 uses.
+  const unsigned cores = availableCores();
+  CHECK(cores >= 1);
+  CHECK(cores <= std::max(1u, std::thread::hardware_concurrency()));
 }

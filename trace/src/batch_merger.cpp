@@ -68,7 +68,7 @@ void BatchMerger::pairHalf(const EventBatch::Half& half) {
   Event done = stack.back();
   stack.pop_back();
   done.dur_ns = e.start_ns >= done.start_ns ? e.start_ns - done.start_ns : 0;
-  builder_.addEvent(done);
+  builder_.appendEvent(done);
   builder_.stats().add(Stat::event_begin_end_pair);
 }
 
@@ -102,7 +102,7 @@ void BatchMerger::merge(EventBatch& batch) {
     e.category = strings_[e.category];
     e.track = tracks_[e.track];
     if (e.detail != kNoIndex) e.detail += isCpuRange(e.kind) ? op_base : gpu_base;
-    model.events.push_back(e);
+    builder_.appendEvent(e);
   }
   for (MemoryEvent m : batch.memory) {
     m.track = tracks_[m.track];

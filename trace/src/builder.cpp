@@ -1,10 +1,13 @@
 #include "steplint/trace/builder.h"
 
-#include "memory_advice.h"
+#include "id_index.h"
+#include "parallel_for.h"
 #include "steplint/trace/accelerator.h"
+#include "track_event_store.h"
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 #include <unordered_map>
 
 namespace steplint::trace {
@@ -34,6 +37,12 @@ void sortByTime(Records& records) {
 
 }  // namespace
 
+TraceBuilder::TraceBuilder(TraceModel& model)
+    : model_(model), store_(std::make_unique<TrackEventStore>()) {}
+
+TraceBuilder::~TraceBuilder() = default;
+TraceBuilder::TraceBuilder(TraceBuilder&& other) noexcept = default;
+
 uint64_t TraceBuilder::rowKey(RowId id) {
   if (id.label.empty()) return static_cast<uint64_t>(id.number) & ~kLabelBit;
   return kLabelBit | intern(id.label);
@@ -58,6 +67,8 @@ uint32_t TraceBuilder::addEvent(const Event& e) {
   model_.events.push_back(e);
   return static_cast<uint32_t>(model_.events.size() - 1);
 }
+
+void TraceBuilder::appendEvent(const Event& e) { store_->append(e); }
 
 uint32_t TraceBuilder::addGpuDetail(const GpuDetail& d) {
   model_.gpu_details.push_back(d);
@@ -124,30 +135,82 @@ void TraceBuilder::classifyTracks() {
   }
 }
 
-void TraceBuilder::sortEvents() {
-  // Counting sort by track (one copy of the records), then sort each track by time;
-  // Kineto writes most tracks already in order, so the per-track check usually skips it.
+void TraceBuilder::linkEvents(int threads) {
   auto& events = model_.events;
-  std::vector<uint32_t> counts(model_.tracks.size() + 1, 0);
-  for (const Event& e : events) ++counts[e.track + 1];
-  for (size_t i = 1; i < counts.size(); ++i) counts[i] += counts[i - 1];
-  for (size_t i = 0; i < model_.tracks.size(); ++i) {
-    model_.tracks[i].first_event = counts[i];
-    model_.tracks[i].event_count = counts[i + 1] - counts[i];
-  }
-  std::vector<Event> sorted;
-  reserveHuge(sorted, events.size());
-  sorted.resize(events.size());
-  for (const Event& e : events) sorted[counts[e.track]++] = e;
-  events.swap(sorted);
-  std::vector<Event>().swap(sorted);
-  for (const Track& t : model_.tracks) {
-    auto b = events.begin() + t.first_event, e = b + t.event_count;
-    if (!std::is_sorted(b, e, eventBefore)) std::stable_sort(b, e, eventBefore);
+  // The two indexes are built side by side, then the events are linked in ranges that write
+  // only their own events.
+  IdIndex by_correlation, by_external_id;
+  parallelFor(2, threads, [&](size_t table) {
+    if (table == 0) {
+      by_correlation.build(
+          events, [](const Event& e) { return isLaunchApi(e.kind) && e.correlation >= 0; },
+          [](const Event& e) { return e.correlation; });
+      return;
+    }
+    // External id 0 means "none" in legacy traces (tb_plugin hangs those from a root).
+    by_external_id.build(
+        events,
+        [](const Event& e) {
+          return (e.kind == EventKind::kCpuOp || e.kind == EventKind::kUserAnnotation) &&
+                 e.external_id > 0;
+        },
+        [](const Event& e) { return e.external_id; });
+  });
+  constexpr size_t kRange = size_t{1} << 16;
+  const size_t ranges = (events.size() + kRange - 1) / kRange;
+  std::vector<ImportStats> range_stats(ranges);
+  parallelFor(ranges, threads, [&](size_t r) {
+    const auto end = static_cast<uint32_t>(std::min(events.size(), (r + 1) * kRange));
+    for (auto i = static_cast<uint32_t>(r * kRange); i < end; ++i)
+      linkEvent(events[i], by_correlation, by_external_id, range_stats[r]);
+  });
+  for (const ImportStats& s : range_stats) model_.stats.merge(s);
+}
+
+// Reads other events' kind, parent and external id, which linking does not change, and writes
+// only `e.link`, so ranges of events can be linked at once.
+void TraceBuilder::linkEvent(Event& e, const IdIndex& by_correlation, const IdIndex& by_external_id,
+                             ImportStats& stats) const {
+  const auto& events = model_.events;
+  if (isDeviceSide(e.kind) && e.kind != EventKind::kGpuUserAnnotation) {
+    const uint32_t call = e.correlation >= 0 ? by_correlation.find(e.correlation) : kNoIndex;
+    if (call == kNoIndex) {
+      if (isDeviceOp(e.kind)) stats.add(Stat::device_op_without_launch);
+      return;
+    }
+    e.link = call;
+    const int64_t call_ext = events[call].external_id;
+    if (isDeviceOp(e.kind) && e.external_id > 0 && call_ext > 0 && call_ext != e.external_id)
+      stats.add(Stat::external_id_mismatch);
+  } else if (isLaunchApi(e.kind)) {
+    const uint32_t op = e.external_id > 0 ? by_external_id.find(e.external_id) : kNoIndex;
+    if (op != kNoIndex) {
+      e.link = op;
+      return;
+    }
+    // No External id: the innermost enclosing CPU range on the same thread issued it.
+    uint32_t p = e.parent;
+    while (p != kNoIndex && !isCpuRange(events[p].kind)) p = events[p].parent;
+    if (p != kNoIndex)
+      e.link = p;
+    else
+      stats.add(Stat::launch_without_op);
   }
 }
 
-void TraceBuilder::nestTrack(Track& t) {
+void TraceBuilder::groupByTrack() {
+  for (const Event& e : model_.events) store_->append(e);
+  store_->moveInto(model_.events, model_.tracks);
+}
+
+void TraceBuilder::sortTrack(Track& t, ImportStats& stats) {
+  // Kineto writes most tracks in time order already, so the check usually skips the sort.
+  const auto b = model_.events.begin() + t.first_event, e = b + t.event_count;
+  if (!std::is_sorted(b, e, eventBefore)) std::stable_sort(b, e, eventBefore);
+  nestTrack(t, stats);
+}
+
+void TraceBuilder::nestTrack(Track& t, ImportStats& stats) {
   std::vector<uint32_t> stack;
   for (uint32_t i = t.first_event; i < t.first_event + t.event_count; ++i) {
     Event& e = model_.events[i];
@@ -157,10 +220,10 @@ void TraceBuilder::nestTrack(Track& t) {
       if (e.end_ns() > top.end_ns()) {
         // Partially overlapping sibling (async code, torchtune): keep it, one lane deeper.
         e.flags |= kFlagOverlapsSibling;
-        model_.stats.add(Stat::overlapping_siblings);
+        stats.add(Stat::overlapping_siblings);
       }
       e.parent = stack.back();
-      if (top.depth == UINT16_MAX) model_.stats.add(Stat::depth_saturated);
+      if (top.depth == UINT16_MAX) stats.add(Stat::depth_saturated);
       e.depth = top.depth == UINT16_MAX ? UINT16_MAX : static_cast<uint16_t>(top.depth + 1);
     }
     t.max_depth = std::max(t.max_depth, e.depth);
@@ -168,65 +231,45 @@ void TraceBuilder::nestTrack(Track& t) {
   }
 }
 
-void TraceBuilder::linkEvents() {
-  auto& events = model_.events;
-  std::unordered_map<int64_t, uint32_t> by_correlation;
-  std::unordered_map<int64_t, uint32_t> by_external_id;
-  by_correlation.reserve(events.size() / 4);
-  by_external_id.reserve(events.size() / 2);
-  for (uint32_t i = 0; i < events.size(); ++i) {
-    const Event& e = events[i];
-    if (isLaunchApi(e.kind) && e.correlation >= 0) by_correlation.try_emplace(e.correlation, i);
-    // External id 0 means "none" in legacy traces (tb_plugin hangs those from a root).
-    if ((e.kind == EventKind::kCpuOp || e.kind == EventKind::kUserAnnotation) && e.external_id > 0)
-      by_external_id.try_emplace(e.external_id, i);
-  }
-  for (uint32_t i = 0; i < events.size(); ++i) {
-    Event& e = events[i];
-    if (isDeviceSide(e.kind) && e.kind != EventKind::kGpuUserAnnotation) {
-      auto it = e.correlation >= 0 ? by_correlation.find(e.correlation) : by_correlation.end();
-      if (it == by_correlation.end()) {
-        if (isDeviceOp(e.kind)) model_.stats.add(Stat::device_op_without_launch);
-        continue;
-      }
-      e.link = it->second;
-      const int64_t call_ext = events[it->second].external_id;
-      if (isDeviceOp(e.kind) && e.external_id > 0 && call_ext > 0 && call_ext != e.external_id)
-        model_.stats.add(Stat::external_id_mismatch);
-    } else if (isLaunchApi(e.kind)) {
-      auto it = e.external_id > 0 ? by_external_id.find(e.external_id) : by_external_id.end();
-      if (it != by_external_id.end()) {
-        e.link = it->second;
-        continue;
-      }
-      // No External id: the innermost enclosing CPU range on the same thread issued it.
-      uint32_t p = e.parent;
-      while (p != kNoIndex && !isCpuRange(events[p].kind)) p = events[p].parent;
-      if (p != kNoIndex)
-        e.link = p;
-      else
-        model_.stats.add(Stat::launch_without_op);
-    }
-  }
-}
-
-void TraceBuilder::finalize() {
-  classifyTracks();
-  sortEvents();
-  for (Track& t : model_.tracks) nestTrack(t);
-  linkEvents();
-  // After the import: deviceProperties may follow traceEvents in the file.
-  model_.metadata.accelerator = detectAccelerator(model_);
+void TraceBuilder::sortSideTables() {
+  sortByTime(model_.flows);  // the largest, written unordered by Kineto (s and f interleaved)
   sortByTime(model_.memory_events);
   sortByTime(model_.instants);
   sortByTime(model_.counters);
-  sortByTime(model_.flows);
   auto by_owner = [](const CollectiveDetail& a, const CollectiveDetail& b) {
     return std::make_pair(a.on_device, a.owner) < std::make_pair(b.on_device, b.owner);
   };
   auto& collectives = model_.collectives;
   if (!std::is_sorted(collectives.begin(), collectives.end(), by_owner))
     std::stable_sort(collectives.begin(), collectives.end(), by_owner);
+}
+
+void TraceBuilder::finalize(int threads) {
+  // The side tables do not depend on the events: they are sorted on a thread of their own
+  // while the events are grouped, sorted, nested and linked (the flows alone took 0.08 s of
+  // the 0.22 s that finalize() took on a 1 GB trace when they waited for the grouping).
+  std::thread side_tables;
+  if (threads > 1)
+    side_tables = std::thread([this] { sortSideTables(); });
+  else
+    sortSideTables();
+  groupByTrack();
+  classifyTracks();
+  // Tracks are independent once grouped: the largest go first so that no thread is left with
+  // a big one at the end. Stats are counted per track (ImportStats is not atomic), added after.
+  std::vector<uint32_t> order(model_.tracks.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    return model_.tracks[a].event_count > model_.tracks[b].event_count;
+  });
+  std::vector<ImportStats> task_stats(order.size());
+  parallelFor(order.size(), threads,
+              [&](size_t i) { sortTrack(model_.tracks[order[i]], task_stats[i]); });
+  for (const ImportStats& s : task_stats) model_.stats.merge(s);
+  linkEvents(threads);
+  if (side_tables.joinable()) side_tables.join();
+  // After the import: deviceProperties may follow traceEvents in the file.
+  model_.metadata.accelerator = detectAccelerator(model_);
 }
 
 }  // namespace steplint::trace

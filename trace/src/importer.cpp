@@ -2,6 +2,10 @@
 // name (gzip is detected by its magic number, then each importer sniffs the first bytes).
 #include "steplint/trace/importer.h"
 
+#include <sched.h>
+
+#include <algorithm>
+#include <thread>
 #include <vector>
 
 #include "byte_source.h"
@@ -69,6 +73,14 @@ ImportStatus importFrom(std::unique_ptr<ByteSource> source, const std::string& n
 }
 
 }  // namespace
+
+unsigned availableCores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+    return static_cast<unsigned>(CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
 
 ImportStatus importTraceFile(const std::string& path, TraceModel& out,
                              const ImportOptions& options) {

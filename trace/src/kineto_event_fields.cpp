@@ -67,6 +67,9 @@ bool readInt(od::value& v, int64_t& out, bool& overflow) {
     return !v.get_string().get(s) && parseInteger(s, out);
   }
   if (type != od::json_type::number) return false;
+  // Most ids are plain integers: parse once. A failed get_int64 leaves the value unread, and it
+  // fails exactly where the type is not signed_integer, so the rest classifies as before.
+  if (!v.get_int64().get(out)) return true;
   od::number_type nt;
   if (v.get_number_type().get(nt)) {
     overflow = true;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <thread>
 
 #include <simdjson.h>
 
@@ -54,7 +53,12 @@ class Reader {
   bool refill(size_t keep_from) {
     if (eof_) return false;
     const size_t keep = chunk_->size - keep_from;
-    const size_t want = nextReadSize();
+    size_t want = nextReadSize();
+    // Full-size refills read a little less so that kept text plus fresh input stays one chunk:
+    // every pooled chunk then fits every later refill. (keep + kChunkSize made each chunk a few
+    // bytes larger than the next might need, so the pool kept missing and up to 16 chunks,
+    // 128 MiB of fresh pages, were allocated.) Only a huge partial event needs a larger chunk.
+    if (want == kChunkSize && keep <= kChunkSize / 2) want = kChunkSize - keep;
     auto next = makeChunk(keep + want);
     std::memcpy(next->data.get(), chunk_->data.get() + keep_from, keep);
     size_t filled = keep;
@@ -130,8 +134,8 @@ class ChromeJsonImport {
  private:
   static int workerCount(const ImportOptions& options) {
     if (options.threads > 0) return options.threads;
-    const unsigned hw = std::thread::hardware_concurrency();
-    return hw > 1 ? static_cast<int>(hw) : 0;
+    const unsigned cores = availableCores();
+    return cores > 1 ? static_cast<int>(cores) : 0;
   }
   ImportStatus fail(ImportError error, const std::string& what) const {
     return {error, what + " at byte " + std::to_string(reader_.offset())};
@@ -191,16 +195,20 @@ bool ChromeJsonImport::readEvents(bool array_form) {
     auto& chunk = reader_.chunk();
     const auto result = splitter.scan(chunk->data.get(), chunk->size, reader_.eof(), elements);
     dispatch(elements);
-    if (result == ArraySplitter::Result::kArrayEnd) {
+    const bool array_end = result == ArraySplitter::Result::kArrayEnd;
+    const bool cancel = cancelled();
+    // Batches still in flight are merged into model_ (its stats among them) on worker threads:
+    // they finish before this thread writes model_ again (a race ThreadSanitizer found).
+    if (array_end || reader_.eof() || cancel) pipeline_.drain();
+    if (array_end) {
       reader_.pos() = splitter.arrayEnd() + 1;
       model_.stats.add(Stat::json_event_too_large, splitter.skippedElements());
       return true;
     }
-    if (reader_.eof() || cancelled()) {
+    if (reader_.eof() || cancel) {
       model_.stats.add(Stat::json_event_too_large, splitter.skippedElements());
       // The array form may legally lack its closing ']' (Chrome trace spec).
-      if (!cancelled() && (splitter.inElement() || !array_form))
-        model_.stats.add(Stat::json_truncated);
+      if (!cancel && (splitter.inElement() || !array_form)) model_.stats.add(Stat::json_truncated);
       reader_.pos() = chunk->size;
       return false;
     }
@@ -311,13 +319,14 @@ ImportStatus ChromeJsonImport::walkObject() {
 
 // Reserving from the input size avoids growing (copying and re-faulting) the model's big
 // vectors; untouched reserved pages cost no memory. Kineto events average 220-460 bytes of
-// JSON (docs/reference/trace-format.md §1), gzip shrinks them 13-30x.
+// JSON (docs/reference/trace-format.md §1), gzip shrinks them 13-30x. The events themselves
+// wait in the builder's per-track store until finalize() (track_event_store.h), which sizes
+// TraceModel::events exactly.
 void ChromeJsonImport::reserveForInput() {
   uint64_t bytes = source_.inputSize();
   if (bytes == 0) return;
   if (source_.compressed()) bytes *= 20;
   const size_t events = static_cast<size_t>(std::min<uint64_t>(bytes / 200, uint64_t{1} << 28));
-  reserveHuge(model_.events, events);
   reserveHuge(model_.gpu_details, events / 4);
   reserveHuge(model_.op_details, events / 2);
   reserveHuge(model_.memory_events, events / 4);
@@ -341,7 +350,7 @@ void ChromeJsonImport::finish() {
   merger_.finish();
   model_.metadata.input_bytes = reader_.bytesRead();
   reportProgress();
-  builder_.finalize();
+  builder_.finalize(std::max(workerCount(options_), 1));
 }
 
 ImportStatus ChromeJsonImport::run() {

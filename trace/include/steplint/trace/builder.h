@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -18,9 +19,15 @@ struct RowId {
   std::string_view label;  // empty when numeric
 };
 
+class IdIndex;
+class TrackEventStore;
+
 class TraceBuilder {
  public:
-  explicit TraceBuilder(TraceModel& model) : model_(model) {}
+  explicit TraceBuilder(TraceModel& model);
+  ~TraceBuilder();
+  /// Moves keep referring to the same model (tests return a model and its builder together).
+  TraceBuilder(TraceBuilder&& other) noexcept;
 
   /// Finds or creates the track for (pid, tid). Text ids such as "stream 7" stay text
   /// here; importers normalise them first.
@@ -28,7 +35,12 @@ class TraceBuilder {
   uint32_t track(int64_t pid, int64_t tid) { return track(RowId{pid, {}}, RowId{tid, {}}); }
 
   StringId intern(std::string_view s) { return model_.strings.intern(s); }
+  /// Appends to model().events; returns its index there (until finalize() sorts them).
   uint32_t addEvent(const Event& e);
+  /// For importers: keeps the event with its track's (src/track_event_store.h), so finalize()
+  /// needs no grouping by track. It is not in model().events before finalize(); within a
+  /// track, events added this way come before those of addEvent().
+  void appendEvent(const Event& e);
   uint32_t addGpuDetail(const GpuDetail& d);
   uint32_t addOpDetail(const OpDetail& d);
   /// `c.owner` names the op or device detail (addOpDetail / addGpuDetail) the args belong to.
@@ -49,8 +61,10 @@ class TraceBuilder {
   TraceModel& model() { return model_; }
   ImportStats& stats() { return model_.stats; }
 
-  /// Sorts, nests and links. Call once, after the last event.
-  void finalize();
+  /// Sorts, nests and links. Call once, after the last event. Tracks are sorted and nested,
+  /// and events linked, on up to `threads` threads (the caller's among them); the result does
+  /// not depend on the number.
+  void finalize(int threads = 1);
 
  private:
   struct KeyHash {
@@ -60,12 +74,17 @@ class TraceBuilder {
     }
   };
   uint64_t rowKey(RowId id);
-  void sortEvents();
   void classifyTracks();
-  void nestTrack(Track& t);
-  void linkEvents();
+  void groupByTrack();
+  void sortTrack(Track& t, ImportStats& stats);
+  void nestTrack(Track& t, ImportStats& stats);
+  void sortSideTables();
+  void linkEvents(int threads);
+  void linkEvent(Event& e, const IdIndex& by_correlation, const IdIndex& by_external_id,
+                 ImportStats& stats) const;
 
   TraceModel& model_;
+  std::unique_ptr<TrackEventStore> store_;
   std::unordered_map<std::pair<uint64_t, uint64_t>, uint32_t, KeyHash> track_index_;
   std::unordered_map<std::pair<uint64_t, uint64_t>, StringId, KeyHash> pending_thread_names_;
 };

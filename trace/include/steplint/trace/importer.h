@@ -23,7 +23,7 @@ struct ImportOptions {
   /// bounds memory on hostile input such as a 1 GB string (peak about 5x this value: the
   /// buffered text, its padded copy and simdjson's index). Real Kineto events are < 1 MB.
   size_t max_event_bytes = size_t{16} << 20;
-  /// Parser threads; 0 = one per hardware thread.
+  /// Parser threads; 0 = one per core this process may run on (availableCores()).
   int threads = 0;
   /// Called now and then with the fraction of input consumed (0..1), from the importing thread.
   std::function<void(double)> progress;
@@ -40,6 +40,11 @@ struct ImportStatus {
   std::string message;  // one line naming the file, and the offset where it helps
   bool ok() const { return error == ImportError::kNone; }
 };
+
+/// The cores this process may run on: its CPU affinity (taskset, cgroup cpusets), at least 1.
+/// std::thread::hardware_concurrency() counts the machine's cores instead, which oversubscribes
+/// a process confined to fewer.
+unsigned availableCores();
 
 /// Imports a Kineto / torch.profiler / Chrome-trace JSON file, plain or gzip.
 ImportStatus importTraceFile(const std::string& path, TraceModel& out,

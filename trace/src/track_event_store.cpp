@@ -1,0 +1,56 @@
+#include "track_event_store.h"
+
+#include <sys/mman.h>
+
+#include <new>
+
+namespace steplint::trace {
+
+TrackEventStore::Block::Block() {
+  void* p = ::mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();  // as std::vector would on no memory
+  data_ = static_cast<Event*>(p);               // raw pages: push() constructs each event in place
+}
+
+TrackEventStore::Block::~Block() {
+  if (data_ != nullptr) ::munmap(data_, kBytes);
+}
+
+TrackEventStore::Block::Block(Block&& other) noexcept : data_(other.data_), size_(other.size_) {
+  other.data_ = nullptr;
+  other.size_ = 0;
+}
+
+void TrackEventStore::append(const Event& e) {
+  if (tracks_.size() <= e.track) tracks_.resize(size_t{e.track} + 1);
+  TrackEvents& track = tracks_[e.track];
+  if (track.first.size() < Block::kEvents) {
+    track.first.push_back(e);
+  } else {
+    if (track.more.empty() || track.more.back().full()) track.more.emplace_back();
+    track.more.back().push(e);
+  }
+  ++size_;
+}
+
+void TrackEventStore::moveInto(std::vector<Event>& out, std::vector<Track>& tracks) {
+  std::vector<Event>().swap(out);
+  out.reserve(size_);
+  for (size_t t = 0; t < tracks.size(); ++t) {
+    tracks[t].first_event = static_cast<uint32_t>(out.size());
+    if (t < tracks_.size()) {
+      TrackEvents& track = tracks_[t];
+      out.insert(out.end(), track.first.begin(), track.first.end());
+      std::vector<Event>().swap(track.first);
+      for (Block& block : track.more) {
+        out.insert(out.end(), block.begin(), block.end());
+        Block gone(std::move(block));  // unmapped here: its pages back to the kernel for `out`
+      }
+    }
+    tracks[t].event_count = static_cast<uint32_t>(out.size()) - tracks[t].first_event;
+  }
+  tracks_.clear();
+  size_ = 0;
+}
+
+}  // namespace steplint::trace
