@@ -236,7 +236,10 @@ TEST_CASE("a waiting rank's SL502 speeds up only the transfers, not the wait (#1
   sl502.evidence.metrics = {{"exposed_communication_ms_per_step", 36.0}};
   sl502.saving = {9.0, 9.0 / 50, "gloo 4x faster", 8.6, 9.0};
   lint.diagnostics = {sl502};
-  lint.saving_all = {9.0, 8.6, 9.0 / 50, 50};
+  lint.saving_all.per_step_ms = 9.0;
+  lint.saving_all.low_ms = 8.6;
+  lint.saving_all.fraction_of_step = 9.0 / 50;
+  lint.saving_all.step_ms = 50;
   steplint::rules::scopeRankFindings(job, lint);
   const Diagnostic& d = lint.diagnostics[0];
   INFO(d.message);
