@@ -160,7 +160,10 @@ def _instrument(torch):
 
     recorder = _Recorder()
     if os.environ.get("STEPLINT_MODULES") == "1":
-        _ModuleRanges(torch, recorder)
+        try:
+            _ModuleRanges(torch, recorder)
+        except Exception:
+            pass  # a torch without global module hooks: the settings below still count
     autocast = {"dtype": None}
     state = {"loader_seen": False}
 
