@@ -10,7 +10,9 @@ using steplint::test::requireFixture;
 namespace {
 TraceModel load(const std::string& relative) {
   TraceModel m;
-  const auto status = importTraceFile(requireFixture(relative), m);
+  ImportOptions options;
+  options.keep_flows = true;  // counted below
+  const auto status = importTraceFile(requireFixture(relative), m, options);
   INFO(status.message);
   REQUIRE(status.ok());
   CHECK_FALSE(m.stats.hasDataLoss());

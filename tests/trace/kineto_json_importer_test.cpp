@@ -11,6 +11,17 @@ using namespace steplint::trace;
 using steplint::test::findEvent;
 using steplint::test::importJson;
 
+namespace {
+
+/// Flow events are kept only on request (ImportOptions::keep_flows).
+ImportOptions keepingFlows() {
+  ImportOptions options;
+  options.keep_flows = true;
+  return options;
+}
+
+}  // namespace
+
 TEST_CASE("legacy 2021 trace: capitalised categories, integer µs, string tids", "[trace][import]") {
   const auto r = importJson(R"J({"schemaVersion": 1,
     "deviceProperties": [{"id": 0, "name": "Tesla V100", "totalGlobalMem": 16945512448, "computeMajor": 7,
@@ -28,7 +39,8 @@ TEST_CASE("legacy 2021 trace: capitalised categories, integer µs, string tids",
     {"ph": "s", "id": 311, "pid": 25738, "tid": 25738, "ts": 1623142623460120, "cat": "async", "name": "launch"},
     {"ph": "X", "cat": "Memcpy", "name": "Memcpy HtoD (Pageable -> Device)", "pid": 0, "tid": "stream 7",
      "ts": 1623142623460500, "dur": 1945, "args": {"device": 0, "stream": 7, "correlation": 312, "bytes": 19267584}}
-  ]})J");
+  ]})J",
+                            keepingFlows());
   REQUIRE(r.status.ok());
   const TraceModel& m = r.model;
   CHECK(m.metadata.format == "kineto-json");
@@ -191,7 +203,8 @@ TEST_CASE("metadata, memory, counter, instant and flow events", "[trace][import]
      "args": {"Total Reserved": 2097152, "Total Allocated": 512, "Bytes": 512, "Addr": 140000, "Device Id": 0, "Device Type": 1}},
     {"ph": "i", "s": "g", "name": "Iteration Start: PyTorch Profiler", "pid": "Traces", "tid": "Trace PyTorch Profiler", "ts": 5},
     {"ph": "C", "cat": "hardware_counters", "name": "sm_active", "pid": "GPU 0 Counters", "tid": 0, "ts": 11, "args": {"value": 0.5, "other": 2}},
-    {"ph": "f", "id": "0x1f", "pid": 0, "tid": 7, "ts": 12, "cat": "ac2g", "name": "ac2g", "bp": "e"}]})J");
+    {"ph": "f", "id": "0x1f", "pid": 0, "tid": 7, "ts": 12, "cat": "ac2g", "name": "ac2g", "bp": "e"}]})J",
+                            keepingFlows());
   REQUIRE(r.status.ok());
   const TraceModel& m = r.model;
   const Event* e = findEvent(m, "aten::empty");
@@ -395,4 +408,23 @@ TEST_CASE("the default thread count follows the CPU affinity (#18)", "[trace][im
   const unsigned cores = availableCores();
   CHECK(cores >= 1);
   CHECK(cores <= std::max(1u, std::thread::hardware_concurrency()));
+}
+
+TEST_CASE("flow events are counted out of the model unless asked for, tracks and names alike",
+          "[trace][import]") {
+  const std::string json = R"({"traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 5},
+    {"ph": "s", "cat": "ac2g", "name": "ac2g", "id": 7, "pid": 1, "tid": 2, "ts": 11},
+    {"ph": "f", "cat": "ac2g", "name": "ac2g", "id": 7, "pid": 0, "tid": 9, "ts": 20, "bp": "e"}
+  ]})";
+  const auto dropped = importJson(json);
+  const auto kept = importJson(json, keepingFlows());
+  REQUIRE(dropped.status.ok());
+  REQUIRE(kept.status.ok());
+  CHECK(dropped.model.flows.empty());
+  REQUIRE(kept.model.flows.size() == 2);
+  CHECK(kept.model.flows[1].binds_enclosing);
+  // The flows' rows exist either way, so every track index and count the analyses print agree.
+  CHECK(dropped.model.tracks.size() == kept.model.tracks.size());
+  CHECK(dropped.model.events.size() == kept.model.events.size());
 }

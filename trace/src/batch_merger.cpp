@@ -116,9 +116,13 @@ void BatchMerger::merge(EventBatch& batch) {
     c.name = strings_[c.name], c.series = strings_[c.series], c.track = tracks_[c.track];
     model.counters.push_back(c);
   }
-  for (FlowEvent f : batch.flows) {
-    f.name = strings_[f.name], f.category = strings_[f.category], f.track = tracks_[f.track];
-    model.flows.push_back(f);
+  // Flows that are not kept still made their tracks and strings above: the model's tracks
+  // and names are the same either way.
+  if (keep_flows_) {
+    for (FlowEvent f : batch.flows) {
+      f.name = strings_[f.name], f.category = strings_[f.category], f.track = tracks_[f.track];
+      model.flows.push_back(f);
+    }
   }
   for (const auto& m : batch.meta) applyMeta(m, batch);
   for (auto half : batch.halves) {

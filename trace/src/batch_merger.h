@@ -11,7 +11,8 @@ namespace steplint::trace {
 
 class BatchMerger {
  public:
-  explicit BatchMerger(TraceBuilder& builder) : builder_(builder) {}
+  BatchMerger(TraceBuilder& builder, bool keep_flows)
+      : builder_(builder), keep_flows_(keep_flows) {}
   void merge(EventBatch& batch);
   /// Counts B events that never saw their E.
   void finish();
@@ -22,6 +23,7 @@ class BatchMerger {
   void applyMeta(const EventBatch::Meta& meta, const EventBatch& batch);
 
   TraceBuilder& builder_;
+  bool keep_flows_;  // ImportOptions::keep_flows
   std::vector<StringId> strings_;         // local -> global, per batch
   std::vector<uint32_t> tracks_;          // local -> global, per batch
   std::vector<std::vector<Event>> open_;  // per global track: open B events

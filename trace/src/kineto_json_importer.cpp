@@ -126,7 +126,7 @@ class ChromeJsonImport {
         model_(model),
         options_(options),
         builder_(model),
-        merger_(builder_),
+        merger_(builder_, options.keep_flows),
         pipeline_(workerCount(options), [this](EventBatch& b) { merger_.merge(b); }) {}
 
   ImportStatus run();
@@ -330,7 +330,7 @@ void ChromeJsonImport::reserveForInput() {
   reserveHuge(model_.gpu_details, events / 4);
   reserveHuge(model_.op_details, events / 2);
   reserveHuge(model_.memory_events, events / 4);
-  reserveHuge(model_.flows, events / 2);
+  if (options_.keep_flows) reserveHuge(model_.flows, events / 2);
 }
 
 // What follows the trace. Another '{' or '[' is a second document (two traces concatenated,

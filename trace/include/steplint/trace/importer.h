@@ -31,6 +31,10 @@ struct ImportOptions {
   const std::atomic<bool>* cancel = nullptr;
   /// How long a pipe or FIFO may stay silent before its first byte (input_file.h).
   std::chrono::milliseconds stream_wait = kDefaultStreamWait;
+  /// Keep flow events ('s'/'t'/'f', TraceModel::flows). They are a viewer aid: no analysis,
+  /// rule or GUI view reads them (links come from correlation ids), yet they are up to a third
+  /// of a GPU trace's events, so by default they are counted out of the model, not kept.
+  bool keep_flows = false;
 };
 
 enum class ImportError { kNone, kIo, kNotATrace, kCancelled };
