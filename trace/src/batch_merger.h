@@ -23,7 +23,7 @@ class BatchMerger {
   void applyMeta(const EventBatch::Meta& meta, const EventBatch& batch);
 
   TraceBuilder& builder_;
-  bool keep_flows_;  // ImportOptions::keep_flows
+  bool keep_flows_;                       // ImportOptions::keep_flows
   std::vector<StringId> strings_;         // local -> global, per batch
   std::vector<uint32_t> tracks_;          // local -> global, per batch
   std::vector<std::vector<Event>> open_;  // per global track: open B events
