@@ -284,7 +284,7 @@ class TraceModel {
   std::vector<MemoryEvent> memory_events;     // sorted by ts
   std::vector<InstantEvent> instants;         // sorted by ts
   std::vector<CounterSample> counters;        // sorted by ts
-  std::vector<FlowEvent> flows;               // sorted by ts
+  std::vector<FlowEvent> flows;  // sorted by ts; empty unless ImportOptions::keep_flows
   TraceMetadata metadata;
   ImportStats stats;
 
