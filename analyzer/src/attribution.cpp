@@ -174,6 +174,13 @@ std::string_view hostCauseName(HostCause c) {
   return kNames[static_cast<size_t>(c)];
 }
 
+const std::array<double, kDeviceCauseCount>* averageDeviceNs(const AttributionResult& a,
+                                                             int32_t device) {
+  for (const auto& [id, ns] : a.average_device_ns)
+    if (id == device) return &ns;
+  return nullptr;
+}
+
 std::string hostCauseLabel(const AttributionResult& a, HostCause c) {
   std::string label(hostCauseName(c));
   if (c == HostCause::kDataLoader && a.dataloader_inferred) label += " (inferred)";

@@ -64,19 +64,16 @@ std::string idleText(const AnalysisContext& context, int32_t device) {
       {DeviceCause::kIdleLaunch, "while the host is in launch calls"},
       {DeviceCause::kIdleHostWork, "while the host runs ops or unrecorded code"},
   };
-  for (const auto& [id, ns] : context.summary().attribution.average_device_ns) {
-    if (id != device) continue;
-    double idle = 0, top = 0;
-    const char* top_text = "";
-    for (const auto& [cause, text] : kWhile) {
-      const double v = ns[static_cast<size_t>(cause)];
-      idle += v;
-      if (v > top) top = v, top_text = text;
-    }
-    if (idle <= 0) break;
-    return strf("; it idles %.1f ms per step, most %s", idle / 1e6, top_text);
+  const auto* ns = analyzer::averageDeviceNs(context.summary().attribution, device);
+  if (ns == nullptr) return "";
+  double idle = 0, top = 0;
+  const char* top_text = "";
+  for (const auto& [cause, text] : kWhile) {
+    const double v = (*ns)[static_cast<size_t>(cause)];
+    idle += v;
+    if (v > top) top = v, top_text = text;
   }
-  return "";
+  return idle > 0 ? strf("; it idles %.1f ms per step, most %s", idle / 1e6, top_text) : "";
 }
 
 }  // namespace

@@ -34,18 +34,12 @@ std::string waitNote(const analyzer::JobAnalysis& job, const analyzer::JobRank& 
   return buf;
 }
 
-double exposedMs(const analyzer::Diagnostic& d) {
-  for (const auto& [name, value] : d.evidence.metrics)
-    if (name == "exposed_communication_ms_per_step") return value;
-  return -1;
-}
-
 /// Takes the wait out of a communication finding's saving: SL503 (hide the collectives) keeps
 /// at most the exposed communication less the wait; SL502 (a faster backend) speeds up only
 /// the transfers, so its saving shrinks in proportion. Returns how much the share and its low
 /// end went down, so the trace's fix-all total goes down as much.
 std::pair<double, double> takeOutWait(analyzer::Diagnostic& d, double wait_ms) {
-  const double exposed_ms = exposedMs(d);
+  const double exposed_ms = d.evidence.metric("exposed_communication_ms_per_step", -1);
   if (exposed_ms <= 0 || !d.saving.known()) return {0, 0};
   const double own_ms = std::max(0.0, exposed_ms - wait_ms);
   analyzer::SavingEstimate& s = d.saving;

@@ -21,17 +21,12 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 /// Of `device`'s idle per step, the share in which the host waited for data (the step
 /// attribution's "idle: data"); -1 when the attribution has no such device or no idle.
 double idleDataShare(const analyzer::AnalysisContext& context, int32_t device) {
-  using analyzer::DeviceCause;
-  for (const auto& [id, ns] : context.summary().attribution.average_device_ns) {
-    if (id != device) continue;
-    double idle = 0;
-    for (DeviceCause c :
-         {DeviceCause::kIdleData, DeviceCause::kIdleBlocked, DeviceCause::kIdleAfterSync,
-          DeviceCause::kIdleLaunch, DeviceCause::kIdleHostWork})
-      idle += ns[static_cast<size_t>(c)];
-    return idle > 0 ? ns[static_cast<size_t>(DeviceCause::kIdleData)] / idle : -1;
-  }
-  return -1;
+  const auto* ns = analyzer::averageDeviceNs(context.summary().attribution, device);
+  if (ns == nullptr) return -1;
+  double idle = 0;
+  for (int c = 0; c < analyzer::kDeviceCauseCount; ++c)
+    if (analyzer::isIdleCause(static_cast<analyzer::DeviceCause>(c))) idle += (*ns)[c];
+  return idle > 0 ? (*ns)[static_cast<size_t>(analyzer::DeviceCause::kIdleData)] / idle : -1;
 }
 }  // namespace
 

@@ -25,9 +25,8 @@ class GzipOut::Impl {
   virtual bool close() = 0;  // idempotent
 };
 
-namespace {
-
-bool writeAll(int fd, const unsigned char* data, size_t size) {
+bool writeAll(int fd, const void* bytes, size_t size) {
+  const auto* data = static_cast<const unsigned char*>(bytes);
   while (size > 0) {
     const ssize_t n = ::write(fd, data, size);
     if (n < 0 && errno == EINTR) continue;
@@ -40,6 +39,8 @@ bool writeAll(int fd, const unsigned char* data, size_t size) {
   }
   return true;
 }
+
+namespace {
 
 class ZlibOut final : public GzipOut::Impl {
  public:

@@ -9,10 +9,15 @@
 // a crash.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <string_view>
 
 namespace steplint::trace {
+
+/// Writes all of `data` to `fd`, retrying short writes and EINTR; false with errno set.
+/// PartialFile's plain output uses it too.
+bool writeAll(int fd, const void* data, size_t size);
 
 class GzipOut {
  public:

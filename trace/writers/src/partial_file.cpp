@@ -12,17 +12,6 @@
 namespace steplint::trace {
 namespace {
 
-bool writeAll(int fd, const char* data, size_t size) {
-  while (size > 0) {
-    ssize_t n = ::write(fd, data, size);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    data += n;
-    size -= static_cast<size_t>(n);
-  }
-  return true;
-}
-
 constexpr int kInUse = -2;  // openRegularForWrite: another process holds the file
 
 /// Opens `path` for writing only when it is (or becomes) a regular file. O_NONBLOCK: opening a

@@ -73,6 +73,13 @@ struct AttributionResult {
 AttributionResult computeAttribution(const trace::TraceModel& model, const StepResult& steps,
                                      const IntervalSet& inferred_loader = {});
 
+/// True for the idle causes (kIdleData .. kIdleHostWork): the device ran nothing.
+constexpr bool isIdleCause(DeviceCause c) { return c >= DeviceCause::kIdleData; }
+
+/// `device`'s mean ns per step by cause, or nullptr when the attribution has no such device.
+const std::array<double, kDeviceCauseCount>* averageDeviceNs(const AttributionResult& a,
+                                                             int32_t device);
+
 /// "DataLoader (inferred)" for an inferred DataLoader cause, else hostCauseName(c).
 std::string hostCauseLabel(const AttributionResult& a, HostCause c);
 
