@@ -10,9 +10,14 @@
 #   4. the Python sample recorded with no code change (issue 16)
 #   5. collector overhead against Kineto on the fast, slow and ResNet-50 trainers and on a Python
 #      trainer (bench/collector_overhead/python_overhead.py; issue 16)
+# Parts not run by default: cupti (the launch-bound fast sample, 7 rounds, with the CUPTI
+# switches as variants), profile (where the CPU goes while recording it, by `perf record` of
+# cpu-clock; needs a carried .perf/ with perf and its libraries), rerecord (the traces kept in
+# tests/data/gpu).
 # Needs .gpu-deps (scripts/gpu-deps.sh, carried). See docs/gpu.md.
 #
-#   OUT=/tmp/out bash scripts/gpu-bench.sh [PART...]     # parts: savings ddp python overhead
+#   OUT=/tmp/out bash scripts/gpu-bench.sh [PART...]
+#     parts: savings ddp python overhead (default), cupti profile rerecord
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=${OUT:-build-gpu/bench}
@@ -81,5 +86,41 @@ if [[ " $parts " == *" overhead "* && -x $steplint ]]; then
   stamp "overhead: python trainer (steplint record vs torch.profiler/Kineto, 3 rounds)"
   timeout 150 python3 bench/collector_overhead/python_overhead.py --steplint "$steplint" --python python3 \
     --rounds 3 --steps 300
+fi
+if [[ " $parts " == *" cupti "* && -x $b/bench/steplint-collector-overhead ]]; then
+  stamp "cupti: fast_trainer (200 steps, 7 rounds; unfiltered = every driver call recorded)"
+  timeout 240 $b/bench/steplint-collector-overhead --trainer "$b/samples/fast_trainer" --device cuda \
+    --preload "$b/collector/libsteplint_preload.so" --steps 200 --rounds 7 --kineto 1 \
+    --configs baseline,default,host-only,kineto --variant unfiltered:STEPLINT_CUPTI_API_FILTER=0 \
+    --dir "$work/cupti"
+fi
+if [[ " $parts " == *" profile "* && -x .perf/perf && -x $b/samples/fast_trainer ]]; then
+  perf() { LD_LIBRARY_PATH=$PWD/.perf/lib:$LD_LIBRARY_PATH .perf/perf "$@"; }
+  for config in steplint kineto none; do
+    stamp "profile: fast_trainer under $config (cpu-clock samples, self time)"
+    run=("$b/samples/fast_trainer" --device cuda --steps 1500)
+    env=(OMP_NUM_THREADS=1)
+    [[ $config == steplint ]] && env+=(STEPLINT_RECORD=1 STEPLINT_OUTPUT="$work/p.pt.trace.json"
+                                      LD_PRELOAD="$PWD/$b/collector/libsteplint_preload.so")
+    [[ $config == kineto ]] && run+=(--kineto-profile "$work/p.json")
+    timeout 60 perf record -q -F 4000 -e cpu-clock -o "$work/perf.data" -- env "${env[@]}" "${run[@]}" | tail -1
+    timeout 60 perf report -i "$work/perf.data" --stdio --no-children --sort comm,dso --percent-limit 1 2>/dev/null | grep -v '^#' | grep -v '^$' | head -20
+    timeout 60 perf report -i "$work/perf.data" --stdio --no-children --comm fast_trainer --sort dso,sym --percent-limit 0.4 2>/dev/null | grep -v '^#' | grep -v '^$' | head -45
+    rm -f "$work/perf.data" "$work/p.pt.trace.json" "$work/p.json"
+  done
+fi
+if [[ " $parts " == *" rerecord "* && -x $steplint ]]; then
+  mkdir -p "$work/gpu"
+  for spec in "slow_trainer auto" "slow_trainer marked" "fast_trainer marked"; do
+    set -- $spec
+    extra=(); [[ $2 == marked ]] && extra=(--steplint-steps)
+    stamp "rerecord: $1 ($2 steps)"
+    timeout 60 $steplint record --no-report -o "$work/gpu/${1}_$2.pt.trace.json.gz" -- \
+      "$b/samples/$1" --device cuda --steps 30 "${extra[@]}"
+  done
+  stamp "rerecord: python slow loader"
+  timeout 90 $steplint record --no-report -o "$work/gpu/python_slow_loader.pt.trace.json.gz" -- \
+    python3 samples/python/slow_loader_train.py --steps 30
+  pack gpu
 fi
 stamp "done"

@@ -4,6 +4,10 @@
 # Run it here (it downloads with apt-get); carry .gpu-deps to the GPU machine (it is
 # git-ignored); scripts/gpu-build.sh there finds it. Symlinks are replaced by copies, since
 # some transfer tools drop links. See docs/gpu.md.
+#
+#   bash scripts/gpu-deps.sh          # .gpu-deps
+#   bash scripts/gpu-deps.sh --perf   # also .perf: Debian's perf and the libraries it loads, for
+#                                     # gpu-bench.sh's profile part (exclude it: .git/info/exclude)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 dest=.gpu-deps
@@ -25,3 +29,17 @@ find "$dest" -type l | while read -r link; do
 done
 rm -rf "$dest/usr/share/doc" "$dest/usr/share/man"
 echo "gpu-deps: $(du -sh "$dest" | cut -f1) in $dest (${#packages[@]} packages)"
+
+[[ "${1:-}" == "--perf" ]] || exit 0
+perf_tmp=$(mktemp -d)
+(cd "$perf_tmp" && apt-get download linux-perf libbabeltrace1 libdw1 libelf1 libnuma1 libopencsd1 \
+  libperl5.36 libpython3.11 libslang2 libunwind8 libcap2 libtraceevent1 >/dev/null 2>&1) || {
+  echo "gpu-deps: apt-get download of linux-perf failed" >&2
+  exit 1
+}
+mkdir -p "$perf_tmp/root" && for deb in "$perf_tmp"/*.deb; do dpkg -x "$deb" "$perf_tmp/root"; done
+rm -rf .perf && mkdir -p .perf/lib && cp "$perf_tmp/root/usr/bin/perf" .perf/perf
+libs="$perf_tmp/root/usr/lib/x86_64-linux-gnu:$perf_tmp/root/lib/x86_64-linux-gnu"
+LD_LIBRARY_PATH=$libs ldd .perf/perf | awk -v d="$perf_tmp" '$3 ~ d {print $3}' | xargs -r cp -L -t .perf/lib
+rm -rf "$perf_tmp"
+echo "gpu-deps: perf in .perf ($(du -sh .perf | cut -f1))"

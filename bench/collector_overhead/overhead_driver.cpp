@@ -17,7 +17,9 @@
 //       --preload build/collector/libsteplint_preload.so [--steps 300] [--rounds 5] [--dir /tmp/x]
 //       [--device cpu|cuda] [--kineto 1] [--configs baseline,default,kineto]
 // --configs keeps only the named configurations (baseline always runs): a large trainer on a
-// GPU machine lent for minutes cannot afford all seven.
+// GPU machine lent for minutes cannot afford all seven. --variant NAME:K=V[,K=V] (repeatable)
+// adds a recorded configuration with extra STEPLINT_* settings, e.g.
+// --variant unfiltered:STEPLINT_CUPTI_API_FILTER=0, to compare a switch with the default.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -43,6 +45,7 @@ struct Options {
   int steps = 300, rounds = 5;
   bool kineto = false;  // also time Kineto, torch.profiler's engine (torch 2.x samples only)
   std::string configs;  // comma-separated names to run; "" = all
+  std::vector<std::string> variants;  // "NAME:K=V,K=V": recorded with extra settings
 };
 
 /// True when `name` is in the comma-separated `list` (an empty list names everything).
@@ -99,6 +102,27 @@ double best(const std::vector<double>& v) {
   return v.empty() ? -1 : *std::min_element(v.begin(), v.end());
 }
 
+/// The middle round: on a machine whose speed drifts between rounds (a VM's boost clocks), the
+/// best round can be one lucky run; the median shows whether it was.
+double median(std::vector<double> v) {
+  if (v.empty()) return -1;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/// "K=V,K=V" → pairs; entries without '=' are skipped.
+Env parseEnv(const std::string& text) {
+  Env env;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    const size_t eq = item.find('=');
+    if (eq != std::string::npos) env.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+  }
+  return env;
+}
+
 bool parseArgs(int argc, char** argv, Options* o) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
@@ -118,6 +142,8 @@ bool parseArgs(int argc, char** argv, Options* o) {
       o->kineto = value == "1";
     else if (key == "--configs")
       o->configs = value;
+    else if (key == "--variant" && value.find(':') != std::string::npos)
+      o->variants.push_back(value);
     else
       return false;
   }
@@ -138,7 +164,7 @@ int main(int argc, char** argv) {
   if (!parseArgs(argc, argv, &o)) {
     std::fprintf(
         stderr,
-        "usage: %s --trainer PATH --preload LIB [--steps N] [--rounds R] [--dir DIR] [--device cpu|cuda] [--kineto 1] [--configs A,B]\n",
+        "usage: %s --trainer PATH --preload LIB [--steps N] [--rounds R] [--dir DIR] [--device cpu|cuda] [--kineto 1] [--configs A,B] [--variant NAME:K=V,K=V]...\n",
         argv[0]);
     return 2;
   }
@@ -173,6 +199,12 @@ int main(int argc, char** argv) {
   configs.push_back(scheduled);
   configs.push_back(profiled("legacy", "--legacy-profile"));
   if (o.kineto) configs.push_back(profiled("kineto", "--kineto-profile"));
+  for (const std::string& v : o.variants) {
+    Env env = parseEnv(v.substr(v.find(':') + 1));
+    env.insert(env.begin(), {"STEPLINT_CUPTI", gpu ? "1" : "0"});
+    configs.push_back(recorded(v.substr(0, v.find(':')), env));
+    if (!o.configs.empty()) o.configs += "," + configs.back().name;
+  }
   configs.erase(std::remove_if(configs.begin(), configs.end(),
                                [&](const Config& c) { return !listed(o.configs, c.name); }),
                 configs.end());
@@ -193,15 +225,15 @@ int main(int argc, char** argv) {
   const double ops = opsPerStep(o.dir + "/default.pt.trace.json", o.steps);
   std::printf("trainer %s, %d steps, best of %d rounds; %.0f recorded events per step\n",
               o.trainer.c_str(), o.steps, o.rounds, ops);
-  std::printf("%-9s %10s %7s %11s %9s %7s %12s\n", "config", "step ms", "ratio", "ns per op",
-              "cpu s", "ratio", "cpu ns/op");
-  const double total_ops = ops * o.steps;
+  std::printf("%-10s %10s %7s %11s %9s %7s %12s %10s %7s\n", "config", "step ms", "ratio",
+              "ns per op", "cpu s", "ratio", "cpu ns/op", "median ms", "ratio");
+  const double total_ops = ops * o.steps, base_median = median(ms["baseline"]);
   for (const Config& config : configs) {
     const std::string& name = config.name;
-    const double m = best(ms[name]), c = best(cpu[name]);
-    std::printf("%-9s %10.4f %7.4f %11.1f %9.3f %7.4f %12.1f\n", name.c_str(), m, m / base,
-                ops > 0 ? (m - base) * 1e6 / ops : -1.0, c, c / base_cpu,
-                total_ops > 0 ? (c - base_cpu) * 1e9 / total_ops : -1.0);
+    const double m = best(ms[name]), c = best(cpu[name]), mid = median(ms[name]);
+    std::printf("%-10s %10.4f %7.4f %11.1f %9.3f %7.4f %12.1f %10.4f %7.4f\n", name.c_str(), m,
+                m / base, ops > 0 ? (m - base) * 1e6 / ops : -1.0, c, c / base_cpu,
+                total_ops > 0 ? (c - base_cpu) * 1e9 / total_ops : -1.0, mid, mid / base_median);
   }
   const double ours = best(ms["default"]) - base,
                legacy = ms.count("legacy") ? best(ms["legacy"]) - base : -1;
@@ -211,8 +243,13 @@ int main(int argc, char** argv) {
   std::printf("\n");
   if (ms.count("kineto") > 0) {
     const double kineto = best(ms["kineto"]) - base;
-    std::printf("kineto (torch.profiler) overhead %.2f%%; steplint's is %.2f of it\n",
-                100.0 * kineto / base, kineto > 0 ? ours / kineto : -1.0);
+    const double kineto_mid = median(ms["kineto"]) - base_median,
+                 ours_mid = median(ms["default"]) - base_median;
+    std::printf(
+        "kineto (torch.profiler) overhead %.2f%%; steplint's is %.2f of it (medians: %.2f%% vs "
+        "%.2f%%, %.2f)\n",
+        100.0 * kineto / base, kineto > 0 ? ours / kineto : -1.0, 100.0 * ours_mid / base_median,
+        100.0 * kineto_mid / base_median, kineto_mid > 0 ? ours_mid / kineto_mid : -1.0);
   }
   return 0;
 }

@@ -25,6 +25,9 @@ struct ActivityConfig {
   /// CUPTI stamps records through our clock callback (exact, same clock as host events);
   /// false: CUPTI's own clock shifted by an offset measured at start.
   bool timestamp_callback = true;
+  /// Record only the API calls the converter keeps (cupti_api_filter.h); false: every driver
+  /// call, filtered after CUPTI wrote it (the behaviour before; for overhead comparisons).
+  bool api_filter = true;
   size_t buffer_bytes = 4u << 20;        // CUPTI recommends 1-10 MiB per buffer
   size_t max_buffer_bytes = 128u << 20;  // cap on buffers handed to CUPTI (Kineto's default)
 };

@@ -121,6 +121,7 @@ bool parseConfig(const EnvLookup& env, CollectorConfig* config,
   r.readBool("STEPLINT_CUPTI_DRIVER", &config->cupti_driver);
   r.readBool("STEPLINT_CUPTI_SYNC", &config->cupti_sync);
   r.readBool("STEPLINT_CUPTI_CLOCK_CALLBACK", &config->cupti_clock_callback);
+  r.readBool("STEPLINT_CUPTI_API_FILTER", &config->cupti_api_filter);
   r.readBool("STEPLINT_NVTX", &config->enable_nvtx);
   r.readBool("STEPLINT_RECORD", &config->autostart);
   if (const char* v = r.get("STEPLINT_SCHEDULE")) {

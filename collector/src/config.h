@@ -34,6 +34,7 @@ struct CollectorConfig {
   bool cupti_driver = true;    // STEPLINT_CUPTI_DRIVER=0: no driver-API records (Triton launches)
   bool cupti_sync = true;      // STEPLINT_CUPTI_SYNC=0: no synchronization records
   bool cupti_clock_callback = true;  // STEPLINT_CUPTI_CLOCK_CALLBACK=0: CUPTI's clock + offset
+  bool cupti_api_filter = true;      // STEPLINT_CUPTI_API_FILTER=0: every driver call to CUPTI
   bool enable_nvtx = true;           // STEPLINT_NVTX=0 disables
   uint64_t max_buffer_bytes = uint64_t{256} << 20;  // STEPLINT_MAX_BUFFER_MB
   int64_t flush_interval_ms = 1000;                 // STEPLINT_FLUSH_MS

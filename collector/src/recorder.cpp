@@ -193,6 +193,7 @@ class Session {
     activities.driver_api = config_.cupti_driver;
     activities.synchronization = config_.cupti_sync;
     activities.timestamp_callback = config_.cupti_clock_callback;
+    activities.api_filter = config_.cupti_api_filter;
     if (!activity_->start(activities, &why)) {
       activity_.reset();
       return reportSourceStatus("cupti", "unavailable: " + why);

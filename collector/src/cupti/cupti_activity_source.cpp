@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "cupti/cupti_api_filter.h"
 #include "cupti/cupti_device_info.h"
 #include "cupti/cupti_errors.h"
 #include "recorder.h"
@@ -173,6 +174,10 @@ bool CuptiActivitySource::enableKinds(std::string* why) {
     if (!missing_kinds_.empty()) missing_kinds_ += ", ";
     missing_kinds_ += std::string(k.label) + ": " + cuptiCodeText(rc);
   }
+  if (config_.api_filter) {
+    apis_ = selectApis(cuptiApiNames());
+    disableUnneededApis(apis_);
+  }
   if (enabled_.empty() || (enabled_.size() == 1 && first_error != CUPTI_SUCCESS)) {
     // Nothing (or only EXTERNAL_CORRELATION) recorded: not worth a half-working source.
     *why = startFailureText(first_error == CUPTI_SUCCESS ? CUPTI_ERROR_UNKNOWN : first_error);
@@ -189,6 +194,7 @@ void CuptiActivitySource::setCollecting(bool on) noexcept {
   for (CUpti_ActivityKind kind : enabled_) {
     SL_CUPTI_CALL(on ? cuptiActivityEnable(kind) : cuptiActivityDisable(kind));
   }
+  if (on && config_.api_filter) disableUnneededApis(apis_);  // enabling a kind reset them
   paused_ = !on;
 }
 

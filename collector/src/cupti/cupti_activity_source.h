@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "activity_source.h"
+#include "cupti/cupti_api_filter.h"
 #include "cupti/cupti_event_writer.h"
 #include "cupti/cupti_records.h"
 
@@ -75,6 +76,7 @@ class CuptiActivitySource final : public ActivitySource {
   std::atomic<bool> started_{false};
   CUpti_SubscriberHandle subscriber_ = nullptr;
   std::vector<CUpti_ActivityKind> enabled_;
+  ApiSelection apis_;         // calls turned off at the source (config_.api_filter)
   bool paused_ = false;       // kinds disabled by setCollecting(false); guarded by control_mutex_
   std::mutex control_mutex_;  // serialises setCollecting and stop (trainer vs. stopping thread)
   std::string missing_kinds_;

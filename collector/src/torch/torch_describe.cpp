@@ -7,6 +7,7 @@
 #include <ATen/Parallel.h>
 #include <torch/version.h>  // TORCH_VERSION, from torch/csrc/api/include in 1.13 and 2.x
 
+#include <exception>
 #include <string>
 
 #include "recorder.h"
@@ -15,7 +16,7 @@
 namespace steplint::collector::torch_hooks {
 namespace {
 
-const char* jsonBool(bool b) { return b ? "true" : "false"; }
+std::string jsonBool(bool b) { return b ? "true" : "false"; }
 
 std::string jsonString(const char* text) {
   std::string out = "\"";
@@ -28,19 +29,32 @@ std::string jsonString(const char* text) {
 
 }  // namespace
 
-void describeTorchRuntime() noexcept {
-  try {
-    setMetadata("torch_version", jsonString(TORCH_VERSION));
-    setMetadata("intra_op_threads", std::to_string(at::get_num_threads()));
-    at::Context& context = at::globalContext();
-    setMetadata("cudnn_benchmark", jsonBool(context.benchmarkCuDNN()));
-    setMetadata("cudnn_deterministic", jsonBool(context.deterministicCuDNN()));
-    setMetadata("allow_tf32_cublas", jsonBool(context.allowTF32CuBLAS()));
-    setMetadata("allow_tf32_cudnn", jsonBool(context.allowTF32CuDNN()));
-    // at::hasCUDA(): built with CUDA, hooks loaded and at least one device (no torch/cuda.h).
-    setMetadata("cuda_available", jsonBool(at::hasCUDA()));
-  } catch (...) {  // a torch error here must not stop the session (docs/reference/style.md §2.9)
-    reportSourceStatus("torch", "metadata incomplete: reading torch's global context failed");
+void describeTorchRuntime(bool final) noexcept {
+  // Each value on its own: torch 2.9+ throws from allowTF32CuBLAS() while the legacy and the new
+  // TF32 settings disagree (seen during `import torch` on 2.11), and one such value must not
+  // cost the others. The values read at stop replace those read at start.
+  std::string failed;
+  auto put = [&](const char* key, auto&& read) {
+    try {
+      setMetadata(key, read());
+    } catch (const std::exception& error) {
+      failed += std::string(failed.empty() ? "" : "; ") + key + ": " + error.what();
+    } catch (...) {
+      failed += std::string(failed.empty() ? "" : "; ") + key;
+    }
+  };
+  put("torch_version", [] { return jsonString(TORCH_VERSION); });
+  put("intra_op_threads", [] { return std::to_string(at::get_num_threads()); });
+  put("cudnn_benchmark", [] { return jsonBool(at::globalContext().benchmarkCuDNN()); });
+  put("cudnn_deterministic", [] { return jsonBool(at::globalContext().deterministicCuDNN()); });
+  put("allow_tf32_cublas", [] { return jsonBool(at::globalContext().allowTF32CuBLAS()); });
+  put("allow_tf32_cudnn", [] { return jsonBool(at::globalContext().allowTF32CuDNN()); });
+  // at::hasCUDA(): built with CUDA, hooks loaded and at least one device (no torch/cuda.h).
+  put("cuda_available", [] { return jsonBool(at::hasCUDA()); });
+  if (final && !failed.empty()) {
+    // The first line of a torch message is enough; the rest is its C++ stack.
+    failed = failed.substr(0, failed.find('\n'));
+    reportSourceStatus("torch", "recording; metadata incomplete: " + failed);
   }
 }
 

@@ -245,10 +245,10 @@ class TorchSource final : public HostSource {
     describeOverhead();
     // Again at the end: with LD_PRELOAD the session starts before main() sets
     // cudnn.benchmark & co., so the start-time values would describe torch's defaults.
-    describeTorchRuntime();
+    describeTorchRuntime(/*final=*/true);
   }
 
-  void describe() override { describeTorchRuntime(); }
+  void describe() override { describeTorchRuntime(/*final=*/false); }
 };
 
 }  // namespace
