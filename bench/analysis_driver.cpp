@@ -58,20 +58,38 @@ class CountingSink final : public an::DiagnosticSink {
 void timeSummaryParts(const steplint::trace::TraceModel& model) {
   const an::SummaryOptions options;
   auto t = Clock::now();
-  an::StepResult steps = an::computeSteps(model, options.steps);
-  row("summary.steps", secondsSince(t));
-  t = Clock::now();
+  auto lap = [&t](const char* part) {
+    row(part, secondsSince(t));
+    t = Clock::now();
+  };
+  const an::StepResult steps = an::computeSteps(model, options.steps);
+  lap("summary.steps");
   (void)an::computeBreakdown(model, steps);
-  row("summary.breakdown", secondsSince(t));
-  t = Clock::now();
+  lap("summary.breakdown");
+  const an::InferredInputWait wait = an::inferInputWait(model, steps);
+  lap("summary.input_wait");
+  (void)an::computeAttribution(model, steps, wait.ranges);
+  lap("summary.attribution");
+  (void)an::profilerCostPerStep(model, steps);
+  lap("summary.profiler");
   (void)an::computeGpuSummary(model, steps);
-  row("summary.gpu", secondsSince(t));
-  t = Clock::now();
+  lap("summary.gpu");
   (void)an::computeIdleBreakdown(model, options.idle);
-  row("summary.idle", secondsSince(t));
-  t = Clock::now();
+  lap("summary.idle");
+  const an::Interval w = an::analysisWindow(model, steps);
+  (void)an::computeIdleBreakdown(model, options.idle, [w](const steplint::trace::Event& op) {
+    return op.start_ns >= w.start && op.start_ns < w.end;
+  });
+  lap("summary.idle (steps window)");
+  const an::HtaWindow hta = an::computeHtaWindow(model);
+  lap("summary.hta_window");
+  (void)an::computeIdleBreakdown(
+      model, options.idle, [&](const steplint::trace::Event& op) { return hta.keeps(model, op); });
+  lap("summary.idle (HTA window)");
+  (void)an::computeTemporalBreakdown(model, hta);
+  lap("summary.temporal");
   (void)an::computeKernelStats(model, options.top_kernels);
-  row("summary.kernel_stats", secondsSince(t));
+  lap("summary.kernel_stats");
 }
 
 // Every built-in rule (enabled by default or not), each with its default options.
@@ -88,6 +106,15 @@ void timeRules(const steplint::trace::TraceModel& model, const an::TraceSummary&
     row("rule " + std::string(rule->info().code) + " " + std::string(rule->info().name),
         secondsSince(t));
   }
+}
+
+// The savings attribution alone, on the default run's findings (runLint calls it once).
+void timeSavings(const steplint::trace::TraceModel& model, const an::TraceSummary& summary,
+                 an::LintResult lint) {
+  const an::AnalysisContext context(model, summary);
+  const auto t = Clock::now();
+  (void)an::attributeSavings(context, lint.diagnostics);
+  row("lint.savings (attributeSavings)", secondsSince(t));
 }
 
 void dump(const std::string& path, const steplint::trace::TraceModel& model,
@@ -129,6 +156,7 @@ int main(int argc, char** argv) {
   t = Clock::now();
   const an::LintResult lint = an::runLint(model, summary, registry, an::LintConfig{});
   const double lint_s = secondsSince(t);
+  timeSavings(model, summary, lint);
   row("lint (runLint, default rules)", lint_s);
   row("summarize + lint", summary_s + lint_s);
   std::printf("diagnostics=%zu not_checked=%zu\n", lint.diagnostics.size(),

@@ -54,7 +54,9 @@ void importOne(const std::string& path, const JobInputOptions& options, int pars
   slot.status = trace::importTraceFile(path, model, import);
   if (!slot.status.ok()) return;
   slot.warnings = importWarnings(path, model);
-  analyzer::TraceSummary summary = analyzer::summarize(model, options.summary);
+  analyzer::SummaryOptions summary_options = options.summary;
+  summary_options.threads = parse_threads;  // the ranks already share the cores
+  analyzer::TraceSummary summary = analyzer::summarize(model, summary_options);
   summary.source = path;
   slot.rank = analyzer::summarizeRank(model, summary);
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Writes what `steplint check --no-config --format json` prints for every trace in tests/data
-# and in the shared fixtures (stdout, stderr and exit code, one folder per trace), so that a
+# Writes what `steplint check --no-config --format json` and `steplint summary --format json`
+# print for every trace in tests/data and in the shared fixtures (stdout, stderr and exit code,
+# one folder per trace), so that a
 # change meant to keep behaviour (a refactoring, the tree-wide formatting) can be checked
 # byte for byte: snapshot before, snapshot after, then `diff -r BEFORE AFTER`.
 #
@@ -38,5 +39,9 @@ for trace in "${traces[@]}"; do
   # Relative paths, so that the output names the trace the same way wherever it runs.
   "$steplint" check --no-config --format json "$trace" >"$dir/stdout" 2>"$dir/stderr" || status=$?
   echo "$status" >"$dir/exit"
+  status=0
+  "$steplint" summary --format json "$trace" >"$dir/summary.stdout" 2>"$dir/summary.stderr" ||
+    status=$?
+  echo "$status" >"$dir/summary.exit"
 done
 echo "snapshot-check-output: ${#traces[@]} traces -> $out"

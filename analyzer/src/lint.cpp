@@ -1,6 +1,10 @@
 #include "steplint/analyzer/lint.h"
 
 #include <algorithm>
+#include <exception>
+
+#include "steplint/trace/importer.h"
+#include "steplint/trace/parallel_for.h"
 
 namespace steplint::analyzer {
 namespace {
@@ -32,13 +36,29 @@ LintResult runLint(const trace::TraceModel& model, const TraceSummary& summary,
   result.average_step_ms = summary.breakdown.average_total_ns / 1e6;
   const AnalysisContext context(model, summary);
   const RuleOptions no_values;
-  for (const RuleDefinition* definition : config.selectedRules(registry)) {
-    // A fresh rule per run, configured here: nothing this run sets is seen by another.
-    const auto configured = config.options.find(std::string(definition->info().code));
-    const std::unique_ptr<Rule> rule =
-        definition->create(configured != config.options.end() ? configured->second : no_values);
-    CollectingSink sink(definition->info(), result);
-    rule->check(context, sink);
+  // Rules read the model, the summary and the context's thread-safe cache only, so they run
+  // side by side; each collects into its own part, merged in registry order, so the report is
+  // the same as one thread's. An exception in a rule reaches the caller as before.
+  const std::vector<const RuleDefinition*> selected = config.selectedRules(registry);
+  std::vector<LintResult> parts(selected.size());
+  std::vector<std::exception_ptr> errors(selected.size());
+  trace::parallelFor(selected.size(), static_cast<int>(trace::availableCores()), [&](size_t i) {
+    try {
+      // A fresh rule per run, configured here: nothing this run sets is seen by another.
+      const RuleDefinition* definition = selected[i];
+      const auto configured = config.options.find(std::string(definition->info().code));
+      const std::unique_ptr<Rule> rule =
+          definition->create(configured != config.options.end() ? configured->second : no_values);
+      CollectingSink sink(definition->info(), parts[i]);
+      rule->check(context, sink);
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  });
+  for (size_t i = 0; i < selected.size(); ++i) {
+    if (errors[i]) std::rethrow_exception(errors[i]);
+    for (Diagnostic& d : parts[i].diagnostics) result.diagnostics.push_back(std::move(d));
+    for (NotChecked& n : parts[i].not_checked) result.not_checked.push_back(std::move(n));
   }
   result.saving_all = attributeSavings(context, result.diagnostics);
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),

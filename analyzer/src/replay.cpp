@@ -6,6 +6,8 @@
 #include <random>
 
 #include "replay_internal.h"
+#include "steplint/trace/importer.h"
+#include "steplint/trace/parallel_for.h"
 
 namespace steplint::analyzer {
 namespace {
@@ -143,45 +145,6 @@ double StepReplay::replayStepNs(uint64_t mask, ReplayScenario scenario) const {
 
 namespace {
 
-/// Shapley values of the fixes in one scenario: each fix's marginal saving averaged over every
-/// order of applying the fixes (over every subset for up to kExactShapleyFixes, else sampled
-/// orders).
-std::vector<double> shapleyShares(const StepReplay& replay, size_t n, ReplayScenario scenario,
-                                  bool* exact) {
-  std::vector<double> share(n, 0);
-  if (n <= kExactShapleyFixes) {
-    std::vector<double> t(size_t{1} << n);
-    for (uint64_t s = 0; s < t.size(); ++s) t[s] = replay.replayStepNs(s, scenario);
-    for (size_t i = 0; i < n; ++i) {
-      const uint64_t bit = uint64_t{1} << i;
-      for (uint64_t s = 0; s < t.size(); ++s) {
-        if (s & bit) continue;
-        share[i] +=
-            shapleyWeight(static_cast<size_t>(__builtin_popcountll(s)), n) * (t[s] - t[s | bit]);
-      }
-    }
-    return share;
-  }
-  // Each order's marginals add up to the fix-all saving, so the averaged shares do too.
-  *exact = false;
-  std::mt19937_64 rng(0x5EED);  // fixed seed: the same trace gives the same report
-  std::vector<size_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  const double base = replay.replayStepNs(0, scenario);
-  for (size_t r = 0; r < kSampledOrders; ++r) {
-    std::shuffle(order.begin(), order.end(), rng);
-    uint64_t applied = 0;
-    double before = base;
-    for (size_t i : order) {
-      applied |= uint64_t{1} << i;
-      const double after = replay.replayStepNs(applied, scenario);
-      share[i] += (before - after) / static_cast<double>(kSampledOrders);
-      before = after;
-    }
-  }
-  return share;
-}
-
 /// The savings of every fix in one scenario.
 struct ScenarioSavings {
   std::vector<double> share, alone;
@@ -189,16 +152,76 @@ struct ScenarioSavings {
   double base = 0;
 };
 
-ScenarioSavings scenarioSavings(const StepReplay& replay, size_t n, ReplayScenario scenario,
-                                bool* exact) {
+/// Every subset of up to kExactShapleyFixes fixes replayed once (in parallel: each replay reads
+/// the program only); base, alone and all are entries of that table, and each fix's Shapley
+/// value is its marginal saving averaged over the subsets without it.
+ScenarioSavings exactSavings(const StepReplay& replay, size_t n, ReplayScenario scenario,
+                             int threads) {
+  std::vector<double> t(size_t{1} << n);
+  trace::parallelFor(t.size(), threads, [&](size_t s) { t[s] = replay.replayStepNs(s, scenario); });
   ScenarioSavings out;
-  out.base = replay.replayStepNs(0, scenario);
-  const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
-  out.all = out.base - replay.replayStepNs(all, scenario);
-  for (size_t i = 0; i < n; ++i)
-    out.alone.push_back(out.base - replay.replayStepNs(uint64_t{1} << i, scenario));
-  out.share = shapleyShares(replay, n, scenario, exact);
+  out.base = t[0];
+  out.all = out.base - t.back();
+  out.share.assign(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t bit = uint64_t{1} << i;
+    out.alone.push_back(out.base - t[bit]);
+    for (uint64_t s = 0; s < t.size(); ++s) {
+      if (s & bit) continue;
+      out.share[i] +=
+          shapleyWeight(static_cast<size_t>(__builtin_popcountll(s)), n) * (t[s] - t[s | bit]);
+    }
+  }
   return out;
+}
+
+/// Too many fixes for every subset: marginals along kSampledOrders random orders (each order's
+/// marginals add up to the fix-all saving, so the averaged shares do too). The orders are drawn
+/// first and replayed in parallel; the shares are summed in order, as one thread would.
+ScenarioSavings sampledSavings(const StepReplay& replay, size_t n, ReplayScenario scenario,
+                               int threads) {
+  ScenarioSavings out;
+  const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  std::vector<double> ends(n + 2);
+  trace::parallelFor(ends.size(), threads, [&](size_t k) {
+    const uint64_t mask = k == 0 ? 0 : k == 1 ? all : uint64_t{1} << (k - 2);
+    ends[k] = replay.replayStepNs(mask, scenario);
+  });
+  out.base = ends[0];
+  out.all = out.base - ends[1];
+  for (size_t i = 0; i < n; ++i) out.alone.push_back(out.base - ends[i + 2]);
+  std::mt19937_64 rng(0x5EED);  // fixed seed: the same trace gives the same report
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::vector<std::vector<size_t>> orders;  // each a shuffle of the one before
+  for (size_t r = 0; r < kSampledOrders; ++r) {
+    std::shuffle(order.begin(), order.end(), rng);
+    orders.push_back(order);
+  }
+  std::vector<std::vector<double>> marginal(kSampledOrders, std::vector<double>(n));
+  trace::parallelFor(kSampledOrders, threads, [&](size_t r) {
+    uint64_t applied = 0;
+    double before = out.base;
+    for (size_t i : orders[r]) {
+      applied |= uint64_t{1} << i;
+      const double after = replay.replayStepNs(applied, scenario);
+      marginal[r][i] = before - after;
+      before = after;
+    }
+  });
+  out.share.assign(n, 0);
+  for (size_t r = 0; r < kSampledOrders; ++r) {
+    for (size_t i = 0; i < n; ++i)
+      out.share[i] += marginal[r][i] / static_cast<double>(kSampledOrders);
+  }
+  return out;
+}
+
+ScenarioSavings scenarioSavings(const StepReplay& replay, size_t n, ReplayScenario scenario,
+                                int threads, bool* exact) {
+  if (n <= kExactShapleyFixes) return exactSavings(replay, n, scenario, threads);
+  *exact = false;
+  return sampledSavings(replay, n, scenario, threads);
 }
 
 void keepLower(std::vector<double>& low, const std::vector<double>& other) {
@@ -207,12 +230,13 @@ void keepLower(std::vector<double>& low, const std::vector<double>& other) {
 
 }  // namespace
 
-FixSavings computeFixSavings(const StepReplay& replay) {
+FixSavings computeFixSavings(const StepReplay& replay, int threads) {
   FixSavings out;
   const size_t n = std::min(replay.fixCount(), StepReplay::kMaxFixes);
   if (!replay.valid()) return out;
+  if (threads <= 0) threads = static_cast<int>(trace::availableCores());
   out.recorded_step_ns = replay.replayStepNs(0, {false, /*keep_overhead=*/true});
-  const ScenarioSavings point = scenarioSavings(replay, n, {}, &out.exact_shares);
+  const ScenarioSavings point = scenarioSavings(replay, n, {}, threads, &out.exact_shares);
   out.step_ns = point.base;
   out.share_ns = point.share;
   out.alone_ns = point.alone;
@@ -227,7 +251,7 @@ FixSavings computeFixSavings(const StepReplay& replay) {
   if (replay.hasWorstCase()) pessimistic.push_back({/*worst=*/true, /*keep_overhead=*/false});
   if (replay.opOverheadNs() > 0) pessimistic.push_back({/*worst=*/false, /*keep_overhead=*/true});
   for (const ReplayScenario scenario : pessimistic) {
-    const ScenarioSavings s = scenarioSavings(replay, n, scenario, &out.exact_shares);
+    const ScenarioSavings s = scenarioSavings(replay, n, scenario, threads, &out.exact_shares);
     // The recorded-timeline scenario measures against a longer step: compare fractions.
     const double scale = s.base > 0 ? point.base / s.base : 1;
     std::vector<double> share = s.share, alone = s.alone;

@@ -1,6 +1,11 @@
 #include "steplint/analyzer/summary.h"
 
 #include <algorithm>
+#include <exception>
+#include <future>
+
+#include "steplint/trace/importer.h"
+#include "steplint/trace/parallel_for.h"
 
 namespace steplint::analyzer {
 namespace {
@@ -10,6 +15,28 @@ bool hasDeviceOps(const trace::TraceModel& model) {
                      [](const trace::Event& e) { return trace::isDeviceOp(e.kind); });
 }
 
+/// The analyses that need no steps: idle time over the whole trace and over HTA's window,
+/// HTA's temporal breakdown, the top kernels.
+void summarizeDevice(const trace::TraceModel& model, const SummaryOptions& options,
+                     TraceSummary& s) {
+  s.idle = computeIdleBreakdown(model, options.idle);
+  s.hta = computeHtaWindow(model);
+  s.idle_hta = computeIdleBreakdown(model, options.idle,
+                                    [&](const trace::Event& op) { return s.hta.keeps(model, op); });
+  s.temporal = computeTemporalBreakdown(model, s.hta);
+  s.top_kernels = computeKernelStats(model, options.top_kernels);
+}
+
+/// The idle time over the steps' window.
+void summarizeStepsWindow(const trace::TraceModel& model, const SummaryOptions& options,
+                          TraceSummary& s) {
+  s.steps_window = analysisWindow(model, s.steps);
+  const Interval w = s.steps_window;
+  s.idle_steps = computeIdleBreakdown(model, options.idle, [w](const trace::Event& op) {
+    return op.start_ns >= w.start && op.start_ns < w.end;
+  });
+}
+
 }  // namespace
 
 TraceSummary summarize(const trace::TraceModel& model, const SummaryOptions& options) {
@@ -17,24 +44,36 @@ TraceSummary summarize(const trace::TraceModel& model, const SummaryOptions& opt
   s.source = model.metadata.source_path;
   s.event_count = model.events.size();
   s.track_count = model.tracks.size();
-  s.steps = computeSteps(model, options.steps);
-  s.breakdown = computeBreakdown(model, s.steps);
-  s.input_wait = inferInputWait(model, s.steps);
-  s.attribution = computeAttribution(model, s.steps, s.input_wait.ranges);
-  s.profiler = profilerCostPerStep(model, s.steps);
-  s.gpus = computeGpuSummary(model, s.steps);
-  s.idle = computeIdleBreakdown(model, options.idle);
-  s.steps_window = analysisWindow(model, s.steps);
-  const Interval w = s.steps_window;
-  s.idle_steps = computeIdleBreakdown(model, options.idle, [w](const trace::Event& op) {
-    return op.start_ns >= w.start && op.start_ns < w.end;
+  // Each analysis reads the model only and writes its own fields, so independent ones run on
+  // two threads; every number is the same as in order (docs/benchmarks.md). The three that
+  // hold large temporaries (breakdown, attribution, GPU summary: tens of MB on a 1 GB trace)
+  // stay on one thread so their peaks never add up; the other thread takes the analyses that
+  // need no steps, then waits for the steps. Task 0 never waits, so one thread runs both; if
+  // the steps fail (out of memory), the wait rethrows instead of hanging.
+  const int threads =
+      options.threads > 0 ? options.threads : static_cast<int>(trace::availableCores());
+  std::promise<void> steps_done;
+  std::shared_future<void> steps_ready = steps_done.get_future().share();
+  trace::parallelFor(2, threads, [&](size_t task) {
+    if (task == 1) {
+      summarizeDevice(model, options, s);
+      steps_ready.get();
+      return summarizeStepsWindow(model, options, s);
+    }
+    try {
+      s.steps = computeSteps(model, options.steps);
+    } catch (...) {
+      steps_done.set_exception(std::current_exception());
+      throw;
+    }
+    steps_done.set_value();
+    s.breakdown = computeBreakdown(model, s.steps);
+    s.input_wait = inferInputWait(model, s.steps);
+    s.attribution = computeAttribution(model, s.steps, s.input_wait.ranges);
+    s.profiler = profilerCostPerStep(model, s.steps);
+    s.gpus = computeGpuSummary(model, s.steps);
   });
-  s.hta = computeHtaWindow(model);
-  s.idle_hta = computeIdleBreakdown(model, options.idle,
-                                    [&](const trace::Event& op) { return s.hta.keeps(model, op); });
-  s.temporal = computeTemporalBreakdown(model, s.hta);
   s.idle_options = options.idle;
-  s.top_kernels = computeKernelStats(model, options.top_kernels);
   if (s.steps.steps.empty()) s.notes.push_back("no steps: step-time breakdown not computed");
   if (!hasDeviceOps(model))
     s.notes.push_back(

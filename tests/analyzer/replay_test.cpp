@@ -277,3 +277,39 @@ TEST_CASE(
           Approx(steplint::analyzer::kTorchProfilerEventNs));
   }
 }
+
+TEST_CASE("replay: the savings are the same on one thread and on several, exact and sampled") {
+  // Twelve host phases per step, each a fix of its own: more fixes than kExactShapleyFixes, so
+  // the shares come from sampled orders; the first eight alone take the exact path.
+  constexpr int kPhases = 12;
+  static_assert(kPhases > static_cast<int>(steplint::analyzer::kExactShapleyFixes));
+  const TestTrace t = tenMsSteps(6, [](TestTrace& s, double at) {
+    for (int k = 0; k < kPhases; ++k)
+      s.op("aten::phase_" + std::to_string(k), at + 100 + 700 * k, 200 + 40 * k);
+  });
+  const auto steps = computeSteps(t.model);
+  std::vector<FixEffect> fixes;
+  for (int k = 0; k < kPhases; ++k) {
+    FixEffect fix;
+    fix.host_time = rangesNamed(t.model, "aten::phase_" + std::to_string(k));
+    fix.host_factor = 0.5;
+    fixes.push_back(fix);
+  }
+  for (size_t n : {size_t{8}, size_t{kPhases}}) {
+    INFO(n << " fixes");
+    const StepReplay replay(t.model, steps, {fixes.begin(), fixes.begin() + n});
+    const auto one = computeFixSavings(replay, 1);
+    const auto four = computeFixSavings(replay, 4);
+    CHECK(one.exact_shares == (n <= steplint::analyzer::kExactShapleyFixes));
+    CHECK(one.share_ns == four.share_ns);  // bit for bit: the same sums in the same order
+    CHECK(one.alone_ns == four.alone_ns);
+    CHECK(one.all_ns == four.all_ns);
+    double sum = 0;
+    for (double share : one.share_ns) {
+      CHECK(share > 0);
+      sum += share;
+    }
+    CHECK(sum == Approx(one.all_ns).margin(1e-3));
+    CHECK(one.all_ns > 0);
+  }
+}

@@ -1,8 +1,8 @@
 #include "steplint/trace/builder.h"
 
 #include "id_index.h"
-#include "parallel_for.h"
 #include "steplint/trace/accelerator.h"
+#include "steplint/trace/parallel_for.h"
 #include "track_event_store.h"
 
 #include <algorithm>

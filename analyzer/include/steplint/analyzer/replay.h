@@ -84,8 +84,9 @@ struct FixSavings {
   bool exact_shares = true;     // false: shares estimated from sampled fix orders (many fixes)
 };
 
-/// Replays every subset of the fixes (up to kExactShapleyFixes fixes; sampled orders beyond).
-FixSavings computeFixSavings(const StepReplay& replay);
+/// Replays every subset of the fixes (up to kExactShapleyFixes fixes; sampled orders beyond),
+/// on up to `threads` threads (0: one per core); the figures do not depend on the count.
+FixSavings computeFixSavings(const StepReplay& replay, int threads = 0);
 inline constexpr size_t kExactShapleyFixes = 10;
 
 }  // namespace steplint::analyzer

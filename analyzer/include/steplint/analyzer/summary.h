@@ -26,6 +26,7 @@ struct SummaryOptions {
   StepOptions steps;
   IdleOptions idle;
   size_t top_kernels = 10;
+  int threads = 0;  // analyses run side by side on up to this many threads; 0: one per core
 };
 
 struct TraceSummary {
