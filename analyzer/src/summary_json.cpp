@@ -270,10 +270,18 @@ json importStatsJson(const trace::TraceModel& model) {
 }
 
 json profilerJson(const StepProfilerCost& cost) {
+  json records = json::array();
+  for (const OverheadRecordKind& k : cost.cupti_records)
+    records.push_back({{"name", k.name},
+                       {"cupti_own", k.profiler_own},
+                       {"count", k.count},
+                       {"total_ns", k.total_ns},
+                       {"in_steps_ns", k.in_steps_ns}});
   return {{"ns_per_event", cost.overhead.per_event_ns},
           {"events_per_step", cost.events_per_step},
           {"ms_per_step", cost.nsPerStep() / 1e6},
-          {"source", cost.overhead.source}};
+          {"source", cost.overhead.source},
+          {"cupti_overhead_records", records}};
 }
 
 }  // namespace

@@ -313,3 +313,31 @@ TEST_CASE("replay: the savings are the same on one thread and on several, exact 
     CHECK(one.all_ns > 0);
   }
 }
+
+TEST_CASE("profiler overhead: CUPTI's overhead records by name, its own work apart from CUDA's") {
+  using steplint::analyzer::profilerCostPerStep;
+  // Two 10 ms steps; a 2 ms buffer request inside the first, one straddling the end of the
+  // second (1 ms inside), module loading before the steps (CUDA's work, not the profiler's).
+  TestTrace u;
+  steplint::test::forEachStep<0>(u, 2, 10 * kMs,
+                                 [&](int, double at) { u.op("aten::work", at + 100, 5000); });
+  u.event(EventKind::kOverhead, "Runtime Triggered Module Loading", -5 * kMs, 3 * kMs, -1, 0);
+  u.event(EventKind::kOverhead, "Activity Buffer Request", 2 * kMs, 2 * kMs, -1, 0);
+  u.event(EventKind::kOverhead, "Activity Buffer Request", 19 * kMs, 2 * kMs, -1, 0);
+  u.finalize();
+  const auto steps = computeSteps(u.model);
+  REQUIRE(steps.steps.size() == 2);
+  const auto cost = profilerCostPerStep(u.model, steps);
+  REQUIRE(cost.cupti_records.size() == 2);
+  CHECK(cost.step_count == 2);
+  const auto& request = cost.cupti_records[0];  // the longest first
+  CHECK(request.name == "Activity Buffer Request");
+  CHECK(request.profiler_own);
+  CHECK(request.count == 2);
+  CHECK(request.total_ns == 4'000'000);
+  CHECK(request.in_steps_ns == 3'000'000);
+  const auto& loading = cost.cupti_records[1];
+  CHECK(loading.name == "Runtime Triggered Module Loading");
+  CHECK_FALSE(loading.profiler_own);
+  CHECK(loading.in_steps_ns == 0);
+}

@@ -215,3 +215,48 @@ TEST_CASE("SL_CUPTI_CALL returns the code and logs a call site once", "[cupti][e
   checkCupti(CUPTI_ERROR_UNKNOWN, "x()", &logged);
   CHECK(logged.load());
 }
+
+TEST_CASE("drained buffers and faulted-in spares serve CUPTI's next requests", "[cupti][source]") {
+  CuptiActivitySource source;
+  ActivityConfig config;
+  config.buffer_bytes = 1u << 20;
+  source.configureBuffers(config);
+  uint8_t* a = nullptr;
+  size_t sa = 0;
+  source.requestBuffer(&a, &sa);
+  REQUIRE(a != nullptr);
+  source.completeBuffer(a, sa, 0);
+  trace::KinetoJsonWriter w;
+  source.drain(w);
+  CHECK(source.outstandingBytes() == 0);
+  CHECK(source.spareBuffers() == 1);
+  uint8_t* again = nullptr;
+  size_t size = 0;
+  source.requestBuffer(&again, &size);
+  CHECK(again == a);  // the same memory, its pages already mapped
+  CHECK(size == sa);
+  CHECK(source.spareBuffers() == 0);
+  CHECK(source.outstandingBytes() == sa);
+
+  source.prepareSpareBuffers();
+  CHECK(source.spareBuffers() == CuptiActivitySource::kSpareBuffers);
+  uint8_t* b = nullptr;
+  source.requestBuffer(&b, &size);
+  REQUIRE(b != nullptr);
+  CHECK(b != a);
+  CHECK(source.spareBuffers() == CuptiActivitySource::kSpareBuffers - 1);
+  // More drained buffers than kMaxSpareBuffers: the rest are freed, not hoarded.
+  std::vector<uint8_t*> many;
+  for (size_t i = 0; i < CuptiActivitySource::kMaxSpareBuffers + 2; ++i) {
+    uint8_t* p = nullptr;
+    source.requestBuffer(&p, &size);
+    REQUIRE(p != nullptr);
+    many.push_back(p);
+  }
+  for (uint8_t* p : many) source.completeBuffer(p, size, 0);
+  source.completeBuffer(again, sa, 0);
+  source.completeBuffer(b, size, 0);
+  source.drain(w);
+  CHECK(source.spareBuffers() == CuptiActivitySource::kMaxSpareBuffers);
+  CHECK(source.outstandingBytes() == 0);
+}

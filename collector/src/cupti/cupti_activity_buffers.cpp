@@ -2,6 +2,7 @@
 // describe). start() and the failure policy live in cupti_activity_source.cpp.
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 #include "cupti/cupti_activity_source.h"
 #include "cupti/cupti_device_info.h"
@@ -12,11 +13,19 @@
 
 namespace steplint::collector {
 
-void CuptiActivitySource::requestBuffer(uint8_t** buffer, size_t* size) noexcept {
+size_t CuptiActivitySource::bufferBytes() const {
   // aligned_alloc needs a size that is a multiple of the alignment; CUPTI needs 8-byte records.
-  const size_t bytes = (config_.buffer_bytes + 7) / 8 * 8;
+  return (config_.buffer_bytes + 7) / 8 * 8;
+}
+
+void CuptiActivitySource::requestBuffer(uint8_t** buffer, size_t* size) noexcept {
+  const size_t bytes = bufferBytes();
   const size_t before = outstanding_bytes_.fetch_add(bytes, std::memory_order_relaxed);
-  void* p = before + bytes <= config_.max_buffer_bytes ? std::aligned_alloc(8, bytes) : nullptr;
+  void* p = nullptr;
+  if (before + bytes <= config_.max_buffer_bytes) {
+    p = takeSpare();
+    if (p == nullptr) p = std::aligned_alloc(8, bytes);
+  }
   if (p == nullptr) {
     // Past the cap: hand CUPTI no buffer, which CUPTI API >= 27 (CUDA 12.9) accepts; it then
     // drops records and counts them (cuptiActivityGetNumDroppedRecords). This build requires
@@ -29,6 +38,43 @@ void CuptiActivitySource::requestBuffer(uint8_t** buffer, size_t* size) noexcept
   }
   *buffer = static_cast<uint8_t*>(p);
   *size = bytes;
+}
+
+uint8_t* CuptiActivitySource::takeSpare() noexcept {
+  std::lock_guard<std::mutex> lock(spare_mutex_);
+  if (spare_.empty()) return nullptr;
+  uint8_t* p = spare_.back();
+  spare_.pop_back();
+  return p;
+}
+
+void CuptiActivitySource::prepareSpareBuffers() noexcept {
+  // A fresh 4 MiB buffer costs the thread CUPTI asks on (a trainer thread, inside a launch)
+  // its page faults as records fill it: CUPTI's "Activity Buffer Request" records showed
+  // 1.5-2.7 ms each on the GPU machines. Faulted in here, on the writer thread, it costs that
+  // thread nothing.
+  const size_t bytes = bufferBytes();
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> lock(spare_mutex_);
+      if (spare_.size() >= kSpareBuffers) return;
+    }
+    auto* p = static_cast<uint8_t*>(std::aligned_alloc(8, bytes));
+    if (p == nullptr) return;
+    std::memset(p, 0, bytes);
+    std::lock_guard<std::mutex> lock(spare_mutex_);
+    try {
+      spare_.push_back(p);
+    } catch (...) {
+      std::free(p);
+      return;
+    }
+  }
+}
+
+size_t CuptiActivitySource::spareBuffers() const {
+  std::lock_guard<std::mutex> lock(spare_mutex_);
+  return spare_.size();
 }
 
 void CuptiActivitySource::completeBuffer(uint8_t* buffer, size_t size, size_t valid_size,
@@ -48,8 +94,18 @@ void CuptiActivitySource::completeBuffer(uint8_t* buffer, size_t size, size_t va
 }
 
 void CuptiActivitySource::freeBuffer(uint8_t* buffer, size_t size) noexcept {
-  std::free(buffer);
   outstanding_bytes_.fetch_sub(size, std::memory_order_relaxed);
+  if (size == bufferBytes()) {  // kept for the next request: its pages are already mapped
+    std::lock_guard<std::mutex> lock(spare_mutex_);
+    if (spare_.size() < kMaxSpareBuffers) {
+      try {
+        spare_.push_back(buffer);
+        return;
+      } catch (...) {
+      }
+    }
+  }
+  std::free(buffer);
 }
 
 void CuptiActivitySource::flush(bool forced) {
@@ -71,6 +127,7 @@ void CuptiActivitySource::drain(trace::KinetoJsonWriter& out) {
     events_.write(scratch_, out);
     freeBuffer(c.buffer, c.size);
   }
+  if (started()) prepareSpareBuffers();
 }
 
 void CuptiActivitySource::dropOutsideWindows() {

@@ -74,6 +74,9 @@ CuptiActivitySource::~CuptiActivitySource() {
   std::lock_guard<std::mutex> lock(queue_mutex_);
   for (const Completed& c : completed_) std::free(c.buffer);
   completed_.clear();
+  std::lock_guard<std::mutex> spares(spare_mutex_);
+  for (uint8_t* p : spare_) std::free(p);
+  spare_.clear();
 }
 
 bool CuptiActivitySource::start(const ActivityConfig& config, std::string* why) {

@@ -45,6 +45,12 @@ class CuptiActivitySource final : public ActivitySource {
   void requestBuffer(uint8_t** buffer, size_t* size) noexcept;
   /// dropped: what cuptiActivityGetNumDroppedRecords reported for this buffer.
   void completeBuffer(uint8_t* buffer, size_t size, size_t valid_size, size_t dropped = 0) noexcept;
+  /// Faults in spare buffers up to kSpareBuffers (the writer thread, after each drain), so
+  /// that a request from CUPTI on a trainer thread takes one ready instead of fresh pages.
+  void prepareSpareBuffers() noexcept;
+  size_t spareBuffers() const;
+  static constexpr size_t kSpareBuffers = 2;
+  static constexpr size_t kMaxSpareBuffers = 4;  // drained buffers kept beyond that are freed
   /// Sets buffer sizes without starting CUPTI (tests).
   void configureBuffers(const ActivityConfig& config) { config_ = config; }
 
@@ -70,7 +76,10 @@ class CuptiActivitySource final : public ActivitySource {
   bool enableKinds(std::string* why);
   void releaseCupti();
   void detach() noexcept;
+  /// Back to the spares (up to kMaxSpareBuffers) or freed.
   void freeBuffer(uint8_t* buffer, size_t size) noexcept;
+  uint8_t* takeSpare() noexcept;
+  size_t bufferBytes() const;
 
   ActivityConfig config_;
   std::atomic<bool> started_{false};
@@ -87,6 +96,8 @@ class CuptiActivitySource final : public ActivitySource {
   std::atomic<size_t> outstanding_bytes_{0};
   std::atomic<uint64_t> cap_hits_{0};
   std::atomic<uint64_t> cupti_dropped_{0};
+  mutable std::mutex spare_mutex_;  // guards spare_; never held across a CUPTI call
+  std::vector<uint8_t*> spare_;     // buffers of bufferBytes(), pages mapped, for requests
 
   // Writer-thread state (drain/describe).
   RecordConverter converter_;

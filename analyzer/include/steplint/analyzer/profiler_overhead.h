@@ -4,7 +4,10 @@
 // profiler spent and a GPU-side fix is not hidden behind a host the profiler slowed down.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "steplint/analyzer/steps.h"
 #include "steplint/trace/model.h"
@@ -20,12 +23,33 @@ struct ProfilerOverhead {
 /// torch.profiler traces get kTorchProfilerEventNs per event, an estimate.
 ProfilerOverhead profilerOverhead(const trace::TraceModel& model);
 
+/// One name of CUPTI overhead record (cat "overhead", docs/reference/trace-format.md): how many,
+/// how long in all and inside the kept steps. CUPTI reports two sorts: its own work (handing
+/// out and flushing activity buffers, instrumenting, resources, a full command buffer, UVM
+/// set-up), which recording adds, and work CUDA does anyway that CUPTI only times (lazy module
+/// and function loading, JIT compilation), which recording does not add.
+struct OverheadRecordKind {
+  std::string name;
+  bool profiler_own = false;  // CUPTI's own work (isCuptiOwnOverhead)
+  int64_t count = 0;
+  int64_t total_ns = 0;
+  int64_t in_steps_ns = 0;  // the part of the records that lies inside kept steps
+};
+
+/// True for the overhead records that are CUPTI's own work, by Kineto's names (CUPTI's
+/// CUpti_ActivityOverheadKind): "Buffer Flush", "Instrumentation", "Resource", "Command Buffer
+/// Full", "Activity Buffer Request", "UVM Activity Init".
+bool isCuptiOwnOverhead(std::string_view name);
+
 /// What the recording cost each analysed step: recorded host events per step (those that start
 /// inside a kept step) times the cost per event. `summary` prints it (docs/analyses.md).
 struct StepProfilerCost {
   ProfilerOverhead overhead;
   double events_per_step = 0;
   double nsPerStep() const { return overhead.per_event_ns * events_per_step; }
+  /// CUPTI's overhead records by name, the longest first; shown, not taken out of the savings.
+  std::vector<OverheadRecordKind> cupti_records;
+  int64_t step_count = 0;  // kept steps, for the per-step share of cupti_records
 };
 StepProfilerCost profilerCostPerStep(const trace::TraceModel& model, const StepResult& steps);
 
