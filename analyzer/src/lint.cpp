@@ -1,7 +1,6 @@
 #include "steplint/analyzer/lint.h"
 
 #include <algorithm>
-#include <exception>
 
 #include "steplint/trace/importer.h"
 #include "steplint/trace/parallel_for.h"
@@ -38,27 +37,21 @@ LintResult runLint(const trace::TraceModel& model, const TraceSummary& summary,
   const RuleOptions no_values;
   // Rules read the model, the summary and the context's thread-safe cache only, so they run
   // side by side; each collects into its own part, merged in registry order, so the report is
-  // the same as one thread's. An exception in a rule reaches the caller as before.
+  // the same as one thread's. An exception in a rule reaches the caller (parallelFor).
   const std::vector<const RuleDefinition*> selected = config.selectedRules(registry);
   std::vector<LintResult> parts(selected.size());
-  std::vector<std::exception_ptr> errors(selected.size());
   trace::parallelFor(selected.size(), static_cast<int>(trace::availableCores()), [&](size_t i) {
-    try {
-      // A fresh rule per run, configured here: nothing this run sets is seen by another.
-      const RuleDefinition* definition = selected[i];
-      const auto configured = config.options.find(std::string(definition->info().code));
-      const std::unique_ptr<Rule> rule =
-          definition->create(configured != config.options.end() ? configured->second : no_values);
-      CollectingSink sink(definition->info(), parts[i]);
-      rule->check(context, sink);
-    } catch (...) {
-      errors[i] = std::current_exception();
-    }
+    // A fresh rule per run, configured here: nothing this run sets is seen by another.
+    const RuleDefinition* definition = selected[i];
+    const auto configured = config.options.find(std::string(definition->info().code));
+    const std::unique_ptr<Rule> rule =
+        definition->create(configured != config.options.end() ? configured->second : no_values);
+    CollectingSink sink(definition->info(), parts[i]);
+    rule->check(context, sink);
   });
-  for (size_t i = 0; i < selected.size(); ++i) {
-    if (errors[i]) std::rethrow_exception(errors[i]);
-    for (Diagnostic& d : parts[i].diagnostics) result.diagnostics.push_back(std::move(d));
-    for (NotChecked& n : parts[i].not_checked) result.not_checked.push_back(std::move(n));
+  for (LintResult& part : parts) {
+    for (Diagnostic& d : part.diagnostics) result.diagnostics.push_back(std::move(d));
+    for (NotChecked& n : part.not_checked) result.not_checked.push_back(std::move(n));
   }
   result.saving_all = attributeSavings(context, result.diagnostics);
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),

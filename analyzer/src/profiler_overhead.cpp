@@ -51,30 +51,19 @@ bool isCuptiOwnOverhead(std::string_view name) {
 
 namespace {
 
-/// The time of [start, end) inside the kept steps (sorted and disjoint).
-int64_t insideSteps(const StepResult& steps, int64_t start, int64_t end) {
-  int64_t ns = 0;
-  auto it = std::upper_bound(steps.steps.begin(), steps.steps.end(), start,
-                             [](int64_t v, const Step& s) { return v < s.start_ns; });
-  if (it != steps.steps.begin()) --it;
-  for (; it != steps.steps.end() && it->start_ns < end; ++it)
-    ns += std::max<int64_t>(0, std::min(end, it->end_ns) - std::max(start, it->start_ns));
-  return ns;
-}
-
 /// Adds one overhead record to its name's totals.
-void addOverheadRecord(const trace::TraceModel& model, const StepResult& steps,
+void addOverheadRecord(const trace::TraceModel& model, const IntervalSet& steps,
                        const trace::Event& e, std::vector<OverheadRecordKind>& kinds) {
   const std::string_view name = model.name(e);
   auto it = std::find_if(kinds.begin(), kinds.end(),
                          [&](const OverheadRecordKind& k) { return k.name == name; });
   if (it == kinds.end()) {
-    kinds.push_back({std::string(name), isCuptiOwnOverhead(name)});
+    kinds.push_back({std::string(name)});
     it = kinds.end() - 1;
   }
   ++it->count;
   it->total_ns += e.dur_ns;
-  it->in_steps_ns += insideSteps(steps, e.start_ns, e.end_ns());
+  it->in_steps_ns += steps.overlapLength(e.start_ns, e.end_ns());
 }
 
 }  // namespace
@@ -82,16 +71,18 @@ void addOverheadRecord(const trace::TraceModel& model, const StepResult& steps,
 StepProfilerCost profilerCostPerStep(const trace::TraceModel& model, const StepResult& steps) {
   StepProfilerCost cost;
   cost.overhead = profilerOverhead(model);
-  cost.step_count = static_cast<int64_t>(steps.steps.size());
   const auto in_step = [&](int64_t t) {  // kept steps are sorted and disjoint
     auto it = std::upper_bound(steps.steps.begin(), steps.steps.end(), t,
                                [](int64_t v, const Step& s) { return v < s.start_ns; });
     return it != steps.steps.begin() && t < (it - 1)->end_ns;
   };
+  IntervalSetBuilder spans;
+  for (const Step& s : steps.steps) spans.add(s.start_ns, s.end_ns);
+  const IntervalSet kept = spans.build();
   int64_t events = 0;
   for (const trace::Event& e : model.events) {
     if (e.kind == trace::EventKind::kOverhead)
-      addOverheadRecord(model, steps, e, cost.cupti_records);
+      addOverheadRecord(model, kept, e, cost.cupti_records);
     events += trace::isCpuRange(e.kind) && in_step(e.start_ns);
   }
   std::stable_sort(cost.cupti_records.begin(), cost.cupti_records.end(),

@@ -273,7 +273,7 @@ json profilerJson(const StepProfilerCost& cost) {
   json records = json::array();
   for (const OverheadRecordKind& k : cost.cupti_records)
     records.push_back({{"name", k.name},
-                       {"cupti_own", k.profiler_own},
+                       {"cupti_own", isCuptiOwnOverhead(k.name)},
                        {"count", k.count},
                        {"total_ns", k.total_ns},
                        {"in_steps_ns", k.in_steps_ns}});

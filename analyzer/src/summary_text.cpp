@@ -139,7 +139,7 @@ std::string overheadRecordList(const std::vector<OverheadRecordKind>& kinds, boo
                                int64_t* total_ns, int64_t* in_steps_ns) {
   std::string list;
   for (const OverheadRecordKind& k : kinds) {
-    if (k.profiler_own != own) continue;
+    if (isCuptiOwnOverhead(k.name) != own) continue;
     *total_ns += k.total_ns;
     *in_steps_ns += k.in_steps_ns;
     list += (list.empty() ? "" : ", ") + k.name + " x" + std::to_string(k.count) + " " +
@@ -149,13 +149,13 @@ std::string overheadRecordList(const std::vector<OverheadRecordKind>& kinds, boo
 }
 
 /// CUPTI's overhead records, in two sorts (profiler_overhead.h): shown, not taken out.
-void printOverheadRecords(Printer& p, const StepProfilerCost& cost) {
+void printOverheadRecords(Printer& p, const StepProfilerCost& cost, size_t steps) {
   int64_t own_ns = 0, own_in_steps = 0, cuda_ns = 0, cuda_in_steps = 0;
   const std::string own = overheadRecordList(cost.cupti_records, true, &own_ns, &own_in_steps);
   const std::string cuda = overheadRecordList(cost.cupti_records, false, &cuda_ns, &cuda_in_steps);
   const auto per_step = [&](int64_t in_steps) {
-    if (cost.step_count <= 0) return std::string();
-    return ", " + formatMs(static_cast<double>(in_steps) / static_cast<double>(cost.step_count)) +
+    if (steps == 0) return std::string();
+    return ", " + formatMs(static_cast<double>(in_steps) / static_cast<double>(steps)) +
            " ms per kept step";
   };
   if (!own.empty())
@@ -171,7 +171,7 @@ void printOverheadRecords(Printer& p, const StepProfilerCost& cost) {
 }
 
 /// What the recording itself cost each step, which the savings take out, and CUPTI's records.
-void printProfilerCost(Printer& p, const StepProfilerCost& cost, double step_ns) {
+void printProfilerCost(Printer& p, const StepProfilerCost& cost, double step_ns, size_t steps) {
   if (cost.events_per_step <= 0 && cost.cupti_records.empty()) return;
   p.heading("Profiler overhead");
   if (cost.events_per_step > 0 && cost.overhead.per_event_ns <= 0) {
@@ -183,7 +183,7 @@ void printProfilerCost(Printer& p, const StepProfilerCost& cost, double step_ns)
            formatFixed(cost.overhead.per_event_ns, 0) + " ns (" + cost.overhead.source +
            "); the savings are estimated with it taken out (docs/savings.md)");
   }
-  printOverheadRecords(p, cost);
+  printOverheadRecords(p, cost, steps);
 }
 
 /// "0.52 / 79.2 GiB" (peak / capacity), "0.52 GiB" without capacity, "-" unknown.
@@ -343,7 +343,8 @@ void printSummaryText(std::ostream& out, const TraceSummary& summary,
   if (summary.input_wait.inferred) printInferredWait(p, summary);
   const std::string noun(trace::deviceNoun(model.metadata.accelerator));
   if (!summary.attribution.per_step.empty()) printAttribution(p, summary.attribution, noun);
-  printProfilerCost(p, summary.profiler, summary.attribution.average_total_ns);
+  printProfilerCost(p, summary.profiler, summary.attribution.average_total_ns,
+                    summary.steps.steps.size());
   printGpus(p, summary, noun);
   printIdle(p, summary, noun);
   printKernels(p, summary);

@@ -49,10 +49,11 @@ uint8_t* CuptiActivitySource::takeSpare() noexcept {
 }
 
 void CuptiActivitySource::prepareSpareBuffers() noexcept {
-  // A fresh 4 MiB buffer costs the thread CUPTI asks on (a trainer thread, inside a launch)
-  // its page faults as records fill it: CUPTI's "Activity Buffer Request" records showed
-  // 1.5-2.7 ms each on the GPU machines. Faulted in here, on the writer thread, it costs that
-  // thread nothing.
+  // CUPTI asks for a buffer on the thread whose records filled the last one (a trainer thread,
+  // inside a launch), and its "Activity Buffer Request" records showed 1.5-2.7 ms each on the
+  // GPU machines; a fresh buffer's pages also fault in on the thread that first writes them.
+  // A spare allocated and faulted in here, on the writer thread, leaves that thread only a
+  // pop; how much of the 1.5-2.7 ms this removes is still to be measured on a GPU.
   const size_t bytes = bufferBytes();
   for (;;) {
     {

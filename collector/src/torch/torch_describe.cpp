@@ -38,7 +38,10 @@ void describeTorchRuntime(bool final) noexcept {
     try {
       setMetadata(key, read());
     } catch (const std::exception& error) {
-      failed += std::string(failed.empty() ? "" : "; ") + key + ": " + error.what();
+      // The first line of a torch message is enough; the rest is its C++ stack.
+      const std::string what = error.what();
+      failed +=
+          std::string(failed.empty() ? "" : "; ") + key + ": " + what.substr(0, what.find('\n'));
     } catch (...) {
       failed += std::string(failed.empty() ? "" : "; ") + key;
     }
@@ -51,11 +54,8 @@ void describeTorchRuntime(bool final) noexcept {
   put("allow_tf32_cudnn", [] { return jsonBool(at::globalContext().allowTF32CuDNN()); });
   // at::hasCUDA(): built with CUDA, hooks loaded and at least one device (no torch/cuda.h).
   put("cuda_available", [] { return jsonBool(at::hasCUDA()); });
-  if (final && !failed.empty()) {
-    // The first line of a torch message is enough; the rest is its C++ stack.
-    failed = failed.substr(0, failed.find('\n'));
+  if (final && !failed.empty())
     reportSourceStatus("torch", "recording; metadata incomplete: " + failed);
-  }
 }
 
 }  // namespace steplint::collector::torch_hooks

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "steplint/analyzer/intervals.h"
 #include "steplint/analyzer/steps.h"
 #include "steplint/trace/model.h"
 
@@ -29,8 +30,7 @@ ProfilerOverhead profilerOverhead(const trace::TraceModel& model);
 /// set-up), which recording adds, and work CUDA does anyway that CUPTI only times (lazy module
 /// and function loading, JIT compilation), which recording does not add.
 struct OverheadRecordKind {
-  std::string name;
-  bool profiler_own = false;  // CUPTI's own work (isCuptiOwnOverhead)
+  std::string name;  // isCuptiOwnOverhead(name) tells the sort
   int64_t count = 0;
   int64_t total_ns = 0;
   int64_t in_steps_ns = 0;  // the part of the records that lies inside kept steps
@@ -49,7 +49,6 @@ struct StepProfilerCost {
   double nsPerStep() const { return overhead.per_event_ns * events_per_step; }
   /// CUPTI's overhead records by name, the longest first; shown, not taken out of the savings.
   std::vector<OverheadRecordKind> cupti_records;
-  int64_t step_count = 0;  // kept steps, for the per-step share of cupti_records
 };
 StepProfilerCost profilerCostPerStep(const trace::TraceModel& model, const StepResult& steps);
 
