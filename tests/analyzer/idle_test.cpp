@@ -58,3 +58,18 @@ TEST_CASE("streams and devices are reported separately", "[idle]") {
   CHECK(idle[2].device == 1);
   CHECK(idle[2].idle_ns() == 0);
 }
+
+TEST_CASE("busy time is the union of a stream's ops", "[idle]") {
+  TestTrace t;
+  t.orphanKernel(0, 10);   // [0,10)
+  t.orphanKernel(2, 3);    // [2,5): inside the first, counted once
+  t.orphanKernel(10, 10);  // [10,20): touches the first
+  t.orphanKernel(25, 0);   // empty: no busy time
+  t.orphanKernel(30, 10);  // [30,40)
+  t.orphanKernel(35, 10);  // [35,45): overlaps the previous one
+  t.finalize();
+  const auto idle = analyzer::computeIdleBreakdown(t.model);
+  REQUIRE(idle.size() == 1);
+  CHECK(idle[0].busy_ns == 20'000 + 15'000);
+  CHECK(idle[0].span_ns == 45'000);
+}

@@ -127,7 +127,8 @@ class ChromeJsonImport {
         options_(options),
         builder_(model),
         merger_(builder_, options.keep_flows),
-        pipeline_(workerCount(options), [this](EventBatch& b) { merger_.merge(b); }) {}
+        pipeline_(workerCount(options), kChunkSize / kBatchBytes,
+                  [this](EventBatch& b) { merger_.merge(b); }) {}
 
   ImportStatus run();
 

@@ -4,8 +4,8 @@
 
 namespace steplint::trace {
 
-ParsePipeline::ParsePipeline(int threads, Sink sink)
-    : sink_(std::move(sink)), max_in_flight_(static_cast<size_t>(threads) * 3 + 2) {
+ParsePipeline::ParsePipeline(int threads, size_t refill_jobs, Sink sink)
+    : sink_(std::move(sink)), max_in_flight_(static_cast<size_t>(threads) * 3 + 2 + refill_jobs) {
   for (int i = 0; i < threads; ++i) workers_.emplace_back([this] { work(); });
 }
 
