@@ -6,6 +6,7 @@
 #include <map>
 
 #include "host_threads.h"
+#include "step_windows.h"
 #include "steplint/analyzer/breakdown.h"
 #include "steplint/analyzer/intervals.h"
 #include "steplint/analyzer/name_memo.h"
@@ -21,65 +22,49 @@ using trace::TraceModel;
 
 /// How far up the CPU ranges above a launch a collective name is looked for.
 constexpr int kMaxCommDepth = 8;
+/// step_windows.h: the sets of ~1/32 of the trace at a time.
+constexpr size_t kStepWindows = 32;
 
-struct HostSets {
-  std::array<IntervalSet, kHostCauseCount> by_cause;  // disjoint; kUnrecorded stays empty
-  IntervalSet waits;                                  // blocked in a sync or a blocking copy
+/// What the attribution reads of the whole trace before its windows (step_windows.h).
+struct TraceFacts {
+  std::vector<char> host;           // per track: on the host timeline
+  std::vector<bool> blocking_copy;  // per event: a copy call that returned after its copy ended
+  std::vector<int32_t> devices;     // the devices with device ops, in id order
+  /// Per device: from the end of each host wait to the device's next busy moment, the lead the
+  /// host lost. Over the whole trace, because such a gap can start before a window (a sync at
+  /// the end of one step, the next kernel in the next); few intervals, one per wait.
+  std::vector<IntervalSet> after_waits;
+  int64_t from = 0, to = 0;  // first step's start, last step's end
 };
 
 bool isStepRange(std::string_view name) { return name.substr(0, 13) == "ProfilerStep#"; }
 
-/// Host causes before priority: what each recorded interval of the host timeline is.
-HostSets hostSets(const TraceModel& model, const StepResult& steps,
-                  const IntervalSet& inferred_loader) {
-  const int64_t from = steps.steps.front().start_ns, to = steps.steps.back().end_ns;
-  const std::vector<char> host = hostTimelineTracks(model, steps, from, to);
-  std::array<IntervalSetBuilder, kHostCauseCount> raw;
-  NameMemo is_sync(model, [](std::string_view name) {
-    SyncApi api = SyncApi::kStreamSync;
-    return isSyncApiName(name, api);
-  });
-  NameMemo is_loader(model, isDataLoaderName);
-  NameMemo is_step(model, isStepRange);
-  for (const Event& e : model.events) {
-    // A cuda_sync record is a host wait whichever row it is drawn on (no API call mirrors it).
-    if (e.kind == EventKind::kCudaSync && e.link == kNoIndex &&
-        model.name(e) != "Stream Wait Event") {
-      raw[static_cast<size_t>(HostCause::kBlockedSync)].add(e.start_ns, e.end_ns());
-      continue;
-    }
-    if (e.track >= host.size() || !host[e.track]) continue;
-    if (trace::isLaunchApi(e.kind)) {
-      raw[static_cast<size_t>(is_sync(e.name) ? HostCause::kBlockedSync : HostCause::kLaunch)].add(
-          e.start_ns, e.end_ns());
-    } else if (trace::isCpuRange(e.kind) && !is_step(e.name)) {
-      raw[static_cast<size_t>(is_loader(e.name) ? HostCause::kDataLoader : HostCause::kOps)].add(
-          e.start_ns, e.end_ns());
-    }
-  }
-  for (const Interval& iv : inferred_loader.intervals())
-    raw[static_cast<size_t>(HostCause::kDataLoader)].add(iv.start, iv.end);
+std::vector<int32_t> deviceIds(const TraceModel& model) {
+  std::vector<int32_t> ids;
+  for (const Event& e : model.events)
+    if (trace::isDeviceOp(e.kind)) ids.push_back(model.deviceOf(e));
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
+TraceFacts traceFacts(const TraceModel& model, const StepResult& steps) {
+  TraceFacts f;
+  f.from = steps.steps.front().start_ns;
+  f.to = steps.steps.back().end_ns;
+  f.host = hostTimelineTracks(model, steps, f.from, f.to);
   // A copy call that returned only after its copy ended blocked the host (pageable memory).
+  f.blocking_copy.assign(model.events.size(), false);
   for (const Event& op : model.events) {
     if ((op.kind != EventKind::kMemcpy && op.kind != EventKind::kMemset) || op.link == kNoIndex)
       continue;
     const Event& call = model.events[op.link];
-    if (trace::isLaunchApi(call.kind) && call.track < host.size() && host[call.track] &&
+    if (trace::isLaunchApi(call.kind) && call.track < f.host.size() && f.host[call.track] &&
         call.end_ns() >= op.end_ns())
-      raw[static_cast<size_t>(HostCause::kBlockedCopy)].add(call.start_ns, call.end_ns());
+      f.blocking_copy[op.link] = true;
   }
-  HostSets out;
-  IntervalSet taken;
-  for (int c = 0; c < kHostCauseCount; ++c) {
-    if (static_cast<HostCause>(c) == HostCause::kUnrecorded) continue;
-    out.by_cause[c] = raw[c].build().subtract(taken);
-    // The last recorded cause (ops, the largest set) needs no union after it: on a 1 GB trace
-    // that union is a million intervals built and dropped.
-    if (static_cast<HostCause>(c) != HostCause::kOps) taken = taken.unite(out.by_cause[c]);
-  }
-  out.waits = out.by_cause[static_cast<size_t>(HostCause::kBlockedSync)].unite(
-      out.by_cause[static_cast<size_t>(HostCause::kBlockedCopy)]);
-  return out;
+  f.devices = deviceIds(model);
+  return f;
 }
 
 /// True when the kernel was launched from inside a collective (nccl:*, gloo:*, record_param_comms).
@@ -93,51 +78,163 @@ bool launchedByCollective(const TraceModel& model, const Event& kernel) {
   return false;
 }
 
-struct DeviceBusy {
-  std::array<IntervalSetBuilder, 4> raw;  // compute, communication, copy, memset
+/// The intervals of one window, by cause, before priority.
+struct WindowRaw {
+  std::array<IntervalSetBuilder, kHostCauseCount> host;
+  std::vector<std::array<IntervalSetBuilder, 4>> devices;  // compute, communication, copy, memset
 };
 
-std::map<int32_t, DeviceBusy> deviceBusy(const TraceModel& model) {
-  std::map<int32_t, DeviceBusy> out;
-  for (const Event& e : model.events) {
-    if (!trace::isDeviceOp(e.kind)) continue;
-    DeviceBusy& d = out[model.deviceOf(e)];
+/// Which host causes an event is (before priority), and which device slot.
+class EventCauses {
+ public:
+  EventCauses(const TraceModel& model, const TraceFacts& facts)
+      : model_(model),
+        facts_(facts),
+        is_sync_(model,
+                 [](std::string_view name) {
+                   SyncApi api = SyncApi::kStreamSync;
+                   return isSyncApiName(name, api);
+                 }),
+        is_loader_(model, isDataLoaderName),
+        is_step_(model, isStepRange) {}
+
+  /// Calls add(HostCause) for each host cause of `e`.
+  template <typename Add>
+  void host(const Event& e, Add&& add) {
+    // A cuda_sync record is a host wait whichever row it is drawn on (no API call mirrors it).
+    if (e.kind == EventKind::kCudaSync && e.link == kNoIndex &&
+        model_.name(e) != "Stream Wait Event") {
+      add(HostCause::kBlockedSync);
+      return;
+    }
+    if (e.track >= facts_.host.size() || !facts_.host[e.track]) return;
+    if (trace::isLaunchApi(e.kind)) {
+      add(is_sync_(e.name) ? HostCause::kBlockedSync : HostCause::kLaunch);
+      if (facts_.blocking_copy[static_cast<size_t>(&e - model_.events.data())])
+        add(HostCause::kBlockedCopy);
+    } else if (trace::isCpuRange(e.kind) && !is_step_(e.name)) {
+      add(is_loader_(e.name) ? HostCause::kDataLoader : HostCause::kOps);
+    }
+  }
+
+  /// A device op's place in WindowRaw::devices: its device, and compute, communication, copy or
+  /// memset.
+  size_t deviceIndex(const Event& e) const {
+    const auto it =
+        std::lower_bound(facts_.devices.begin(), facts_.devices.end(), model_.deviceOf(e));
+    return static_cast<size_t>(it - facts_.devices.begin());
+  }
+  std::pair<size_t, size_t> deviceSlot(const Event& e) const {
     size_t slot = 3;
     if (e.kind == EventKind::kKernel) {
-      const bool comm = model.name(e).substr(0, 4) == "nccl" || launchedByCollective(model, e);
+      const bool comm = model_.name(e).substr(0, 4) == "nccl" || launchedByCollective(model_, e);
       slot = comm ? 1 : 0;
     } else if (e.kind == EventKind::kMemcpy) {
       slot = 2;
     }
-    d.raw[slot].add(e.start_ns, e.end_ns());
+    return {deviceIndex(e), slot};
+  }
+
+  void collect(const Event& e, const StepWindow& w, WindowRaw& raw) {
+    const Interval iv = clipTo(e.start_ns, e.end_ns(), w.start, w.end);
+    if (trace::isDeviceOp(e.kind)) {
+      const auto [device, slot] = deviceSlot(e);
+      raw.devices[device][slot].add(iv.start, iv.end);
+    }
+    host(e, [&](HostCause c) { raw.host[static_cast<size_t>(c)].add(iv.start, iv.end); });
+  }
+
+ private:
+  const TraceModel& model_;
+  const TraceFacts& facts_;
+  NameMemo<bool (*)(std::string_view)> is_sync_, is_loader_, is_step_;
+};
+
+/// The host's waits over the whole trace: blocked in a sync or in a blocking copy.
+IntervalSet hostWaits(const TraceModel& model, EventCauses& causes) {
+  IntervalSetBuilder waits;
+  for (const Event& e : model.events)
+    causes.host(e, [&](HostCause c) {
+      if (c == HostCause::kBlockedSync || c == HostCause::kBlockedCopy)
+        waits.add(e.start_ns, e.end_ns());
+    });
+  return waits.build();
+}
+
+/// Per device, for each wait's end t: nothing if the device is busy at t (an op with start <= t <
+/// end), else [t, the next op's start), if an op starts later. The same as looking t up in the
+/// device's busy set, without building that set (hundreds of thousands of intervals): one pass
+/// over each track's ops, which come in start order, against the sorted wait ends.
+std::vector<IntervalSet> afterWaits(const TraceModel& model, const EventCauses& causes,
+                                    size_t devices, const IntervalSet& waits) {
+  const auto& w = waits.intervals();
+  std::vector<std::vector<char>> busy(devices, std::vector<char>(w.size(), 0));
+  std::vector<std::vector<int64_t>> next(devices, std::vector<int64_t>(w.size(), INT64_MAX));
+  struct Cursor {
+    size_t j = 0;               // the first wait end not yet placed against this track's ops
+    int64_t reach = INT64_MIN;  // the latest end of this track's ops so far
+  };
+  std::vector<Cursor> at(devices);
+  for (const trace::Track& track : model.tracks) {
+    std::fill(at.begin(), at.end(), Cursor{});
+    for (uint32_t i = track.first_event; i < track.first_event + track.event_count; ++i) {
+      const Event& op = model.events[i];
+      if (!trace::isDeviceOp(op.kind) || op.end_ns() <= op.start_ns) continue;
+      const size_t d = causes.deviceIndex(op);
+      Cursor& c = at[d];
+      for (; c.j < w.size() && w[c.j].end < op.start_ns; ++c.j) {
+        if (c.reach > w[c.j].end)
+          busy[d][c.j] = 1;
+        else
+          next[d][c.j] = std::min(next[d][c.j], op.start_ns);
+      }
+      c.reach = std::max(c.reach, op.end_ns());
+    }
+    for (size_t d = 0; d < devices; ++d)
+      for (Cursor& c = at[d]; c.j < w.size(); ++c.j)
+        if (c.reach > w[c.j].end) busy[d][c.j] = 1;
+  }
+  std::vector<IntervalSet> out;
+  for (size_t d = 0; d < devices; ++d) {
+    std::vector<Interval> gaps;
+    for (size_t j = 0; j < w.size(); ++j)
+      if (!busy[d][j] && next[d][j] != INT64_MAX) gaps.push_back({w[j].end, next[d][j]});
+    out.push_back(IntervalSet::fromUnsorted(std::move(gaps)));
   }
   return out;
 }
 
-/// From the end of each host wait to the device's next busy moment: the lead the host lost.
-IntervalSet afterWaits(const IntervalSet& waits, const IntervalSet& busy) {
-  std::vector<Interval> out;
-  const auto& items = busy.intervals();
-  for (const Interval& w : waits.intervals()) {
-    auto next = std::lower_bound(items.begin(), items.end(), w.end,
-                                 [](const Interval& iv, int64_t t) { return iv.end <= t; });
-    if (next == items.end()) continue;
-    if (next->start <= w.end) continue;  // still busy when the host came back
-    out.push_back({w.end, next->start});
+struct HostSets {
+  std::array<IntervalSet, kHostCauseCount> by_cause;  // disjoint; kUnrecorded stays empty
+  IntervalSet waits;                                  // blocked in a sync or a blocking copy
+};
+
+/// Host causes by priority: each keeps what no earlier cause covers.
+HostSets hostSets(WindowRaw& raw) {
+  HostSets out;
+  IntervalSet taken;
+  for (int c = 0; c < kHostCauseCount; ++c) {
+    if (static_cast<HostCause>(c) == HostCause::kUnrecorded) continue;
+    out.by_cause[c] = raw.host[c].build().subtract(taken);
+    // The last recorded cause (ops, the largest set) needs no union after it.
+    if (static_cast<HostCause>(c) != HostCause::kOps) taken = taken.unite(out.by_cause[c]);
   }
-  return IntervalSet::fromUnsorted(std::move(out));
+  out.waits = out.by_cause[static_cast<size_t>(HostCause::kBlockedSync)].unite(
+      out.by_cause[static_cast<size_t>(HostCause::kBlockedCopy)]);
+  return out;
 }
 
-/// The device's causes, disjoint, over the whole trace.
-std::array<IntervalSet, kDeviceCauseCount> deviceSets(DeviceBusy& busy, const HostSets& host,
-                                                      const IntervalSet& all) {
+/// One device's causes inside the window, disjoint.
+std::array<IntervalSet, kDeviceCauseCount> deviceSets(std::array<IntervalSetBuilder, 4>& raw,
+                                                      const HostSets& host, const Interval& all,
+                                                      const IntervalSet& after_waits) {
   std::array<IntervalSet, kDeviceCauseCount> out;
   IntervalSet taken;
-  for (size_t i = 0; i < busy.raw.size(); ++i) {
-    out[i] = busy.raw[i].build().subtract(taken);
+  for (size_t i = 0; i < raw.size(); ++i) {
+    out[i] = raw[i].build().subtract(taken);
     taken = taken.unite(out[i]);
   }
-  IntervalSet idle = all.subtract(taken);
+  IntervalSet idle = IntervalSet::fromUnsorted({all}).subtract(taken);
   auto claim = [&idle](const IntervalSet& where) {
     IntervalSet part = idle.intersect(where);
     idle = idle.subtract(part);
@@ -146,11 +243,32 @@ std::array<IntervalSet, kDeviceCauseCount> deviceSets(DeviceBusy& busy, const Ho
   out[static_cast<size_t>(DeviceCause::kIdleData)] =
       claim(host.by_cause[static_cast<size_t>(HostCause::kDataLoader)]);
   out[static_cast<size_t>(DeviceCause::kIdleBlocked)] = claim(host.waits);
-  out[static_cast<size_t>(DeviceCause::kIdleAfterSync)] = claim(afterWaits(host.waits, taken));
+  out[static_cast<size_t>(DeviceCause::kIdleAfterSync)] = claim(after_waits);
   out[static_cast<size_t>(DeviceCause::kIdleLaunch)] =
       claim(host.by_cause[static_cast<size_t>(HostCause::kLaunch)]);
   out[static_cast<size_t>(DeviceCause::kIdleHostWork)] = idle;
   return out;
+}
+
+/// One step's share of each cause, from its window's sets.
+void measureStep(const Step& s, const HostSets& host, const TraceFacts& facts,
+                 const std::vector<std::array<IntervalSet, kDeviceCauseCount>>& devices,
+                 StepAttribution& a) {
+  a.step_number = s.number;
+  a.total_ns = s.duration_ns();
+  int64_t recorded = 0;
+  for (int c = 0; c < kHostCauseCount; ++c) {
+    a.host_ns[c] = host.by_cause[c].overlapLength(s.start_ns, s.end_ns);
+    recorded += a.host_ns[c];
+  }
+  a.host_ns[static_cast<size_t>(HostCause::kUnrecorded)] = a.total_ns - recorded;
+  for (size_t d = 0; d < devices.size(); ++d) {
+    DeviceAttribution out;
+    out.device = facts.devices[d];
+    for (int c = 0; c < kDeviceCauseCount; ++c)
+      out.ns[c] = devices[d][c].overlapLength(s.start_ns, s.end_ns);
+    a.devices.push_back(out);
+  }
 }
 
 void average(AttributionResult& r) {
@@ -207,30 +325,28 @@ AttributionResult computeAttribution(const TraceModel& model, const StepResult& 
   AttributionResult result;
   if (steps.steps.empty()) return result;
   result.dataloader_inferred = !inferred_loader.empty();
-  const HostSets host = hostSets(model, steps, inferred_loader);
-  const IntervalSet all =
-      IntervalSet::fromUnsorted({{steps.steps.front().start_ns, steps.steps.back().end_ns}});
-  std::map<int32_t, DeviceBusy> busy = deviceBusy(model);
-  std::vector<std::pair<int32_t, std::array<IntervalSet, kDeviceCauseCount>>> devices;
-  for (auto& [device, b] : busy) devices.emplace_back(device, deviceSets(b, host, all));
-  for (const Step& s : steps.steps) {
-    StepAttribution a;
-    a.step_number = s.number;
-    a.total_ns = s.duration_ns();
-    int64_t recorded = 0;
-    for (int c = 0; c < kHostCauseCount; ++c) {
-      a.host_ns[c] = host.by_cause[c].overlapLength(s.start_ns, s.end_ns);
-      recorded += a.host_ns[c];
-    }
-    a.host_ns[static_cast<size_t>(HostCause::kUnrecorded)] = a.total_ns - recorded;
-    for (const auto& [device, sets] : devices) {
-      DeviceAttribution d;
-      d.device = device;
-      for (int c = 0; c < kDeviceCauseCount; ++c)
-        d.ns[c] = sets[c].overlapLength(s.start_ns, s.end_ns);
-      a.devices.push_back(d);
-    }
-    result.per_step.push_back(std::move(a));
+  TraceFacts facts = traceFacts(model, steps);
+  EventCauses causes(model, facts);
+  const IntervalSet waits = hostWaits(model, causes);
+  facts.after_waits = afterWaits(model, causes, facts.devices.size(), waits);
+  WindowEvents events(model);
+  result.per_step.resize(steps.steps.size());
+  for (const StepWindow& w : stepWindows(steps.steps, kStepWindows)) {
+    WindowRaw raw;
+    raw.devices.resize(facts.devices.size());
+    events.forEach(w.start, w.end, [&](const Event& e) { causes.collect(e, w, raw); });
+    const IntervalSet window = IntervalSet::fromUnsorted({{w.start, w.end}});
+    const IntervalSet loader = inferred_loader.intersect(window);
+    for (const Interval& iv : loader.intervals())
+      raw.host[static_cast<size_t>(HostCause::kDataLoader)].add(iv.start, iv.end);
+    const HostSets host = hostSets(raw);
+    // The device sets cover the steps' span, [first step's start, last step's end).
+    const Interval all = clipTo(facts.from, facts.to, w.start, w.end);
+    std::vector<std::array<IntervalSet, kDeviceCauseCount>> devices;
+    for (size_t d = 0; d < facts.devices.size(); ++d)
+      devices.push_back(
+          deviceSets(raw.devices[d], host, all, facts.after_waits[d].intersect(window)));
+    for (size_t i : w.steps) measureStep(steps.steps[i], host, facts, devices, result.per_step[i]);
   }
   average(result);
   return result;

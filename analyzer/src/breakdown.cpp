@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "step_windows.h"
 #include "steplint/analyzer/intervals.h"
 
 namespace steplint::analyzer {
@@ -16,6 +17,7 @@ using trace::EventKind;
 using trace::TraceModel;
 
 constexpr int kRoleCount = kStepCategoryCount - 1;  // every category but Other has a role
+constexpr size_t kStepWindows = 32;  // step_windows.h: temporaries ~1/32 of the trace's
 
 bool startsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
@@ -121,25 +123,17 @@ std::optional<StepCategory> roleOf(const TraceModel& model, const Event& e, Comm
   return StepCategory::kCpuExec;
 }
 
-// Two passes, each event's role and then its interval, so each role's buffer is allocated
-// once at its final size: regrowing buffers of millions of intervals re-faults their pages.
-std::array<IntervalSet, kRoleCount> roleSets(const TraceModel& model) {
-  constexpr uint8_t kNoRole = 0xff;
-  std::vector<uint8_t> role_of(model.events.size(), kNoRole);
-  std::array<size_t, kRoleCount> counts{};
-  NameRoles names(model);
-  CommAncestry comm(model, names);
-  for (uint32_t i = 0; i < model.events.size(); ++i) {
-    if (auto role = roleOf(model, model.events[i], comm, names)) {
-      role_of[i] = static_cast<uint8_t>(*role);
-      ++counts[static_cast<size_t>(*role)];
-    }
-  }
+// Each role's time inside one step window (step_windows.h), from the events overlapping it.
+std::array<IntervalSet, kRoleCount> roleSets(const TraceModel& model, WindowEvents& events,
+                                             const StepWindow& w, CommAncestry& comm,
+                                             NameRoles& names) {
   std::array<IntervalSetBuilder, kRoleCount> raw;
-  for (int r = 0; r < kRoleCount; ++r) raw[r].reserve(counts[r]);
-  for (uint32_t i = 0; i < model.events.size(); ++i)
-    if (role_of[i] != kNoRole)
-      raw[role_of[i]].add(model.events[i].start_ns, model.events[i].end_ns());
+  events.forEach(w.start, w.end, [&](const Event& e) {
+    if (auto role = roleOf(model, e, comm, names)) {
+      const Interval iv = clipTo(e.start_ns, e.end_ns(), w.start, w.end);
+      raw[static_cast<size_t>(*role)].add(iv.start, iv.end);
+    }
+  });
   std::array<IntervalSet, kRoleCount> sets;
   for (int r = 0; r < kRoleCount; ++r) sets[r] = raw[r].build();
   return sets;
@@ -154,9 +148,10 @@ std::array<IntervalSet, kRoleCount> roleSets(const TraceModel& model) {
 // subtracting the result from what is left, without building that shrinking set once per
 // role (on a multi-million-event trace each copy costs tens of megabytes of fresh pages).
 std::array<IntervalSet, kStepCategoryCount> prioritize(
-    const std::array<IntervalSet, kRoleCount>& roles, const std::vector<Step>& steps) {
+    const std::array<IntervalSet, kRoleCount>& roles, const std::vector<Step>& steps,
+    const std::vector<size_t>& which) {
   std::vector<Interval> step_ranges;
-  for (const Step& s : steps) step_ranges.push_back({s.start_ns, s.end_ns});
+  for (size_t i : which) step_ranges.push_back({steps[i].start_ns, steps[i].end_ns});
   const IntervalSet step_set = IntervalSet::fromUnsorted(std::move(step_ranges));
   std::array<std::vector<Interval>, kStepCategoryCount> pieces;
   std::array<size_t, kRoleCount> cursor{};  // per role: first interval not ending before t
@@ -217,17 +212,25 @@ BreakdownResult computeBreakdown(const TraceModel& model, const StepResult& step
                                  const IntervalSet& extra_dataloader) {
   BreakdownResult result;
   if (steps.steps.empty()) return result;
-  auto roles = roleSets(model);
-  IntervalSet& loader = roles[static_cast<size_t>(StepCategory::kDataLoader)];
-  if (!extra_dataloader.empty()) loader = loader.unite(extra_dataloader);
-  const auto parts = prioritize(roles, steps.steps);
-  for (const Step& s : steps.steps) {
-    StepBreakdown row;
-    row.step_number = s.number;
-    row.total_ns = s.duration_ns();
-    for (int c = 0; c < kStepCategoryCount; ++c)
-      row.ns[c] = parts[c].overlapLength(s.start_ns, s.end_ns);
-    result.per_step.push_back(row);
+  result.per_step.resize(steps.steps.size());
+  NameRoles names(model);
+  CommAncestry comm(model, names);
+  WindowEvents events(model);
+  for (const StepWindow& w : stepWindows(steps.steps, kStepWindows)) {
+    auto roles = roleSets(model, events, w, comm, names);
+    IntervalSet& loader = roles[static_cast<size_t>(StepCategory::kDataLoader)];
+    if (!extra_dataloader.empty())
+      loader =
+          loader.unite(extra_dataloader.intersect(IntervalSet::fromUnsorted({{w.start, w.end}})));
+    const auto parts = prioritize(roles, steps.steps, w.steps);
+    for (size_t i : w.steps) {
+      const Step& s = steps.steps[i];
+      StepBreakdown& row = result.per_step[i];
+      row.step_number = s.number;
+      row.total_ns = s.duration_ns();
+      for (int c = 0; c < kStepCategoryCount; ++c)
+        row.ns[c] = parts[c].overlapLength(s.start_ns, s.end_ns);
+    }
   }
   const double n = static_cast<double>(result.per_step.size());
   for (const StepBreakdown& row : result.per_step) {
