@@ -99,16 +99,18 @@ StepReplay::StepReplay(const trace::TraceModel& model, const StepResult& steps,
     : op_overhead_ns_(std::max(0.0, op_overhead_ns)) {
   const size_t n = steps.steps.size();
   if (n == 0) return;
-  auto program = std::make_unique<ReplayProgram>(buildReplayProgram(model, steps, 0, n, fixes));
-  if (program->items.size() > kMaxItems && n > 1) {
+  // Counted first, built once: building the whole trace's program only to measure it took
+  // ~160 MB and 5 % of `check` on a 1 GB trace.
+  const size_t items = countReplayItems(model, steps, 0, n, fixes);
+  size_t first = 0, last = n;
+  if (items > kMaxItems && n > 1) {
     // A contiguous run from the middle: steps of one training loop are alike, and the middle
     // is farthest from start-up and from an incomplete tail.
-    const size_t keep = std::max<size_t>(1, n * kMaxItems / program->items.size());
-    const size_t first = (n - keep) / 2;
-    program = std::make_unique<ReplayProgram>(
-        buildReplayProgram(model, steps, first, first + keep, fixes));
+    const size_t keep = std::max<size_t>(1, n * kMaxItems / items);
+    first = (n - keep) / 2;
+    last = first + keep;
   }
-  program_ = std::move(program);
+  program_ = std::make_unique<ReplayProgram>(buildReplayProgram(model, steps, first, last, fixes));
 }
 
 StepReplay::~StepReplay() = default;

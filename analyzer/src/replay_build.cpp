@@ -72,6 +72,17 @@ class Builder {
     return std::move(program_);
   }
 
+  /// How many items build() would make, without making them, the ops' delays or the lookups
+  /// (a tenth of the memory of a whole multi-million-event trace's program).
+  size_t countItems() {
+    count_only_ = true;
+    collectOps();
+    collectWaits();
+    orderLaunches();
+    emitTimeline();
+    return item_count_;
+  }
+
  private:
   static void addFactors(Factors& out, double host, double device) {
     // A fix never makes anything slower: factors above 1 would break the replay's guarantee
@@ -288,18 +299,27 @@ class Builder {
       item.dur = static_cast<double>(next - from);
       item.mask = active_;
       item.recorded = recordedIn(from, next);
-      if (!program_.items.empty() && program_.items.back().kind == ReplayItem::kWork &&
-          program_.items.back().mask == item.mask) {
-        program_.items.back().dur += item.dur;  // consecutive pieces under the same fixes
-        program_.items.back().recorded += item.recorded;
+      if (item_count_ > 0 && last_kind_ == ReplayItem::kWork && last_mask_ == item.mask) {
+        if (!count_only_) {
+          program_.items.back().dur += item.dur;  // consecutive pieces under the same fixes
+          program_.items.back().recorded += item.recorded;
+        }
       } else {
-        program_.items.push_back(item);
+        pushItem(item);
       }
       from = next;
     }
   }
 
+  void pushItem(const ReplayItem& item) {
+    ++item_count_;
+    last_kind_ = item.kind;
+    last_mask_ = item.mask;
+    if (!count_only_) program_.items.push_back(item);
+  }
+
   void emitLaunch(uint32_t k) {
+    if (count_only_) return pushItem(ReplayItem{ReplayItem::kLaunch});
     local_of_[k] = static_cast<uint32_t>(program_.ops.size());
     ReplayOp op;
     op.slot = ops_[k].slot;
@@ -309,7 +329,7 @@ class Builder {
     ReplayItem item;
     item.kind = ReplayItem::kLaunch;
     item.op = local_of_[k];
-    program_.items.push_back(item);
+    pushItem(item);
   }
 
   void emitWait(const HostAction& w) {
@@ -320,6 +340,7 @@ class Builder {
     item.after = static_cast<double>(std::max<int64_t>(0, w.end - std::max(target_end, w.start)));
     item.dur = item.after;  // without the wait the call still costs what followed the op's end
     item.mask = active_;    // a fix that removes the host time around it removes the wait too
+    if (count_only_) return pushItem(item);
     const uint32_t k = opIndexOf(w.target);
     if (k != kNoIndex && local_of_[k] != kNoOp) {
       item.op = local_of_[k];
@@ -327,7 +348,7 @@ class Builder {
       item.fixed_end = static_cast<double>(target_end);  // ran before the window: fixed
     }
     wait_item_of_.emplace(w.wait_call, program_.items.size());
-    program_.items.push_back(item);
+    pushItem(item);
   }
 
   uint32_t opIndexOf(uint32_t event) {
@@ -456,6 +477,10 @@ class Builder {
   std::vector<Bound> bounds_;
   size_t next_bound_ = 0;
   uint64_t active_ = 0;
+  bool count_only_ = false;  // countItems(): items counted, not made
+  size_t item_count_ = 0;
+  ReplayItem::Kind last_kind_ = ReplayItem::kWork;  // of the last item made or counted
+  uint64_t last_mask_ = 0;
 };
 
 }  // namespace
@@ -463,6 +488,11 @@ class Builder {
 ReplayProgram buildReplayProgram(const TraceModel& model, const StepResult& steps, size_t first,
                                  size_t last, const std::vector<FixEffect>& fixes) {
   return Builder(model, steps, first, last, fixes).build();
+}
+
+size_t countReplayItems(const TraceModel& model, const StepResult& steps, size_t first, size_t last,
+                        const std::vector<FixEffect>& fixes) {
+  return Builder(model, steps, first, last, fixes).countItems();
 }
 
 }  // namespace steplint::analyzer

@@ -61,6 +61,10 @@ struct ReplayProgram {
 ReplayProgram buildReplayProgram(const trace::TraceModel& model, const StepResult& steps,
                                  size_t first, size_t last, const std::vector<FixEffect>& fixes);
 
+/// How many items buildReplayProgram would make (its items.size()), at a fraction of the memory.
+size_t countReplayItems(const trace::TraceModel& model, const StepResult& steps, size_t first,
+                        size_t last, const std::vector<FixEffect>& fixes);
+
 /// Runs the program `repetitions` times back to back with the fixes in `mask` applied; returns
 /// when each pass completed (its host timeline and its GPU work) (replay.cpp).
 using ReplayEnds = std::vector<double>;

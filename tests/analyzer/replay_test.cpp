@@ -5,6 +5,7 @@
 #include <random>
 
 #include "kineto_trace.h"
+#include "replay_internal.h"
 #include "steplint/analyzer/profiler_overhead.h"
 #include "steplint/analyzer/replay.h"
 #include "test_model.h"
@@ -339,4 +340,31 @@ TEST_CASE("profiler overhead: CUPTI's overhead records by name, its own work apa
   CHECK(loading.name == "Runtime Triggered Module Loading");
   CHECK_FALSE(steplint::analyzer::isCuptiOwnOverhead(loading.name));
   CHECK(loading.in_steps_ns == 0);
+}
+
+TEST_CASE("replay: the items counted before the build are the items built") {
+  // StepReplay picks its window from the count; the count must be what the build makes, or the
+  // window (and every saving) would differ from building the whole program to measure it.
+  const TestTrace t = dataThenKernelThenSync(5);
+  const auto steps = computeSteps(t.model);
+  REQUIRE(steps.steps.size() == 5);
+  FixEffect loader;
+  loader.host_time = rangesNamed(t.model, kLoader);
+  loader.host_factor = 0;
+  FixEffect sync;
+  sync.waits = eventsNamed(t.model, "cudaStreamSynchronize");
+  FixEffect kernel;
+  kernel.device_ops = eventsNamed(t.model, "gemm");
+  kernel.device_factor = 0.5;
+  const std::vector<std::vector<FixEffect>> fix_sets = {{}, {loader}, {loader, sync, kernel}};
+  for (size_t f = 0; f < fix_sets.size(); ++f) {
+    for (auto [first, last] : {std::pair<size_t, size_t>{0, 5}, {1, 4}, {2, 3}}) {
+      INFO("fixes " << f << ", steps [" << first << ", " << last << ")");
+      const auto built =
+          steplint::analyzer::buildReplayProgram(t.model, steps, first, last, fix_sets[f]);
+      CHECK(built.items.size() > 0);
+      CHECK(steplint::analyzer::countReplayItems(t.model, steps, first, last, fix_sets[f]) ==
+            built.items.size());
+    }
+  }
 }
