@@ -216,12 +216,12 @@ void readFlowId(od::value& v, KinetoEventParser::Raw& raw) {
 
 }  // namespace
 
-error_code KinetoEventParser::parseArgs(od::object args, Raw& raw, EventBatch& out) {
+error_code KinetoEventParser::parseArgs(od::object& args, Raw& raw, EventBatch& out) {
   for (auto item : args) {
-    od::field field;
-    if (auto err = std::move(item).get(field)) return err;
+    if (auto err = item.error()) return err;
+    od::field& field = item.value_unsafe();  // in place (kineto_event_parser.h)
     const std::string_view key = rawKey(field);
-    od::value v = field.value();
+    od::value& v = field.value();
     int64_t n = 0;
     double d = 0;
     std::string_view s;
@@ -328,12 +328,12 @@ error_code KinetoEventParser::parseArgs(od::object args, Raw& raw, EventBatch& o
   return simdjson::SUCCESS;
 }
 
-error_code KinetoEventParser::parseObject(od::object obj, Raw& raw, EventBatch& out) {
+error_code KinetoEventParser::parseObject(od::object& obj, Raw& raw, EventBatch& out) {
   for (auto item : obj) {
-    od::field field;
-    if (auto err = std::move(item).get(field)) return err;
+    if (auto err = item.error()) return err;
+    od::field& field = item.value_unsafe();  // in place (kineto_event_parser.h)
     const std::string_view key = rawKey(field);
-    od::value v = field.value();
+    od::value& v = field.value();
     std::string_view s;
     switch (classifyEventKey(key)) {
       case EventKey::kPh:
