@@ -1,9 +1,9 @@
-// The step attribution (attribution.h): disjoint interval sets per cause, built once over the
-// whole trace by priority subtraction, then measured inside each step.
+// The step attribution (attribution.h): disjoint interval sets per cause, built by priority
+// subtraction one step window at a time (step_windows.h), then measured inside each step.
 #include "steplint/analyzer/attribution.h"
 
 #include <algorithm>
-#include <map>
+#include <set>
 
 #include "host_threads.h"
 #include "step_windows.h"
@@ -40,12 +40,10 @@ struct TraceFacts {
 bool isStepRange(std::string_view name) { return name.substr(0, 13) == "ProfilerStep#"; }
 
 std::vector<int32_t> deviceIds(const TraceModel& model) {
-  std::vector<int32_t> ids;
+  std::set<int32_t> ids;
   for (const Event& e : model.events)
-    if (trace::isDeviceOp(e.kind)) ids.push_back(model.deviceOf(e));
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-  return ids;
+    if (trace::isDeviceOp(e.kind)) ids.insert(model.deviceOf(e));
+  return {ids.begin(), ids.end()};
 }
 
 TraceFacts traceFacts(const TraceModel& model, const StepResult& steps) {
