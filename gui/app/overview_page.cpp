@@ -5,6 +5,7 @@
 
 #include "breakdown_chart.h"
 #include "stats_table.h"
+#include "steplint/analyzer/profiler_overhead.h"
 #include "steplint/gui/attribution_models.h"
 #include "steplint/gui/format.h"
 #include "steplint/gui/stats_models.h"
@@ -41,6 +42,19 @@ QString headerText(const LoadedTrace& t) {
     text += QObject::tr("; %1 incomplete tail step(s) dropped").arg(steps.dropped_tail_steps);
   for (const std::string& note : steps.notes)
     text += "<br>" + QString::fromStdString(note).toHtmlEscaped();
+  return text;
+}
+
+/// The profiler's cost per step and CUPTI's overhead records, in summary's words
+/// (analyzer::profilerCostLines); empty when the trace has neither.
+QString profilerText(const LoadedTrace& t) {
+  const auto& s = t.summary;
+  const std::vector<std::string> lines =
+      analyzer::profilerCostLines(s.profiler, s.attribution.average_total_ns, s.steps.steps.size());
+  if (lines.empty()) return {};
+  QString text = QObject::tr("<b>Profiler overhead</b>");
+  for (const std::string& line : lines)
+    text += "<br>" + QString::fromStdString(line).toHtmlEscaped();
   return text;
 }
 
@@ -82,6 +96,10 @@ QWidget* OverviewPage::buildContent() {
   auto* layout = new QVBoxLayout(content);
   header_ = new QLabel(tr("No trace loaded"), content);
   header_->setWordWrap(true);
+  profiler_ = new QLabel(content);
+  profiler_->setWordWrap(true);
+  profiler_->setTextFormat(Qt::RichText);
+  profiler_->hide();
   chart_ = new BreakdownChart(content);
   chart_->setMinimumHeight(220);
   steps_ = new StatsTable(tr("Step time breakdown (ms)"), step_model_, false, content);
@@ -119,8 +137,9 @@ QWidget* OverviewPage::buildContent() {
   // One column, every table at the page's full width: beside the advice dock a 1600-pixel
   // window leaves the page about 900 pixels, too narrow for two tables side by side without
   // cutting columns off; the page scrolls vertically instead.
-  for (QWidget* w : std::initializer_list<QWidget*>{header_, chart_, steps_, attribution_, gpus_,
-                                                    idle_, temporal_, ops_, kernels_})
+  for (QWidget* w :
+       std::initializer_list<QWidget*>{header_, profiler_, chart_, steps_, attribution_, gpus_,
+                                       idle_, temporal_, ops_, kernels_})
     layout->addWidget(w);
   layout->addStretch(1);
   return content;
@@ -137,6 +156,9 @@ void OverviewPage::setTrace(std::shared_ptr<const LoadedTrace> trace) {
   kernel_model_->setTrace(trace);
   chart_->setBreakdown(trace ? trace->summary.breakdown : analyzer::BreakdownResult{});
   header_->setText(trace ? headerText(*trace) : tr("No trace loaded"));
+  const QString profiler = trace ? profilerText(*trace) : QString();
+  profiler_->setText(profiler);
+  profiler_->setVisible(!profiler.isEmpty());
   steps_->sortBy(StepBreakdownModel::kStepColumn, Qt::AscendingOrder);
   ops_->sortBy(OpStatsModel::kTotalColumn);
   kernels_->sortBy(KernelStatsModel::kTotalColumn);

@@ -1,4 +1,5 @@
-// The "Overview" tab: step-time breakdown (chart + table), the step attribution, GPU summary,
+// The "Overview" tab: what recording cost, step-time breakdown (chart + table), the step
+// attribution, GPU summary,
 // idle time per stream, HTA's temporal breakdown, and the top CPU ops and kernels, each table
 // sortable and the big ones filterable.
 #pragma once
@@ -30,6 +31,8 @@ class OverviewPage final : public QScrollArea {
   void setTrace(std::shared_ptr<const LoadedTrace> trace);
 
   BreakdownChart* chart() const { return chart_; }
+  /// What the recording cost (summary's "Profiler overhead"); hidden when the trace says nothing.
+  QLabel* profilerLabel() const { return profiler_; }
   StatsTable* stepTable() const { return steps_; }
   StatsTable* gpuTable() const { return gpus_; }
   StatsTable* idleTable() const { return idle_; }
@@ -57,6 +60,7 @@ class OverviewPage final : public QScrollArea {
   KernelStatsModel* kernel_model_;
   std::shared_ptr<const LoadedTrace> trace_;
   QLabel* header_ = nullptr;
+  QLabel* profiler_ = nullptr;
   BreakdownChart* chart_ = nullptr;
   StatsTable* steps_ = nullptr;
   StatsTable* gpus_ = nullptr;

@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QDropEvent>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
 #include <QSettings>
@@ -173,4 +174,29 @@ TEST_CASE("main window: drag and drop opens a trace, recent files and geometry p
   CHECK(reopened.recentFiles().first().endsWith(
       QStringLiteral("worker0.1623143089861.pt.trace.json.gz")));
   CHECK(reopened.size() == QSize(1000, 700));
+}
+
+TEST_CASE("overview: what the recording cost, in summary's words, above the chart (#16)") {
+  std::string error;
+  auto trace = gui::TraceLoader::loadNow(
+      test::testDataPath("gpu/python_slow_loader.pt.trace.json.gz"), nullptr, {}, error);
+  INFO(error);
+  REQUIRE(trace != nullptr);
+  MainWindow window;
+  window.setTrace(trace);
+  const QLabel* label = window.overviewPage()->profilerLabel();
+  CHECK_FALSE(label->isHidden());
+  const QString text = label->text();
+  CHECK(text.contains("Profiler overhead"));
+  CHECK(text.contains("ms per step"));  // the collector's measured cost, taken out of savings
+  CHECK(text.contains("CUPTI's own work"));
+  CHECK(text.contains("Activity Buffer Request x12"));
+  // A torch.profiler trace carries no measurement: the estimate per event, said as such.
+  window.setTrace(test::smallTrace());
+  CHECK_FALSE(label->isHidden());
+  INFO(label->text().toStdString());
+  CHECK(label->text().contains("estimate"));
+  CHECK_FALSE(label->text().contains("CUPTI"));
+  window.setTrace(nullptr);
+  CHECK(label->isHidden());
 }

@@ -195,8 +195,8 @@ void readTriple(od::value& v, int32_t (&out)[3]) {
   for (auto item : arr) {
     int64_t n;
     bool overflow = false;
-    od::value val;
-    if (std::move(item).get(val) || i >= 3) break;
+    if (item.error() || i >= 3) break;
+    od::value& val = item.value_unsafe();  // in place (kineto_event_parser.h)
     if (readInt(val, n, overflow)) out[i] = static_cast<int32_t>(n);
     ++i;
   }

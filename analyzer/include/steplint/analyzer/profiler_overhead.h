@@ -52,6 +52,13 @@ struct StepProfilerCost {
 };
 StepProfilerCost profilerCostPerStep(const trace::TraceModel& model, const StepResult& steps);
 
+/// The lines `summary` prints under "Profiler overhead" and the GUI's overview shows: the cost
+/// per step that the savings take out, then CUPTI's own work and the CUDA loading it timed
+/// (profiler_overhead_text.cpp). `step_ns`: the average step, for the share; `steps`: how many
+/// were kept. Empty when the trace says nothing about what its recording cost.
+std::vector<std::string> profilerCostLines(const StepProfilerCost& cost, double step_ns,
+                                           size_t steps);
+
 /// The estimate for traces without a measurement (torch.profiler / Kineto): a conservative
 /// ~2 µs per recorded host event. Measurements of torch.profiler's cost per op range from ~1 µs
 /// (RecordFunction with Kineto's callback) to 5–10 µs (with shapes and Python stacks), so this
