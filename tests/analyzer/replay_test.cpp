@@ -40,6 +40,29 @@ std::vector<uint32_t> eventsNamed(const TraceModel& model, std::string_view name
   return out;
 }
 
+/// A fix that shortens the host time of the events named `name` to `factor` of it.
+FixEffect hostFix(const TraceModel& model, std::string_view name, double factor) {
+  FixEffect fix;
+  fix.host_time = rangesNamed(model, name);
+  fix.host_factor = factor;
+  return fix;
+}
+
+/// A fix that shortens the device ops named `name` to `factor` of their time.
+FixEffect deviceFix(const TraceModel& model, std::string_view name, double factor) {
+  FixEffect fix;
+  fix.device_ops = eventsNamed(model, name);
+  fix.device_factor = factor;
+  return fix;
+}
+
+/// A fix that removes the waits of the calls named `name`.
+FixEffect waitFix(const TraceModel& model, std::string_view name) {
+  FixEffect fix;
+  fix.waits = eventsNamed(model, name);
+  return fix;
+}
+
 /// `count` steps of 10 ms from ProfilerStep#0, each filled by `body(trace, step_start_us)`;
 /// finalized.
 template <class Body>
@@ -198,18 +221,10 @@ TEST_CASE(
     t.finalize();
     const auto steps = computeSteps(t.model);
     if (steps.steps.empty()) continue;
-    FixEffect loader;
-    loader.host_time = rangesNamed(t.model, kLoader);
-    loader.host_factor = 0;
-    FixEffect gemm;
-    gemm.device_ops = eventsNamed(t.model, "gemm");
-    gemm.device_factor = 0.4;
-    FixEffect sync;
-    sync.waits = eventsNamed(t.model, "cudaStreamSynchronize");
-    FixEffect optimizer;
-    optimizer.host_time = rangesNamed(t.model, "aten::optimizer_work");
-    optimizer.host_factor = 0.2;
-    const StepReplay replay(t.model, steps, {loader, gemm, sync, optimizer});
+    const StepReplay replay(
+        t.model, steps,
+        {hostFix(t.model, kLoader, 0), deviceFix(t.model, "gemm", 0.4),
+         waitFix(t.model, "cudaStreamSynchronize"), hostFix(t.model, "aten::optimizer_work", 0.2)});
     INFO("round " << round);
     CHECK(
         replay.replayWindowNs(0) ==
@@ -348,15 +363,11 @@ TEST_CASE("replay: the items counted before the build are the items built") {
   const TestTrace t = dataThenKernelThenSync(5);
   const auto steps = computeSteps(t.model);
   REQUIRE(steps.steps.size() == 5);
-  FixEffect loader;
-  loader.host_time = rangesNamed(t.model, kLoader);
-  loader.host_factor = 0;
-  FixEffect sync;
-  sync.waits = eventsNamed(t.model, "cudaStreamSynchronize");
-  FixEffect kernel;
-  kernel.device_ops = eventsNamed(t.model, "gemm");
-  kernel.device_factor = 0.5;
-  const std::vector<std::vector<FixEffect>> fix_sets = {{}, {loader}, {loader, sync, kernel}};
+  const FixEffect loader = hostFix(t.model, kLoader, 0);
+  const std::vector<std::vector<FixEffect>> fix_sets = {
+      {},
+      {loader},
+      {loader, waitFix(t.model, "cudaStreamSynchronize"), deviceFix(t.model, "gemm", 0.5)}};
   for (size_t f = 0; f < fix_sets.size(); ++f) {
     for (auto [first, last] : {std::pair<size_t, size_t>{0, 5}, {1, 4}, {2, 3}}) {
       INFO("fixes " << f << ", steps [" << first << ", " << last << ")");
