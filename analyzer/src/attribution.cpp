@@ -22,38 +22,28 @@ using trace::TraceModel;
 
 /// How far up the CPU ranges above a launch a collective name is looked for.
 constexpr int kMaxCommDepth = 8;
-/// step_windows.h: the sets of ~1/32 of the trace at a time.
-constexpr size_t kStepWindows = 32;
 
 /// What the attribution reads of the whole trace before its windows (step_windows.h).
 struct TraceFacts {
   std::vector<char> host;           // per track: on the host timeline
   std::vector<bool> blocking_copy;  // per event: a copy call that returned after its copy ended
   std::vector<int32_t> devices;     // the devices with device ops, in id order
-  /// Per device: from the end of each host wait to the device's next busy moment, the lead the
-  /// host lost. Over the whole trace, because such a gap can start before a window (a sync at
-  /// the end of one step, the next kernel in the next); few intervals, one per wait.
-  std::vector<IntervalSet> after_waits;
-  int64_t from = 0, to = 0;  // first step's start, last step's end
+  int64_t from = 0, to = 0;         // first step's start, last step's end
 };
 
 bool isStepRange(std::string_view name) { return name.substr(0, 13) == "ProfilerStep#"; }
-
-std::vector<int32_t> deviceIds(const TraceModel& model) {
-  std::set<int32_t> ids;
-  for (const Event& e : model.events)
-    if (trace::isDeviceOp(e.kind)) ids.insert(model.deviceOf(e));
-  return {ids.begin(), ids.end()};
-}
 
 TraceFacts traceFacts(const TraceModel& model, const StepResult& steps) {
   TraceFacts f;
   f.from = steps.steps.front().start_ns;
   f.to = steps.steps.back().end_ns;
   f.host = hostTimelineTracks(model, steps, f.from, f.to);
-  // A copy call that returned only after its copy ended blocked the host (pageable memory).
   f.blocking_copy.assign(model.events.size(), false);
+  std::set<int32_t> devices;
   for (const Event& op : model.events) {
+    if (!trace::isDeviceOp(op.kind)) continue;
+    devices.insert(model.deviceOf(op));
+    // A copy call that returned only after its copy ended blocked the host (pageable memory).
     if ((op.kind != EventKind::kMemcpy && op.kind != EventKind::kMemset) || op.link == kNoIndex)
       continue;
     const Event& call = model.events[op.link];
@@ -61,7 +51,7 @@ TraceFacts traceFacts(const TraceModel& model, const StepResult& steps) {
         call.end_ns() >= op.end_ns())
       f.blocking_copy[op.link] = true;
   }
-  f.devices = deviceIds(model);
+  f.devices.assign(devices.begin(), devices.end());
   return f;
 }
 
@@ -115,13 +105,14 @@ class EventCauses {
     }
   }
 
-  /// A device op's place in WindowRaw::devices: its device, and compute, communication, copy or
-  /// memset.
+  /// A device op's device, as an index into TraceFacts::devices.
   size_t deviceIndex(const Event& e) const {
     const auto it =
         std::lower_bound(facts_.devices.begin(), facts_.devices.end(), model_.deviceOf(e));
     return static_cast<size_t>(it - facts_.devices.begin());
   }
+  /// A device op's place in WindowRaw::devices: its device, and compute, communication, copy or
+  /// memset.
   std::pair<size_t, size_t> deviceSlot(const Event& e) const {
     size_t slot = 3;
     if (e.kind == EventKind::kKernel) {
@@ -159,7 +150,10 @@ IntervalSet hostWaits(const TraceModel& model, EventCauses& causes) {
   return waits.build();
 }
 
-/// Per device, for each wait's end t: nothing if the device is busy at t (an op with start <= t <
+/// Per device: from the end of each host wait to the device's next busy moment, the lead the
+/// host lost. Over the whole trace, because such a gap can start before a window (a sync at the
+/// end of one step, the next kernel in the next); few intervals, one per wait.
+/// For each wait's end t: nothing if the device is busy at t (an op with start <= t <
 /// end), else [t, the next op's start), if an op starts later. The same as looking t up in the
 /// device's busy set, without building that set (hundreds of thousands of intervals): one pass
 /// over each track's ops, which come in start order, against the sorted wait ends.
@@ -323,18 +317,17 @@ AttributionResult computeAttribution(const TraceModel& model, const StepResult& 
   AttributionResult result;
   if (steps.steps.empty()) return result;
   result.dataloader_inferred = !inferred_loader.empty();
-  TraceFacts facts = traceFacts(model, steps);
+  const TraceFacts facts = traceFacts(model, steps);
   EventCauses causes(model, facts);
-  const IntervalSet waits = hostWaits(model, causes);
-  facts.after_waits = afterWaits(model, causes, facts.devices.size(), waits);
+  const std::vector<IntervalSet> after_waits =
+      afterWaits(model, causes, facts.devices.size(), hostWaits(model, causes));
   WindowEvents events(model);
   result.per_step.resize(steps.steps.size());
-  for (const StepWindow& w : stepWindows(steps.steps, kStepWindows)) {
+  for (const StepWindow& w : stepWindows(steps.steps, kStepWindowCount)) {
     WindowRaw raw;
     raw.devices.resize(facts.devices.size());
     events.forEach(w.start, w.end, [&](const Event& e) { causes.collect(e, w, raw); });
-    const IntervalSet window = IntervalSet::fromUnsorted({{w.start, w.end}});
-    const IntervalSet loader = inferred_loader.intersect(window);
+    const IntervalSet loader = inferred_loader.clip(w.start, w.end);
     for (const Interval& iv : loader.intervals())
       raw.host[static_cast<size_t>(HostCause::kDataLoader)].add(iv.start, iv.end);
     const HostSets host = hostSets(raw);
@@ -342,8 +335,7 @@ AttributionResult computeAttribution(const TraceModel& model, const StepResult& 
     const Interval all = clipTo(facts.from, facts.to, w.start, w.end);
     std::vector<std::array<IntervalSet, kDeviceCauseCount>> devices;
     for (size_t d = 0; d < facts.devices.size(); ++d)
-      devices.push_back(
-          deviceSets(raw.devices[d], host, all, facts.after_waits[d].intersect(window)));
+      devices.push_back(deviceSets(raw.devices[d], host, all, after_waits[d].clip(w.start, w.end)));
     for (size_t i : w.steps) measureStep(steps.steps[i], host, facts, devices, result.per_step[i]);
   }
   average(result);

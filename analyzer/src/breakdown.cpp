@@ -17,7 +17,6 @@ using trace::EventKind;
 using trace::TraceModel;
 
 constexpr int kRoleCount = kStepCategoryCount - 1;  // every category but Other has a role
-constexpr size_t kStepWindows = 32;  // step_windows.h: temporaries ~1/32 of the trace's
 
 bool startsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
@@ -216,12 +215,10 @@ BreakdownResult computeBreakdown(const TraceModel& model, const StepResult& step
   NameRoles names(model);
   CommAncestry comm(model, names);
   WindowEvents events(model);
-  for (const StepWindow& w : stepWindows(steps.steps, kStepWindows)) {
+  for (const StepWindow& w : stepWindows(steps.steps, kStepWindowCount)) {
     auto roles = roleSets(model, events, w, comm, names);
     IntervalSet& loader = roles[static_cast<size_t>(StepCategory::kDataLoader)];
-    if (!extra_dataloader.empty())
-      loader =
-          loader.unite(extra_dataloader.intersect(IntervalSet::fromUnsorted({{w.start, w.end}})));
+    if (!extra_dataloader.empty()) loader = loader.unite(extra_dataloader.clip(w.start, w.end));
     const auto parts = prioritize(roles, steps.steps, w.steps);
     for (size_t i : w.steps) {
       const Step& s = steps.steps[i];

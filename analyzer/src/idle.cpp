@@ -58,27 +58,17 @@ StreamIdle summarizeStream(const TraceModel& model, StreamKey key,
   StreamIdle s;
   s.device = key.first;
   s.stream = key.second;
-  // The ops are in start order, so their union is summed in one pass (intervals.h's merge
-  // rules) instead of building an IntervalSet of every op.
-  int64_t last_end = ops.front()->end_ns(), busy = 0, run_start = 0, run_end = 0;
-  bool in_run = false;
+  // The ops are in start order, so their union is summed as they come instead of building an
+  // IntervalSet of every op.
+  SortedUnionLength busy;
+  int64_t last_end = ops.front()->end_ns();
   for (size_t i = 0; i < ops.size(); ++i) {
-    const int64_t start = ops[i]->start_ns, end = ops[i]->end_ns();
-    last_end = std::max(last_end, end);
+    last_end = std::max(last_end, ops[i]->end_ns());
     if (i > 0) classifyGap(model, *ops[i - 1], *ops[i], options, s);
-    if (end <= start) continue;
-    if (in_run && start <= run_end) {
-      run_end = std::max(run_end, end);
-      continue;
-    }
-    if (in_run) busy += run_end - run_start;
-    run_start = start;
-    run_end = end;
-    in_run = true;
+    busy.add(ops[i]->start_ns, ops[i]->end_ns());
   }
-  if (in_run) busy += run_end - run_start;
   s.span_ns = last_end - ops.front()->start_ns;
-  s.busy_ns = busy;
+  s.busy_ns = busy.length();
   return s;
 }
 

@@ -109,6 +109,16 @@ int64_t IntervalSet::overlapLength(int64_t start, int64_t end) const {
   return total;
 }
 
+IntervalSet IntervalSet::clip(int64_t start, int64_t end) const {
+  IntervalSet out;
+  if (end <= start) return out;
+  auto it = std::upper_bound(items_.begin(), items_.end(), start,
+                             [](int64_t t, const Interval& i) { return t < i.end; });
+  for (; it != items_.end() && it->start < end; ++it)
+    out.items_.push_back({std::max(it->start, start), std::min(it->end, end)});
+  return out;
+}
+
 IntervalSet IntervalSet::intersect(const IntervalSet& other) const {
   IntervalSet out;
   size_t i = 0, j = 0;

@@ -18,6 +18,10 @@
 
 namespace steplint::analyzer {
 
+/// How many windows the breakdown and the attribution cut the steps into: temporaries ~1/32 of
+/// the trace's, and few enough that each window's fixed cost (a look at every track) is nothing.
+inline constexpr size_t kStepWindowCount = 32;
+
 struct StepWindow {
   int64_t start = 0;  // [start, end) holds every step of the group, and no other step
   int64_t end = 0;

@@ -49,12 +49,12 @@ TraceSummary summarize(const trace::TraceModel& model, const SummaryOptions& opt
   s.track_count = model.tracks.size();
   // Each analysis reads the model only and writes its own fields, so independent ones run on
   // two threads; every number is the same as in order (docs/benchmarks.md). Breakdown and
-  // attribution, which hold tens of MB of temporaries on a 1 GB trace, stay on one thread so
-  // their peaks never add up; the other thread takes the analyses that need no steps, then
-  // waits for the steps. The short analyses that need the steps go to whichever thread is free
-  // first, so neither is left alone at the end (on that trace the two threads' shares were
-  // 0.31 and 0.24 s with them fixed on one). Task 0 never waits, so one thread runs everything;
-  // if the steps fail (out of memory), the wait rethrows instead of hanging.
+  // attribution (the input wait between them needs the one, the other needs it) run in turn
+  // on one thread; the other takes the analyses that need no steps, then waits for the steps. The
+  // short analyses that need the steps go to whichever thread is free first, so neither is left
+  // alone at the end (on that trace the two threads' shares were 0.31 and 0.24 s with them fixed on
+  // one). Task 0 never waits, so one thread runs everything; if the steps fail (out of memory), the
+  // wait rethrows instead of hanging.
   const int threads =
       options.threads > 0 ? options.threads : static_cast<int>(trace::availableCores());
   std::promise<void> steps_done;

@@ -1,7 +1,6 @@
 // The "Overview" tab: what recording cost, step-time breakdown (chart + table), the step
-// attribution, GPU summary,
-// idle time per stream, HTA's temporal breakdown, and the top CPU ops and kernels, each table
-// sortable and the big ones filterable.
+// attribution, GPU summary, idle time per stream, HTA's temporal breakdown, and the top CPU ops
+// and kernels, each table sortable and the big ones filterable.
 #pragma once
 
 #include <QScrollArea>

@@ -7,6 +7,7 @@
 
 using steplint::analyzer::Interval;
 using steplint::analyzer::IntervalSet;
+using steplint::analyzer::SortedUnionLength;
 
 namespace {
 
@@ -104,4 +105,29 @@ TEST_CASE("IntervalSet fromUnsorted merges sorted runs to the same set as a full
       CHECK(pairs(IntervalSet::fromUnsorted(v)) == mergedBySort(v));
     }
   }
+}
+
+TEST_CASE("clip keeps the part of a set between two times, as intersect with that interval") {
+  const IntervalSet set = IntervalSet::fromUnsorted({{0, 10}, {20, 30}, {40, 50}});
+  const IntervalSet clipped = set.clip(5, 45);
+  REQUIRE(clipped.intervals().size() == 3);
+  CHECK(clipped.intervals()[0].start == 5);
+  CHECK(clipped.intervals()[0].end == 10);
+  CHECK(clipped.intervals()[1].start == 20);
+  CHECK(clipped.intervals()[2].end == 45);
+  CHECK(clipped.length() == set.intersect(IntervalSet::fromUnsorted({{5, 45}})).length());
+  CHECK(set.clip(10, 20).empty());  // only the gap between two intervals
+  CHECK(set.clip(30, 30).empty());
+}
+
+TEST_CASE("SortedUnionLength sums a start-ordered union without keeping it") {
+  SortedUnionLength u;
+  CHECK(u.length() == 0);
+  u.add(0, 10);
+  u.add(2, 5);    // inside
+  u.add(10, 20);  // touching
+  u.add(25, 25);  // empty
+  u.add(30, 40);
+  u.add(35, 45);  // overlapping
+  CHECK(u.length() == 20 + 15);
 }

@@ -29,6 +29,8 @@ class IntervalSet {
   /// |this ∩ [start, end)|
   int64_t overlapLength(int64_t start, int64_t end) const;
 
+  /// this ∩ [start, end): the same as intersecting with that one interval, found by binary search.
+  IntervalSet clip(int64_t start, int64_t end) const;
   IntervalSet intersect(const IntervalSet& other) const;
   IntervalSet subtract(const IntervalSet& other) const;
   IntervalSet unite(const IntervalSet& other) const;
@@ -57,6 +59,28 @@ class IntervalSetBuilder {
 
  private:
   std::vector<Interval> items_;
+};
+
+/// The length of the union of intervals added in start order (the merge rules above), without
+/// keeping them: a stream's busy time from its ops, which can be millions.
+class SortedUnionLength {
+ public:
+  void add(int64_t start, int64_t end) {
+    if (end <= start) return;
+    if (in_run_ && start <= run_end_) {
+      if (end > run_end_) run_end_ = end;
+      return;
+    }
+    length_ += run_end_ - run_start_;  // 0 before the first run
+    run_start_ = start;
+    run_end_ = end;
+    in_run_ = true;
+  }
+  int64_t length() const { return length_ + (run_end_ - run_start_); }
+
+ private:
+  int64_t length_ = 0, run_start_ = 0, run_end_ = 0;
+  bool in_run_ = false;
 };
 
 }  // namespace steplint::analyzer
