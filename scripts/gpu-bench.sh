@@ -88,14 +88,15 @@ if [[ " $parts " == *" overhead "* && -x $steplint ]]; then
     --rounds 3 --steps 300
 fi
 if [[ " $parts " == *" cupti "* && -x $b/bench/steplint-collector-overhead ]]; then
-  stamp "cupti: fast_trainer (200 steps, 7 rounds; unfiltered = every driver call recorded)"
+  rounds=${GPU_BENCH_CUPTI_ROUNDS:-7}
+  stamp "cupti: fast_trainer (200 steps, $rounds rounds; unfiltered = every driver call recorded)"
   timeout 240 $b/bench/steplint-collector-overhead --trainer "$b/samples/fast_trainer" --device cuda \
-    --preload "$b/collector/libsteplint_preload.so" --steps 200 --rounds 7 --kineto 1 \
+    --preload "$b/collector/libsteplint_preload.so" --steps 200 --rounds "$rounds" --kineto 1 \
     --configs baseline,default,host-only,kineto --variant unfiltered:STEPLINT_CUPTI_API_FILTER=0 \
     --dir "$work/cupti"
 fi
 if [[ " $parts " == *" profile "* && -x .perf/perf && -x $b/samples/fast_trainer ]]; then
-  perf() { LD_LIBRARY_PATH=$PWD/.perf/lib:$LD_LIBRARY_PATH .perf/perf "$@"; }
+  perf=(env "LD_LIBRARY_PATH=$PWD/.perf/lib:$LD_LIBRARY_PATH" "$PWD/.perf/perf")  # timeout runs no functions
   for config in steplint kineto none; do
     stamp "profile: fast_trainer under $config (cpu-clock samples, self time)"
     run=("$b/samples/fast_trainer" --device cuda --steps 1500)
@@ -103,9 +104,9 @@ if [[ " $parts " == *" profile "* && -x .perf/perf && -x $b/samples/fast_trainer
     [[ $config == steplint ]] && env+=(STEPLINT_RECORD=1 STEPLINT_OUTPUT="$work/p.pt.trace.json"
                                       LD_PRELOAD="$PWD/$b/collector/libsteplint_preload.so")
     [[ $config == kineto ]] && run+=(--kineto-profile "$work/p.json")
-    timeout 60 perf record -q -F 4000 -e cpu-clock -o "$work/perf.data" -- env "${env[@]}" "${run[@]}" | tail -1
-    timeout 60 perf report -i "$work/perf.data" --stdio --no-children --sort comm,dso --percent-limit 1 2>/dev/null | grep -v '^#' | grep -v '^$' | head -20
-    timeout 60 perf report -i "$work/perf.data" --stdio --no-children --comm fast_trainer --sort dso,sym --percent-limit 0.4 2>/dev/null | grep -v '^#' | grep -v '^$' | head -45
+    timeout 60 "${perf[@]}" record -q -F 4000 -e cpu-clock -o "$work/perf.data" -- env "${env[@]}" "${run[@]}" | tail -1
+    timeout 60 "${perf[@]}" report -i "$work/perf.data" --stdio --no-children --sort comm,dso --percent-limit 1 2>/dev/null | grep -v '^#' | grep -v '^$' | head -20
+    timeout 60 "${perf[@]}" report -i "$work/perf.data" --stdio --no-children --comm fast_trainer --sort dso,sym --percent-limit 0.4 2>/dev/null | grep -v '^#' | grep -v '^$' | head -45
     rm -f "$work/perf.data" "$work/p.pt.trace.json" "$work/p.json"
   done
 fi

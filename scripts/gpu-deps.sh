@@ -33,7 +33,8 @@ echo "gpu-deps: $(du -sh "$dest" | cut -f1) in $dest (${#packages[@]} packages)"
 [[ "${1:-}" == "--perf" ]] || exit 0
 perf_tmp=$(mktemp -d)
 (cd "$perf_tmp" && apt-get download linux-perf libbabeltrace1 libdw1 libelf1 libnuma1 libopencsd1 \
-  libperl5.36 libpython3.11 libslang2 libunwind8 libcap2 libtraceevent1 >/dev/null 2>&1) || {
+  libperl5.36 libpython3.11 libslang2 libunwind8 libcap2 libtraceevent1 \
+  libglib2.0-0 libpcre2-8-0 libexpat1 libuuid1 libcrypt1 libbz2-1.0 >/dev/null 2>&1) || {
   echo "gpu-deps: apt-get download of linux-perf failed" >&2
   exit 1
 }

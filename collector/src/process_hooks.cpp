@@ -130,7 +130,10 @@ void watchSignals(int read_fd) {
   }
 }
 
-void onExit() { stopSession(); }
+void onExit() {
+  markProcessExiting();
+  stopSession();
+}
 
 void atforkChild() {
   HookState& h = hooks();

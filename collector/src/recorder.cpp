@@ -439,6 +439,10 @@ bool stopSession(std::string* trace_path) noexcept {
 
 bool sessionRunning() noexcept { return recorderGlobals().live.load(std::memory_order_relaxed); }
 
+void markProcessExiting() noexcept { recorderGlobals().exiting.store(true); }
+
+bool processExiting() noexcept { return recorderGlobals().exiting.load(); }
+
 void markSessionDeadInChild() noexcept {
   recorderGlobals().capturing.store(false, std::memory_order_relaxed);
   recorderGlobals().live.store(false, std::memory_order_relaxed);

@@ -72,6 +72,12 @@ void onStepEnd() noexcept;
 /// seen a step marker.
 void onIterationDetected() noexcept;
 
+/// True once the atexit handler runs, that is inside exit(): the static objects a library built
+/// after the session started (torch's CUDA hooks, created on first use) are destroyed before our
+/// handler runs, so from then on nothing may call into torch (the Python GPU run segfaulted at
+/// exit in at::hasCUDA(); docs/collector.md, "Failure behaviour").
+bool processExiting() noexcept;
+
 /// Adds or replaces a top-level trace metadata key; raw_json must be valid JSON text.
 void setMetadata(std::string_view key, std::string_view raw_json) noexcept;
 

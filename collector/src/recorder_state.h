@@ -28,6 +28,7 @@ struct Globals {
   Session* session = nullptr;
   std::atomic<bool> live{false};
   std::atomic<bool> capturing{false};  // live and inside an active schedule window
+  std::atomic<bool> exiting{false};    // markProcessExiting(): inside exit()
   std::atomic<ActivitySource*> activity{nullptr};
   std::atomic<uint64_t> next_external_id{0};
 

@@ -52,11 +52,12 @@ void setMemoryProbeFactoryForTesting(MemoryProbeFactory factory) {
 namespace {
 
 void stepBoundary(Globals& s) noexcept {
+  const int64_t now = nowNs();
   bool toggle = false, device_tracing = false;
   {
     std::lock_guard<std::mutex> lock(s.schedule_mutex);
     s.schedule.onStepBegin();
-    updateCaptureLocked(s, nowNs());
+    updateCaptureLocked(s, now);
     device_tracing = wantDeviceTracing(s.schedule);
     toggle = device_tracing != s.device_tracing;
     s.device_tracing = device_tracing;
@@ -68,6 +69,7 @@ void stepBoundary(Globals& s) noexcept {
   }
   sampleMemoryAtStep(s);
   sampleHostMemoryAtStep(s);
+  refreshTorchSettingsAtStep(now);
   // No CUPTI flush here: each flush hands back a partly filled 4 MiB buffer, so flushing every
   // step of a fast loop exhausted the buffer cap within a second on an H100 and CUPTI then
   // dropped every later record (measured: 30,600 records lost in 30 steps). The writer thread

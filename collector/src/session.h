@@ -26,6 +26,8 @@ StartResult startSession(const CollectorConfig& config) noexcept;
 /// on success *trace_path (when given) is the file written.
 bool stopSession(std::string* trace_path = nullptr) noexcept;
 bool sessionRunning() noexcept;
+/// Called by the atexit handler before it stops the session (processExiting() in recorder.h).
+void markProcessExiting() noexcept;
 
 // ---- process_hooks.cpp
 /// Installs SIGINT/SIGTERM handlers where the signal has its default action (an ignored signal

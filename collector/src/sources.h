@@ -3,6 +3,7 @@
 // fallbacks live in sources_fallback.cpp, compiled with the STEPLINT_HAVE_* definitions.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -32,6 +33,11 @@ std::unique_ptr<HostSource> makeNvtxSource();       // src/nvtx/  (STEPLINT_HAVE
 std::unique_ptr<ActivitySource> makeCuptiSource();  // src/cupti/ (STEPLINT_HAVE_CUPTI)
 std::unique_ptr<MemoryProbe>
 makeCudaMemoryProbe();  // src/torch/cuda_memory.cpp (STEPLINT_HAVE_CUDA_MEMORY)
+
+/// At a step boundary, on the trainer thread: the torch source re-reads torch's settings (at most
+/// once a second) while the process is sure to be alive, since at exit it must not
+/// (processExiting()). A no-op without torch or while the torch source is stopped.
+void refreshTorchSettingsAtStep(int64_t now_ns) noexcept;  // src/torch/torch_hooks.cpp
 
 /// The ActivitySource the torch hooks push external ids into (nullptr when none runs).
 ActivitySource* activeActivitySource() noexcept;

@@ -5,6 +5,7 @@ namespace steplint::collector {
 
 #ifndef STEPLINT_HAVE_TORCH
 std::unique_ptr<HostSource> makeTorchSource() { return nullptr; }
+void refreshTorchSettingsAtStep(int64_t) noexcept {}
 #endif
 #ifndef STEPLINT_HAVE_NVTX
 std::unique_ptr<HostSource> makeNvtxSource() { return nullptr; }

@@ -132,6 +132,21 @@ TEST_CASE("fast sample: no DataLoader finding and no per-step host sync", "[torc
   CHECK(t.finding("SL601") == nullptr);
 }
 
+TEST_CASE("settings made in main() after the preload started are read at a step boundary",
+          "[torch]") {
+  // The preload starts the session before main(), where the fast sample turns cudnn.benchmark
+  // on; the trainer then returns from main, so the session stops inside exit(), which reads
+  // nothing from torch (its lazily built statics may be gone; recorder.h, processExiting).
+  // Marked steps and live iterations are both boundaries.
+  for (const LintedTrace* t :
+       {&fastMarked(), &recordSample("fast_unmarked", {FAST_TRAINER, "--steps", "6"})}) {
+    std::string benchmark;
+    for (const auto& [key, raw] : t->model.metadata.extra)
+      if (key == "cudnn_benchmark") benchmark = raw;
+    CHECK(benchmark == "true");
+  }
+}
+
 TEST_CASE("unmarked sample: recorded without code changes, no ProfilerStep ranges", "[torch]") {
   const LintedTrace& t = recordSample("slow_unmarked", {SLOW_TRAINER, "--steps", "6"});
   INFO(notes(t));

@@ -58,6 +58,7 @@ class CudaMemoryProbe final : public MemoryProbe {
   void attachOnce() noexcept {
     Shared& sh = shared();
     if (sh.attached.load(std::memory_order_acquire)) return;
+    if (processExiting()) return;  // the allocator may be gone (recorder.h)
     std::lock_guard<std::mutex> lock(sh.mutex);
     if (sh.attached.load()) return;
     try {

@@ -32,7 +32,7 @@ std::string jsonString(const char* text) {
 void describeTorchRuntime(bool final) noexcept {
   // Each value on its own: torch 2.9+ throws from allowTF32CuBLAS() while the legacy and the new
   // TF32 settings disagree (seen during `import torch` on 2.11), and one such value must not
-  // cost the others. The values read at stop replace those read at start.
+  // cost the others. Each reading replaces the last (start, step boundaries, stop).
   std::string failed;
   auto put = [&](const char* key, auto&& read) {
     try {
@@ -54,8 +54,9 @@ void describeTorchRuntime(bool final) noexcept {
   put("allow_tf32_cudnn", [] { return jsonBool(at::globalContext().allowTF32CuDNN()); });
   // at::hasCUDA(): built with CUDA, hooks loaded and at least one device (no torch/cuda.h).
   put("cuda_available", [] { return jsonBool(at::hasCUDA()); });
-  if (final && !failed.empty())
-    reportSourceStatus("torch", "recording; metadata incomplete: " + failed);
+  if (final)
+    reportSourceStatus("torch",
+                       failed.empty() ? "recording" : "recording; metadata incomplete: " + failed);
 }
 
 }  // namespace steplint::collector::torch_hooks

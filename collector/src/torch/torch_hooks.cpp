@@ -35,6 +35,12 @@ namespace {
 std::atomic<bool> g_enabled{false};
 std::once_flag g_register_once;
 
+// torch's settings are read again at step boundaries, at most this often (the first boundary
+// always): a trainer sets cudnn.benchmark & co. in main(), after the preload started the
+// session, and the atexit stop may not read them (processExiting()).
+constexpr int64_t kSettingsRefreshNs = 1'000'000'000;
+std::atomic<int64_t> g_next_settings_refresh_ns{0};
+
 // Ops open on this thread (the end callback runs for every start, with or without a context),
 // and the live iteration boundaries for trainers without step markers.
 thread_local int t_depth = 0;
@@ -230,6 +236,7 @@ class TorchSource final : public HostSource {
       g_iterations.reset();
       g_overhead_ns.store(0, std::memory_order_relaxed);
       g_overhead_samples.store(0, std::memory_order_relaxed);
+      g_next_settings_refresh_ns.store(0, std::memory_order_relaxed);
       g_enabled.store(true, std::memory_order_release);
       return true;
     } catch (const std::exception& error) {
@@ -243,13 +250,24 @@ class TorchSource final : public HostSource {
   void stop() override {
     g_enabled.store(false, std::memory_order_release);
     describeOverhead();
-    // Again at the end: with LD_PRELOAD the session starts before main() sets
-    // cudnn.benchmark & co., so the start-time values would describe torch's defaults.
-    describeTorchRuntime(/*final=*/true);
+    // Again at the end (with LD_PRELOAD the session starts before main() sets cudnn.benchmark
+    // & co.), unless exit() is under way: then torch's lazily built statics may be destroyed
+    // and the values read at the last step boundary stand.
+    if (!processExiting()) describeTorchRuntime(/*final=*/true);
   }
 
   void describe() override { describeTorchRuntime(/*final=*/false); }
 };
+
+/// Re-reads torch's settings on the trainer thread at a step boundary (sources.h).
+void refreshSettingsAtStep(int64_t now_ns) noexcept {
+  if (!g_enabled.load(std::memory_order_acquire)) return;
+  int64_t due = g_next_settings_refresh_ns.load(std::memory_order_relaxed);
+  if (now_ns < due) return;
+  // One thread per interval, should several trainer threads mark steps at once.
+  if (!g_next_settings_refresh_ns.compare_exchange_strong(due, now_ns + kSettingsRefreshNs)) return;
+  describeTorchRuntime(/*final=*/true);
+}
 
 }  // namespace
 
@@ -269,6 +287,10 @@ uint8_t flagsForOp(std::string_view name, OpScope scope) noexcept {
 }
 
 }  // namespace torch_hooks
+
+void refreshTorchSettingsAtStep(int64_t now_ns) noexcept {
+  torch_hooks::refreshSettingsAtStep(now_ns);
+}
 
 std::unique_ptr<HostSource> makeTorchSource() {
   return std::make_unique<torch_hooks::TorchSource>();
