@@ -16,7 +16,9 @@
 #
 # A child started by multiprocessing's spawn (DataLoader workers, torch.multiprocessing.spawn)
 # records only once its init_process_group makes it one of several ranks: it then starts the
-# collector through the preload, as rank STEPLINT_RANK of STEPLINT_WORLD_SIZE.
+# collector through the preload, as rank STEPLINT_RANK of STEPLINT_WORLD_SIZE. A child forked
+# from a recording process (DataLoader workers, ranks started with fork) records nothing, until
+# the same call makes it a rank: it then starts its own session (steplint_start_forked_rank).
 #
 # Rules: nothing here may raise into the program or slow its steps (one dictionary check per
 # DataLoader iteration and autocast entry); every failure turns the hook off silently. A
@@ -60,6 +62,10 @@ class _Recorder:
         self.range_end = lib.steplint_range_end
         self.range_end.argtypes = [ctypes.c_uint64]
         self.range_end.restype = None
+        self.start_forked_rank = lib.steplint_start_forked_rank
+        self.start_forked_rank.restype = ctypes.c_int
+        self.stop = lib.steplint_stop
+        self.stop.restype = ctypes.c_int
 
     def set(self, key, value):
         import json
@@ -165,14 +171,15 @@ def _instrument(torch):
         except Exception:
             pass  # a torch without global module hooks: the settings below still count
     autocast = {"dtype": None}
-    state = {"loader_seen": False}
+    # The process that saw its first loader: a rank forked from this one writes its own settings.
+    state = {"loader_seen_by": None}
 
     loader_class = torch.utils.data.DataLoader
     original_iter = loader_class.__iter__
 
     def __iter__(self):
-        if not state["loader_seen"]:
-            state["loader_seen"] = True
+        if state["loader_seen_by"] != os.getpid():
+            state["loader_seen_by"] = os.getpid()
             try:
                 # The first loader iterated is the training loader in the usual loop; a
                 # validation loader made earlier but iterated later does not replace it.
@@ -202,6 +209,49 @@ def _instrument(torch):
             pass
 
     atexit.register(at_exit)
+    _record_forked_ranks(torch, recorder, at_exit)
+
+
+def _record_forked_ranks(torch, recorder, write_final_settings):
+    """Wraps init_process_group, so that a rank forked from this process (start_method "fork")
+    records on its own once it joins a group of several ranks. The fork gave it this process's
+    collector with nothing running (collector/src/session.h); it starts host side only."""
+    import functools
+
+    dist = getattr(torch, "distributed", None)
+    if dist is None or not dist.is_available():
+        return
+    recording_pid = os.getpid()
+    original = dist.init_process_group
+
+    @functools.wraps(original)
+    def init_process_group(*args, **kwargs):
+        result = original(*args, **kwargs)
+        try:
+            if os.getpid() != recording_pid and dist.get_world_size() > 1:
+                _start_forked_rank(dist, recorder, write_final_settings)
+        except Exception:
+            pass
+        return result
+
+    dist.init_process_group = init_process_group
+    dist.distributed_c10d.init_process_group = init_process_group
+
+
+def _start_forked_rank(dist, recorder, write_final_settings):
+    os.environ["STEPLINT_RANK"] = str(dist.get_rank())  # as _start_as_rank
+    os.environ["STEPLINT_WORLD_SIZE"] = str(dist.get_world_size())
+    if recorder.start_forked_rank() != 0:
+        return
+    import multiprocessing.util
+
+    def stop():
+        write_final_settings()
+        recorder.stop()
+
+    # A multiprocessing child ends in os._exit(), which runs no atexit handler (ours included),
+    # but first runs multiprocessing's finalizers: the lowest priority runs last.
+    multiprocessing.util.Finalize(None, stop, exitpriority=-(2**30))
 
 
 class _TorchImportWatcher:

@@ -90,6 +90,11 @@ STEPLINT_API int steplint_stop(void) {
   return sc::stopSession() ? 0 : 1;
 }
 
+STEPLINT_API int steplint_start_forked_rank(void) {
+  sc::g_joined.store(0);  // the parent's joined starts are not this process's
+  return sc::startSessionInForkedChild() == sc::StartResult::kStarted ? 0 : 2;
+}
+
 STEPLINT_API int steplint_is_recording(void) { return sc::sessionRunning() ? 1 : 0; }
 
 STEPLINT_API void steplint_step_begin(int64_t step) {

@@ -31,6 +31,7 @@ struct CollectorConfig {
   ScheduleConfig schedule;     // STEPLINT_SCHEDULE "wait,warmup,active,repeat"
   bool enable_torch = true;    // STEPLINT_TORCH=0 disables
   bool enable_cupti = true;    // STEPLINT_CUPTI=0 disables
+  std::string cupti_off_why;   // when CUPTI is off for another reason than STEPLINT_CUPTI=0
   bool cupti_driver = true;    // STEPLINT_CUPTI_DRIVER=0: no driver-API records (Triton launches)
   bool cupti_sync = true;      // STEPLINT_CUPTI_SYNC=0: no synchronization records
   bool cupti_clock_callback = true;  // STEPLINT_CUPTI_CLOCK_CALLBACK=0: CUPTI's clock + offset

@@ -13,6 +13,7 @@ set(STEPLINT_COLLECTOR_CORE_SOURCES
   src/process_hooks.cpp
   src/memory_probe.cpp
   src/recorder.cpp
+  src/recorder_fork.cpp
   src/recorder_steps.cpp
   src/schedule.cpp
   src/thread_buffers.cpp

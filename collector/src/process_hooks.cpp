@@ -150,7 +150,7 @@ void atforkChild() {
   }
   if (sessionRunning()) {
     h.forked_child.store(true, std::memory_order_relaxed);
-    markSessionDeadInChild();
+    resetStateInForkedChild();
   }
 }
 
@@ -190,5 +190,7 @@ void installProcessHooks() noexcept {
 }
 
 bool inForkedChild() noexcept { return hooks().forked_child.load(std::memory_order_relaxed); }
+
+void clearForkedChild() noexcept { hooks().forked_child.store(false, std::memory_order_relaxed); }
 
 }  // namespace steplint::collector

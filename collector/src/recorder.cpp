@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
@@ -28,6 +29,7 @@
 #include "steplint/trace/recorded_names.h"
 #include "steplint/trace/trace_file_names.h"
 #include "thread_buffers.h"
+#include "thread_ids.h"
 #include "trace_sink.h"
 
 #ifndef STEPLINT_VERSION
@@ -36,10 +38,25 @@
 
 namespace steplint::collector {
 
-Globals& recorderGlobals() {
-  static Globals* globals =
-      new Globals();  // leaked: atexit, signal paths and forked children use it
-  return *globals;
+namespace {
+
+/// Leaked: atexit handlers, signal paths and forked children use it. Replaced (and the old one
+/// leaked) only in a forked child, on its one thread (resetStateInForkedChild).
+std::atomic<Globals*>& globalsSlot() {
+  static std::atomic<Globals*> slot{new Globals()};
+  return slot;
+}
+
+thread_local int64_t t_tid = 0;  // currentThreadId(); 0 = not read yet (or forked since)
+
+}  // namespace
+
+Globals& recorderGlobals() { return *globalsSlot().load(std::memory_order_acquire); }
+
+void installFreshGlobals() {
+  auto* fresh = new Globals();
+  fresh->parent_copy = globalsSlot().load(std::memory_order_acquire);
+  globalsSlot().store(fresh, std::memory_order_release);
 }
 
 void putPair(RawJsonPairs& pairs, std::string_view key, std::string_view value) {
@@ -185,7 +202,11 @@ class Session {
     startSource("nvtx", config_.enable_nvtx, "STEPLINT_NVTX",
                 config_.enable_nvtx ? makeNvtxSource() : nullptr);
     startMemoryProbe();
-    if (!config_.enable_cupti) return reportSourceStatus("cupti", "disabled (STEPLINT_CUPTI=0)");
+    if (!config_.enable_cupti) {
+      return reportSourceStatus("cupti", config_.cupti_off_why.empty()
+                                             ? "disabled (STEPLINT_CUPTI=0)"
+                                             : config_.cupti_off_why);
+    }
     activity_ = makeCuptiSource();
     if (!activity_) return reportSourceStatus("cupti", "not built");
     std::string why;
@@ -443,12 +464,6 @@ void markProcessExiting() noexcept { recorderGlobals().exiting.store(true); }
 
 bool processExiting() noexcept { return recorderGlobals().exiting.load(); }
 
-void markSessionDeadInChild() noexcept {
-  recorderGlobals().capturing.store(false, std::memory_order_relaxed);
-  recorderGlobals().live.store(false, std::memory_order_relaxed);
-  recorderGlobals().activity.store(nullptr, std::memory_order_relaxed);
-}
-
 // ---- recorder.h
 
 int64_t nowNs() noexcept {
@@ -468,9 +483,11 @@ uint64_t nextExternalId() noexcept {
   return recorderGlobals().next_external_id.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
+void forgetCurrentThreadId() noexcept { t_tid = 0; }
+
 int64_t currentThreadId() noexcept {
-  thread_local int64_t tid = static_cast<int64_t>(syscall(SYS_gettid));
-  return tid;
+  if (t_tid == 0) t_tid = static_cast<int64_t>(syscall(SYS_gettid));
+  return t_tid;
 }
 
 ActivitySource* activeActivitySource() noexcept {

@@ -50,6 +50,10 @@ struct Globals {
   std::unique_ptr<ActivitySource> retired_activity;
   std::unique_ptr<MemoryProbe> retired_memory;
 
+  // In a forked child: the parent's state this object replaced, leaked, and kept reachable so
+  // that leak checkers do not count it (installFreshGlobals).
+  Globals* parent_copy = nullptr;
+
   // Peak device memory (memory_probe.h): sampled at step boundaries on the trainer thread,
   // written by the writer thread; without step markers the writer samples every interval.
   std::atomic<MemoryProbe*> memory{nullptr};
@@ -62,6 +66,11 @@ struct Globals {
 };
 
 Globals& recorderGlobals();
+/// In a forked child only, on its one thread (recorder_fork.cpp): fresh globals for every later
+/// call; the old ones are leaked. Throws std::bad_alloc.
+void installFreshGlobals();
+/// In a forked child only: the calling thread's cached tid is the parent thread's.
+void forgetCurrentThreadId() noexcept;
 
 /// Adds or replaces `key` in pairs.
 void putPair(RawJsonPairs& pairs, std::string_view key, std::string_view value);

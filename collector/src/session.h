@@ -48,9 +48,20 @@ class HelperThreadSignals {
  private:
   sigset_t saved_;
 };
-/// True in a forked child of a process that was recording at fork time.
+/// True in a forked child of a process that was recording at fork time, until
+/// startSessionInForkedChild() starts this process's own session.
 bool inForkedChild() noexcept;
-/// recorder.cpp: turns every recording call into a no-op (atfork child handler).
+void clearForkedChild() noexcept;
+/// recorder_fork.cpp, for the atfork child handler, on the child's one thread: fresh collector
+/// state (recorder globals, thread buffers, thread ids), the parent's leaked. The parent's session,
+/// its writer thread and its buffers are not this process's, and a mutex another parent thread held
+/// at the fork stays locked here for good. Every call is a no-op until a session starts here.
+void resetStateInForkedChild() noexcept;
+/// recorder_fork.cpp: the fallback when that fails: the parent's state, marked dead.
 void markSessionDeadInChild() noexcept;
+/// recorder_fork.cpp: starts this forked child's own session (a rank that fork started), configured
+/// from the environment (the Python hook sets STEPLINT_RANK and STEPLINT_WORLD_SIZE first),
+/// host side only. kFailed when this is not a forked child of a recording process.
+StartResult startSessionInForkedChild() noexcept;
 
 }  // namespace steplint::collector

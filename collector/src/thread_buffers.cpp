@@ -106,13 +106,17 @@ class ThreadBuffer {
         read_ += h.size;
       }
       if (next == nullptr) break;
-      freeChunk(head_, owner);
+      // A fork at any point leaves every chunk not yet freed reachable from this object
+      // (freeing_ dangles once freed), so leak checkers in the child count none of them.
+      freeing_ = head_;
       head_ = next;
       read_ = 0;
+      freeChunk(freeing_, owner);
     }
     if (!was_retired) return false;
-    if (head_ != nullptr) freeChunk(head_, owner);
+    freeing_ = head_;
     head_ = nullptr;
+    if (freeing_ != nullptr) freeChunk(freeing_, owner);
     return true;
   }
 
@@ -154,6 +158,7 @@ class ThreadBuffer {
   Chunk* tail_ = nullptr;               // producer
   std::atomic<Chunk*> first_{nullptr};  // the first chunk, published once
   Chunk* head_ = nullptr;               // consumer
+  Chunk* freeing_ = nullptr;            // consumer: the chunk being freed
   size_t read_ = 0;                     // consumer: offset in head_
 };
 
@@ -186,9 +191,19 @@ std::string currentThreadName() {
 
 }  // namespace
 
-ThreadBuffers& ThreadBuffers::instance() {
-  static ThreadBuffers* buffers = new ThreadBuffers();  // leaked on purpose (see header)
-  return *buffers;
+std::atomic<ThreadBuffers*>& ThreadBuffers::slot() {
+  static std::atomic<ThreadBuffers*> current{new ThreadBuffers()};  // leaked on purpose (header)
+  return current;
+}
+
+ThreadBuffers& ThreadBuffers::instance() { return *slot().load(std::memory_order_acquire); }
+
+void ThreadBuffers::resetInForkedChild() {
+  auto* fresh = new ThreadBuffers();
+  fresh->parent_copy_ = slot().load(std::memory_order_acquire);
+  fresh->parent_thread_buffer_ = tls_state.buffer;
+  tls_state = TlsState{};  // this thread's buffer is in the parent's registry
+  slot().store(fresh, std::memory_order_release);
 }
 
 void ThreadBuffers::setBudget(uint64_t max_bytes) noexcept {
@@ -238,18 +253,17 @@ bool ThreadBuffers::append(const HostEvent& event) noexcept {
 }
 
 void ThreadBuffers::drain(const Visitor& visit) {
-  std::vector<ThreadBuffer*> snapshot;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    snapshot = buffers_;
+    snapshot_ = buffers_;
   }
-  std::vector<ThreadBuffer*> finished;
-  for (ThreadBuffer* buffer : snapshot) {
-    if (buffer->drain(visit, *this)) finished.push_back(buffer);
+  finished_.clear();
+  for (ThreadBuffer* buffer : snapshot_) {
+    if (buffer->drain(visit, *this)) finished_.push_back(buffer);
   }
-  if (finished.empty()) return;
+  if (finished_.empty()) return;
   std::lock_guard<std::mutex> lock(mutex_);
-  for (ThreadBuffer* buffer : finished) {
+  for (ThreadBuffer* buffer : finished_) {
     buffers_.erase(std::remove(buffers_.begin(), buffers_.end(), buffer), buffers_.end());
     retired_dropped_.fetch_add(buffer->dropped.load(std::memory_order_relaxed),
                                std::memory_order_relaxed);

@@ -41,6 +41,9 @@ class ThreadBuffers {
   using Visitor = std::function<void(const HostEvent& event, const ThreadInfo& thread)>;
 
   static ThreadBuffers& instance();
+  /// In a forked child, on its one thread: a fresh registry; the parent's (its threads' chunks,
+  /// its mutex) is leaked. Throws std::bad_alloc.
+  static void resetInForkedChild();
 
   /// Byte budget for all chunks together (CollectorConfig::max_buffer_bytes).
   void setBudget(uint64_t max_bytes) noexcept;
@@ -62,13 +65,22 @@ class ThreadBuffers {
 
  private:
   ThreadBuffers() = default;
+  static std::atomic<ThreadBuffers*>& slot();
   ThreadBuffer* registerThread() noexcept;
 
   mutable std::mutex mutex_;  // guards buffers_; never taken by append()
   std::vector<ThreadBuffer*> buffers_;
+  // drain()'s working lists (one consumer at a time), members so that a fork during a drain
+  // leaves them reachable in the child (resetInForkedChild).
+  std::vector<ThreadBuffer*> snapshot_;
+  std::vector<ThreadBuffer*> finished_;
   std::atomic<uint64_t> budget_bytes_{uint64_t{256} << 20};
   std::atomic<uint64_t> used_bytes_{0};
   std::atomic<uint64_t> retired_dropped_{0};  // drop counts of buffers already freed
+  // resetInForkedChild: the parent's registry and this thread's buffer in it, leaked, and kept
+  // reachable so that leak checkers in the child do not count them.
+  ThreadBuffers* parent_copy_ = nullptr;
+  ThreadBuffer* parent_thread_buffer_ = nullptr;
 };
 
 }  // namespace steplint::collector

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <mutex>
 #include <unordered_map>
 
@@ -15,14 +16,23 @@ constexpr size_t kMaxThreads = size_t{1} << 16;
 struct ThreadIdMap {
   std::mutex mutex;
   std::unordered_map<uint32_t, int64_t> os_tid;  // CUPTI's thread id -> OS tid
+  ThreadIdMap* parent_copy = nullptr;            // in a forked child: leaked, kept reachable
 };
 
-ThreadIdMap& threadIdMap() {
-  static auto* map = new ThreadIdMap();  // leaked: read by the writer thread up to exit
-  return *map;
+std::atomic<ThreadIdMap*>& threadIdMapSlot() {
+  static std::atomic<ThreadIdMap*> slot{new ThreadIdMap()};  // leaked: read up to exit
+  return slot;
 }
 
+ThreadIdMap& threadIdMap() { return *threadIdMapSlot().load(std::memory_order_acquire); }
+
 }  // namespace
+
+void resetThreadIdsInForkedChild() {
+  auto* fresh = new ThreadIdMap();
+  fresh->parent_copy = threadIdMapSlot().load(std::memory_order_acquire);
+  threadIdMapSlot().store(fresh, std::memory_order_release);
+}
 
 uint32_t cuptiThreadIdOfCurrentThread() noexcept {
   return static_cast<uint32_t>(

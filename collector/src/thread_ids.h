@@ -17,6 +17,10 @@ void rememberCurrentThreadIds() noexcept;
 /// thread never recorded a host event.
 int64_t osThreadIdOf(uint32_t cupti_thread_id) noexcept;
 
+/// In a forked child, on its one thread: a fresh map (the parent's leaked; its mutex may be held
+/// by a parent thread that does not exist here).
+void resetThreadIdsInForkedChild();
+
 /// The low 32 bits of pthread_self(): what CUPTI writes into CUpti_ActivityAPI::threadId.
 uint32_t cuptiThreadIdOfCurrentThread() noexcept;
 

@@ -17,7 +17,8 @@ the slowest rank's. The planted cause, on `--straggler-rank` only:
 
 `--spawn N` starts N ranks itself with torch.multiprocessing.spawn (no RANK in their
 environment; MASTER_ADDR/MASTER_PORT default to 127.0.0.1:29500), as many notebooks and
-single-node scripts do instead of torchrun.
+single-node scripts do instead of torchrun; `--start-method fork` forks them instead
+(torch.multiprocessing.start_processes), as notebook launchers do.
 
 With `--profile-dir DIR` each rank profiles itself with torch.profiler and writes
 `DIR/rank<R>.<ts>.pt.trace.json.gz` (tensorboard_trace_handler), as users record jobs today;
@@ -105,12 +106,14 @@ def main():
     parser.add_argument("--extra-rounds", type=int, default=12, help="backward straggler: products")
     parser.add_argument("--profile-dir", default="")
     parser.add_argument("--spawn", type=int, default=0, help="start N ranks with mp.spawn")
+    parser.add_argument("--start-method", choices=["spawn", "fork"], default="spawn")
     args = parser.parse_args()
 
     if args.spawn > 0:
         os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
         os.environ.setdefault("MASTER_PORT", "29500")
-        torch.multiprocessing.spawn(train, args=(args.spawn, args), nprocs=args.spawn)
+        torch.multiprocessing.start_processes(train, args=(args.spawn, args), nprocs=args.spawn,
+                                              start_method=args.start_method)
     else:
         train(int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1)), args)
 

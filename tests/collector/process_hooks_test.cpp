@@ -108,6 +108,55 @@ TEST_CASE(
   CHECK(eventsNamed(m, "child_range").empty());
 }
 
+TEST_CASE(
+    "process hooks: a forked child starts its own session on request with its events only and "
+    "no parent mutex held") {
+  ScratchDir dir;
+  sc::CollectorConfig c;
+  c.output_path = dir.file("parent.pt.trace.json");
+  c.flush_interval_ms = 10;  // the writer thread holds its mutexes often when a fork happens
+  REQUIRE(sc::startSession(c) == sc::StartResult::kStarted);
+  constexpr int kForks = 8;
+  int children_ok = 0;
+  for (int k = 0; k < kForks; ++k) {
+    for (int i = 0; i < 2000; ++i) recordOp("parent_filler");
+    std::fflush(nullptr);
+    const std::string child_path = dir.file("child" + std::to_string(k) + ".pt.trace.json");
+    pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      recordOp("child_before_start");  // no session of its own yet: dropped
+      setenv("STEPLINT_OUTPUT", child_path.c_str(), 1);
+      setenv("STEPLINT_CUPTI", "1", 1);
+      if (steplint_start(nullptr) != 2) _exit(13);  // the ordinary start stays refused
+      if (steplint_start_forked_rank() != 0) _exit(14);
+      for (int i = 0; i < 100; ++i) recordOp("child_event");
+      steplint_annotate_json("child_key", "7");
+      _exit(steplint_stop() == 0 ? 0 : 15);
+    }
+    int status = 0;
+    const bool exited = waitWithTimeout(pid, &status, std::chrono::seconds(10));
+    INFO("fork " << k << " status " << status);
+    CHECK((exited && WIFEXITED(status) && WEXITSTATUS(status) == 0));
+    steplint::trace::TraceModel m;
+    if (!steplint::test::importFile(child_path, m).ok()) continue;
+    CHECK(eventsNamed(m, "child_event").size() == 100);
+    CHECK(eventsNamed(m, "child_before_start").empty());
+    CHECK(eventsNamed(m, "parent_filler").empty());
+    bool key = false;
+    for (const auto& [name, raw] : m.metadata.extra) key |= name == "child_key" && raw == "7";
+    CHECK(key);
+    ++children_ok;
+  }
+  CHECK(children_ok == kForks);
+  REQUIRE(sc::stopSession());
+  steplint::trace::TraceModel m;
+  REQUIRE(steplint::test::importFile(c.output_path, m).ok());
+  CHECK(eventsNamed(m, "parent_filler").size() == 2000u * kForks);
+  CHECK(eventsNamed(m, "child_event").empty());
+  CHECK(steplint_start_forked_rank() == 2);  // not a forked child
+}
+
 namespace {
 
 std::atomic<int> g_trainer_handler_calls{0};

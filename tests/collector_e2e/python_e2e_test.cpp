@@ -10,7 +10,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "e2e_support.h"
 #include "steplint/trace/trace_file_names.h"
@@ -170,26 +172,43 @@ TEST_CASE(
   }
 }
 
-TEST_CASE(
-    "steplint record on ranks started by torch.multiprocessing.spawn: each rank records from "
-    "init_process_group on, under its own rank (#16)",
-    "[torch][python][slow]") {
-  requireTorchPython();
-  const std::string trace = scratchPath("spawn.pt.trace.json");
-  const std::string log = scratchPath("spawn.log");
-  const std::string port = std::to_string(20000 + (getpid() + 7) % 20000);
-  // No RANK in the children's environment: only init_process_group knows who is who.
-  const int rc = runProcess({STEPLINT_EXE, "record", "--no-config", "-o", trace, "--", kPython,
-                             DDP_SAMPLE, "--spawn", "2", "--straggler", "dataloader",
-                             "--straggler-rank", "1", "--steps", "8", "--delay-ms", "1"},
+namespace {
+
+/// Records the DDP sample starting 2 ranks itself with `start_method` (no RANK in their
+/// environment: only init_process_group knows who is who), checks what every such job shows
+/// (exit 0, SL701 on the slow loader's rank, a trace per rank with its rank, the loader's
+/// settings and 8 optimizer steps, no launcher trace), runs `per_rank` on each rank's trace
+/// and returns the command's output.
+std::string recordSelfStartedRanks(const std::string& start_method, int port_salt,
+                                   const std::function<void(const LintedTrace&)>& per_rank) {
+  const std::string trace = scratchPath(start_method + "_ranks.pt.trace.json");
+  const std::string log = scratchPath(start_method + "_ranks.log");
+  const std::string port = std::to_string(20000 + (getpid() + port_salt) % 20000);
+  const int rc = runProcess({STEPLINT_EXE,
+                             "record",
+                             "--no-config",
+                             "-o",
+                             trace,
+                             "--",
+                             kPython,
+                             DDP_SAMPLE,
+                             "--spawn",
+                             "2",
+                             "--start-method",
+                             start_method,
+                             "--straggler",
+                             "dataloader",
+                             "--straggler-rank",
+                             "1",
+                             "--steps",
+                             "8",
+                             "--delay-ms",
+                             "1"},
                             {{"MASTER_PORT", port}, {"OMP_NUM_THREADS", "1"}}, log);
   const std::string output = readFile(log);
   INFO(output);
   CHECK(rc == 0);
   CHECK(output.find("SL701 [warning] rank 1 keeps the other 1 rank(s) waiting") !=
-        std::string::npos);
-  // Rank 0's exposed communication is nearly all waiting for rank 1: said, and not its saving.
-  CHECK(output.find("of it is waiting for rank 1 (SL701), which only that rank's fix removes") !=
         std::string::npos);
   for (int rank : {0, 1}) {
     const std::string path = trace::processTracePath(trace, "rank" + std::to_string(rank));
@@ -198,12 +217,47 @@ TEST_CASE(
     REQUIRE(lintTrace(path, t, &error));
     CHECK(t.model.metadata.distributed.rank == rank);
     CHECK(t.model.metadata.distributed.world_size == 2);
-    CHECK(t.model.metadata.distributed.backend == "gloo");
     CHECK(t.json.value("dataloader_workers", -1) == 0);  // the hook runs in the rank too
     CHECK(t.countNamed("Optimizer.step#SGD.step") == 8);
+    per_rank(t);
   }
   // The launcher ran no operator: its own trace is removed, no third file is left.
   CHECK_FALSE(std::filesystem::exists(trace));
+  return output;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "steplint record on ranks started by torch.multiprocessing.spawn: each rank records from "
+    "init_process_group on, under its own rank (#16)",
+    "[torch][python][slow]") {
+  requireTorchPython();
+  const std::string output = recordSelfStartedRanks("spawn", 7, [](const LintedTrace& t) {
+    CHECK(t.model.metadata.distributed.backend == "gloo");
+  });
+  // Rank 0's exposed communication is nearly all waiting for rank 1: said, and not its saving.
+  CHECK(output.find("of it is waiting for rank 1 (SL701), which only that rank's fix removes") !=
+        std::string::npos);
+}
+
+TEST_CASE(
+    "steplint record on ranks started with fork: each rank records on its own from "
+    "init_process_group on and host side only (#16)",
+    "[torch][python][slow]") {
+  requireTorchPython();
+  // The ranks are forked from the recording launcher: they inherit its collector with nothing
+  // running (a fresh state, collector/src/session.h) and end in os._exit(), without atexit.
+  recordSelfStartedRanks("fork", 13, [](const LintedTrace& t) {
+    // Nothing of the launcher or the other rank: one process's pid on every op.
+    std::set<int64_t> pids;
+    for (const auto& e : t.json["traceEvents"])
+      if (e.value("cat", "") == "cpu_op") pids.insert(e.value("pid", int64_t{-1}));
+    CHECK(pids.size() == 1);
+    const std::string cupti = t.json["steplint_sources"].value("cupti", "");
+    CHECK(cupti.find("not restarted in a rank forked from the recording process") !=
+          std::string::npos);
+  });
 }
 
 TEST_CASE("steplint record --modules names every nn.Module forward by its path (#16)",

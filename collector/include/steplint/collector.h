@@ -39,6 +39,11 @@ STEPLINT_API int steplint_start(const char* output_path);
 /// Ends the session started by steplint_start: flushes and writes the trace. 0 on success.
 STEPLINT_API int steplint_stop(void);
 STEPLINT_API int steplint_is_recording(void);
+/// In a process forked from a recording one (a DDP rank started with fork), which records
+/// nothing of its own: starts its own session, configured from the environment, host side only
+/// (CUPTI cannot be restarted after fork). 0 on success, 2 otherwise. The Python import hook
+/// calls it when such a process joins a process group of several ranks.
+STEPLINT_API int steplint_start_forked_rank(void);
 STEPLINT_API void steplint_step_begin(int64_t step);
 STEPLINT_API void steplint_step_end(void);
 /// kind: 0 user range (user_annotation), 1 DataLoader wait. Returns a token for range_end.
