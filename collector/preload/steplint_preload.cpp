@@ -37,8 +37,11 @@ enum State : int { kWaiting, kStarting, kSettled };
 // kSettled once the collector started, was ruled out, or recording is off: from then on the
 // wrapper only forwards.
 std::atomic<int> g_state{kSettled};
-// A forked child never starts a collector late: the parent's is marked dead in it (recorder.cpp).
+// A forked child never starts a collector at `import torch`; late (steplint_preload_start) only
+// when no collector was loaded before the fork: a loaded one starts the child's own session
+// itself (steplint_start_forked_rank).
 std::atomic<bool> g_forked{false};
+std::atomic<bool> g_collector_loaded{false};
 std::atomic<bool> g_started_late{false};
 
 bool envIsOn(const char* name) {
@@ -109,6 +112,7 @@ bool startCollector(const std::string& libtorch) {
     std::fprintf(stderr, "steplint: %s has no steplint_start\n", path.c_str());
     return false;
   }
+  g_collector_loaded.store(true);
   return start(nullptr) <= 1;  // 1 = already recording (a linked Session came first): fine
 }
 
@@ -160,13 +164,14 @@ extern "C" __attribute__((visibility("default"))) void* dlopen(const char* file,
 }
 
 /// Starts recording now, once, in a process where the import hook deferred it: a
-/// `torch.multiprocessing.spawn` child is a DataLoader worker or a rank, and only its call of
-/// `init_process_group` tells which (collector/python/sitecustomize.py sets STEPLINT_RECORD=1
-/// and STEPLINT_RANK first). The same torch check as at `import torch`. Returns 0 when the
-/// collector records, 1 when it was not started (recording off, a forked child, no libtorch
-/// mapped, a torch mismatch, no collector: said on stderr where that is news).
+/// `torch.multiprocessing.spawn` child, or a child of a fork server (forked before torch was
+/// imported), is a DataLoader worker or a rank, and only its call of `init_process_group` tells
+/// which (collector/python/sitecustomize.py sets STEPLINT_RECORD=1 and STEPLINT_RANK first). The
+/// same torch check as at `import torch`. Returns 0 when the collector records, 1 when it was
+/// not started (recording off, forked from a process that had a collector, no libtorch mapped,
+/// a torch mismatch, no collector: said on stderr where that is news).
 extern "C" __attribute__((visibility("default"))) int steplint_preload_start(void) {
-  if (g_forked.load() || g_started_late.exchange(true)) return 1;
+  if ((g_forked.load() && g_collector_loaded.load()) || g_started_late.exchange(true)) return 1;
   try {
     const std::string libtorch = steplint::preload::mappedLibtorch();
     return !libtorch.empty() && startCollector(libtorch) ? 0 : 1;

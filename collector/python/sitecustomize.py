@@ -27,6 +27,7 @@ import os
 import sys
 
 _HOOK_DIR = os.path.dirname(os.path.abspath(__file__))
+_STARTUP_PID = os.getpid()  # a process forked later (a fork server's child) has another
 
 
 def _chain_existing_sitecustomize():
@@ -210,6 +211,19 @@ def _instrument(torch):
 
     atexit.register(at_exit)
     _record_forked_ranks(torch, recorder, at_exit)
+    return recorder, at_exit
+
+
+def _stop_before_os_exit(recorder, write_final_settings):
+    """A multiprocessing child ends in os._exit(), which runs no atexit handler (ours included),
+    but first runs multiprocessing's finalizers: this one, with the lowest priority, runs last."""
+    import multiprocessing.util
+
+    def stop():
+        write_final_settings()
+        recorder.stop()
+
+    multiprocessing.util.Finalize(None, stop, exitpriority=-(2**30))
 
 
 def _record_forked_ranks(torch, recorder, write_final_settings):
@@ -241,17 +255,8 @@ def _record_forked_ranks(torch, recorder, write_final_settings):
 def _start_forked_rank(dist, recorder, write_final_settings):
     os.environ["STEPLINT_RANK"] = str(dist.get_rank())  # as _start_as_rank
     os.environ["STEPLINT_WORLD_SIZE"] = str(dist.get_world_size())
-    if recorder.start_forked_rank() != 0:
-        return
-    import multiprocessing.util
-
-    def stop():
-        write_final_settings()
-        recorder.stop()
-
-    # A multiprocessing child ends in os._exit(), which runs no atexit handler (ours included),
-    # but first runs multiprocessing's finalizers: the lowest priority runs last.
-    multiprocessing.util.Finalize(None, stop, exitpriority=-(2**30))
+    if recorder.start_forked_rank() == 0:
+        _stop_before_os_exit(recorder, write_final_settings)
 
 
 class _TorchImportWatcher:
@@ -288,7 +293,8 @@ class _TorchImportWatcher:
 
 
 def _start_as_rank(torch):
-    """Starts recording in a spawn child that has just joined a process group of several ranks."""
+    """Starts recording in a spawn child, or a fork server's child, that has just joined a
+    process group of several ranks."""
     dist = torch.distributed
     if os.environ.get("STEPLINT_RECORD") == "1" or dist.get_world_size() < 2:
         return
@@ -304,7 +310,7 @@ def _start_as_rank(torch):
     if ctypes.CDLL(None).steplint_preload_start() != 0:
         os.environ["STEPLINT_RECORD"] = "0"
         return
-    _instrument(torch)
+    _stop_before_os_exit(*_instrument(torch))
 
 
 def _defer_to_process_group(torch):
@@ -329,6 +335,29 @@ def _defer_to_process_group(torch):
     dist.distributed_c10d.init_process_group = init_process_group
 
 
+def _collector_loaded():
+    import ctypes
+
+    try:
+        ctypes.CDLL(os.environ.get("STEPLINT_COLLECTOR_LIB", ""), mode=os.RTLD_NOLOAD)
+        return True
+    except OSError:
+        return False
+
+
+def _instrument_or_defer(torch):
+    """Instruments the process whose `import torch` started the collector. A process forked
+    after Python started, from one that had not imported torch (a fork server's child: DataLoader
+    workers or ranks started with forkserver), has no collector: the preload never starts one in
+    a forked child at `import torch`. Like a spawn child, it records once init_process_group
+    makes it one of several ranks."""
+    if _collector_loaded():
+        _instrument(torch)
+    elif os.getpid() != _STARTUP_PID:
+        os.environ["STEPLINT_RECORD"] = "0"
+        _defer_to_process_group(torch)
+
+
 def _install():
     if os.environ.get("STEPLINT_RECORD") != "1" or "torch" in sys.modules:
         return
@@ -339,7 +368,7 @@ def _install():
         os.environ["STEPLINT_RECORD"] = "0"
         sys.meta_path.insert(0, _TorchImportWatcher(_defer_to_process_group))
         return
-    sys.meta_path.insert(0, _TorchImportWatcher(_instrument))
+    sys.meta_path.insert(0, _TorchImportWatcher(_instrument_or_defer))
 
 
 try:

@@ -18,7 +18,8 @@ the slowest rank's. The planted cause, on `--straggler-rank` only:
 `--spawn N` starts N ranks itself with torch.multiprocessing.spawn (no RANK in their
 environment; MASTER_ADDR/MASTER_PORT default to 127.0.0.1:29500), as many notebooks and
 single-node scripts do instead of torchrun; `--start-method fork` forks them instead
-(torch.multiprocessing.start_processes), as notebook launchers do.
+(torch.multiprocessing.start_processes), as notebook launchers do, and `forkserver` forks them
+from a fork server (Python 3.14's default start method).
 
 With `--profile-dir DIR` each rank profiles itself with torch.profiler and writes
 `DIR/rank<R>.<ts>.pt.trace.json.gz` (tensorboard_trace_handler), as users record jobs today;
@@ -106,7 +107,7 @@ def main():
     parser.add_argument("--extra-rounds", type=int, default=12, help="backward straggler: products")
     parser.add_argument("--profile-dir", default="")
     parser.add_argument("--spawn", type=int, default=0, help="start N ranks with mp.spawn")
-    parser.add_argument("--start-method", choices=["spawn", "fork"], default="spawn")
+    parser.add_argument("--start-method", choices=["spawn", "fork", "forkserver"], default="spawn")
     args = parser.parse_args()
 
     if args.spawn > 0:

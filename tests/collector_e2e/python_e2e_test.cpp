@@ -260,6 +260,19 @@ TEST_CASE(
   });
 }
 
+TEST_CASE(
+    "steplint record on ranks started with forkserver: each rank starts the collector at its "
+    "init_process_group (#16)",
+    "[torch][python][slow]") {
+  requireTorchPython();
+  // Forked from a fork server that never imported torch: no collector before the fork, so the
+  // rank loads one through the preload, as a spawn child does, and CUPTI is not ruled out.
+  recordSelfStartedRanks("forkserver", 19, [](const LintedTrace& t) {
+    const std::string cupti = t.json["steplint_sources"].value("cupti", "");
+    CHECK(cupti.find("forked") == std::string::npos);
+  });
+}
+
 TEST_CASE("steplint record --modules names every nn.Module forward by its path (#16)",
           "[torch][python]") {
   requireTorchPython();
