@@ -161,11 +161,10 @@ class _ModuleRanges:
                 return
 
 
-def _instrument(torch):
+def _instrument(torch, recorder):
     """Wraps DataLoader.__iter__ and autocast.__enter__; writes the run settings at exit."""
     import atexit
 
-    recorder = _Recorder()
     if os.environ.get("STEPLINT_MODULES") == "1":
         try:
             _ModuleRanges(torch, recorder)
@@ -226,24 +225,20 @@ def _stop_before_os_exit(recorder, write_final_settings):
     multiprocessing.util.Finalize(None, stop, exitpriority=-(2**30))
 
 
-def _record_forked_ranks(torch, recorder, write_final_settings):
-    """Wraps init_process_group, so that a rank forked from this process (start_method "fork")
-    records on its own once it joins a group of several ranks. The fork gave it this process's
-    collector with nothing running (collector/src/session.h); it starts host side only."""
+def _after_init_process_group(torch, then):
+    """Wraps init_process_group so that `then(dist)` runs after each call (never raising)."""
     import functools
 
     dist = getattr(torch, "distributed", None)
     if dist is None or not dist.is_available():
         return
-    recording_pid = os.getpid()
     original = dist.init_process_group
 
     @functools.wraps(original)
     def init_process_group(*args, **kwargs):
         result = original(*args, **kwargs)
         try:
-            if os.getpid() != recording_pid and dist.get_world_size() > 1:
-                _start_forked_rank(dist, recorder, write_final_settings)
+            then(dist)
         except Exception:
             pass
         return result
@@ -252,11 +247,27 @@ def _record_forked_ranks(torch, recorder, write_final_settings):
     dist.distributed_c10d.init_process_group = init_process_group
 
 
-def _start_forked_rank(dist, recorder, write_final_settings):
-    os.environ["STEPLINT_RANK"] = str(dist.get_rank())  # as _start_as_rank
+def _claim_rank(dist):
+    """Tells the collector this process's rank. It reads these instead of RANK / WORLD_SIZE
+    (collector/src/config.cpp): the program's own environment stays as it was."""
+    os.environ["STEPLINT_RANK"] = str(dist.get_rank())
     os.environ["STEPLINT_WORLD_SIZE"] = str(dist.get_world_size())
-    if recorder.start_forked_rank() == 0:
-        _stop_before_os_exit(recorder, write_final_settings)
+
+
+def _record_forked_ranks(torch, recorder, write_final_settings):
+    """A rank forked from this process (start_method "fork") records on its own once it joins a
+    group of several ranks. The fork gave it this process's collector with nothing running
+    (collector/src/session.h); it starts host side only."""
+    recording_pid = os.getpid()
+
+    def start_forked_rank(dist):
+        if os.getpid() == recording_pid or dist.get_world_size() < 2:
+            return
+        _claim_rank(dist)
+        if recorder.start_forked_rank() == 0:
+            _stop_before_os_exit(recorder, write_final_settings)
+
+    _after_init_process_group(torch, start_forked_rank)
 
 
 class _TorchImportWatcher:
@@ -300,49 +311,19 @@ def _start_as_rank(torch):
         return
     import ctypes
 
-    # The collector reads these instead of RANK / WORLD_SIZE (collector/src/config.cpp): the
-    # program's own environment stays as it was.
-    os.environ["STEPLINT_RANK"] = str(dist.get_rank())
-    os.environ["STEPLINT_WORLD_SIZE"] = str(dist.get_world_size())
+    _claim_rank(dist)
     os.environ["STEPLINT_RECORD"] = "1"  # this rank's own spawn children defer in turn
     # The preload (LD_PRELOAD, so its symbols are global) loads the collector after the same
     # torch check as at `import torch`; it never loads one built against another torch.
     if ctypes.CDLL(None).steplint_preload_start() != 0:
         os.environ["STEPLINT_RECORD"] = "0"
         return
-    _stop_before_os_exit(*_instrument(torch))
+    _stop_before_os_exit(*_instrument(torch, _Recorder()))
 
 
 def _defer_to_process_group(torch):
-    """Wraps init_process_group, so that a spawn child records once it proves to be a rank."""
-    import functools
-
-    dist = getattr(torch, "distributed", None)
-    if dist is None or not dist.is_available():
-        return
-    original = dist.init_process_group
-
-    @functools.wraps(original)
-    def init_process_group(*args, **kwargs):
-        result = original(*args, **kwargs)
-        try:
-            _start_as_rank(torch)
-        except Exception:
-            pass
-        return result
-
-    dist.init_process_group = init_process_group
-    dist.distributed_c10d.init_process_group = init_process_group
-
-
-def _collector_loaded():
-    import ctypes
-
-    try:
-        ctypes.CDLL(os.environ.get("STEPLINT_COLLECTOR_LIB", ""), mode=os.RTLD_NOLOAD)
-        return True
-    except OSError:
-        return False
+    """A spawn child records once its init_process_group proves it a rank."""
+    _after_init_process_group(torch, lambda dist: _start_as_rank(torch))
 
 
 def _instrument_or_defer(torch):
@@ -351,11 +332,14 @@ def _instrument_or_defer(torch):
     workers or ranks started with forkserver), has no collector: the preload never starts one in
     a forked child at `import torch`. Like a spawn child, it records once init_process_group
     makes it one of several ranks."""
-    if _collector_loaded():
-        _instrument(torch)
-    elif os.getpid() != _STARTUP_PID:
-        os.environ["STEPLINT_RECORD"] = "0"
-        _defer_to_process_group(torch)
+    try:
+        recorder = _Recorder()  # OSError: no collector loaded in this process
+    except OSError:
+        if os.getpid() != _STARTUP_PID:
+            os.environ["STEPLINT_RECORD"] = "0"
+            _defer_to_process_group(torch)
+        return
+    _instrument(torch, recorder)
 
 
 def _install():

@@ -29,7 +29,7 @@ std::string jsonString(const char* text) {
 
 }  // namespace
 
-void describeTorchRuntime(bool final) noexcept {
+void describeTorchRuntime(bool report_status) noexcept {
   // Each value on its own: torch 2.9+ throws from allowTF32CuBLAS() while the legacy and the new
   // TF32 settings disagree (seen during `import torch` on 2.11), and one such value must not
   // cost the others. Each reading replaces the last (start, step boundaries, stop).
@@ -54,7 +54,7 @@ void describeTorchRuntime(bool final) noexcept {
   put("allow_tf32_cudnn", [] { return jsonBool(at::globalContext().allowTF32CuDNN()); });
   // at::hasCUDA(): built with CUDA, hooks loaded and at least one device (no torch/cuda.h).
   put("cuda_available", [] { return jsonBool(at::hasCUDA()); });
-  if (final)
+  if (report_status)
     reportSourceStatus("torch",
                        failed.empty() ? "recording" : "recording; metadata incomplete: " + failed);
 }

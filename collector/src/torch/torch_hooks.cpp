@@ -253,10 +253,10 @@ class TorchSource final : public HostSource {
     // Again at the end (with LD_PRELOAD the session starts before main() sets cudnn.benchmark
     // & co.), unless exit() is under way: then torch's lazily built statics may be destroyed
     // and the values read at the last step boundary stand.
-    if (!processExiting()) describeTorchRuntime(/*final=*/true);
+    if (!processExiting()) describeTorchRuntime(/*report_status=*/true);
   }
 
-  void describe() override { describeTorchRuntime(/*final=*/false); }
+  void describe() override { describeTorchRuntime(/*report_status=*/false); }
 };
 
 /// Re-reads torch's settings on the trainer thread at a step boundary (sources.h).
@@ -266,7 +266,7 @@ void refreshSettingsAtStep(int64_t now_ns) noexcept {
   if (now_ns < due) return;
   // One thread per interval, should several trainer threads mark steps at once.
   if (!g_next_settings_refresh_ns.compare_exchange_strong(due, now_ns + kSettingsRefreshNs)) return;
-  describeTorchRuntime(/*final=*/true);
+  describeTorchRuntime(/*report_status=*/true);
 }
 
 }  // namespace

@@ -16,8 +16,9 @@ enum class OpScope : uint8_t { kFunction = 0, kBackwardFunction = 1, kUserScope 
 uint8_t flagsForOp(std::string_view name, OpScope scope) noexcept;
 
 /// Adds the torch_version, intra_op_threads, cudnn_* / allow_tf32_* and cuda_available
-/// metadata keys (torch_describe.cpp), each read on its own. Never throws. final: the read at
-/// stop, which names the values it could not read in the torch source's status.
-void describeTorchRuntime(bool final) noexcept;
+/// metadata keys (torch_describe.cpp), each read on its own. Never throws. report_status: set
+/// the torch source's status, naming the values it could not read (the reads at step
+/// boundaries and at stop; the start's status is the source's own).
+void describeTorchRuntime(bool report_status) noexcept;
 
 }  // namespace steplint::collector::torch_hooks
