@@ -115,24 +115,23 @@ uint32_t TraceBuilder::addComplete(EventKind kind, std::string_view name, int64_
   return addEvent(e);
 }
 
-void TraceBuilder::classifyTracks() {
-  std::vector<uint8_t> has_cpu(model_.tracks.size(), 0), has_gpu(model_.tracks.size(), 0);
-  for (const Event& e : model_.events) {
-    if (isDeviceSide(e.kind))
-      has_gpu[e.track] = 1;
-    else if (isCpuRange(e.kind) || isLaunchApi(e.kind))
-      has_cpu[e.track] = 1;
+// Once grouped, a track's events are its own: classified on the import's threads, track by track.
+void TraceBuilder::classifyTrack(Track& t) const {
+  bool has_cpu = false, has_gpu = false;
+  for (uint32_t i = t.first_event; i < t.first_event + t.event_count; ++i) {
+    const EventKind kind = model_.events[i].kind;
+    if (isDeviceSide(kind))
+      has_gpu = true;
+    else if (isCpuRange(kind) || isLaunchApi(kind))
+      has_cpu = true;
   }
-  for (size_t i = 0; i < model_.tracks.size(); ++i) {
-    Track& t = model_.tracks[i];
-    t.kind = has_gpu[i] && !has_cpu[i] ? TrackKind::kGpuStream
-             : has_cpu[i]              ? TrackKind::kCpuThread
-                                       : TrackKind::kOther;
-    auto name = pending_thread_names_.find(
-        {t.pid_label ? (kLabelBit | t.pid_label) : (static_cast<uint64_t>(t.pid) & ~kLabelBit),
-         ~uint64_t{0}});
-    if (name != pending_thread_names_.end()) t.process_name = name->second;
-  }
+  t.kind = has_gpu && !has_cpu ? TrackKind::kGpuStream
+           : has_cpu           ? TrackKind::kCpuThread
+                               : TrackKind::kOther;
+  auto name = pending_thread_names_.find(
+      {t.pid_label ? (kLabelBit | t.pid_label) : (static_cast<uint64_t>(t.pid) & ~kLabelBit),
+       ~uint64_t{0}});
+  if (name != pending_thread_names_.end()) t.process_name = name->second;
 }
 
 void TraceBuilder::linkEvents(int threads) {
@@ -198,9 +197,9 @@ void TraceBuilder::linkEvent(Event& e, const IdIndex& by_correlation, const IdIn
   }
 }
 
-void TraceBuilder::groupByTrack() {
+void TraceBuilder::groupByTrack(int threads) {
   for (const Event& e : model_.events) store_->append(e);
-  store_->moveInto(model_.events, model_.tracks);
+  store_->moveInto(model_.events, model_.tracks, threads);
 }
 
 void TraceBuilder::sortTrack(Track& t, ImportStats& stats) {
@@ -253,8 +252,7 @@ void TraceBuilder::finalize(int threads) {
     side_tables = std::thread([this] { sortSideTables(); });
   else
     sortSideTables();
-  groupByTrack();
-  classifyTracks();
+  groupByTrack(threads);
   // Tracks are independent once grouped: the largest go first so that no thread is left with
   // a big one at the end. Stats are counted per track (ImportStats is not atomic), added after.
   std::vector<uint32_t> order(model_.tracks.size());
@@ -263,8 +261,10 @@ void TraceBuilder::finalize(int threads) {
     return model_.tracks[a].event_count > model_.tracks[b].event_count;
   });
   std::vector<ImportStats> task_stats(order.size());
-  parallelFor(order.size(), threads,
-              [&](size_t i) { sortTrack(model_.tracks[order[i]], task_stats[i]); });
+  parallelFor(order.size(), threads, [&](size_t i) {
+    classifyTrack(model_.tracks[order[i]]);
+    sortTrack(model_.tracks[order[i]], task_stats[i]);
+  });
   for (const ImportStats& s : task_stats) model_.stats.merge(s);
   linkEvents(threads);
   if (side_tables.joinable()) side_tables.join();

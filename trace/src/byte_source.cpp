@@ -17,14 +17,26 @@
 #endif
 #include <zlib.h>
 
+#include "mapped_input.h"
+
 namespace steplint::trace {
 namespace {
+
+// Smaller files are read: a mapping's setup and page faults cost more than copying them.
+constexpr uint64_t kMapAtLeast = uint64_t{1} << 20;
 
 class FileSource final : public ByteSource {
  public:
   FileSource(int fd, uint64_t size) : fd_(fd), size_(size) {}
   ~FileSource() override { ::close(fd_); }
   size_t read(char* dst, size_t capacity) override {
+    if (mapping_) {  // after views the descriptor's offset lags: go on from the mapping
+      const uint64_t left = mapping_->size() > consumed_ ? mapping_->size() - consumed_ : 0;
+      const size_t n = static_cast<size_t>(std::min<uint64_t>(capacity, left));
+      std::memcpy(dst, mapping_->data() + consumed_, n);
+      consumed_ += n;
+      return n;
+    }
     while (true) {
       const ssize_t n = ::read(fd_, dst, capacity);
       if (n >= 0) {
@@ -36,15 +48,40 @@ class FileSource final : public ByteSource {
       return 0;
     }
   }
-  std::string error() const override { return error_; }
+  std::string error() const override {
+    if (!error_.empty() || !shrank()) return error_;
+    return "the file shrank while it was read (another program truncated or rewrote it)";
+  }
   uint64_t inputConsumed() const override { return consumed_; }
   uint64_t inputSize() const override { return size_; }
+  bool shrank() const override { return mapping_ && mapping_->shrank(); }
+
+  // The read() calls before the first view (the sniffed head) leave the descriptor's offset at
+  // consumed_, so views and reads agree on what was delivered.
+  bool readView(size_t keep, size_t want, MappedView& out) override {
+    if (keep > consumed_ || !mapOnce()) return false;
+    const uint64_t left = mapping_->size() > consumed_ ? mapping_->size() - consumed_ : 0;
+    const size_t fresh = static_cast<size_t>(std::min<uint64_t>(want, left));
+    out.mapping = mapping_;
+    out.offset = consumed_ - keep;
+    out.size = keep + fresh;
+    consumed_ += fresh;
+    return true;
+  }
 
  private:
+  bool mapOnce() {
+    if (!mapping_ && !map_tried_ && size_ >= kMapAtLeast) mapping_ = MappedInput::map(fd_, size_);
+    map_tried_ = true;
+    return mapping_ != nullptr;
+  }
+
   int fd_;
   uint64_t size_;
   uint64_t consumed_ = 0;
   std::string error_;
+  std::shared_ptr<const MappedInput> mapping_;
+  bool map_tried_ = false;
 };
 
 class MemorySource final : public ByteSource {
@@ -80,6 +117,11 @@ class PrefixedSource final : public ByteSource {
   uint64_t inputConsumed() const override { return inner_->inputConsumed(); }
   uint64_t inputSize() const override { return inner_->inputSize(); }
   bool compressed() const override { return inner_->compressed(); }
+  // The prefix was read from inner_'s start, so once it is delivered the two agree on offsets.
+  bool readView(size_t keep, size_t want, MappedView& out) override {
+    return pos_ == prefix_.size() && inner_->readView(keep, want, out);
+  }
+  bool shrank() const override { return inner_->shrank(); }
 
  private:
   std::string prefix_;

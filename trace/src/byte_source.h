@@ -14,6 +14,15 @@
 
 namespace steplint::trace {
 
+class MappedInput;
+
+/// Bytes of a mapped file handed out without a copy (ByteSource::readView).
+struct MappedView {
+  std::shared_ptr<const MappedInput> mapping;
+  uint64_t offset = 0;  // of data() in the file
+  size_t size = 0;
+};
+
 class ByteSource {
  public:
   virtual ~ByteSource() = default;
@@ -28,6 +37,18 @@ class ByteSource {
   virtual uint64_t inputSize() const = 0;
   /// True if the bytes delivered are decompressed from a smaller input.
   virtual bool compressed() const { return false; }
+  /// For a large regular file read as is: maps it (once) and hands out the last `keep` bytes
+  /// delivered plus up to `want` new ones as a view into the mapping, consumed as a read()
+  /// of them would be. False (nothing consumed) where that is not possible: streams, gzip,
+  /// memory, small files, a failed mmap; the caller then reads a copy.
+  virtual bool readView(size_t keep, size_t want, MappedView& out) {
+    (void)keep;
+    (void)want;
+    (void)out;
+    return false;
+  }
+  /// True if a mapped file shrank while it was read (MappedInput::shrank).
+  virtual bool shrank() const { return false; }
 };
 
 /// Reads an input opened by InputFile::open (regular file, pipe or FIFO).

@@ -28,7 +28,7 @@ class Reader {
  public:
   Reader(ByteSource& source, std::string head) : source_(source) {
     chunk_ = makeChunk(head.size() + nextReadSize());
-    std::memcpy(chunk_->data.get(), head.data(), head.size());
+    std::memcpy(chunk_->owned.get(), head.data(), head.size());
     chunk_->size = head.size();
     bytes_read_ = head.size();
   }
@@ -59,15 +59,18 @@ class Reader {
     // bytes larger than the next might need, so the pool kept missing and up to 16 chunks,
     // 128 MiB of fresh pages, were allocated.) Only a huge partial event needs a larger chunk.
     if (want == kChunkSize && keep <= kChunkSize / 2) want = kChunkSize - keep;
-    auto next = makeChunk(keep + want);
-    std::memcpy(next->data.get(), chunk_->data.get() + keep_from, keep);
-    size_t filled = keep;
-    while (filled < keep + want) {
-      const size_t n = source_.read(next->data.get() + filled, keep + want - filled);
-      if (n == 0) break;
-      filled += n;
+    std::shared_ptr<TextChunk> next = viewChunk(keep, want);
+    size_t filled = next ? next->size : keep;
+    if (!next) {
+      next = makeChunk(keep + want);
+      std::memcpy(next->owned.get(), chunk_->data + keep_from, keep);
+      while (filled < keep + want) {
+        const size_t n = source_.read(next->owned.get() + filled, keep + want - filled);
+        if (n == 0) break;
+        filled += n;
+      }
+      next->size = filled;
     }
-    next->size = filled;
     bytes_read_ += filled - keep;
     base_ += keep_from;
     pos_ -= std::min(pos_, keep_from);
@@ -90,6 +93,21 @@ class Reader {
     return static_cast<size_t>(std::min<uint64_t>(kChunkSize, left + 64));
   }
 
+  // A mapped file needs no copy: the kept bytes are the view's start. The chunk it replaces
+  // then drops only its pages before that start.
+  std::shared_ptr<TextChunk> viewChunk(size_t keep, size_t want) {
+    MappedView view;
+    if (!source_.readView(keep, want, view)) return nullptr;
+    auto c = std::make_shared<TextChunk>();
+    c->data = view.mapping->data() + view.offset;
+    c->capacity = c->size = view.size;
+    c->mapping = std::move(view.mapping);
+    c->release_begin = view.offset;
+    c->release_end = view.offset + view.size;
+    if (chunk_->mapping) chunk_->release_end = view.offset;
+    return c;
+  }
+
   // Chunks come back from parser threads when their batches are done; reusing them avoids
   // faulting in fresh pages for every refill.
   std::shared_ptr<TextChunk> makeChunk(size_t capacity) {
@@ -100,9 +118,10 @@ class Reader {
       }
     }
     auto c = std::make_shared<TextChunk>();
-    c->data.reset(new char[capacity + kPadding]);
+    c->owned.reset(new char[capacity + kPadding]);
+    c->data = c->owned.get();
     c->capacity = capacity;
-    adviseHugePages(c->data.get(), capacity + kPadding);
+    adviseHugePages(c->data, capacity + kPadding);
     if (pool_.size() < kPoolSize) pool_.push_back(c);
     return c;
   }
@@ -194,7 +213,7 @@ bool ChromeJsonImport::readEvents(bool array_form) {
   std::vector<ArraySplitter::Element> elements;
   while (true) {
     auto& chunk = reader_.chunk();
-    const auto result = splitter.scan(chunk->data.get(), chunk->size, reader_.eof(), elements);
+    const auto result = splitter.scan(chunk->data, chunk->size, reader_.eof(), elements);
     dispatch(elements);
     const bool array_end = result == ArraySplitter::Result::kArrayEnd;
     const bool cancel = cancelled();
@@ -394,7 +413,8 @@ ImportStatus importChromeJson(ByteSource& source, std::string head, TraceModel& 
   ChromeJsonImport import(source, std::move(head), model, options);
   ImportStatus status = import.run();
   const std::string source_error = source.error();
-  if (!source_error.empty() && status.ok()) model.stats.add(Stat::gzip_error);
+  if (!source_error.empty() && status.ok())
+    model.stats.add(source.compressed() ? Stat::gzip_error : Stat::input_read_error);
   return status;
 }
 

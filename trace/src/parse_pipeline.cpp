@@ -34,7 +34,7 @@ void ParsePipeline::work() {
     lock.unlock();
     if (!batch) batch = std::make_unique<EventBatch>();
     batch->clear();
-    parser.parseBatch(job.chunk->data.get(), job.elements, 0, job.elements.size(), *batch);
+    parser.parseBatch(job.chunk->data, job.elements, 0, job.elements.size(), *batch);
     job.chunk.reset();  // release the text before waiting for the lock
     lock.lock();
     done_.emplace(seq, std::move(batch));
@@ -65,7 +65,7 @@ void ParsePipeline::submit(BatchJob job) {
     static thread_local KinetoEventParser parser;
     static thread_local EventBatch batch;
     batch.clear();
-    parser.parseBatch(job.chunk->data.get(), job.elements, 0, job.elements.size(), batch);
+    parser.parseBatch(job.chunk->data, job.elements, 0, job.elements.size(), batch);
     sink_(batch);
     return;
   }

@@ -14,14 +14,27 @@
 
 #include "event_batch.h"
 #include "json_splitter.h"
+#include "mapped_input.h"
 
 namespace steplint::trace {
 
-/// A buffer of input text; shared by the batches cut from it.
+/// A buffer of input text, shared by the batches cut from it: a copy read into `owned`, or a
+/// view of a mapped file whose pages [release_begin, release_end) are dropped when the last
+/// batch is done with it (release_end stops where the next view's kept bytes begin).
 struct TextChunk {
-  std::unique_ptr<char[]> data;
+  const char* data = nullptr;  // owned.get() or a view; padded readable bytes follow `size`
   size_t capacity = 0;
   size_t size = 0;
+  std::unique_ptr<char[]> owned;
+  std::shared_ptr<const MappedInput> mapping;
+  uint64_t release_begin = 0, release_end = 0;
+
+  TextChunk() = default;
+  TextChunk(const TextChunk&) = delete;
+  TextChunk& operator=(const TextChunk&) = delete;
+  ~TextChunk() {
+    if (mapping) mapping->release(release_begin, release_end);
+  }
 };
 
 struct BatchJob {

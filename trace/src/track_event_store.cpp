@@ -3,6 +3,9 @@
 #include <sys/mman.h>
 
 #include <new>
+#include <optional>
+
+#include "page_faulter.h"
 
 namespace steplint::trace {
 
@@ -21,6 +24,14 @@ TrackEventStore::Block::Block(Block&& other) noexcept : data_(other.data_), size
   other.size_ = 0;
 }
 
+// MADV_DONTNEED, not munmap: both give the pages back, but munmap takes the address space's
+// lock for writing and so waits for the PageFaulter's populate calls (and they for it): with
+// munmap the copy spent half its time blocked.
+void TrackEventStore::Block::discardPages() {
+  if (data_ != nullptr) ::madvise(data_, kBytes, MADV_DONTNEED);
+  size_ = 0;
+}
+
 void TrackEventStore::append(const Event& e) {
   if (tracks_.size() <= e.track) tracks_.resize(size_t{e.track} + 1);
   TrackEvents& track = tracks_[e.track];
@@ -33,18 +44,26 @@ void TrackEventStore::append(const Event& e) {
   ++size_;
 }
 
-void TrackEventStore::moveInto(std::vector<Event>& out, std::vector<Track>& tracks) {
+void TrackEventStore::moveInto(std::vector<Event>& out, std::vector<Track>& tracks, int threads) {
   std::vector<Event>().swap(out);
   out.reserve(size_);
+  std::optional<PageFaulter> faulter;
+  if (threads > 1 && size_ * sizeof(Event) >= PageFaulter::kWorthIt)
+    faulter.emplace(out.data(), size_ * sizeof(Event));
+  const auto copied = [&] {
+    if (faulter) faulter->copiedUpTo(out.size() * sizeof(Event));
+  };
   for (size_t t = 0; t < tracks.size(); ++t) {
     tracks[t].first_event = static_cast<uint32_t>(out.size());
     if (t < tracks_.size()) {
       TrackEvents& track = tracks_[t];
       out.insert(out.end(), track.first.begin(), track.first.end());
       std::vector<Event>().swap(track.first);
+      copied();
       for (Block& block : track.more) {
         out.insert(out.end(), block.begin(), block.end());
-        Block gone(std::move(block));  // unmapped here: its pages back to the kernel for `out`
+        block.discardPages();  // its pages back to the kernel for `out`
+        copied();
       }
     }
     tracks[t].event_count = static_cast<uint32_t>(out.size()) - tracks[t].first_event;

@@ -25,8 +25,9 @@ class TrackEventStore {
 
   /// Replaces `out` by every event appended, track after track in the order of `tracks`, in
   /// append order within a track, and sets each track's first_event and event_count. Leaves
-  /// the store empty.
-  void moveInto(std::vector<Event>& out, std::vector<Track>& tracks);
+  /// the store empty. With `threads` > 1 a second thread faults in `out`'s pages just ahead of
+  /// the copy (page_faulter.h).
+  void moveInto(std::vector<Event>& out, std::vector<Track>& tracks, int threads = 1);
 
  private:
   // 64 Ki events (4 MiB) in a mapping of its own. Not a std::vector: glibc serves a 4 MiB
@@ -44,6 +45,8 @@ class TrackEventStore {
     Block& operator=(Block&&) = delete;
     Block(const Block&) = delete;
     bool full() const { return size_ == kEvents; }
+    /// Gives the pages back to the kernel and empties the block; the mapping stays.
+    void discardPages();
     void push(const Event& e) { new (data_ + size_++) Event(e); }  // trivially destructible
     const Event* begin() const { return data_; }
     const Event* end() const { return data_ + size_; }

@@ -54,7 +54,8 @@ bool isRecorderLoss(Stat stat) {
          stat == Stat::recorder_stopped_early;
 }
 
-// Every other data-loss counter (json_truncated, gzip_error) means the file was cut short.
+// Every other data-loss counter (json_truncated, gzip_error, input_read_error) means the file
+// was cut short.
 void describeImportLoss(const trace::ImportStats& stats, LossReport& report) {
   for (size_t i = 0; i < trace::kStatCount; ++i) {
     const auto stat = static_cast<Stat>(i);

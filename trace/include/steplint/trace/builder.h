@@ -74,8 +74,8 @@ class TraceBuilder {
     }
   };
   uint64_t rowKey(RowId id);
-  void classifyTracks();
-  void groupByTrack();
+  void classifyTrack(Track& t) const;
+  void groupByTrack(int threads);
   void sortTrack(Track& t, ImportStats& stats);
   void nestTrack(Track& t, ImportStats& stats);
   void sortSideTables();

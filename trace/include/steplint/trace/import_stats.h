@@ -30,6 +30,8 @@ enum class StatSeverity : uint8_t {
   X(json_second_document, kDataLoss,                                                           \
     "A second JSON document after the trace; its events were not imported")                    \
   X(gzip_error, kDataLoss, "Corrupt or truncated gzip stream; later data lost")                \
+  X(input_read_error, kDataLoss,                                                               \
+    "Reading the file failed, or it shrank while being read; later data lost")                 \
   X(event_not_object, kError, "traceEvents element that is not an object; dropped")            \
   X(event_unknown_phase, kInfo, "Event with a phase steplint does not model; skipped")         \
   X(event_missing_field, kError, "Event without a usable ph/ts/dur; dropped")                  \
