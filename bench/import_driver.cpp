@@ -39,11 +39,13 @@ int rawParse(const char* path, int runs) {
   const double mb = static_cast<double>(r.json_bytes) / 1e6;
   std::printf(
       "file=%s ok=1 json_bytes=%llu implementation=%s values=%llu ondemand_seconds=%.3f "
-      "ondemand_mb_per_s=%.1f dom_seconds=%.3f dom_mb_per_s=%.1f\n",
+      "ondemand_mb_per_s=%.1f dom_seconds=%.3f dom_mb_per_s=%.1f load_seconds=%.3f "
+      "first_ondemand_seconds=%.3f cold_mb_per_s=%.1f\n",
       path, static_cast<unsigned long long>(r.json_bytes), r.implementation.c_str(),
       static_cast<unsigned long long>(r.values), r.ondemand_seconds,
       r.ondemand_seconds > 0 ? mb / r.ondemand_seconds : 0.0, r.dom_seconds,
-      r.dom_seconds > 0 ? mb / r.dom_seconds : 0.0);
+      r.dom_seconds > 0 ? mb / r.dom_seconds : 0.0, r.load_seconds, r.first_ondemand_seconds,
+      mb / (r.load_seconds + r.first_ondemand_seconds));
   return 0;
 }
 

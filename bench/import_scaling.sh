@@ -1,9 +1,10 @@
 # Sourced by bench/import_bench.sh --scaling (it defines measure, json_size, generate and the
 # binaries). For each size in BENCH_SIZES, plain and gzip: simdjson's own parse of the same JSON
-# (steplint-import-bench --raw: the baseline), then `steplint summary` and the import alone on
-# 1 core, 2 cores and all cores (taskset), each with MB/s, the ratio to the baseline measured
-# in this run, peak RSS and RSS per MB of JSON, and the import's serial tail (TraceBuilder::finalize,
-# "final s"); last, issue 18's targets against the 2-core rows.
+# (steplint-import-bench --raw: the baseline, and beside it a simdjson program's cold run), then
+# `steplint summary` and the import alone on 1 core, 2 cores and all cores (taskset), each with
+# MB/s, the ratio to the baseline measured in this run, peak RSS and RSS per MB of JSON, and the
+# import's serial tail (TraceBuilder::finalize, "final s"); last, issue 18's targets against the
+# 2-core rows.
 
 sizes=${BENCH_SIZES:-100M}
 cores_total=$(nproc)
@@ -32,6 +33,12 @@ for size in $sizes; do
       "$mb" "raw On-Demand" "$(field "$raw" ondemand_seconds)" - "$raw_od" 1.00 "$(field "$raw" implementation)"
     printf '%-34s %8s %-14s %7s %6s %7.0f %6s\n' "$label" "$mb" "raw DOM" "$(field "$raw" dom_seconds)" - \
       "$raw_dom" "$(ratio "$raw_dom" "$raw_od")"
+    # A simdjson program on the file: its loader (plain files) and the first walk, which faults
+    # in the parser's buffers, as `steplint summary` faults in its own. Beside the baseline.
+    raw_cold=$(field "$raw" cold_mb_per_s)
+    printf '%-34s %8s %-14s %7s %6s %7.0f %6s   (load %s s + first walk %s s)\n' "$label" "$mb" \
+      "raw cold" - - "$raw_cold" "$(ratio "$raw_cold" "$raw_od")" "$(field "$raw" load_seconds)" \
+      "$(field "$raw" first_ondemand_seconds)"
     one_core=""
     for c in $core_counts; do
       cpus="0-$((c - 1))"
@@ -52,7 +59,7 @@ for size in $sizes; do
         if [[ "$f" == *.gz ]]; then
           targets+=("$label, $name: $rate MB/s of JSON (target >= 500)")
         else
-          targets+=("$label, $name: $(ratio "$rate" "$raw_od") x raw parse (target >= 0.85), $(ratio "$rate" "$one_core") x 1 core (target >= 1.8)")
+          targets+=("$label, $name: $(ratio "$rate" "$raw_od") x raw parse (target >= 0.85; $(ratio "$rate" "$raw_cold") x the cold one), $(ratio "$rate" "$one_core") x 1 core (target >= 1.8)")
         fi
       fi
     done

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <random>
 #include <string>
 
 #include "json_splitter.h"
@@ -26,35 +27,55 @@ std::vector<std::string> split(const std::string& text, size_t step, bool* close
   for (const auto& e : out) parts.push_back(text.substr(e.begin, e.end - e.begin));
   return parts;
 }
+
+// Runs `check` with every block kernel this CPU has (SSE2 always; AVX2 and AVX-512 where
+// present), then goes back to the automatic choice. INFO names the kernel on failure.
+template <typename Check>
+void forEachKernel(const Check& check) {
+  using K = ArraySplitter::Kernel;
+  int ran = 0;
+  for (K kernel : {K::kBaseline, K::kAvx2, K::kAvx512}) {
+    if (!ArraySplitter::useKernel(kernel)) continue;
+    INFO("kernel " << static_cast<int>(kernel));
+    check();
+    ++ran;
+  }
+  ArraySplitter::useKernel(K::kAuto);
+  CHECK(ran >= 1);
+}
 }  // namespace
 
 TEST_CASE("splitter finds objects, skipping brackets inside strings", "[trace][splitter]") {
   const std::string text =
       R"({"a": "}{"}, {"b": [1, {"c": "x\"]"}]},{"d":"\\"} , {"e": "\\\"}"}  ] tail)";
-  for (size_t step : {1, 7, 63, 64, 65, 1000}) {
-    INFO(step);
-    bool closed = false;
-    const auto parts = split(text, step, &closed);
-    REQUIRE(parts.size() == 4);
-    CHECK(parts[0] == R"({"a": "}{"})");
-    CHECK(parts[1] == R"({"b": [1, {"c": "x\"]"}]})");
-    CHECK(parts[2] == R"({"d":"\\"})");
-    CHECK(parts[3] == R"({"e": "\\\"}"})");
-    CHECK(closed);
-  }
+  forEachKernel([&] {
+    for (size_t step : {1, 7, 63, 64, 65, 1000}) {
+      INFO(step);
+      bool closed = false;
+      const auto parts = split(text, step, &closed);
+      REQUIRE(parts.size() == 4);
+      CHECK(parts[0] == R"({"a": "}{"})");
+      CHECK(parts[1] == R"({"b": [1, {"c": "x\"]"}]})");
+      CHECK(parts[2] == R"({"d":"\\"})");
+      CHECK(parts[3] == R"({"e": "\\\"}"})");
+      CHECK(closed);
+    }
+  });
 }
 
 TEST_CASE("splitter handles long backslash runs across block borders", "[trace][splitter]") {
-  for (size_t pad = 0; pad < 70; ++pad) {
-    // 63 backslashes then a quote: the quote is escaped (odd run), the brace after it is
-    // inside the string, and the next quote closes it. Padding moves the run across blocks.
-    const std::string text =
-        "{\"k\": \"" + std::string(pad, 'x') + std::string(63, '\\') + "\"}\"}, {}]";
-    const auto parts = split(text, 64);
-    INFO(pad);
-    REQUIRE(parts.size() == 2);
-    CHECK(parts[1] == "{}");
-  }
+  forEachKernel([] {
+    for (size_t pad = 0; pad < 70; ++pad) {
+      // 63 backslashes then a quote: the quote is escaped (odd run), the brace after it is
+      // inside the string, and the next quote closes it. Padding moves the run across blocks.
+      const std::string text =
+          "{\"k\": \"" + std::string(pad, 'x') + std::string(63, '\\') + "\"}\"}, {}]";
+      const auto parts = split(text, 64);
+      INFO(pad);
+      REQUIRE(parts.size() == 2);
+      CHECK(parts[1] == "{}");
+    }
+  });
 }
 
 TEST_CASE("splitter reports elements over the limit as skipped", "[trace][splitter]") {
@@ -65,4 +86,35 @@ TEST_CASE("splitter reports elements over the limit as skipped", "[trace][splitt
   REQUIRE(s.scan(text.data(), text.size(), true, out) == ArraySplitter::Result::kArrayEnd);
   REQUIRE(out.size() == 2);
   CHECK(s.skippedElements() == 1);
+}
+
+TEST_CASE("every splitter kernel cuts random text the same way", "[trace][splitter]") {
+  // Objects with strings full of brackets, quotes and backslash runs of every length, so that
+  // escapes, in-string state and depth cross block borders in many places.
+  std::mt19937 rng(18);
+  const std::string alphabet = "{}[]\"\\\\\\ax,:";
+  std::string text;
+  for (int element = 0; element < 3000; ++element) {
+    text += element % 3 == 0 ? "{\"k\": [1, {\"s\": \"" : "{\"s\": \"";
+    const int length = static_cast<int>(rng() % 90);
+    for (int i = 0; i < length; ++i) {
+      const char c = alphabet[rng() % alphabet.size()];
+      if (c == '"')
+        text += "\\\"";  // a quote in a string is escaped ...
+      else if (c == '\\')
+        text += rng() % 2 ? "\\\\" : "\\n";  // ... and so is a backslash
+      else
+        text += c;
+    }
+    text += element % 3 == 0 ? "\"}]}, " : "\"}, ";
+  }
+  text += "]";
+  std::vector<std::vector<std::string>> results;
+  forEachKernel([&] {
+    for (size_t step : {64, 100, 4096}) results.push_back(split(text, step));
+  });
+  REQUIRE(!results.empty());
+  REQUIRE(results[0].size() == 3000);
+  CHECK(results[0][1].rfind("{\"s\": \"", 0) == 0);
+  for (const auto& r : results) CHECK(r == results[0]);
 }

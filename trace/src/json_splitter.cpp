@@ -1,5 +1,6 @@
 #include "json_splitter.h"
 
+#include <atomic>
 #include <cstring>
 
 #if defined(__x86_64__)
@@ -14,8 +15,20 @@ struct BlockMasks {
 };
 
 #if defined(__x86_64__)
-// AVX2 variant, chosen at run time: the splitter is the one stage the importer's main thread
-// runs over every byte, so it pays to classify 32 bytes per instruction.
+// Classifying 64 bytes: one AVX-512 compare per character class where the CPU has it, else
+// AVX2 or SSE2 (the x86-64 baseline); chosen once at run time. '[' | 0x20 == '{' and
+// ']' | 0x20 == '}', so one compare finds both kinds of opener (and closer).
+__attribute__((target("avx512f,avx512bw"))) inline BlockMasks classifyAvx512(const char* p) {
+  const __m512i v = _mm512_loadu_si512(p);
+  const __m512i lower = _mm512_or_si512(v, _mm512_set1_epi8(0x20));
+  BlockMasks m;
+  m.quote = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('"'));
+  m.backslash = _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8('\\'));
+  m.open = _mm512_cmpeq_epi8_mask(lower, _mm512_set1_epi8('{'));
+  m.close = _mm512_cmpeq_epi8_mask(lower, _mm512_set1_epi8('}'));
+  return m;
+}
+
 __attribute__((target("avx2"))) inline uint64_t eqMaskAvx2(__m256i a, __m256i b, char c) {
   const __m256i n = _mm256_set1_epi8(c);
   const auto m0 = static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(a, n)));
@@ -23,7 +36,7 @@ __attribute__((target("avx2"))) inline uint64_t eqMaskAvx2(__m256i a, __m256i b,
   return static_cast<uint64_t>(m0) | static_cast<uint64_t>(m1) << 32;
 }
 
-__attribute__((target("avx2"))) BlockMasks classifyAvx2(const char* p) {
+__attribute__((target("avx2"))) inline BlockMasks classifyAvx2(const char* p) {
   const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
   const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 32));
   const __m256i bit20 = _mm256_set1_epi8(0x20);
@@ -44,12 +57,12 @@ inline uint64_t eqMask(const __m128i v[4], __m128i needle) {
          << (16 * i);
   return m;
 }
-BlockMasks classifySse2(const char* p) {
+inline BlockMasks classifySse2(const char* p) {
   __m128i v[4], lower[4];
   const __m128i bit20 = _mm_set1_epi8(0x20);
   for (int i = 0; i < 4; ++i) {
     v[i] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * i));
-    lower[i] = _mm_or_si128(v[i], bit20);  // '[' | 0x20 == '{', ']' | 0x20 == '}'
+    lower[i] = _mm_or_si128(v[i], bit20);
   }
   BlockMasks m;
   m.quote = eqMask(v, _mm_set1_epi8('"'));
@@ -59,14 +72,14 @@ BlockMasks classifySse2(const char* p) {
   return m;
 }
 
-using ClassifyFn = BlockMasks (*)(const char*);
-ClassifyFn pickClassify() {
-  __builtin_cpu_init();  // required before __builtin_cpu_supports in static initialisation
-  return __builtin_cpu_supports("avx2") ? classifyAvx2 : classifySse2;
+// The in-string mask's prefix XOR as one carry-less multiply by all ones (simdjson's
+// prefix_xor): the shift ladder below is a chain of twelve dependent instructions per block.
+__attribute__((target("pclmul"))) inline uint64_t prefixXorClmul(uint64_t x) {
+  const __m128i v = _mm_set_epi64x(0, static_cast<int64_t>(x));
+  return static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_clmulepi64_si128(v, _mm_set1_epi8(-1), 0)));
 }
-const ClassifyFn classify = pickClassify();
 #else
-BlockMasks classify(const char* p) {
+BlockMasks classifyScalar(const char* p) {
   BlockMasks m;
   for (int i = 0; i < 64; ++i) {
     const unsigned char c = static_cast<unsigned char>(p[i]);
@@ -98,7 +111,7 @@ uint64_t escapedChars(uint64_t bs, uint64_t& prev_odd) {
   return (even_carry_ends & kOdd) | (odd_carry_ends & kEven);
 }
 
-inline uint64_t prefixXor(uint64_t x) {
+inline uint64_t prefixXorShifts(uint64_t x) {
   x ^= x << 1;
   x ^= x << 2;
   x ^= x << 4;
@@ -110,19 +123,17 @@ inline uint64_t prefixXor(uint64_t x) {
 
 }  // namespace
 
-void ArraySplitter::scanBlock(const char* block, size_t base, std::vector<Element>& out,
-                              bool& array_end) {
-  const BlockMasks m = classify(block);
-  const uint64_t escaped = escapedChars(m.backslash, prev_odd_backslash_);
-  const uint64_t quotes = m.quote & ~escaped;
-  const uint64_t in_string = prefixXor(quotes) ^ prev_in_string_;
-  prev_in_string_ = static_cast<uint64_t>(static_cast<int64_t>(in_string) >> 63);
-  uint64_t brackets = (m.open | m.close) & ~in_string;
+// The brackets outside strings of the block at `base`: depth, element edges, the array's end.
+// Inlined into every kernel below.
+__attribute__((always_inline)) inline bool ArraySplitter::scanBrackets(uint64_t open,
+                                                                       uint64_t brackets,
+                                                                       size_t base,
+                                                                       std::vector<Element>& out) {
   while (brackets) {
     const int i = __builtin_ctzll(brackets);
     brackets &= brackets - 1;
     const size_t at = base + static_cast<size_t>(i);
-    if (m.open >> i & 1) {
+    if (open >> i & 1) {
       if (depth_++ == 0) {
         element_start_ = at;
         skipping_ = false;
@@ -131,8 +142,7 @@ void ArraySplitter::scanBlock(const char* block, size_t base, std::vector<Elemen
     }
     if (depth_ == 0) {  // the array's own closing bracket
       array_end_ = at;
-      array_end = true;
-      return;
+      return true;
     }
     if (--depth_ == 0) {
       if (skipping_) {
@@ -144,21 +154,96 @@ void ArraySplitter::scanBlock(const char* block, size_t base, std::vector<Elemen
     }
   }
   if (depth_ > 0 && !skipping_ && base + 64 - element_start_ > max_element_) skipping_ = true;
+  return false;
+}
+
+// One kernel per instruction set: the loop over blocks is compiled with the set's target so
+// that classifying, the prefix XOR and the bracket walk inline into one loop (a call per block
+// through a function pointer cost as much as the classifying). A macro because GCC inlines a
+// target-specific function only into a function of the same target, not into a template.
+// Returns the blocks scanned before the one holding the array's end (all of them if none).
+#define STEPLINT_SPLIT_KERNEL(NAME, TARGET, CLASSIFY, PREFIX_XOR)                          \
+  TARGET size_t ArraySplitter::NAME(const char* p, size_t base, size_t blocks,             \
+                                    std::vector<Element>& out, bool& array_end) {          \
+    for (size_t b = 0; b < blocks; ++b, p += 64, base += 64) {                             \
+      const BlockMasks m = CLASSIFY(p);                                                    \
+      const uint64_t quotes = m.quote & ~escapedChars(m.backslash, prev_odd_backslash_);   \
+      const uint64_t in_string = PREFIX_XOR(quotes) ^ prev_in_string_;                     \
+      prev_in_string_ = static_cast<uint64_t>(static_cast<int64_t>(in_string) >> 63);      \
+      if (scanBrackets(m.open & ~in_string, (m.open | m.close) & ~in_string, base, out)) { \
+        array_end = true;                                                                  \
+        return b;                                                                          \
+      }                                                                                    \
+    }                                                                                      \
+    return blocks;                                                                         \
+  }
+
+#if defined(__x86_64__)
+STEPLINT_SPLIT_KERNEL(scanAvx512, __attribute__((target("avx512f,avx512bw,pclmul"))),
+                      classifyAvx512, prefixXorClmul)
+STEPLINT_SPLIT_KERNEL(scanAvx2, __attribute__((target("avx2,pclmul"))), classifyAvx2,
+                      prefixXorClmul)
+STEPLINT_SPLIT_KERNEL(scanSse2, , classifySse2, prefixXorShifts)
+#else
+STEPLINT_SPLIT_KERNEL(scanScalar, , classifyScalar, prefixXorShifts)
+#endif
+#undef STEPLINT_SPLIT_KERNEL
+
+namespace {
+std::atomic<ArraySplitter::Kernel> g_kernel{ArraySplitter::Kernel::kAuto};
+
+bool cpuRuns(ArraySplitter::Kernel kernel) {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  const bool clmul = __builtin_cpu_supports("pclmul");
+  if (kernel == ArraySplitter::Kernel::kAvx512) return clmul && __builtin_cpu_supports("avx512bw");
+  if (kernel == ArraySplitter::Kernel::kAvx2) return clmul && __builtin_cpu_supports("avx2");
+#endif
+  return kernel == ArraySplitter::Kernel::kBaseline;
+}
+
+ArraySplitter::Kernel bestKernel() {
+  static const ArraySplitter::Kernel best = [] {
+    for (auto k : {ArraySplitter::Kernel::kAvx512, ArraySplitter::Kernel::kAvx2})
+      if (cpuRuns(k)) return k;
+    return ArraySplitter::Kernel::kBaseline;
+  }();
+  return best;
+}
+}  // namespace
+
+bool ArraySplitter::useKernel(Kernel kernel) {
+  if (kernel != Kernel::kAuto && !cpuRuns(kernel)) return false;
+  g_kernel.store(kernel, std::memory_order_relaxed);
+  return true;
+}
+
+size_t ArraySplitter::scanBlocks(const char* p, size_t base, size_t blocks,
+                                 std::vector<Element>& out, bool& array_end) {
+  Kernel kernel = g_kernel.load(std::memory_order_relaxed);
+  if (kernel == Kernel::kAuto) kernel = bestKernel();
+#if defined(__x86_64__)
+  if (kernel == Kernel::kAvx512) return scanAvx512(p, base, blocks, out, array_end);
+  if (kernel == Kernel::kAvx2) return scanAvx2(p, base, blocks, out, array_end);
+  return scanSse2(p, base, blocks, out, array_end);
+#else
+  return scanScalar(p, base, blocks, out, array_end);
+#endif
 }
 
 ArraySplitter::Result ArraySplitter::scan(const char* buf, size_t size, bool final,
                                           std::vector<Element>& out) {
   bool array_end = false;
-  while (pos_ + 64 <= size) {
-    scanBlock(buf + pos_, pos_, out, array_end);
+  if (pos_ < size) {
+    const size_t blocks = (size - pos_) / 64;
+    pos_ += 64 * scanBlocks(buf + pos_, pos_, blocks, out, array_end);
     if (array_end) return Result::kArrayEnd;
-    pos_ += 64;
   }
   if (final && pos_ < size) {
     char block[64];
     std::memset(block, ' ', sizeof block);
     std::memcpy(block, buf + pos_, size - pos_);
-    scanBlock(block, pos_, out, array_end);
+    scanBlocks(block, pos_, 1, out, array_end);
     if (array_end && array_end_ < size) return Result::kArrayEnd;
     array_end = false;
     pos_ = size;

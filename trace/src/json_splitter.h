@@ -50,8 +50,25 @@ class ArraySplitter {
   /// Nesting depth inside the current element (0 between elements).
   int64_t depth() const { return depth_; }
 
+  /// The block kernels, by instruction set; every one gives the same elements. kAuto picks the
+  /// fastest this CPU runs (the default); tests pick each in turn. kBaseline is SSE2 on x86-64
+  /// (portable C elsewhere); kAvx2 and kAvx512 also need PCLMUL. Process-wide; false (and no
+  /// change) when the CPU lacks the set.
+  enum class Kernel { kAuto, kBaseline, kAvx2, kAvx512 };
+  static bool useKernel(Kernel kernel);
+
  private:
-  void scanBlock(const char* block, size_t base, std::vector<Element>& out, bool& array_end);
+  size_t scanBlocks(const char* p, size_t base, size_t blocks, std::vector<Element>& out,
+                    bool& array_end);
+  size_t scanAvx512(const char* p, size_t base, size_t blocks, std::vector<Element>& out,
+                    bool& array_end);
+  size_t scanAvx2(const char* p, size_t base, size_t blocks, std::vector<Element>& out,
+                  bool& array_end);
+  size_t scanSse2(const char* p, size_t base, size_t blocks, std::vector<Element>& out,
+                  bool& array_end);
+  size_t scanScalar(const char* p, size_t base, size_t blocks, std::vector<Element>& out,
+                    bool& array_end);
+  bool scanBrackets(uint64_t open, uint64_t brackets, size_t base, std::vector<Element>& out);
 
   size_t pos_ = 0;
   int64_t depth_ = 0;
