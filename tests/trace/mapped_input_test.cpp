@@ -47,6 +47,15 @@ std::string traceText(int count) {
   return text + "\n  ]\n}\n";
 }
 
+std::shared_ptr<MappedInput> mapWhole(const TempFile& file, size_t size) {
+  const int fd = ::open(file.path.c_str(), O_RDONLY);
+  REQUIRE(fd >= 0);
+  auto mapped = MappedInput::map(fd, size);
+  ::close(fd);  // the mapping keeps the file
+  REQUIRE(mapped);
+  return mapped;
+}
+
 int64_t totalDuration(const steplint::trace::TraceModel& m) {
   int64_t sum = 0;
   for (const auto& e : m.events) sum += e.dur_ns;
@@ -58,11 +67,7 @@ int64_t totalDuration(const steplint::trace::TraceModel& m) {
 TEST_CASE("A mapped file reads as its bytes, with zero padding after the last one") {
   const std::string text(3 * 4096 + 100, 'x');
   TempFile file(text);
-  const int fd = ::open(file.path.c_str(), O_RDONLY);
-  REQUIRE(fd >= 0);
-  auto mapped = MappedInput::map(fd, text.size());
-  ::close(fd);
-  REQUIRE(mapped);
+  auto mapped = mapWhole(file, text.size());
   CHECK(std::string(mapped->data(), mapped->size()) == text);
   for (size_t i = 0; i < MappedInput::kPadding; ++i) CHECK(mapped->data()[text.size() + i] == 0);
   mapped->release(0, text.size());  // pages given back are read again from the file
@@ -74,11 +79,7 @@ TEST_CASE("A file truncated while mapped reads as zeros from the lost page on, n
   const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
   const std::string text(4 * page, 'y');
   TempFile file(text);
-  const int fd = ::open(file.path.c_str(), O_RDONLY);
-  REQUIRE(fd >= 0);
-  auto mapped = MappedInput::map(fd, text.size());
-  ::close(fd);
-  REQUIRE(mapped);
+  auto mapped = mapWhole(file, text.size());
   CHECK(mapped->data()[0] == 'y');
   fs::resize_file(file.path, page + 10);
   mapped->release(0, text.size());  // as the importer would, so every page is read afresh
