@@ -12,7 +12,7 @@
 //    after that point lost, counted and reported), never with a crash. Faults elsewhere go to
 //    the handler that was installed before (or the default action).
 // The file's last byte is followed by kPadding readable bytes (zeros), as simdjson-style
-// parsers need.
+// parsers need. The kernel behaviour this relies on: docs/reference/toolchain.md §11.1.
 #pragma once
 
 #include <cstddef>

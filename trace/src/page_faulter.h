@@ -5,7 +5,7 @@
 // (Linux 5.14) faults a range in without writing to it, so the two threads never write the same
 // bytes. It stays at most kAhead bytes ahead of the copy, whose source blocks are unmapped
 // behind it, so the peak memory is what it was. Where the kernel lacks it, it does nothing and
-// the copy faults its own pages, as before.
+// the copy faults its own pages, as before. Kernel facts: docs/reference/toolchain.md §11.2.
 #pragma once
 
 #include <sys/mman.h>
