@@ -100,6 +100,9 @@ TEST_CASE("A bus error outside steplint's mappings still ends the process") {
   REQUIRE(child >= 0);
   if (child == 0) {
     ::alarm(10);
+    const int quiet = ::open("/dev/null", O_WRONLY);  // the test framework's report of the fault
+    ::dup2(quiet, 1);
+    ::dup2(quiet, 2);
     const int fd = ::open(ours.path.c_str(), O_RDONLY);
     auto mapped = MappedInput::map(fd, 2 * page);  // installs the guard
     const int other = ::open(theirs.path.c_str(), O_RDWR);
@@ -111,10 +114,11 @@ TEST_CASE("A bus error outside steplint's mappings still ends the process") {
   }
   int status = 0;
   REQUIRE(::waitpid(child, &status, 0) == child);
-  // Killed by SIGBUS, or (under a sanitizer, whose handler came first) a non-zero exit; not
-  // the alarm, and none of the child's own exit codes.
+  // Ended by the fault: killed by SIGBUS, or by whatever the handler before ours does with it
+  // (Catch2 and the sanitizers report it, then abort or exit non-zero). Not by the alarm (a
+  // retry loop), and not by one of the child's own exits (the fault swallowed).
   if (WIFSIGNALED(status)) {
-    CHECK(WTERMSIG(status) == SIGBUS);
+    CHECK(WTERMSIG(status) != SIGALRM);
   } else {
     REQUIRE(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) != 0);
