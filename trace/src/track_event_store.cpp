@@ -68,6 +68,7 @@ void TrackEventStore::moveInto(std::vector<Event>& out, std::vector<Track>& trac
     }
     tracks[t].event_count = static_cast<uint32_t>(out.size()) - tracks[t].first_event;
   }
+  faulter.reset();  // joined before the blocks are unmapped (munmap would wait for its calls)
   tracks_.clear();
   size_ = 0;
 }
