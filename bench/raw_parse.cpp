@@ -3,10 +3,11 @@
 #include <zlib.h>
 
 #include <chrono>
-#include <cstdio>
 #include <string_view>
 
 #include <simdjson.h>
+
+#include "steplint/trace/peek.h"
 
 namespace steplint::bench {
 namespace {
@@ -40,15 +41,6 @@ bool readAll(const std::string& path, std::string& text, std::string& error) {
   gzclose(file);
   text.resize(size);
   return error.empty();
-}
-
-bool isGzip(const std::string& path) {
-  unsigned char magic[2] = {0, 0};
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (file == nullptr) return false;  // the loader then says it cannot open it
-  const size_t n = std::fread(magic, 1, 2, file);
-  std::fclose(file);
-  return n == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
 }
 
 // Visits every value and materialises what the importer would read: keys (unescaped),
@@ -111,7 +103,7 @@ RawParseResult measureRawParse(const std::string& path, int runs) {
   RawParseResult result;
   result.implementation = std::string(simdjson::get_active_implementation()->name());
   simdjson::padded_string padded;
-  if (!isGzip(path)) {  // timed as simdjson's own loader reads it
+  if (!trace::peekFile(path).gzip) {  // timed as simdjson's own loader reads it
     const auto t0 = Clock::now();
     if (simdjson::padded_string::load(path).get(padded)) {
       result.error = "simdjson cannot load " + path;

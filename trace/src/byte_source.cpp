@@ -31,8 +31,7 @@ class FileSource final : public ByteSource {
   ~FileSource() override { ::close(fd_); }
   size_t read(char* dst, size_t capacity) override {
     if (mapping_) {  // after views the descriptor's offset lags: go on from the mapping
-      const uint64_t left = mapping_->size() > consumed_ ? mapping_->size() - consumed_ : 0;
-      const size_t n = static_cast<size_t>(std::min<uint64_t>(capacity, left));
+      const size_t n = mappedLeft(capacity);
       std::memcpy(dst, mapping_->data() + consumed_, n);
       consumed_ += n;
       return n;
@@ -49,19 +48,17 @@ class FileSource final : public ByteSource {
     }
   }
   std::string error() const override {
-    if (!error_.empty() || !shrank()) return error_;
+    if (!error_.empty() || !mapping_ || !mapping_->shrank()) return error_;
     return "the file shrank while it was read (another program truncated or rewrote it)";
   }
   uint64_t inputConsumed() const override { return consumed_; }
   uint64_t inputSize() const override { return size_; }
-  bool shrank() const override { return mapping_ && mapping_->shrank(); }
 
   // The read() calls before the first view (the sniffed head) leave the descriptor's offset at
   // consumed_, so views and reads agree on what was delivered.
   bool readView(size_t keep, size_t want, MappedView& out) override {
     if (keep > consumed_ || !mapOnce()) return false;
-    const uint64_t left = mapping_->size() > consumed_ ? mapping_->size() - consumed_ : 0;
-    const size_t fresh = static_cast<size_t>(std::min<uint64_t>(want, left));
+    const size_t fresh = mappedLeft(want);
     out.mapping = mapping_;
     out.offset = consumed_ - keep;
     out.size = keep + fresh;
@@ -70,6 +67,11 @@ class FileSource final : public ByteSource {
   }
 
  private:
+  // Up to `want` of the mapped bytes not delivered yet.
+  size_t mappedLeft(size_t want) const {
+    const uint64_t left = mapping_->size() > consumed_ ? mapping_->size() - consumed_ : 0;
+    return static_cast<size_t>(std::min<uint64_t>(want, left));
+  }
   bool mapOnce() {
     if (!mapping_ && !map_tried_ && size_ >= kMapAtLeast) mapping_ = MappedInput::map(fd_, size_);
     map_tried_ = true;
@@ -121,7 +123,6 @@ class PrefixedSource final : public ByteSource {
   bool readView(size_t keep, size_t want, MappedView& out) override {
     return pos_ == prefix_.size() && inner_->readView(keep, want, out);
   }
-  bool shrank() const override { return inner_->shrank(); }
 
  private:
   std::string prefix_;

@@ -47,8 +47,6 @@ class ByteSource {
     (void)out;
     return false;
   }
-  /// True if a mapped file shrank while it was read (MappedInput::shrank).
-  virtual bool shrank() const { return false; }
 };
 
 /// Reads an input opened by InputFile::open (regular file, pipe or FIFO).

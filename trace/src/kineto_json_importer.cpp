@@ -19,6 +19,8 @@ constexpr size_t kChunkSize = size_t{8} << 20;  // input read per refill
 constexpr size_t kBatchBytes = size_t{512}
                                << 10;  // text per parse job: small enough to spread over threads
 constexpr size_t kPadding = 64;
+// A view of a mapped file stands in for a chunk, so the mapping promises as much padding.
+static_assert(MappedInput::kPadding >= kPadding);
 constexpr size_t kMaxKeyBytes = 4096;
 
 bool isSpace(int c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
