@@ -1,6 +1,7 @@
 // Runs the replay program (replay_internal.h) and attributes the saving of all fixes to each
 // fix with Shapley values.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -21,6 +22,10 @@ constexpr size_t kSampledOrders = 64;
 
 /// Passes of the window replayed back to back for a steady-state step (replayStepNs).
 constexpr int kPasses = 3;
+
+/// Masks replayed together in one pass over the program (runReplays): enough to keep the
+/// cores busy with independent work per item; their timelines take 8 × 8 bytes per op.
+constexpr size_t kReplayBatch = 8;
 
 double product(const std::vector<double>& factors, uint64_t bits) {
   double f = 1;
@@ -49,49 +54,63 @@ double shapleyWeight(size_t subset_size, size_t n) {
 
 }  // namespace
 
-ReplayEnds runReplay(const ReplayProgram& p, const Factors& factors, uint64_t mask, int repetitions,
-                     double op_overhead_ns) {
-  ReplayEnds out;
-  std::vector<double> free = p.slot_free;
-  std::vector<double> end(p.ops.size(), 0);
-  double h = p.start;
+void runReplays(const ReplayProgram& p, const Factors& factors, const uint64_t* masks, size_t count,
+                int repetitions, double op_overhead_ns, double* ends) {
+  // The masks' timelines side by side: [slot or op][mask]. Each item is decoded once for all
+  // of them and the masks' chains of max and add are independent, where one mask at a time
+  // streamed the whole program through the cache for every subset of the fixes.
+  std::vector<double> free(p.slot_free.size() * count);
+  for (size_t s = 0; s < p.slot_free.size(); ++s)
+    std::fill_n(free.begin() + static_cast<std::ptrdiff_t>(s * count), count, p.slot_free[s]);
+  std::vector<double> end(p.ops.size() * count, 0);
+  std::vector<double> h(count, p.start), last(count);
   for (int r = 0; r < repetitions; ++r) {
-    double last = h;
+    last = h;
     for (const ReplayItem& item : p.items) {
       switch (item.kind) {
         case ReplayItem::kWork: {
           // The profiler's own cost per recorded event comes out first (clamped: an item is
           // never shorter than nothing), then the fixes shrink what is left.
           const double unprofiled = std::max(0.0, item.dur - item.recorded * op_overhead_ns);
-          h += unprofiled * product(factors.host, mask & item.mask);
+          for (size_t k = 0; k < count; ++k)
+            h[k] += unprofiled * product(factors.host, masks[k] & item.mask);
           break;
         }
         case ReplayItem::kLaunch: {
           const ReplayOp& op = p.ops[item.op];
-          double start = std::max(h + op.launch_delay, free[op.slot] + op.queue_delay);
-          if (op.dep != kNoOp) start = std::max(start, end[op.dep] + op.dep_delay);
-          const double finish = start + op.dur * product(factors.device, mask & op.mask);
-          end[item.op] = finish;
-          free[op.slot] = finish;
-          last = std::max(last, finish);
+          double* slot_free = &free[op.slot * count];
+          double* op_end = &end[item.op * count];
+          const double* dep_end = op.dep != kNoOp ? &end[op.dep * count] : nullptr;
+          for (size_t k = 0; k < count; ++k) {
+            double start = std::max(h[k] + op.launch_delay, slot_free[k] + op.queue_delay);
+            if (dep_end != nullptr) start = std::max(start, dep_end[k] + op.dep_delay);
+            const double finish = start + op.dur * product(factors.device, masks[k] & op.mask);
+            op_end[k] = finish;
+            slot_free[k] = finish;
+            last[k] = std::max(last[k], finish);
+          }
           break;
         }
         case ReplayItem::kWait:
-          if (const uint64_t removing = mask & item.mask; removing != 0) {
-            h += item.dur * smallest(factors.residual, removing);
-          } else {
-            // An op from before the window has its observed end in the first pass; in later
-            // passes its counterpart is long done.
-            const double ready = item.op != kNoOp ? end[item.op] : (r == 0 ? item.fixed_end : h);
-            h = std::max(h, ready) + item.after;
+          for (size_t k = 0; k < count; ++k) {
+            if (const uint64_t removing = masks[k] & item.mask; removing != 0) {
+              h[k] += item.dur * smallest(factors.residual, removing);
+            } else {
+              // An op from before the window has its observed end in the first pass; in later
+              // passes its counterpart is long done.
+              const double ready =
+                  item.op != kNoOp ? end[item.op * count + k] : (r == 0 ? item.fixed_end : h[k]);
+              h[k] = std::max(h[k], ready) + item.after;
+            }
           }
           break;
       }
     }
-    out.push_back(std::max(h, last));
-    h = std::max(h, p.start);  // the next pass starts where this pass's host timeline ended
+    for (size_t k = 0; k < count; ++k) {
+      ends[k * static_cast<size_t>(repetitions) + static_cast<size_t>(r)] = std::max(h[k], last[k]);
+      h[k] = std::max(h[k], p.start);  // the next pass starts where this pass's host timeline ended
+    }
   }
-  return out;
 }
 
 StepReplay::StepReplay(const trace::TraceModel& model, const StepResult& steps,
@@ -132,17 +151,39 @@ double StepReplay::observedStepNs() const {
 }
 
 double StepReplay::replayWindowNs(uint64_t mask) const {
-  return valid() ? runReplay(*program_, program_->point, mask, 1, 0).front() - program_->start : 0;
+  if (!valid()) return 0;
+  double end = 0;
+  runReplays(*program_, program_->point, &mask, 1, 1, 0, &end);
+  return end - program_->start;
 }
 
 double StepReplay::replayStepNs(uint64_t mask, ReplayScenario scenario) const {
-  if (!valid()) return 0;
+  double step = 0;
+  replayStepsNs(&mask, 1, scenario, &step);
+  return step;
+}
+
+void StepReplay::replayStepsNs(const uint64_t* masks, size_t count, ReplayScenario scenario,
+                               double* steps) const {
+  if (!valid()) {
+    std::fill_n(steps, count, 0.0);
+    return;
+  }
   // The window's steps run kPasses times back to back; the last pass's length is the steady
   // state the trainer settles in, free of the first step's pipeline fill (the first kernel of
   // a window cannot overlap the host work before it).
-  const ReplayEnds ends = runReplay(*program_, scenario.worst ? program_->worst : program_->point,
-                                    mask, kPasses, scenario.keep_overhead ? 0 : op_overhead_ns_);
-  return (ends[kPasses - 1] - ends[kPasses - 2]) / static_cast<double>(program_->steps);
+  const Factors& factors = scenario.worst ? program_->worst : program_->point;
+  const double overhead = scenario.keep_overhead ? 0 : op_overhead_ns_;
+  std::array<double, kReplayBatch* static_cast<size_t>(kPasses)> ends;
+  for (size_t first = 0; first < count; first += kReplayBatch) {
+    const size_t n = std::min(kReplayBatch, count - first);
+    runReplays(*program_, factors, masks + first, n, kPasses, overhead, ends.data());
+    for (size_t k = 0; k < n; ++k) {
+      const double* pass = &ends[k * static_cast<size_t>(kPasses)];
+      steps[first + k] =
+          (pass[kPasses - 1] - pass[kPasses - 2]) / static_cast<double>(program_->steps);
+    }
+  }
 }
 
 namespace {
@@ -154,13 +195,26 @@ struct ScenarioSavings {
   double base = 0;
 };
 
+/// replayStepsNs of each mask into out[], a batch of masks per task on up to `threads` threads.
+void replayInBatches(const StepReplay& replay, const std::vector<uint64_t>& masks,
+                     ReplayScenario scenario, int threads, double* out) {
+  const size_t batches = (masks.size() + kReplayBatch - 1) / kReplayBatch;
+  trace::parallelFor(batches, threads, [&](size_t b) {
+    const size_t first = b * kReplayBatch;
+    replay.replayStepsNs(masks.data() + first, std::min(kReplayBatch, masks.size() - first),
+                         scenario, out + first);
+  });
+}
+
 /// Every subset of up to kExactShapleyFixes fixes replayed once (in parallel: each replay reads
 /// the program only); base, alone and all are entries of that table, and each fix's Shapley
 /// value is its marginal saving averaged over the subsets without it.
 ScenarioSavings exactSavings(const StepReplay& replay, size_t n, ReplayScenario scenario,
                              int threads) {
   std::vector<double> t(size_t{1} << n);
-  trace::parallelFor(t.size(), threads, [&](size_t s) { t[s] = replay.replayStepNs(s, scenario); });
+  std::vector<uint64_t> subsets(t.size());
+  std::iota(subsets.begin(), subsets.end(), uint64_t{0});
+  replayInBatches(replay, subsets, scenario, threads, t.data());
   ScenarioSavings out;
   out.base = t[0];
   out.all = out.base - t.back();
@@ -184,11 +238,10 @@ ScenarioSavings sampledSavings(const StepReplay& replay, size_t n, ReplayScenari
                                int threads) {
   ScenarioSavings out;
   const uint64_t all = n == 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
-  std::vector<double> ends(n + 2);
-  trace::parallelFor(ends.size(), threads, [&](size_t k) {
-    const uint64_t mask = k == 0 ? 0 : k == 1 ? all : uint64_t{1} << (k - 2);
-    ends[k] = replay.replayStepNs(mask, scenario);
-  });
+  std::vector<uint64_t> masks = {0, all};
+  for (size_t i = 0; i < n; ++i) masks.push_back(uint64_t{1} << i);
+  std::vector<double> ends(masks.size());
+  replayInBatches(replay, masks, scenario, threads, ends.data());
   out.base = ends[0];
   out.all = out.base - ends[1];
   for (size_t i = 0; i < n; ++i) out.alone.push_back(out.base - ends[i + 2]);
@@ -202,13 +255,16 @@ ScenarioSavings sampledSavings(const StepReplay& replay, size_t n, ReplayScenari
   }
   std::vector<std::vector<double>> marginal(kSampledOrders, std::vector<double>(n));
   trace::parallelFor(kSampledOrders, threads, [&](size_t r) {
-    uint64_t applied = 0;
+    // The fixes applied one more at a time: every mask of the order is known up front.
+    std::vector<uint64_t> applied(n);
+    for (size_t j = 0; j < n; ++j)
+      applied[j] = (j ? applied[j - 1] : 0) | uint64_t{1} << orders[r][j];
+    std::vector<double> after(n);
+    replay.replayStepsNs(applied.data(), n, scenario, after.data());
     double before = out.base;
-    for (size_t i : orders[r]) {
-      applied |= uint64_t{1} << i;
-      const double after = replay.replayStepNs(applied, scenario);
-      marginal[r][i] = before - after;
-      before = after;
+    for (size_t j = 0; j < n; ++j) {
+      marginal[r][orders[r][j]] = before - after[j];
+      before = after[j];
     }
   });
   out.share.assign(n, 0);

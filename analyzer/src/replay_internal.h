@@ -65,11 +65,12 @@ ReplayProgram buildReplayProgram(const trace::TraceModel& model, const StepResul
 size_t countReplayItems(const trace::TraceModel& model, const StepResult& steps, size_t first,
                         size_t last, const std::vector<FixEffect>& fixes);
 
-/// Runs the program `repetitions` times back to back with the fixes in `mask` applied; returns
-/// when each pass completed (its host timeline and its GPU work) (replay.cpp).
-using ReplayEnds = std::vector<double>;
-/// `op_overhead_ns`: taken out of each work item per recorded event in it (0: as recorded).
-ReplayEnds runReplay(const ReplayProgram& program, const Factors& factors, uint64_t mask,
-                     int repetitions, double op_overhead_ns);
+/// Runs the program `repetitions` times back to back with the fixes in `masks[k]` applied, for
+/// each of the `count` masks at once; ends[k * repetitions + r] is when pass r of mask k
+/// completed (its host timeline and its GPU work) (replay.cpp). Each mask's arithmetic is the
+/// same, in the same order, as if it ran alone. `op_overhead_ns`: taken out of each work item
+/// per recorded event in it (0: as recorded).
+void runReplays(const ReplayProgram& program, const Factors& factors, const uint64_t* masks,
+                size_t count, int repetitions, double op_overhead_ns, double* ends);
 
 }  // namespace steplint::analyzer

@@ -48,18 +48,18 @@ TraceSummary summarize(const trace::TraceModel& model, const SummaryOptions& opt
   s.event_count = model.events.size();
   s.track_count = model.tracks.size();
   // Each analysis reads the model only and writes its own fields, so independent ones run on
-  // two threads; every number is the same as in order (docs/benchmarks.md). Breakdown and
-  // attribution (the input wait between them needs the one, the other needs it) run in turn
-  // on one thread; the other takes the analyses that need no steps, then waits for the steps. The
-  // short analyses that need the steps go to whichever thread is free first, so neither is left
-  // alone at the end (on that trace the two threads' shares were 0.31 and 0.24 s with them fixed on
-  // one). Task 0 never waits, so one thread runs everything; if the steps fail (out of memory), the
-  // wait rethrows instead of hanging.
+  // two threads; every number is the same as in order (docs/benchmarks.md). One thread finds the
+  // steps, then the input wait and the attribution that needs it; the other takes the analyses
+  // that need no steps, then waits for the steps. The analyses that need only the steps go to
+  // whichever thread is free first, largest first, so neither is left alone at the end. Task 0
+  // never waits, so one thread runs everything; if the steps fail (out of memory), the wait
+  // rethrows instead of hanging.
   const int threads =
       options.threads > 0 ? options.threads : static_cast<int>(trace::availableCores());
   std::promise<void> steps_done;
   std::shared_future<void> steps_ready = steps_done.get_future().share();
-  const std::array<std::function<void()>, 3> after_steps = {
+  const std::array<std::function<void()>, 4> after_steps = {
+      [&] { s.breakdown = computeBreakdown(model, s.steps); },
       [&] { s.gpus = computeGpuSummary(model, s.steps); },
       [&] { summarizeStepsWindow(model, options, s); },
       [&] { s.profiler = profilerCostPerStep(model, s.steps); }};
@@ -80,7 +80,6 @@ TraceSummary summarize(const trace::TraceModel& model, const SummaryOptions& opt
       throw;
     }
     steps_done.set_value();
-    s.breakdown = computeBreakdown(model, s.steps);
     s.input_wait = inferInputWait(model, s.steps);
     s.attribution = computeAttribution(model, s.steps, s.input_wait.ranges);
     runAfterSteps();

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "steplint/analyzer/intervals.h"
+#include "steplint/analyzer/name_memo.h"
 
 namespace steplint::analyzer {
 namespace {
@@ -74,6 +75,7 @@ HtaKernelType htaKernelType(std::string_view name) {
 std::vector<TemporalBreakdown> computeTemporalBreakdown(const TraceModel& model,
                                                         const HtaWindow& window) {
   std::map<int32_t, DeviceEvents> devices;
+  NameMemo kernel_type(model, htaKernelType);
   for (const Event& e : model.events) {
     if (!isStreamEvent(model, e) || !window.keeps(model, e)) continue;
     auto [it, fresh] = devices.try_emplace(model.deviceOf(e));
@@ -81,8 +83,7 @@ std::vector<TemporalBreakdown> computeTemporalBreakdown(const TraceModel& model,
     d.first_start = fresh ? e.start_ns : std::min(d.first_start, e.start_ns);
     d.last_end = fresh ? e.end_ns() : std::max(d.last_end, e.end_ns());
     d.all.add(e.start_ns, e.end_ns());
-    if (htaKernelType(model.name(e)) == HtaKernelType::kComputation)
-      d.compute.add(e.start_ns, e.end_ns());
+    if (kernel_type(e.name) == HtaKernelType::kComputation) d.compute.add(e.start_ns, e.end_ns());
   }
   std::vector<TemporalBreakdown> out;
   for (auto& [device, events] : devices) out.push_back(summarize(device, events));

@@ -15,6 +15,7 @@ using steplint::analyzer::computeSteps;
 using steplint::analyzer::FixEffect;
 using steplint::analyzer::Interval;
 using steplint::analyzer::IntervalSet;
+using steplint::analyzer::ReplayScenario;
 using steplint::analyzer::StepReplay;
 using steplint::test::TestTrace;
 using steplint::trace::EventKind;
@@ -232,6 +233,15 @@ TEST_CASE(
     for (uint64_t s = 0; s < 16; ++s)
       for (uint64_t bit = 1; bit < 16; bit <<= 1)
         CHECK(replay.replayStepNs(s | bit) <= replay.replayStepNs(s) + 1e-3);
+    // Masks replayed side by side give each mask's figure alone, to the bit (any order, any
+    // count: a batch of 8 and a rest of 5).
+    const std::vector<uint64_t> masks = {15, 0, 3, 8, 1, 14, 6, 9, 2, 12, 5, 7, 4};
+    for (const ReplayScenario scenario : {ReplayScenario{}, ReplayScenario{true, false}}) {
+      std::vector<double> together(masks.size(), -1);
+      replay.replayStepsNs(masks.data(), masks.size(), scenario, together.data());
+      for (size_t k = 0; k < masks.size(); ++k)
+        CHECK(together[k] == replay.replayStepNs(masks[k], scenario));
+    }
     const auto savings = computeFixSavings(replay);
     double sum = 0;
     for (double share : savings.share_ns) {

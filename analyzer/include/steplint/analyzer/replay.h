@@ -59,6 +59,10 @@ class StepReplay {
   /// The steady-state mean step with those fixes: the window's steps replayed back to back
   /// several times, measured over the last pass (what a trainer's mean step measures).
   double replayStepNs(uint64_t mask, ReplayScenario scenario = {}) const;
+  /// replayStepNs of `count` masks into steps[0..count): the same figures, several masks per
+  /// pass over the program.
+  void replayStepsNs(const uint64_t* masks, size_t count, ReplayScenario scenario,
+                     double* steps) const;
   size_t fixCount() const;
   /// True when some fix has pessimistic factors that differ from its expected ones.
   bool hasWorstCase() const;
