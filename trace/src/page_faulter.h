@@ -3,14 +3,16 @@
 // trace's 2.4 M events into TraceModel::events took 73 ms on one thread, mostly page faults,
 // while the other core idled (docs/benchmarks.md "Import scaling"). MADV_POPULATE_WRITE
 // (Linux 5.14) faults a range in without writing to it, so the two threads never write the same
-// bytes. It stays at most kAhead bytes ahead of the copy, whose source blocks are unmapped
-// behind it, so the peak memory is what it was. Where the kernel lacks it, it does nothing and
-// the copy faults its own pages, as before. Kernel facts: docs/reference/toolchain.md §11.2.
+// bytes. It stays at most kAhead bytes ahead of the copy, whose source blocks give their pages
+// back behind it (TrackEventStore::Block::discardPages), so the peak memory is what it was. Where
+// the kernel lacks it, it does nothing and the copy faults its own pages, as before. Kernel facts:
+// docs/reference/toolchain.md §11.2.
 #pragma once
 
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
