@@ -73,3 +73,29 @@ TEST_CASE("busy time is the union of a stream's ops", "[idle]") {
   CHECK(idle[0].busy_ns == 20'000 + 15'000);
   CHECK(idle[0].span_ns == 45'000);
 }
+
+TEST_CASE("ops that start together are taken shortest first, as a sort by start and end",
+          "[idle]") {
+  TestTrace t;
+  t.orphanKernel(0, 10);   // [0,10): the track holds it first (longer first)
+  t.orphanKernel(0, 5);    // [0,5)
+  t.orphanKernel(20, 10);  // [20,30): 10 µs after [0,10), 15 after [0,5)
+  t.finalize();
+  const auto idle = analyzer::computeIdleBreakdown(t.model);
+  REQUIRE(idle.size() == 1);
+  CHECK(idle[0].kernel_wait_ns == 10'000);
+  CHECK(idle[0].other_ns == 0);
+  CHECK(idle[0].span_ns == 30'000);
+}
+
+TEST_CASE("a large group of ops at one start is ordered by end too", "[idle]") {
+  TestTrace t;
+  for (int d = 1; d <= 40; ++d) t.orphanKernel(0, d);  // more than the small-group sort takes
+  t.orphanKernel(100, 10);  // 60 µs after the longest, 99 after the shortest
+  t.finalize();
+  const auto idle = analyzer::computeIdleBreakdown(t.model);
+  REQUIRE(idle.size() == 1);
+  CHECK(idle[0].other_ns == 60'000);
+  CHECK(idle[0].kernel_wait_ns == 0);
+  CHECK(idle[0].busy_ns == 50'000);
+}
