@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <map>
 
-#include "start_order.h"
 #include "steplint/analyzer/intervals.h"
 #include "steplint/analyzer/memory_peaks.h"
+#include "steplint/analyzer/start_order.h"
 
 namespace steplint::analyzer {
 namespace {

@@ -6,8 +6,8 @@
 #include <map>
 #include <utility>
 
-#include "start_order.h"
 #include "steplint/analyzer/intervals.h"
+#include "steplint/analyzer/start_order.h"
 
 namespace steplint::analyzer {
 namespace {

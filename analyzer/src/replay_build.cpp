@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "host_threads.h"
+#include "replay_fix_mask.h"
 #include "replay_internal.h"
 #include "steplint/analyzer/name_memo.h"
 #include "steplint/analyzer/sync_api.h"
@@ -31,24 +32,31 @@ struct OpInfo {
   OpPlace place = OpPlace::kOutside;
 };
 
-/// A point of the host timeline where something happens: a launch, or a wait [start, end).
-struct HostAction {
+/// A host call that waited for a GPU op: [start, end) on the host timeline.
+struct HostWait {
   int64_t start = 0;
-  int64_t end = 0;        // == start for launches
-  uint32_t first_op = 0;  // launches: [first_op, first_op + op_count) in the launch-ordered list
-  uint32_t op_count = 0;
-  uint32_t wait_call = kNoIndex;  // waits: the call (for FixEffect::waits)
-  uint32_t target = kNoIndex;     // waits: the op event waited for
-  bool is_wait = false;
+  int64_t end = 0;
+  uint32_t wait_call = kNoIndex;  // the call (for FixEffect::waits)
+  uint32_t target = kNoIndex;     // the op event waited for
+};
+
+/// A launch on the host timeline: the ops of one launch call, [first, first + count) in the
+/// launch-ordered op list; count 0 when no launch is left.
+struct LaunchGroup {
+  uint32_t first = 0;
+  uint32_t count = 0;
 };
 
 class Builder {
  public:
   Builder(const TraceModel& model, const StepResult& steps, size_t first, size_t last,
           const std::vector<FixEffect>& fixes)
-      : model_(model), steps_(steps), fixes_(fixes) {
-    start_ = steps.steps[first].start_ns;
-    host_end_ = std::max(steps.steps[last - 1].host_end_ns, start_);
+      : model_(model),
+        steps_(steps),
+        fixes_(fixes),
+        start_(steps.steps[first].start_ns),
+        host_end_(std::max(steps.steps[last - 1].host_end_ns, start_)),
+        fix_mask_(fixes, start_, host_end_) {
     program_.start = static_cast<double>(start_);
     program_.steps = last - first;
   }
@@ -57,7 +65,7 @@ class Builder {
     collectRecorded();
     collectOps();
     collectWaits();
-    orderLaunches();
+    addBlockingCopies();
     emitTimeline();
     computeDelays();
     markDeviceFixes();
@@ -78,7 +86,7 @@ class Builder {
     count_only_ = true;
     collectOps();
     collectWaits();
-    orderLaunches();
+    addBlockingCopies();
     emitTimeline();
     return item_count_;
   }
@@ -125,6 +133,12 @@ class Builder {
 
   /// Every GPU op that runs in the window or before it on a queue the window uses.
   void collectOps() {
+    // Room for every device op: grown by doubling instead, the list of a whole multi-GB trace
+    // (the count) held its old and new buffers at once, up to three times its size. Room that
+    // a window leaves unused is never touched, so it costs no memory.
+    ops_.reserve(static_cast<size_t>(
+        std::count_if(model_.events.begin(), model_.events.end(),
+                      [](const Event& e) { return trace::isDeviceOp(e.kind); })));
     for (uint32_t i = 0; i < model_.events.size(); ++i) {
       const Event& e = model_.events[i];
       if (!trace::isDeviceOp(e.kind)) continue;
@@ -173,7 +187,7 @@ class Builder {
       if (e.start_ns < start_ || e.start_ns >= host_end_ || model_.name(e) == "Stream Wait Event")
         continue;
       const uint32_t target = opWaitedFor(e.start_ns, e.end_ns());
-      if (target != kNoIndex) waits_.push_back({e.start_ns, e.end_ns(), 0, 0, i, target, true});
+      if (target != kNoIndex) waits_.push_back({e.start_ns, e.end_ns(), i, target});
     }
     for (const trace::Track& track : model_.tracks) {
       if (track.kind != trace::TrackKind::kCpuThread) continue;
@@ -182,7 +196,7 @@ class Builder {
         if (!trace::isLaunchApi(e.kind) || e.start_ns < start_ || e.start_ns >= host_end_) continue;
         if (!is_sync(e.name)) continue;
         const uint32_t target = opWaitedFor(e.start_ns, e.end_ns());
-        if (target != kNoIndex) waits_.push_back({e.start_ns, e.end_ns(), 0, 0, i, target, true});
+        if (target != kNoIndex) waits_.push_back({e.start_ns, e.end_ns(), i, target});
       }
     }
   }
@@ -200,104 +214,98 @@ class Builder {
     return kNoIndex;
   }
 
-  /// Launch actions in time order; a copy call that blocked until its copy ended is a launch
-  /// followed by a wait.
-  void orderLaunches() {
-    for (uint32_t k = 0; k < ops_.size();) {
-      const OpInfo& op = ops_[k];
-      uint32_t n = 1;
-      while (k + n < ops_.size() && op.call != kNoIndex && ops_[k + n].call == op.call) ++n;
-      if (op.place == OpPlace::kLaunched) {
-        actions_.push_back({op.enqueue, op.enqueue, k, n, kNoIndex, kNoIndex, false});
-        const Event& dev = model_.events[op.event];
-        if (op.call != kNoIndex && n == 1 && dev.kind != trace::EventKind::kKernel &&
-            model_.events[op.call].end_ns() >= dev.end_ns() && dev.end_ns() > op.enqueue) {
-          const Event& call = model_.events[op.call];
-          waits_.push_back({call.start_ns, call.end_ns(), 0, 0, op.call, op.event, true});
-        }
-      }
+  /// The ops of one launch call from ops_[k] on (ops_ is in launch order, so a call's ops are
+  /// together).
+  uint32_t groupSize(uint32_t k) const {
+    const OpInfo& op = ops_[k];
+    uint32_t n = 1;
+    while (k + n < ops_.size() && op.call != kNoIndex && ops_[k + n].call == op.call) ++n;
+    return n;
+  }
+
+  /// The first launch in the window at or after ops_[k]. Launches are read off ops_ as the
+  /// timeline is emitted rather than listed: on a whole multi-GB trace (the count that chooses
+  /// the window) the list and its sort took hundreds of MB.
+  LaunchGroup launchFrom(uint32_t k) const {
+    while (k < ops_.size()) {
+      const uint32_t n = groupSize(k);
+      if (ops_[k].place == OpPlace::kLaunched) return {k, n};
       k += n;
     }
+    return {k, 0};
+  }
+
+  /// A copy call that blocked until its copy ended is a launch followed by a wait; then the
+  /// waits that cannot be replayed are dropped.
+  void addBlockingCopies() {
+    for (LaunchGroup g = launchFrom(0); g.count > 0; g = launchFrom(g.first + g.count)) {
+      const OpInfo& op = ops_[g.first];
+      const Event& dev = model_.events[op.event];
+      if (op.call != kNoIndex && g.count == 1 && dev.kind != trace::EventKind::kKernel &&
+          model_.events[op.call].end_ns() >= dev.end_ns() && dev.end_ns() > op.enqueue) {
+        const Event& call = model_.events[op.call];
+        waits_.push_back({call.start_ns, call.end_ns(), op.call, op.event});
+      }
+    }
     dropOverlappingWaits();
-    actions_.insert(actions_.end(), waits_.begin(), waits_.end());
-    // Launches before waits at the same time: a blocking copy is enqueued, then waited for.
-    std::stable_sort(actions_.begin(), actions_.end(),
-                     [](const HostAction& a, const HostAction& b) {
-                       if (a.start != b.start) return a.start < b.start;
-                       return !a.is_wait && b.is_wait;
-                     });
   }
 
   /// A wait during which another thread launched work, or that overlaps an earlier wait,
   /// cannot be replayed as one serial host timeline: it stays plain host time.
   void dropOverlappingWaits() {
-    std::vector<int64_t> launch_times;
-    for (const HostAction& a : actions_) launch_times.push_back(a.start);
     std::sort(waits_.begin(), waits_.end(),
-              [](const HostAction& a, const HostAction& b) { return a.start < b.start; });
-    std::vector<HostAction> kept;
+              [](const HostWait& a, const HostWait& b) { return a.start < b.start; });
+    // Waits and launches both in start order: one cursor finds the first launch after each
+    // wait's start.
+    LaunchGroup next = launchFrom(0);
+    size_t kept = 0;
     int64_t last_end = INT64_MIN;
-    for (const HostAction& w : waits_) {
-      auto it = std::upper_bound(launch_times.begin(), launch_times.end(), w.start);
-      const bool launched_inside = it != launch_times.end() && *it < w.end;
+    for (const HostWait& w : waits_) {
+      while (next.count > 0 && ops_[next.first].enqueue <= w.start)
+        next = launchFrom(next.first + next.count);
+      const bool launched_inside = next.count > 0 && ops_[next.first].enqueue < w.end;
       if (w.start < last_end || launched_inside) continue;
-      kept.push_back(w);
+      waits_[kept++] = w;
       last_end = w.end;
     }
-    waits_ = std::move(kept);
+    waits_.resize(kept);
   }
 
-  /// The host timeline: work between actions (cut where a fix's host time starts or ends),
-  /// launches and waits.
+  /// The host timeline: work between launches and waits (cut where a fix's host time starts or
+  /// ends), the launches and the waits, in start order; launches before waits at the same time
+  /// (a blocking copy is enqueued, then waited for).
   void emitTimeline() {
-    collectBoundaries();
     local_of_.assign(ops_.size(), kNoOp);
     int64_t cur = start_;
-    for (const HostAction& a : actions_) {
-      emitWork(cur, a.start);
-      cur = std::max(cur, a.start);
-      if (!a.is_wait) {
-        for (uint32_t k = a.first_op; k < a.first_op + a.op_count; ++k) emitLaunch(k);
+    LaunchGroup launch = launchFrom(0);
+    for (size_t w = 0; launch.count > 0 || w < waits_.size();) {
+      if (launch.count > 0 &&
+          (w == waits_.size() || ops_[launch.first].enqueue <= waits_[w].start)) {
+        const int64_t at = ops_[launch.first].enqueue;
+        emitWork(cur, at);
+        cur = std::max(cur, at);
+        for (uint32_t k = launch.first; k < launch.first + launch.count; ++k) emitLaunch(k);
+        launch = launchFrom(launch.first + launch.count);
         continue;
       }
-      emitWait(a);
-      advanceBoundaries(a.end);
-      cur = a.end;
+      const HostWait& wait = waits_[w++];
+      emitWork(cur, wait.start);
+      cur = std::max(cur, wait.start);
+      emitWait(wait);
+      fix_mask_.advance(wait.end);
+      cur = wait.end;
     }
     emitWork(cur, host_end_);
   }
 
-  void collectBoundaries() {
-    for (size_t f = 0; f < fixes_.size() && f < StepReplay::kMaxFixes; ++f) {
-      for (const Interval& iv : fixes_[f].host_time.intervals()) {
-        if (iv.end <= start_ || iv.start >= host_end_) continue;
-        bounds_.push_back({std::max(iv.start, start_), f, true});
-        bounds_.push_back({std::min(iv.end, host_end_), f, false});
-      }
-    }
-    std::sort(bounds_.begin(), bounds_.end(), [](const Bound& a, const Bound& b) {
-      if (a.t != b.t) return a.t < b.t;
-      return !a.opens && b.opens;  // close before open at the same time: touching intervals
-    });
-  }
-
-  /// Applies every boundary at or before `t` to the mask of fixes covering the host.
-  void advanceBoundaries(int64_t t) {
-    while (next_bound_ < bounds_.size() && bounds_[next_bound_].t <= t) {
-      const Bound& b = bounds_[next_bound_++];
-      const uint64_t bit = uint64_t{1} << b.fix;
-      active_ = b.opens ? (active_ | bit) : (active_ & ~bit);
-    }
-  }
-
   void emitWork(int64_t from, int64_t to) {
     while (from < to) {
-      advanceBoundaries(from);
-      const int64_t next = next_bound_ < bounds_.size() ? std::min(bounds_[next_bound_].t, to) : to;
+      fix_mask_.advance(from);
+      const int64_t next = fix_mask_.next(to);
       ReplayItem item;
       item.kind = ReplayItem::kWork;
       item.dur = static_cast<double>(next - from);
-      item.mask = active_;
+      item.mask = fix_mask_.mask();
       item.recorded = recordedIn(from, next);
       if (item_count_ > 0 && last_kind_ == ReplayItem::kWork && last_mask_ == item.mask) {
         if (!count_only_) {
@@ -332,14 +340,15 @@ class Builder {
     pushItem(item);
   }
 
-  void emitWait(const HostAction& w) {
-    advanceBoundaries(w.start);
+  void emitWait(const HostWait& w) {
+    fix_mask_.advance(w.start);
     ReplayItem item;
     item.kind = ReplayItem::kWait;
     const int64_t target_end = model_.events[w.target].end_ns();
     item.after = static_cast<double>(std::max<int64_t>(0, w.end - std::max(target_end, w.start)));
     item.dur = item.after;  // without the wait the call still costs what followed the op's end
-    item.mask = active_;    // a fix that removes the host time around it removes the wait too
+    item.mask =
+        fix_mask_.mask();  // a fix that removes the host time around it removes the wait too
     if (count_only_) return pushItem(item);
     const uint32_t k = opIndexOf(w.target);
     if (k != kNoIndex && local_of_[k] != kNoOp) {
@@ -452,12 +461,6 @@ class Builder {
     return static_cast<double>(end - start_);
   }
 
-  struct Bound {
-    int64_t t;
-    size_t fix;
-    bool opens;
-  };
-
   const TraceModel& model_;
   const StepResult& steps_;
   const std::vector<FixEffect>& fixes_;
@@ -468,15 +471,12 @@ class Builder {
   std::map<std::pair<int32_t, int32_t>, uint32_t> slots_;
   std::vector<OpInfo> ops_;       // sorted by launch
   std::vector<uint32_t> by_end_;  // indices into ops_, sorted by observed end
-  std::vector<HostAction> actions_;
-  std::vector<HostAction> waits_;
+  std::vector<HostWait> waits_;   // in start order after addBlockingCopies()
   std::vector<uint32_t> local_of_;  // ops_ index -> program op (kNoOp: not launched in the window)
   std::vector<uint32_t> launch_order_;       // program op -> ops_ index
   std::map<uint32_t, uint32_t> op_index_;    // op event -> ops_ index
   std::map<uint32_t, size_t> wait_item_of_;  // wait call event -> item
-  std::vector<Bound> bounds_;
-  size_t next_bound_ = 0;
-  uint64_t active_ = 0;
+  HostFixMask fix_mask_;
   bool count_only_ = false;  // countItems(): items counted, not made
   size_t item_count_ = 0;
   ReplayItem::Kind last_kind_ = ReplayItem::kWork;  // of the last item made or counted

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <map>
 
-#include "start_order.h"
 #include "steplint/analyzer/intervals.h"
 #include "steplint/analyzer/name_memo.h"
+#include "steplint/analyzer/start_order.h"
 
 namespace steplint::analyzer {
 namespace {

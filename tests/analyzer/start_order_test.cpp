@@ -1,11 +1,11 @@
-// forEachInStartOrder (analyzer/src/start_order.h): the kept events of every track, merged into
-// one start order, ties in event order.
+// forEachInStartOrder (steplint/analyzer/start_order.h): the kept events of every track, merged
+// into one start order, ties in event order.
 #include <catch2/catch.hpp>
 
 #include <string>
 #include <vector>
 
-#include "start_order.h"
+#include "steplint/analyzer/start_order.h"
 #include "test_model.h"
 
 using steplint::analyzer::forEachInStartOrder;

@@ -14,13 +14,15 @@ DeviceBusyTimeline::DeviceBusyTimeline(const trace::TraceModel& model) {
   for (const int32_t device : device_of_op) ++counts[device];
   std::map<int32_t, analyzer::IntervalSetBuilder> raw;
   for (const auto& [device, n] : counts) raw[device].reserve(n);
+  // With one device (most traces) the merged set is that device's: not built or kept twice.
+  const bool several = counts.size() > 1;
   analyzer::IntervalSetBuilder all;
-  all.reserve(device_of_op.size());
+  if (several) all.reserve(device_of_op.size());
   size_t op = 0;
   for (const trace::Event& e : model.events) {
     if (!trace::isDeviceOp(e.kind)) continue;
     raw[device_of_op[op++]].add(e.start_ns, e.end_ns());
-    all.add(e.start_ns, e.end_ns());
+    if (several) all.add(e.start_ns, e.end_ns());
   }
   for (auto& [device, intervals] : raw) busy_.emplace(device, intervals.build());
   all_ = all.build();
@@ -33,9 +35,9 @@ std::vector<int32_t> DeviceBusyTimeline::devices() const {
 }
 
 const analyzer::IntervalSet* DeviceBusyTimeline::set(int32_t device) const {
-  if (device < 0) return &all_;
-  auto it = busy_.find(device);
-  return it == busy_.end() ? &all_ : &it->second;
+  const auto it = device < 0 ? busy_.end() : busy_.find(device);
+  if (it != busy_.end()) return &it->second;
+  return busy_.size() == 1 ? &busy_.begin()->second : &all_;  // all devices merged
 }
 
 analyzer::Interval DeviceBusyTimeline::idleGapAfterSync(int32_t device, int64_t sync_start_ns,

@@ -37,7 +37,7 @@ class DeviceBusyTimeline {
  private:
   const analyzer::IntervalSet* set(int32_t device) const;
   std::map<int32_t, analyzer::IntervalSet> busy_;
-  analyzer::IntervalSet all_;
+  analyzer::IntervalSet all_;  // all devices merged; empty with one device (its own set serves)
 };
 
 }  // namespace steplint::rules::common

@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "common/kernel_util.h"
-#include "common/shared_data.h"
 #include "steplint/analyzer/intervals.h"
+#include "steplint/analyzer/start_order.h"
 
 namespace steplint::rules {
 namespace {
@@ -20,46 +20,56 @@ struct Gap {
   uint32_t op;
 };
 
-DeviceGaps classify(const analyzer::AnalysisContext& context, int32_t device,
-                    std::vector<const Event*>& ops, const StepWindow& w, int64_t threshold) {
-  const trace::TraceModel& model = context.model();
-  std::stable_sort(ops.begin(), ops.end(),
-                   [](const Event* a, const Event* b) { return a->start_ns < b->start_ns; });
-  DeviceGaps out;
-  out.device = device;
-  out.window_ns = w.length();
-  std::vector<analyzer::Interval> ranges;
-  ranges.reserve(ops.size());
-  std::vector<Gap> host_gaps;
-  int64_t frontier = w.start_ns;  // running max end of the device's ops
-  for (const Event* op : ops) {
-    ranges.push_back({op->start_ns, op->end_ns()});
-    if (op->kind == trace::EventKind::kKernel && w.contains(op->start_ns))
-      out.kernel_durations.push_back(op->dur_ns);
-    const int64_t gap = std::min(op->start_ns, w.end_ns) - frontier;
+/// One device's ops in the window, met in start order (ties in event order): the gaps against
+/// the running end of the ops before, and the busy union, as the ops come.
+class DeviceSweep {
+ public:
+  DeviceSweep(const trace::TraceModel& model, int32_t device, const StepWindow& w,
+              int64_t threshold)
+      : model_(model), w_(w), threshold_(threshold), frontier_(w.start_ns) {
+    out_.device = device;
+    out_.window_ns = w.length();
+  }
+
+  void add(const Event& op) {
+    busy_.add(std::max(op.start_ns, w_.start_ns), std::min(op.end_ns(), w_.end_ns));
+    if (op.kind == trace::EventKind::kKernel && w_.contains(op.start_ns))
+      out_.kernel_durations.push_back(op.dur_ns);
+    const int64_t gap = std::min(op.start_ns, w_.end_ns) - frontier_;
     const bool launched_late =
-        op->link != trace::kNoIndex && model.events[op->link].start_ns > frontier;
+        op.link != trace::kNoIndex && model_.events[op.link].start_ns > frontier_;
     if (gap > 0 && launched_late) {
-      out.host_wait_ns += gap;
-      host_gaps.push_back({frontier, gap, model.indexOf(*op)});
-      if (gap < threshold) {
-        out.launch_gap_ns += gap;
-        ++out.launch_gap_count;
-        out.launch_gap_ops.push_back(model.indexOf(*op));
+      out_.host_wait_ns += gap;
+      host_gaps_.push_back({frontier_, gap, model_.indexOf(op)});
+      if (gap < threshold_) {
+        out_.launch_gap_ns += gap;
+        ++out_.launch_gap_count;
+        out_.launch_gap_ops.push_back(model_.indexOf(op));
       }
     }
-    frontier = std::max(frontier, op->end_ns());
+    frontier_ = std::max(frontier_, op.end_ns());
   }
-  out.busy_ns =
-      analyzer::IntervalSet::fromUnsorted(std::move(ranges)).overlapLength(w.start_ns, w.end_ns);
-  std::stable_sort(host_gaps.begin(), host_gaps.end(),
-                   [](const Gap& a, const Gap& b) { return a.length > b.length; });
-  for (const Gap& g : host_gaps) {
-    out.host_wait_ops.push_back(g.op);
-    out.host_wait_ranges.push_back({g.start, g.start + g.length});
+
+  DeviceGaps finish() {
+    out_.busy_ns = busy_.length();
+    std::stable_sort(host_gaps_.begin(), host_gaps_.end(),
+                     [](const Gap& a, const Gap& b) { return a.length > b.length; });
+    for (const Gap& g : host_gaps_) {
+      out_.host_wait_ops.push_back(g.op);
+      out_.host_wait_ranges.push_back({g.start, g.start + g.length});
+    }
+    return std::move(out_);
   }
-  return out;
-}
+
+ private:
+  const trace::TraceModel& model_;
+  StepWindow w_;
+  int64_t threshold_;
+  int64_t frontier_;                  // running max end of the device's ops
+  analyzer::SortedUnionLength busy_;  // the ops clipped to the window
+  std::vector<Gap> host_gaps_;
+  DeviceGaps out_;
+};
 
 std::vector<DeviceGaps> deviceGaps(const analyzer::AnalysisContext& context,
                                    int64_t launch_gap_threshold_ns) {
@@ -67,14 +77,23 @@ std::vector<DeviceGaps> deviceGaps(const analyzer::AnalysisContext& context,
   std::vector<DeviceGaps> out;
   if (w.empty() || w.length() <= 0) return out;
   const trace::TraceModel& model = context.model();
-  std::map<int32_t, std::vector<const Event*>> by_device;
-  for (const uint32_t i : common::kindIndex(context).device_ops) {
-    const Event& e = model.events[i];
-    if (e.end_ns() > w.start_ns && e.start_ns < w.end_ns)
-      by_device[model.deviceOf(e)].push_back(&e);
-  }
-  for (auto& [device, ops] : by_device)
-    out.push_back(classify(context, device, ops, w, launch_gap_threshold_ns));
+  // In start order, without gathering each device's ops and their intervals first (about
+  // 70 MiB on a 10-million-event trace).
+  std::map<int32_t, DeviceSweep> devices;
+  analyzer::forEachInStartOrder(
+      model,
+      [&](const Event& e) {
+        return trace::isDeviceOp(e.kind) && e.end_ns() > w.start_ns && e.start_ns < w.end_ns;
+      },
+      [&](const Event& e) {
+        const int32_t device = model.deviceOf(e);
+        auto it = devices.find(device);
+        if (it == devices.end())
+          it =
+              devices.emplace(device, DeviceSweep(model, device, w, launch_gap_threshold_ns)).first;
+        it->second.add(e);
+      });
+  for (auto& [device, sweep] : devices) out.push_back(sweep.finish());
   return out;
 }
 
