@@ -21,6 +21,9 @@ packages=(
   # the fuzz run of scripts/ci-extra.sh: clang and its libFuzzer (only *recommended* by
   # libclang-common-14-dev, so --no-install-recommends would leave it out; docs/fuzzing.md)
   clang libclang-rt-14-dev
+  # the importer's AArch64 splitter kernels, cross-compiled and run under qemu by a test
+  # (tests/scripts/arm_splitter_test.sh)
+  g++-aarch64-linux-gnu qemu-user
   # formatting and lint (.clang-format, .clang-tidy): clang-format brings git-clang-format,
   # which scripts/check-format.sh runs in CI on the lines a change touches
   clang-format clang-tidy

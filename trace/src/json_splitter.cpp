@@ -5,6 +5,12 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
+#if defined(__linux__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
 #endif
 
 namespace steplint::trace {
@@ -78,7 +84,43 @@ __attribute__((target("pclmul"))) inline uint64_t prefixXorClmul(uint64_t x) {
   const __m128i v = _mm_set_epi64x(0, static_cast<int64_t>(x));
   return static_cast<uint64_t>(_mm_cvtsi128_si64(_mm_clmulepi64_si128(v, _mm_set1_epi8(-1), 0)));
 }
-#else
+#elif defined(__aarch64__)
+// NEON, which every AArch64 CPU has: four 16-byte compares per character class, folded into a
+// 64-bit mask as simdjson's arm64 kernel does (each lane keeps its bit, pairwise adds gather).
+inline uint64_t toMaskNeon(const uint8x16_t v[4], uint8x16_t needle) {
+  const uint8x16_t bits = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80,
+                           0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80};
+  uint8x16_t t[4];
+  for (int i = 0; i < 4; ++i) t[i] = vandq_u8(vceqq_u8(v[i], needle), bits);
+  uint8x16_t sum = vpaddq_u8(vpaddq_u8(t[0], t[1]), vpaddq_u8(t[2], t[3]));
+  sum = vpaddq_u8(sum, sum);
+  return vgetq_lane_u64(vreinterpretq_u64_u8(sum), 0);
+}
+
+inline BlockMasks classifyNeon(const char* p) {
+  uint8x16_t v[4], lower[4];
+  const uint8x16_t bit20 = vdupq_n_u8(0x20);
+  for (int i = 0; i < 4; ++i) {
+    v[i] = vld1q_u8(reinterpret_cast<const uint8_t*>(p) + 16 * i);
+    lower[i] = vorrq_u8(v[i], bit20);
+  }
+  BlockMasks m;
+  m.quote = toMaskNeon(v, vdupq_n_u8('"'));
+  m.backslash = toMaskNeon(v, vdupq_n_u8('\\'));
+  m.open = toMaskNeon(lower, vdupq_n_u8('{'));
+  m.close = toMaskNeon(lower, vdupq_n_u8('}'));
+  return m;
+}
+
+// The prefix XOR as one carry-less multiply (PMULL, part of the crypto extension most server
+// cores have; checked at run time).
+__attribute__((target("+crypto"))) inline uint64_t prefixXorPmull(uint64_t x) {
+  return vgetq_lane_u64(vreinterpretq_u64_p128(vmull_p64(x, ~uint64_t{0})), 0);
+}
+#endif
+
+// Portable C on every machine: the kernel elsewhere, and the reference the tests hold the
+// others to.
 BlockMasks classifyScalar(const char* p) {
   BlockMasks m;
   for (int i = 0; i < 64; ++i) {
@@ -91,7 +133,6 @@ BlockMasks classifyScalar(const char* p) {
   }
   return m;
 }
-#endif
 
 // Positions escaped by an odd-length backslash run (simdjson's find_odd_backslash_sequences).
 uint64_t escapedChars(uint64_t bs, uint64_t& prev_odd) {
@@ -184,29 +225,36 @@ STEPLINT_SPLIT_KERNEL(scanAvx512, __attribute__((target("avx512f,avx512bw,pclmul
 STEPLINT_SPLIT_KERNEL(scanAvx2, __attribute__((target("avx2,pclmul"))), classifyAvx2,
                       prefixXorClmul)
 STEPLINT_SPLIT_KERNEL(scanSse2, , classifySse2, prefixXorShifts)
-#else
-STEPLINT_SPLIT_KERNEL(scanScalar, , classifyScalar, prefixXorShifts)
+#elif defined(__aarch64__)
+STEPLINT_SPLIT_KERNEL(scanNeonPmull, __attribute__((target("+crypto"))), classifyNeon,
+                      prefixXorPmull)
+STEPLINT_SPLIT_KERNEL(scanNeon, , classifyNeon, prefixXorShifts)
 #endif
+STEPLINT_SPLIT_KERNEL(scanScalar, , classifyScalar, prefixXorShifts)
 #undef STEPLINT_SPLIT_KERNEL
 
 namespace {
 std::atomic<ArraySplitter::Kernel> g_kernel{ArraySplitter::Kernel::kAuto};
 
 bool cpuRuns(ArraySplitter::Kernel kernel) {
+  using K = ArraySplitter::Kernel;
 #if defined(__x86_64__)
   __builtin_cpu_init();
   const bool clmul = __builtin_cpu_supports("pclmul");
-  if (kernel == ArraySplitter::Kernel::kAvx512) return clmul && __builtin_cpu_supports("avx512bw");
-  if (kernel == ArraySplitter::Kernel::kAvx2) return clmul && __builtin_cpu_supports("avx2");
+  if (kernel == K::kAvx512) return clmul && __builtin_cpu_supports("avx512bw");
+  if (kernel == K::kAvx2) return clmul && __builtin_cpu_supports("avx2");
+#elif defined(__aarch64__) && defined(__linux__)
+  if (kernel == K::kNeonPmull) return (getauxval(AT_HWCAP) & HWCAP_PMULL) != 0;
 #endif
-  return kernel == ArraySplitter::Kernel::kBaseline;
+  return kernel == K::kBaseline || kernel == K::kPortable;
 }
 
 ArraySplitter::Kernel bestKernel() {
-  static const ArraySplitter::Kernel best = [] {
-    for (auto k : {ArraySplitter::Kernel::kAvx512, ArraySplitter::Kernel::kAvx2})
+  using K = ArraySplitter::Kernel;
+  static const K best = [] {
+    for (K k : {K::kAvx512, K::kAvx2, K::kNeonPmull})
       if (cpuRuns(k)) return k;
-    return ArraySplitter::Kernel::kBaseline;
+    return K::kBaseline;
   }();
   return best;
 }
@@ -222,10 +270,14 @@ size_t ArraySplitter::scanBlocks(const char* p, size_t base, size_t blocks,
                                  std::vector<Element>& out, bool& array_end) {
   Kernel kernel = g_kernel.load(std::memory_order_relaxed);
   if (kernel == Kernel::kAuto) kernel = bestKernel();
+  if (kernel == Kernel::kPortable) return scanScalar(p, base, blocks, out, array_end);
 #if defined(__x86_64__)
   if (kernel == Kernel::kAvx512) return scanAvx512(p, base, blocks, out, array_end);
   if (kernel == Kernel::kAvx2) return scanAvx2(p, base, blocks, out, array_end);
   return scanSse2(p, base, blocks, out, array_end);
+#elif defined(__aarch64__)
+  if (kernel == Kernel::kNeonPmull) return scanNeonPmull(p, base, blocks, out, array_end);
+  return scanNeon(p, base, blocks, out, array_end);
 #else
   return scanScalar(p, base, blocks, out, array_end);
 #endif

@@ -51,10 +51,11 @@ class ArraySplitter {
   int64_t depth() const { return depth_; }
 
   /// The block kernels, by instruction set; every one gives the same elements. kAuto picks the
-  /// fastest this CPU runs (the default); tests pick each in turn. kBaseline is SSE2 on x86-64
-  /// (portable C elsewhere); kAvx2 and kAvx512 also need PCLMUL. Process-wide; false (and no
-  /// change) when the CPU lacks the set.
-  enum class Kernel { kAuto, kBaseline, kAvx2, kAvx512 };
+  /// fastest this CPU runs (the default); tests pick each in turn. kBaseline is SSE2 on x86-64,
+  /// NEON on AArch64, portable C elsewhere; kPortable is that C everywhere (the tests'
+  /// reference); kAvx2 and kAvx512 also need PCLMUL, kNeonPmull is NEON with the crypto
+  /// extension's PMULL. Process-wide; false (and no change) when the CPU lacks the set.
+  enum class Kernel { kAuto, kBaseline, kPortable, kAvx2, kAvx512, kNeonPmull };
   static bool useKernel(Kernel kernel);
 
  private:
@@ -66,6 +67,10 @@ class ArraySplitter {
                   bool& array_end);
   size_t scanSse2(const char* p, size_t base, size_t blocks, std::vector<Element>& out,
                   bool& array_end);
+  size_t scanNeon(const char* p, size_t base, size_t blocks, std::vector<Element>& out,
+                  bool& array_end);
+  size_t scanNeonPmull(const char* p, size_t base, size_t blocks, std::vector<Element>& out,
+                       bool& array_end);
   size_t scanScalar(const char* p, size_t base, size_t blocks, std::vector<Element>& out,
                     bool& array_end);
   bool scanBrackets(uint64_t open, uint64_t brackets, size_t base, std::vector<Element>& out);
