@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "host_threads.h"
+#include "replay_enqueue.h"
 #include "replay_fix_mask.h"
 #include "replay_internal.h"
 #include "steplint/analyzer/name_memo.h"
@@ -136,19 +137,18 @@ class Builder {
     // Room for every device op: grown by doubling instead, the list of a whole multi-GB trace
     // (the count) held its old and new buffers at once, up to three times its size. Room that
     // a window leaves unused is never touched, so it costs no memory.
-    ops_.reserve(static_cast<size_t>(
-        std::count_if(model_.events.begin(), model_.events.end(),
-                      [](const Event& e) { return trace::isDeviceOp(e.kind); })));
+    const OpEnqueue enqueue(model_);
+    ops_.reserve(enqueue.deviceOps());
     for (uint32_t i = 0; i < model_.events.size(); ++i) {
       const Event& e = model_.events[i];
       if (!trace::isDeviceOp(e.kind)) continue;
       OpInfo op;
       op.event = i;
-      const bool has_call = e.link != kNoIndex && trace::isLaunchApi(model_.events[e.link].kind);
-      op.enqueue = has_call ? model_.events[e.link].start_ns : e.start_ns;
+      const OpEnqueue::Time queued = enqueue.of(e);
+      op.enqueue = queued.at;
       if (op.enqueue >= start_ && op.enqueue < host_end_) {
         op.place = OpPlace::kLaunched;
-        op.call = has_call ? e.link : kNoIndex;
+        op.call = queued.call;
       } else if (op.enqueue < start_ && e.end_ns() > start_) {
         op.place = OpPlace::kBefore;
       } else {

@@ -47,6 +47,8 @@ QString savingLine(const analyzer::SavingEstimate& s) {
 }  // namespace
 
 QString savingAllMarkdown(const analyzer::SavingsTotal& total) {
+  if (total.per_step_ms < 0 && !total.not_estimated.empty())
+    return QObject::tr("**Savings** %1.\n\n").arg(literal(total.not_estimated));
   if (total.per_step_ms < 0) return {};
   QString md =
       QObject::tr("**Fixing all findings:** ~%1 ms/step").arg(total.per_step_ms, 0, 'f', 1);

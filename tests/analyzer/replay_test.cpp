@@ -6,8 +6,10 @@
 
 #include "kineto_trace.h"
 #include "replay_internal.h"
+#include "steplint/analyzer/lint.h"
 #include "steplint/analyzer/profiler_overhead.h"
 #include "steplint/analyzer/replay.h"
+#include "steplint/analyzer/summary.h"
 #include "test_model.h"
 
 using steplint::analyzer::computeFixSavings;
@@ -110,6 +112,85 @@ TEST_CASE("replay: unchanged, it reproduces the observed steps") {
   CHECK(replay.replayWindowNs(0) == Approx(replay.observedStepNs() * 5).epsilon(1e-9));
   CHECK(replay.replayStepNs(0) == Approx(replay.observedStepNs()).epsilon(0.01));
   CHECK(replay.observedStepNs() == Approx(12.12e6).margin(0.05e6));
+}
+
+TEST_CASE("replay: ops launched before the recording run ahead of the launches it holds") {
+  // The host ran far ahead of the GPU: 24 ms of kernels launched before the recording began
+  // (their calls are not in the trace; CUPTI numbered them below its first call) still fill
+  // the stream, so the kernels the first steps launch queue behind them.
+  TestTrace t;
+  for (int k = 0; k < 4; ++k)
+    t.orphanKernel((1 + 6 * k) * kMs, 6 * kMs, "launched_long_before", TestTrace::kStream,
+                   TestTrace::kDevice, /*correlation=*/5 + k);
+  for (int n = 0; n < 6; ++n) {
+    const double at = 10 * kMs * n;
+    // Steps 0-2 launch behind the early kernels (which end at 25 ms), later ones at once.
+    const double kernel_start = n < 3 ? (25 + n) * kMs : at + 0.1 * kMs + 20;
+    t.step(n, at, 10 * kMs);
+    t.launch(at + 0.1 * kMs, 10, kernel_start, 1 * kMs, "queued_kernel");
+    // Another stream runs at once: the steps start at their host start.
+    t.launch(at + 0.15 * kMs, 10, at + 0.2 * kMs, 0.5 * kMs, "prompt_kernel", EventKind::kKernel,
+             EventKind::kRuntime, TestTrace::kStream + 1);
+    t.op("host_work", at + 0.2 * kMs, 9 * kMs);
+  }
+  t.finalize();
+  const auto steps = computeSteps(t.model);
+  REQUIRE(steps.steps.size() >= 4);
+  REQUIRE(steps.steps.front().start_ns == 0);  // the early kernels are inside the window
+  const StepReplay replay(t.model, steps, {});
+  REQUIRE(replay.valid());
+  // Launched at their start instead, the early kernels queued behind the first step's kernel
+  // and every later op slipped: a replayed window far longer than the recorded one.
+  CHECK(replay.replayWindowNs(0) ==
+        Approx(replay.observedStepNs() * static_cast<double>(replay.windowSteps())).epsilon(1e-9));
+}
+
+namespace {
+
+/// The savings of one finding that removes the DataLoader waits of `t`, as runLint attributes
+/// them.
+steplint::analyzer::SavingsTotal loaderFixSavings(const TestTrace& t,
+                                                  steplint::analyzer::Diagnostic& finding) {
+  const steplint::analyzer::TraceSummary summary = steplint::analyzer::summarize(t.model);
+  const steplint::analyzer::AnalysisContext context(t.model, summary);
+  finding.effect = std::make_shared<FixEffect>(hostFix(t.model, kLoader, 0));
+  std::vector<steplint::analyzer::Diagnostic> findings = {finding};
+  const auto total = steplint::analyzer::attributeSavings(context, findings);
+  finding = findings.front();
+  return total;
+}
+
+}  // namespace
+
+TEST_CASE("savings: withheld when the unchanged replay does not give the recorded steps back") {
+  // Two threads launch onto one stream; the call that started first enqueued last (its kernel
+  // ran second). The replay queues ops in the order their calls started, so its unchanged
+  // window is far longer than the recorded one: no saving drawn from it is given.
+  TestTrace t;
+  for (int n = 0; n < 4; ++n) {
+    const double at = 40 * kMs * n;
+    t.step(n, at, 40 * kMs);
+    t.annotation(kLoader, at, 2 * kMs);
+    t.launch(at + 3 * kMs, 2 * kMs, at + 30 * kMs, 1 * kMs, "second");
+    t.launch(at + 4 * kMs, 0.01 * kMs, at + 5 * kMs, 25 * kMs, "first");
+    t.op("host_work", at + 5.1 * kMs, 34 * kMs);
+  }
+  t.finalize();
+  steplint::analyzer::Diagnostic finding;
+  finding.code = "SL101";
+  const auto total = loaderFixSavings(t, finding);
+  CHECK(total.per_step_ms < 0);
+  CHECK(total.not_estimated.rfind("not estimated: the replay of the kept steps", 0) == 0);
+  CHECK_FALSE(finding.saving.known());
+  CHECK(finding.saving.method == total.not_estimated);
+
+  // The same finding on a trace the replay reproduces gets its saving.
+  TestTrace good = dataThenKernelThenSync(6);
+  steplint::analyzer::Diagnostic kept;
+  const auto estimated = loaderFixSavings(good, kept);
+  CHECK(estimated.not_estimated.empty());
+  CHECK(estimated.per_step_ms > 0);
+  CHECK(kept.saving.known());
 }
 
 TEST_CASE(

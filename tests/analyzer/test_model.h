@@ -59,10 +59,13 @@ class TestTrace {
     return builder_.addComplete(op_kind, kernel, kDevice, stream, op_ts, op_dur, trace::kNoId,
                                 corr);
   }
-  /// A device op with no launch call (launched before the profiler started).
+  /// A device op with no launch call (launched before the profiler started), with CUPTI's
+  /// correlation id when given (the launch calls of launch() number from 1000).
   uint32_t orphanKernel(double ts, double dur, const std::string& name = "kernel_orphan",
-                        int64_t stream = kStream, int64_t device = kDevice) {
-    return builder_.addComplete(trace::EventKind::kKernel, name, device, stream, ts, dur);
+                        int64_t stream = kStream, int64_t device = kDevice,
+                        int64_t correlation = trace::kNoId) {
+    return builder_.addComplete(trace::EventKind::kKernel, name, device, stream, ts, dur,
+                                trace::kNoId, correlation);
   }
 
   trace::GpuDetail& gpu(uint32_t event_index) {

@@ -87,4 +87,8 @@ TEST_CASE("advice panel: the overview text gives what fixing all findings saves 
   CHECK(md.contains(QStringLiteral("never count a millisecond twice")));
   CHECK(
       gui::savingAllMarkdown(analyzer::SavingsTotal{}).isEmpty());  // no time savings: nothing said
+  analyzer::SavingsTotal withheld;
+  withheld.not_estimated = "not estimated: the replay strays";
+  CHECK(gui::savingAllMarkdown(withheld) ==
+        QStringLiteral("**Savings** not estimated: the replay strays.\n\n"));
 }

@@ -50,7 +50,8 @@ std::string savingText(const SavingEstimate& saving) {
 }
 
 std::string savingAllText(const SavingsTotal& total) {
-  if (total.per_step_ms < 0) return {};
+  if (total.per_step_ms < 0)
+    return total.not_estimated.empty() ? std::string() : "savings " + total.not_estimated;
   std::string text = "fixing all findings: ~" + msText(total.per_step_ms, total.low_ms);
   if (total.fraction_of_step >= 0) {
     std::array<char, 160> buffer{};

@@ -33,6 +33,10 @@ json savingToJson(const SavingEstimate& s) {
 }
 
 json savingAllToJson(const SavingsTotal& t) {
+  if (t.per_step_ms < 0 && !t.not_estimated.empty())
+    return {{"per_step_ms", nullptr},
+            {"fraction_of_step", nullptr},
+            {"not_estimated", t.not_estimated}};
   if (t.per_step_ms < 0) return nullptr;
   json out = {
       {"per_step_ms", t.per_step_ms},

@@ -3,6 +3,7 @@
 // the batch was never moved to the GPU. Op durations separate the cases: an op that only
 // launches a kernel takes ~5-50 µs of host time; one that computes takes far longer.
 #include <algorithm>
+#include <string_view>
 
 #include "common/kernel_util.h"
 #include "gpu_execution/tensor_core_eligible.h"
@@ -14,6 +15,22 @@ using analyzer::AnalysisContext;
 using analyzer::DiagnosticSink;
 
 namespace {
+
+/// Runtime and driver calls that put work on a device: kernel and graph launches, copies and
+/// memsets (cudaLaunchKernel, cuLaunchKernel, cudaGraphLaunch, cudaMemcpyAsync, hipMemsetAsync
+/// ...). A process that only initialised CUDA makes none.
+int64_t deviceWorkCalls(const trace::TraceModel& model) {
+  int64_t n = 0;
+  for (const trace::Event& e : model.events) {
+    if (!trace::isLaunchApi(e.kind)) continue;
+    const std::string_view name = model.name(e);
+    if (name.find("Launch") != std::string_view::npos ||
+        name.find("Memcpy") != std::string_view::npos ||
+        name.find("Memset") != std::string_view::npos)
+      ++n;
+  }
+  return n;
+}
 
 struct Options {
   double min_share = 0.2;
@@ -62,6 +79,13 @@ void GpuIdleWhileCpuBusyRule::check(const AnalysisContext& context, DiagnosticSi
   const bool runtime_calls =
       std::any_of(model.events.begin(), model.events.end(),
                   [](const trace::Event& e) { return trace::isLaunchApi(e.kind); });
+  // Launches and copies put work on the GPU: the device ran it, the trace just does not show
+  // it (CUDA activity not recorded, SL002; CUPTI's profiler-counter mode records none).
+  if (const int64_t launches = deviceWorkCalls(model); launches > 0)
+    return sink.notChecked(
+        strf("the trace has %lld kernel launch or copy calls but no GPU activity: the GPU ran work "
+             "that was not recorded (SL002), so it did not sit unused",
+             static_cast<long long>(launches)));
   if (model.metadata.devices.empty() && !runtime_calls)
     return sink.notChecked(
         "no deviceProperties and no CUDA runtime calls: cannot tell whether a GPU was available");

@@ -65,6 +65,20 @@ TEST_CASE("json emitter: an unknown saving keeps the rule's reason", "[emitters]
   CHECK(finding["saving"]["method"] == "not estimated: the trace shows settings, not their cost");
 }
 
+TEST_CASE("json emitter: savings withheld say why instead of a total", "[emitters][json]") {
+  EmitterFixture f;
+  analyzer::SavingsTotal& total = f.report.traces[0].lint.saving_all;
+  total = {};
+  total.not_estimated = "not estimated: the replay of the kept steps, unchanged, gives 621.8 ms";
+  const auto doc = nlohmann::json::parse(f.render("json"));
+  const auto& all = doc["traces"][0]["saving_all"];
+  CHECK(all["per_step_ms"].is_null());
+  CHECK(all["fraction_of_step"].is_null());
+  CHECK(all["not_estimated"] == total.not_estimated);
+  total.not_estimated.clear();  // no time saving at all: still null
+  CHECK(nlohmann::json::parse(f.render("json"))["traces"][0]["saving_all"].is_null());
+}
+
 TEST_CASE("json emitter: invalid UTF-8 in a message does not abort the report",
           "[emitters][json]") {
   EmitterFixture f;

@@ -59,6 +59,13 @@ TEST_CASE("text emitter: a saving range gives both ends, once when they print al
   CHECK(lines(f.render("text"))[0].find("(est. saving 12.0 ms/step, 7%)") != std::string::npos);
 }
 
+TEST_CASE("text emitter: savings withheld say why", "[emitters][text]") {
+  EmitterFixture f;
+  f.report.traces[0].lint.saving_all = {};
+  f.report.traces[0].lint.saving_all.not_estimated = "not estimated: the replay strays";
+  CHECK(f.render("text").find(": savings not estimated: the replay strays\n") != std::string::npos);
+}
+
 TEST_CASE("text emitter: no findings", "[emitters][text]") {
   EmitterFixture f;
   f.report.traces = {EmitterFixture::secondTrace()};

@@ -9,13 +9,15 @@ using steplint::test::KinetoTrace;
 
 namespace {
 
-// Two 1 ms steps with two conv2d ops of `op_us` each and no kernel; deviceProperties optional.
-std::string cpuConvs(double op_us, bool gpu_props = true) {
+// Two 1 ms steps with two conv2d ops of `op_us` each and no kernel; deviceProperties optional;
+// runtime calls named `call` in each step (none when empty).
+std::string cpuConvs(double op_us, bool gpu_props = true, const std::string& call = "") {
   KinetoTrace t;
   if (gpu_props) t.device(0, 8, 0, 85899345920, "NVIDIA A100");
   forEachStep<0>(t, 2, 1000, [&](int, double base) {
     t.op("aten::conv2d", base + 10, op_us);
     t.op("aten::convolution", base + 11, op_us - 2);
+    if (!call.empty()) t.runtime(call, base + 12, 5);
     t.op("aten::conv2d", base + 500, op_us);
   });
   return t.str();
@@ -45,4 +47,20 @@ TEST_CASE("SL604 is silent for short (launch-only) ops, and not checked without 
   const auto r = steplint::test::runRule("SL604", resnet);
   CHECK(r.diagnostics.empty());
   CHECK(r.not_checked.empty());
+}
+
+TEST_CASE("SL604 is not checked when the GPU ran work the trace did not record") {
+  // Kernel launches with no kernel in the trace (CUDA activity off, or CUPTI's profiler-counter
+  // mode): the ops are slow on the host, but the GPU was used.
+  for (const char* call : {"cudaLaunchKernel", "cuLaunchKernel", "cudaMemcpyAsync"}) {
+    INFO(call);
+    const auto run = steplint::test::runRuleOnJson("SL604", cpuConvs(300, true, call));
+    CHECK(run.diagnostics.empty());
+    REQUIRE(run.not_checked.size() == 1);
+    CHECK(run.not_checked[0].find("kernel launch or copy calls but no GPU activity") !=
+          std::string::npos);
+  }
+  // Calls that only set CUDA up leave the finding standing.
+  CHECK(steplint::test::runRuleOnJson("SL604", cpuConvs(300, true, "cudaGetDeviceCount"))
+            .diagnostics.size() == 1);
 }

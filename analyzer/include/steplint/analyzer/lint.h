@@ -24,6 +24,9 @@ struct SavingsTotal {
   size_t findings = 0;              // findings whose shares make it up
   size_t replayed_steps = 0;        // steps in the replayed window
   bool exact_shares = true;         // false: shares from sampled fix orders (many findings)
+  /// Non-empty when the findings have time savings but none was estimated, and why (the replay
+  /// did not reproduce the recorded steps); per_step_ms is then < 0.
+  std::string not_estimated;
 };
 
 struct LintResult {
