@@ -46,6 +46,9 @@ int rawParse(const char* path, int runs) {
       r.ondemand_seconds > 0 ? mb / r.ondemand_seconds : 0.0, r.dom_seconds,
       r.dom_seconds > 0 ? mb / r.dom_seconds : 0.0, r.load_seconds, r.first_ondemand_seconds,
       mb / (r.load_seconds + r.first_ondemand_seconds));
+  if (!r.dom_error.empty())
+    std::fprintf(stderr, "steplint-import-bench: %s: DOM not timed: %s\n", path,
+                 r.dom_error.c_str());
   return 0;
 }
 

@@ -15,7 +15,8 @@ struct RawParseResult {
   uint64_t json_bytes = 0;
   uint64_t values = 0;          // values the On-Demand walk visited (a checksum of sorts)
   double ondemand_seconds = 0;  // best of the runs: On-Demand, every value materialised
-  double dom_seconds = 0;       // best of the runs: DOM parse of the whole document
+  double dom_seconds = 0;       // best of the runs: DOM parse of the whole document (0: n/a)
+  std::string dom_error;        // why the DOM was not timed (too large, out of memory)
   // What a simdjson program pays on a file it has not seen: reading it into a padded buffer
   // (simdjson::padded_string::load, plain files only; 0 for gzip) and the first On-Demand
   // walk, which also faults in the parser's buffers.
@@ -24,7 +25,8 @@ struct RawParseResult {
 };
 
 /// Reads `path` (plain or gzip) and times, `runs` times each, an On-Demand walk that reads
-/// every key, string and number, and a DOM parse. The fastest run of each counts: the first
+/// every key, string and number, and a DOM parse (up to 2 GB of JSON; simdjson parses no
+/// document above 4 GiB at all, which is an error). The fastest run of each counts: the first
 /// one also faults in the parser's buffers, which the later ones reuse; it is kept apart, with
 /// the time simdjson's own loader takes to read a plain file, as the cold figure.
 RawParseResult measureRawParse(const std::string& path, int runs);
