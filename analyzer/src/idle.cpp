@@ -126,9 +126,7 @@ std::vector<StreamIdle> computeIdleBreakdown(const TraceModel& model, const Idle
       model, [&](const Event& e) { return trace::isDeviceOp(e.kind) && (!keep || keep(e)); },
       [&](const Event& op) {
         const StreamKey key{model.deviceOf(op), streamOf(model, op)};
-        auto it = streams.find(key);
-        if (it == streams.end()) it = streams.emplace(key, StreamSweep(model, key, options)).first;
-        it->second.add(op);
+        streams.try_emplace(key, model, key, options).first->second.add(op);
       });
   std::vector<StreamIdle> out;
   for (auto& [key, sweep] : streams) out.push_back(sweep.finish());

@@ -347,8 +347,8 @@ class Builder {
     const int64_t target_end = model_.events[w.target].end_ns();
     item.after = static_cast<double>(std::max<int64_t>(0, w.end - std::max(target_end, w.start)));
     item.dur = item.after;  // without the wait the call still costs what followed the op's end
-    item.mask =
-        fix_mask_.mask();  // a fix that removes the host time around it removes the wait too
+    // A fix that removes the host time around it removes the wait too.
+    item.mask = fix_mask_.mask();
     if (count_only_) return pushItem(item);
     const uint32_t k = opIndexOf(w.target);
     if (k != kNoIndex && local_of_[k] != kNoOp) {

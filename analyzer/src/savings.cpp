@@ -34,10 +34,6 @@ std::string replayMismatch(const StepReplay& replay) {
       unchanged / 1e6, observed / 1e6);
 }
 
-}  // namespace
-
-namespace {
-
 /// A warning says that something costs step time. When the replay finds that fixing it would
 /// save next to nothing, alone or with the others (the GPU is not what bounds the step, say),
 /// it stays reported but as a note, so that `fail-on = "warning"` gates on what costs time.

@@ -87,11 +87,7 @@ std::vector<DeviceGaps> deviceGaps(const analyzer::AnalysisContext& context,
       },
       [&](const Event& e) {
         const int32_t device = model.deviceOf(e);
-        auto it = devices.find(device);
-        if (it == devices.end())
-          it =
-              devices.emplace(device, DeviceSweep(model, device, w, launch_gap_threshold_ns)).first;
-        it->second.add(e);
+        devices.try_emplace(device, model, device, w, launch_gap_threshold_ns).first->second.add(e);
       });
   for (auto& [device, sweep] : devices) out.push_back(sweep.finish());
   return out;
