@@ -4,7 +4,9 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "profiler_cost_bound.h"
 #include "steplint/trace/recorded_names.h"
+#include "text_table.h"
 
 namespace steplint::analyzer {
 namespace {
@@ -24,6 +26,14 @@ double parseNs(const std::string& text) {
   return v;
 }
 
+/// kTorchProfilerEventNs, or the trace's bound where that is lower; `bounded` collects the
+/// words for the bounds used ("513 ns per op").
+double boundedCost(const ProfilerCostBound& bound, const char* sort, std::string& bounded) {
+  if (bound.ns < 0 || bound.ns >= kTorchProfilerEventNs) return kTorchProfilerEventNs;
+  bounded += (bounded.empty() ? "" : " and ") + formatFixed(bound.ns, 0) + " ns per " + sort;
+  return bound.ns;
+}
+
 }  // namespace
 
 ProfilerOverhead profilerOverhead(const trace::TraceModel& model) {
@@ -31,15 +41,25 @@ ProfilerOverhead profilerOverhead(const trace::TraceModel& model) {
     const double ns = parseNs(*measured);
     if (ns >= 0) {
       const std::string* samples = extra(model, trace::kOpOverheadSamplesKey);
-      return {ns, "the recording's cost per recorded op, " +
-                      std::to_string(static_cast<long long>(ns)) +
-                      " ns, measured by steplint's collector" +
-                      (samples ? " over " + *samples + " sampled ops" : std::string())};
+      return {ns, ns,
+              "the recording's cost per recorded op, " +
+                  std::to_string(static_cast<long long>(ns)) +
+                  " ns, measured by steplint's collector" +
+                  (samples ? " over " + *samples + " sampled ops" : std::string())};
     }
   }
   if (extra(model, "steplint_version") != nullptr)
-    return {0, "not measured by this recording (an older steplint): nothing taken out"};
-  return {kTorchProfilerEventNs, "torch.profiler's cost per recorded host event estimated at 2 us"};
+    return {0, 0, "not measured by this recording (an older steplint): nothing taken out"};
+  const ProfilerCostBounds bounds = boundProfilerCost(model);
+  std::string bounded;
+  ProfilerOverhead out;
+  out.per_event_ns = boundedCost(bounds.op, "op", bounded);
+  out.per_python_frame_ns = boundedCost(bounds.python, "Python frame", bounded);
+  out.source = "torch.profiler's cost per recorded host event estimated at 2 us";
+  if (!bounded.empty())
+    out.source += ", at most " + bounded +
+                  " by the trace's own nesting (the self time per child of its densest callers)";
+  return out;
 }
 
 bool isCuptiOwnOverhead(std::string_view name) {
@@ -79,18 +99,24 @@ StepProfilerCost profilerCostPerStep(const trace::TraceModel& model, const StepR
   IntervalSetBuilder spans;
   for (const Step& s : steps.steps) spans.add(s.start_ns, s.end_ns);
   const IntervalSet kept = spans.build();
-  int64_t events = 0;
+  int64_t events = 0, frames = 0;
   for (const trace::Event& e : model.events) {
     if (e.kind == trace::EventKind::kOverhead)
       addOverheadRecord(model, kept, e, cost.cupti_records);
-    events += trace::isCpuRange(e.kind) && in_step(e.start_ns);
+    if (trace::isCpuRange(e.kind) && in_step(e.start_ns)) {
+      ++events;
+      frames += e.kind == trace::EventKind::kPythonFunction;
+    }
   }
   std::stable_sort(cost.cupti_records.begin(), cost.cupti_records.end(),
                    [](const OverheadRecordKind& a, const OverheadRecordKind& b) {
                      return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
                    });
-  if (!steps.steps.empty())
-    cost.events_per_step = static_cast<double>(events) / static_cast<double>(steps.steps.size());
+  if (!steps.steps.empty()) {
+    const auto n = static_cast<double>(steps.steps.size());
+    cost.events_per_step = static_cast<double>(events) / n;
+    cost.python_frames_per_step = static_cast<double>(frames) / n;
+  }
   return cost;
 }
 

@@ -43,6 +43,18 @@ void addOverheadRecordLines(const StepProfilerCost& cost, size_t steps,
         " (" + cuda + ")");
 }
 
+/// "N recorded host events per step x C ns", or by sort when the trace has Python frames.
+std::string perStepTerms(const StepProfilerCost& cost) {
+  const ProfilerOverhead& o = cost.overhead;
+  if (cost.python_frames_per_step <= 0)
+    return formatFixed(cost.events_per_step, 0) + " recorded host events per step x " +
+           formatFixed(o.per_event_ns, 0) + " ns";
+  return formatFixed(cost.events_per_step - cost.python_frames_per_step, 0) +
+         " recorded ops and annotations per step x " + formatFixed(o.per_event_ns, 0) + " ns + " +
+         formatFixed(cost.python_frames_per_step, 0) + " Python frames x " +
+         formatFixed(o.per_python_frame_ns, 0) + " ns";
+}
+
 }  // namespace
 
 std::vector<std::string> profilerCostLines(const StepProfilerCost& cost, double step_ns,
@@ -52,11 +64,10 @@ std::vector<std::string> profilerCostLines(const StepProfilerCost& cost, double 
     lines.push_back("not taken out: " + cost.overhead.source);
   } else if (cost.events_per_step > 0) {
     const double ns = cost.nsPerStep();
-    lines.push_back(
-        "~" + formatMs(ns) + " ms per step (" + formatPercent(step_ns > 0 ? ns / step_ns : 0) +
-        ") = " + formatFixed(cost.events_per_step, 0) + " recorded host events per step x " +
-        formatFixed(cost.overhead.per_event_ns, 0) + " ns (" + cost.overhead.source +
-        "); the savings are estimated with it taken out (docs/savings.md)");
+    lines.push_back("~" + formatMs(ns) + " ms per step (" +
+                    formatPercent(step_ns > 0 ? ns / step_ns : 0) + ") = " + perStepTerms(cost) +
+                    " (" + cost.overhead.source +
+                    "); the savings are estimated with it taken out (docs/savings.md)");
   }
   addOverheadRecordLines(cost, steps, lines);
   return lines;

@@ -55,7 +55,7 @@ double shapleyWeight(size_t subset_size, size_t n) {
 }  // namespace
 
 void runReplays(const ReplayProgram& p, const Factors& factors, const uint64_t* masks, size_t count,
-                int repetitions, double op_overhead_ns, double* ends) {
+                int repetitions, const ProfilerOverhead& overhead, double* ends) {
   // The masks' timelines side by side: [slot or op][mask]. Each item is decoded once for all
   // of them and the masks' chains of max and add are independent, where one mask at a time
   // streamed the whole program through the cache for every subset of the fixes.
@@ -71,7 +71,9 @@ void runReplays(const ReplayProgram& p, const Factors& factors, const uint64_t* 
         case ReplayItem::kWork: {
           // The profiler's own cost per recorded event comes out first (clamped: an item is
           // never shorter than nothing), then the fixes shrink what is left.
-          const double unprofiled = std::max(0.0, item.dur - item.recorded * op_overhead_ns);
+          const double unprofiled =
+              std::max(0.0, item.dur - (item.recorded * overhead.per_event_ns +
+                                        item.recorded_frames * overhead.per_python_frame_ns));
           for (size_t k = 0; k < count; ++k)
             h[k] += unprofiled * product(factors.host, masks[k] & item.mask);
           break;
@@ -114,8 +116,9 @@ void runReplays(const ReplayProgram& p, const Factors& factors, const uint64_t* 
 }
 
 StepReplay::StepReplay(const trace::TraceModel& model, const StepResult& steps,
-                       const std::vector<FixEffect>& fixes, double op_overhead_ns)
-    : op_overhead_ns_(std::max(0.0, op_overhead_ns)) {
+                       const std::vector<FixEffect>& fixes, const ProfilerOverhead& overhead)
+    : overhead_{
+          std::max(0.0, overhead.per_event_ns), std::max(0.0, overhead.per_python_frame_ns), {}} {
   const size_t n = steps.steps.size();
   if (n == 0) return;
   // Counted first, built once: building the whole trace's program only to measure it took
@@ -153,7 +156,7 @@ double StepReplay::observedStepNs() const {
 double StepReplay::replayWindowNs(uint64_t mask) const {
   if (!valid()) return 0;
   double end = 0;
-  runReplays(*program_, program_->point, &mask, 1, 1, 0, &end);
+  runReplays(*program_, program_->point, &mask, 1, 1, ProfilerOverhead{}, &end);
   return end - program_->start;
 }
 
@@ -173,7 +176,7 @@ void StepReplay::replayStepsNs(const uint64_t* masks, size_t count, ReplayScenar
   // state the trainer settles in, free of the first step's pipeline fill (the first kernel of
   // a window cannot overlap the host work before it).
   const Factors& factors = scenario.worst ? program_->worst : program_->point;
-  const double overhead = scenario.keep_overhead ? 0 : op_overhead_ns_;
+  const ProfilerOverhead overhead = scenario.keep_overhead ? ProfilerOverhead{} : overhead_;
   std::array<double, kReplayBatch* static_cast<size_t>(kPasses)> ends;
   for (size_t first = 0; first < count; first += kReplayBatch) {
     const size_t n = std::min(kReplayBatch, count - first);
@@ -307,7 +310,7 @@ FixSavings computeFixSavings(const StepReplay& replay, int threads) {
   // profiler's inflation left in, which is what host-side fixes' savings are smallest with).
   std::vector<ReplayScenario> pessimistic;
   if (replay.hasWorstCase()) pessimistic.push_back({/*worst=*/true, /*keep_overhead=*/false});
-  if (replay.opOverheadNs() > 0) pessimistic.push_back({/*worst=*/false, /*keep_overhead=*/true});
+  if (replay.takesOverheadOut()) pessimistic.push_back({/*worst=*/false, /*keep_overhead=*/true});
   for (const ReplayScenario scenario : pessimistic) {
     const ScenarioSavings s = scenarioSavings(replay, n, scenario, threads, &out.exact_shares);
     // The recorded-timeline scenario measures against a longer step: compare fractions.

@@ -2,12 +2,14 @@
 // timeline (work, launches, waits) and the GPU ops with the delays that the replay keeps.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "host_threads.h"
 #include "replay_enqueue.h"
 #include "replay_fix_mask.h"
 #include "replay_internal.h"
+#include "replay_recorded.h"
 #include "steplint/analyzer/name_memo.h"
 #include "steplint/analyzer/sync_api.h"
 
@@ -63,7 +65,7 @@ class Builder {
   }
 
   ReplayProgram build() {
-    collectRecorded();
+    recorded_.emplace(model_, steps_, start_, host_end_);
     collectOps();
     collectWaits();
     addBlockingCopies();
@@ -99,29 +101,6 @@ class Builder {
     out.host.push_back(std::clamp(host, 0.0, 1.0));
     out.device.push_back(std::clamp(device, 0.0, 1.0));
     out.residual.push_back(std::clamp(host, 0.0, 1.0));
-  }
-
-  /// Start times of the recorded host events (CPU ops, annotations, Python frames) on the
-  /// threads of the host timeline (host_threads.h): each one inflated the timeline by the
-  /// profiler's cost.
-  void collectRecorded() {
-    const std::vector<char> serial = hostTimelineTracks(model_, steps_, start_, host_end_);
-    for (uint32_t t = 0; t < model_.tracks.size(); ++t) {
-      if (!serial[t]) continue;
-      const trace::Track& track = model_.tracks[t];
-      for (uint32_t i = track.first_event; i < track.first_event + track.event_count; ++i) {
-        const Event& e = model_.events[i];
-        if (trace::isCpuRange(e.kind) && e.start_ns >= start_ && e.start_ns < host_end_)
-          recorded_.push_back(e.start_ns);
-      }
-    }
-    std::sort(recorded_.begin(), recorded_.end());
-  }
-
-  uint32_t recordedIn(int64_t from, int64_t to) const {
-    const auto lo = std::lower_bound(recorded_.begin(), recorded_.end(), from);
-    const auto hi = std::lower_bound(lo, recorded_.end(), to);
-    return static_cast<uint32_t>(hi - lo);
   }
 
   uint32_t slotOf(const Event& e) {
@@ -306,11 +285,15 @@ class Builder {
       item.kind = ReplayItem::kWork;
       item.dur = static_cast<double>(next - from);
       item.mask = fix_mask_.mask();
-      item.recorded = recordedIn(from, next);
+      if (recorded_) {  // not made when only counting
+        item.recorded = recorded_->rangesIn(from, next);
+        item.recorded_frames = recorded_->framesIn(from, next);
+      }
       if (item_count_ > 0 && last_kind_ == ReplayItem::kWork && last_mask_ == item.mask) {
         if (!count_only_) {
           program_.items.back().dur += item.dur;  // consecutive pieces under the same fixes
           program_.items.back().recorded += item.recorded;
+          program_.items.back().recorded_frames += item.recorded_frames;
         }
       } else {
         pushItem(item);
@@ -464,7 +447,7 @@ class Builder {
   const TraceModel& model_;
   const StepResult& steps_;
   const std::vector<FixEffect>& fixes_;
-  std::vector<int64_t> recorded_;  // start times of recorded host events (collectRecorded)
+  std::optional<RecordedStarts> recorded_;  // made by build()
   int64_t start_ = 0;
   int64_t host_end_ = 0;
   ReplayProgram program_;

@@ -34,8 +34,10 @@ struct ReplayItem {
   uint64_t mask = 0;    // kWork: fixes that shrink it; kWait: fixes that remove the wait
   double dur = 0;       // kWork: observed duration; kWait: what is left when it no longer blocks
   double after = 0;     // kWait: observed time from the op's end to the call's return
-  uint32_t recorded =
-      0;  // kWork: recorded host events that start in it (each inflated it by the profiler's cost)
+  // kWork: recorded host events that start in it, each of which inflated it by the profiler's
+  // cost: RecordFunction ranges (ops, annotations) and Python frames, which cost less.
+  uint32_t recorded = 0;
+  uint32_t recorded_frames = 0;
   double fixed_end = -1;  // kWait on an op that ran before the window: its (unchanging) end
 };
 
@@ -68,9 +70,9 @@ size_t countReplayItems(const trace::TraceModel& model, const StepResult& steps,
 /// Runs the program `repetitions` times back to back with the fixes in `masks[k]` applied, for
 /// each of the `count` masks at once; ends[k * repetitions + r] is when pass r of mask k
 /// completed (its host timeline and its GPU work) (replay.cpp). Each mask's arithmetic is the
-/// same, in the same order, as if it ran alone. `op_overhead_ns`: taken out of each work item
-/// per recorded event in it (0: as recorded).
+/// same, in the same order, as if it ran alone. `overhead`: taken out of each work item per
+/// recorded event in it, by sort (zeros: as recorded).
 void runReplays(const ReplayProgram& program, const Factors& factors, const uint64_t* masks,
-                size_t count, int repetitions, double op_overhead_ns, double* ends);
+                size_t count, int repetitions, const ProfilerOverhead& overhead, double* ends);
 
 }  // namespace steplint::analyzer

@@ -62,7 +62,7 @@ SavingsTotal attributeSavings(const AnalysisContext& context,
   }
   if (with_effect.empty()) return all;
   const ProfilerOverhead overhead = profilerOverhead(context.model());
-  const StepReplay replay(context.model(), context.steps(), effects, overhead.per_event_ns);
+  const StepReplay replay(context.model(), context.steps(), effects, overhead);
   if (!replay.valid()) return all;
   if (std::string why = replayMismatch(replay); !why.empty()) {
     for (Diagnostic* d : with_effect) d->saving.method = why;

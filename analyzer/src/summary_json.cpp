@@ -278,7 +278,9 @@ json profilerJson(const StepProfilerCost& cost) {
                        {"total_ns", k.total_ns},
                        {"in_steps_ns", k.in_steps_ns}});
   return {{"ns_per_event", cost.overhead.per_event_ns},
+          {"ns_per_python_frame", cost.overhead.per_python_frame_ns},
           {"events_per_step", cost.events_per_step},
+          {"python_frames_per_step", cost.python_frames_per_step},
           {"ms_per_step", cost.nsPerStep() / 1e6},
           {"source", cost.overhead.source},
           {"cupti_overhead_records", records}};

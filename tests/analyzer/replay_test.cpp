@@ -17,6 +17,7 @@ using steplint::analyzer::computeSteps;
 using steplint::analyzer::FixEffect;
 using steplint::analyzer::Interval;
 using steplint::analyzer::IntervalSet;
+using steplint::analyzer::ProfilerOverhead;
 using steplint::analyzer::ReplayScenario;
 using steplint::analyzer::StepReplay;
 using steplint::test::TestTrace;
@@ -348,7 +349,7 @@ TEST_CASE(
   FixEffect loader;
   loader.host_time = rangesNamed(t.model, kLoader);
   loader.host_factor = 0;
-  const StepReplay replay(t.model, steps, {loader}, /*op_overhead_ns=*/1000);
+  const StepReplay replay(t.model, steps, {loader}, ProfilerOverhead{1000, 1000, ""});
   // The step thread's events: the step range, 1000 in the loader, one op.
   CHECK(replay.replayStepNs(0) == Approx(10e6 - 1002e3).margin(1e3));
   CHECK(replay.replayStepNs(0, {false, /*keep_overhead=*/true}) == Approx(10e6).margin(1e3));

@@ -16,12 +16,17 @@
 namespace steplint::analyzer {
 
 struct ProfilerOverhead {
-  double per_event_ns = 0;  // 0: not known, nothing is taken out
-  std::string source;       // how it was obtained, for the saving's method
+  double per_event_ns = 0;         // a CPU op or annotation; 0: not known, nothing taken out
+  double per_python_frame_ns = 0;  // a Python frame (python_function)
+  std::string source;              // how they were obtained, for the saving's method
+  double nsFor(trace::EventKind kind) const {
+    return kind == trace::EventKind::kPythonFunction ? per_python_frame_ns : per_event_ns;
+  }
 };
 
-/// steplint record's traces carry the collector's own measurement (trace::kOpOverheadKey);
-/// torch.profiler traces get kTorchProfilerEventNs per event, an estimate.
+/// steplint record's traces carry the collector's own measurement (trace::kOpOverheadKey),
+/// which serves both sorts. torch.profiler traces get kTorchProfilerEventNs per event, or less
+/// where the trace's own nesting bounds the cost lower (profiler_cost_bound.h), for each sort.
 ProfilerOverhead profilerOverhead(const trace::TraceModel& model);
 
 /// One name of CUPTI overhead record (cat "overhead", docs/reference/trace-format.md): how many,
@@ -45,8 +50,12 @@ bool isCuptiOwnOverhead(std::string_view name);
 /// inside a kept step) times the cost per event. `summary` prints it (docs/analyses.md).
 struct StepProfilerCost {
   ProfilerOverhead overhead;
-  double events_per_step = 0;
-  double nsPerStep() const { return overhead.per_event_ns * events_per_step; }
+  double events_per_step = 0;  // of both sorts
+  double python_frames_per_step = 0;
+  double nsPerStep() const {
+    return overhead.per_event_ns * (events_per_step - python_frames_per_step) +
+           overhead.per_python_frame_ns * python_frames_per_step;
+  }
   /// CUPTI's overhead records by name, the longest first; shown, not taken out of the savings.
   std::vector<OverheadRecordKind> cupti_records;
 };

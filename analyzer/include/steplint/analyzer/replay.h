@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "steplint/analyzer/fix_effect.h"
+#include "steplint/analyzer/profiler_overhead.h"
 #include "steplint/analyzer/steps.h"
 #include "steplint/trace/model.h"
 
@@ -38,10 +39,10 @@ class StepReplay {
   /// At most 64 fixes (a bit each); more are ignored.
   static constexpr size_t kMaxFixes = 64;
 
-  /// `op_overhead_ns`: what recording one host event added to its thread (profilerOverhead());
-  /// replays take it out of the host timeline unless a scenario keeps it.
+  /// `overhead`: what recording one host event added to its thread, by sort
+  /// (profilerOverhead()); replays take it out of the host timeline unless a scenario keeps it.
   StepReplay(const trace::TraceModel& model, const StepResult& steps,
-             const std::vector<FixEffect>& fixes, double op_overhead_ns = 0);
+             const std::vector<FixEffect>& fixes, const ProfilerOverhead& overhead = {});
   ~StepReplay();
   StepReplay(StepReplay&&) noexcept;
   StepReplay& operator=(StepReplay&&) noexcept;
@@ -66,11 +67,13 @@ class StepReplay {
   size_t fixCount() const;
   /// True when some fix has pessimistic factors that differ from its expected ones.
   bool hasWorstCase() const;
-  double opOverheadNs() const { return op_overhead_ns_; }
+  bool takesOverheadOut() const {
+    return overhead_.per_event_ns > 0 || overhead_.per_python_frame_ns > 0;
+  }
 
  private:
   std::unique_ptr<ReplayProgram> program_;
-  double op_overhead_ns_ = 0;
+  ProfilerOverhead overhead_;
 };
 
 /// The saving of each fix and of all of them together, per step.
