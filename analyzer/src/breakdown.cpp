@@ -207,6 +207,12 @@ bool isCommunicationOpName(std::string_view name) {
   return startsWith(name, "nccl:") || startsWith(name, "gloo:") || name == "record_param_comms";
 }
 
+bool isCommunicationKernelName(std::string_view name) {
+  return startsWith(name, "nccl") || startsWith(name, "rccl") ||
+         name.find("ncclKernel") != std::string_view::npos ||
+         name.find("ncclDevKernel") != std::string_view::npos;
+}
+
 BreakdownResult computeBreakdown(const TraceModel& model, const StepResult& steps,
                                  const IntervalSet& extra_dataloader) {
   BreakdownResult result;

@@ -19,12 +19,6 @@ using trace::TraceModel;
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
-bool isCommKernel(std::string_view name) {
-  return startsWith(name, "nccl") || startsWith(name, "rccl") ||
-         name.find("ncclKernel") != std::string_view::npos ||
-         name.find("ncclDevKernel") != std::string_view::npos;
-}
-
 // The c10d range of one collective: nccl:* and gloo:* (record_param_comms wraps them, so it is
 // left out to count each call once).
 bool isCollectiveRange(std::string_view name) {
@@ -99,7 +93,7 @@ std::string collectiveKind(std::string_view name) {
   if (const size_t colon = name.find(':');
       colon != std::string_view::npos && isCollectiveRange(name)) {
     kind = name.substr(colon + 1);
-  } else if (isCommKernel(name)) {
+  } else if (isCommunicationKernelName(name)) {
     // ncclKernel_AllReduce_RING_LL_Sum_float(...), ncclDevKernel_AllGather_RING_LL: the token
     // after the first '_' names the collective.
     const size_t first = name.find('_');
@@ -138,7 +132,7 @@ RankSummary summarizeRank(const TraceModel& model, const TraceSummary& summary,
   }
 
   // One scan: comm kernels, collective host ranges and compute kernels, each to its step.
-  NameMemo comm_kernel(model, isCommKernel);
+  NameMemo comm_kernel(model, isCommunicationKernelName);
   NameMemo comm_range(model, isCollectiveRange);
   std::vector<std::vector<TimedCollective>> kernels(steps.size()), ranges(steps.size());
   std::vector<std::unordered_map<trace::StringId, int64_t>> compute(steps.size());

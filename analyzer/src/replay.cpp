@@ -63,7 +63,10 @@ void runReplays(const ReplayProgram& p, const Factors& factors, const uint64_t* 
   for (size_t s = 0; s < p.slot_free.size(); ++s)
     std::fill_n(free.begin() + static_cast<std::ptrdiff_t>(s * count), count, p.slot_free[s]);
   std::vector<double> end(p.ops.size() * count, 0);
-  std::vector<double> h(count, p.start), last(count);
+  // anchor: where pinned ops count their offset from, the previous pass's end (host and GPU;
+  // the window's start in the first pass): what they waited for came after the program's
+  // previous iteration, not after its host's launch (replay_external_wait.h).
+  std::vector<double> h(count, p.start), last(count), anchor(count, p.start);
   for (int r = 0; r < repetitions; ++r) {
     last = h;
     for (const ReplayItem& item : p.items) {
@@ -86,6 +89,7 @@ void runReplays(const ReplayProgram& p, const Factors& factors, const uint64_t* 
           for (size_t k = 0; k < count; ++k) {
             double start = std::max(h[k] + op.launch_delay, slot_free[k] + op.queue_delay);
             if (dep_end != nullptr) start = std::max(start, dep_end[k] + op.dep_delay);
+            if (op.pinned >= 0) start = std::max(start, anchor[k] + op.pinned);
             const double finish = start + op.dur * product(factors.device, masks[k] & op.mask);
             op_end[k] = finish;
             slot_free[k] = finish;
@@ -109,7 +113,8 @@ void runReplays(const ReplayProgram& p, const Factors& factors, const uint64_t* 
       }
     }
     for (size_t k = 0; k < count; ++k) {
-      ends[k * static_cast<size_t>(repetitions) + static_cast<size_t>(r)] = std::max(h[k], last[k]);
+      anchor[k] = std::max(h[k], last[k]);
+      ends[k * static_cast<size_t>(repetitions) + static_cast<size_t>(r)] = anchor[k];
       h[k] = std::max(h[k], p.start);  // the next pass starts where this pass's host timeline ended
     }
   }

@@ -7,6 +7,7 @@
 
 #include "host_threads.h"
 #include "replay_enqueue.h"
+#include "replay_external_wait.h"
 #include "replay_fix_mask.h"
 #include "replay_internal.h"
 #include "replay_recorded.h"
@@ -363,6 +364,8 @@ class Builder {
       Constraints& c = all[local];
       c.start = static_cast<double>(model_.events[info.event].start_ns);
       c.enqueue = static_cast<double>(info.enqueue);
+      c.returned = info.call != kNoIndex ? static_cast<double>(model_.events[info.call].end_ns())
+                                         : c.enqueue;
       c.queue = prev_end[info.slot];
       ReplayOp& op = program_.ops[local];
       if (c.start > std::max(c.enqueue, c.queue)) op.dep = dependencyOf(info, local);
@@ -383,18 +386,29 @@ class Builder {
       op.dep_delay = 0;
       const double binding = std::max({c.enqueue, c.queue, c.dep});
       const double observed = std::max(0.0, c.start - binding);
-      if (binding == c.enqueue)
+      if (binding == c.enqueue) {
         op.launch_delay = observed;
-      else if (binding == c.queue)
+        // Long after its call returned: a wait the trace does not explain. Pinned on top of
+        // the observed delay, so that the pin only ever holds the op back.
+        if (c.start - c.returned > kExternalWaitNs && !runsWithPeers())
+          op.pinned = c.start - program_.start;
+      } else if (binding == c.queue) {
         op.queue_delay = observed;
-      else
+      } else {
         op.dep_delay = observed;
+      }
     }
+  }
+
+  bool runsWithPeers() {
+    if (!runs_with_peers_) runs_with_peers_ = analyzer::runsWithPeers(model_);
+    return *runs_with_peers_;
   }
 
   struct Constraints {
     double start = 0;
     double enqueue = 0;
+    double returned = 0;  // when the launch call returned (the enqueue time without a call)
     double queue = -1e300;
     double dep = -1e300;
   };
@@ -448,6 +462,7 @@ class Builder {
   const StepResult& steps_;
   const std::vector<FixEffect>& fixes_;
   std::optional<RecordedStarts> recorded_;  // made by build()
+  std::optional<bool> runs_with_peers_;     // asked only when an op waited that long
   int64_t start_ = 0;
   int64_t host_end_ = 0;
   ReplayProgram program_;

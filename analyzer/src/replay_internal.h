@@ -21,6 +21,9 @@ struct ReplayOp {
   double launch_delay = 0;
   double queue_delay = 0;
   double dep_delay = 0;
+  // >= 0: the op waited for something outside the program (replay_external_wait.h) and starts
+  // no earlier than this long after the previous pass ended, as it did in the recording.
+  double pinned = -1;
   uint32_t slot = 0;     // (device, stream) queue
   uint32_t dep = kNoOp;  // op on another stream it waited for (launched earlier), if any
   uint64_t mask = 0;     // fixes that shorten it

@@ -51,5 +51,7 @@ BreakdownResult computeBreakdown(const trace::TraceModel& model, const StepResul
 bool isDataLoaderName(
     std::string_view name);  // enumerate(DataLoader)#...__next__ or enumerate(DataPipe)#...
 bool isCommunicationOpName(std::string_view name);  // nccl:/gloo: collectives
+/// NCCL's and RCCL's own kernels (nccl*, rccl*, *ncclKernel*, *ncclDevKernel*).
+bool isCommunicationKernelName(std::string_view name);
 
 }  // namespace steplint::analyzer
