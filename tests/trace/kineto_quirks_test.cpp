@@ -70,6 +70,24 @@ TEST_CASE("quirk: an External id beyond int64 is counted and dropped, the event 
   CHECK(r.model.stats.get(Stat::event_integer_overflow) == 1);
 }
 
+TEST_CASE("quirk: ids written as strings or floats are read, other types ignored",
+          "[trace][quirk]") {
+  // readInt parses a plain integer first and falls back to the value's type for the rest.
+  const auto r = importJson(wrap(
+      R"({"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 2,
+          "dur": 1, "args": {"External id": "42", "correlation": 7.0, "cbid": true}},
+         {"ph": "X", "cat": "cpu_op", "name": "y", "pid": 1, "tid": 1, "ts": 4, "dur": 1,
+          "args": {"External id": null}})"));
+  REQUIRE(r.status.ok());
+  const Event* launch = findEvent(r.model, "cudaLaunchKernel");
+  REQUIRE(launch);
+  CHECK(launch->external_id == 42);
+  CHECK(launch->correlation == 7);
+  REQUIRE(findEvent(r.model, "y"));
+  CHECK(findEvent(r.model, "y")->external_id == kNoId);
+  CHECK(r.model.stats.get(Stat::event_integer_overflow) == 0);
+}
+
 TEST_CASE("quirk: huge Record Window End does not stretch the timeline", "[trace][quirk]") {
   const auto r = importJson(wrap(
       std::string(kGood) +

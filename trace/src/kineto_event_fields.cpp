@@ -60,6 +60,9 @@ std::string_view rawKey(od::field& field) {
 }  // namespace
 
 bool readInt(od::value& v, int64_t& out, bool& overflow) {
+  // Most ids are plain integers: parse once, before asking the type. A failed get_int64 leaves
+  // the value unread (strings, floats, big unsigned ids), and the rest classifies as before.
+  if (!v.get_int64().get(out)) return true;
   od::json_type type;
   if (v.type().get(type)) return false;
   if (type == od::json_type::string) {
@@ -67,9 +70,6 @@ bool readInt(od::value& v, int64_t& out, bool& overflow) {
     return !v.get_string().get(s) && parseInteger(s, out);
   }
   if (type != od::json_type::number) return false;
-  // Most ids are plain integers: parse once. A failed get_int64 leaves the value unread, and it
-  // fails exactly where the type is not signed_integer, so the rest classifies as before.
-  if (!v.get_int64().get(out)) return true;
   od::number_type nt;
   if (v.get_number_type().get(nt)) {
     overflow = true;
