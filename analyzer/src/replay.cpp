@@ -181,7 +181,8 @@ void StepReplay::replayStepsNs(const uint64_t* masks, size_t count, ReplayScenar
   // state the trainer settles in, free of the first step's pipeline fill (the first kernel of
   // a window cannot overlap the host work before it).
   const Factors& factors = scenario.worst ? program_->worst : program_->point;
-  const ProfilerOverhead overhead = scenario.keep_overhead ? ProfilerOverhead{} : overhead_;
+  static const ProfilerOverhead kLeftIn{};
+  const ProfilerOverhead& overhead = scenario.keep_overhead ? kLeftIn : overhead_;
   std::array<double, kReplayBatch* static_cast<size_t>(kPasses)> ends;
   for (size_t first = 0; first < count; first += kReplayBatch) {
     const size_t n = std::min(kReplayBatch, count - first);

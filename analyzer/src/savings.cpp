@@ -61,7 +61,8 @@ SavingsTotal attributeSavings(const AnalysisContext& context,
     effects.push_back(*d.effect);
   }
   if (with_effect.empty()) return all;
-  const ProfilerOverhead overhead = profilerOverhead(context.model());
+  // The summary's: profilerOverhead() walks every event of a torch.profiler trace to bound it.
+  const ProfilerOverhead& overhead = context.summary().profiler.overhead;
   const StepReplay replay(context.model(), context.steps(), effects, overhead);
   if (!replay.valid()) return all;
   if (std::string why = replayMismatch(replay); !why.empty()) {
