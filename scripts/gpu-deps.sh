@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepares .gpu-deps/: Debian 12's simdjson, toml++, CLI11, nlohmann-json, Catch2 and ISA-L,
+# Prepares .gpu-deps/: Debian 12's simdjson, toml++, CLI11, nlohmann-json, Catch2, ISA-L and xxHash,
 # unpacked (no install), for a GPU machine that has torch and CUDA but no package registry.
 # Run it here (it downloads with apt-get); carry .gpu-deps to the GPU machine (it is
 # git-ignored); scripts/gpu-build.sh there finds it. Symlinks are replaced by copies, since
@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 dest=.gpu-deps
 packages=(libsimdjson-dev libsimdjson14 libcli11-dev nlohmann-json3-dev libtomlplusplus-dev
-          libtomlplusplus3 catch2 libisal-dev libisal2)
+          libtomlplusplus3 catch2 libisal-dev libisal2 libxxhash-dev)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 (cd "$tmp" && apt-get download "${packages[@]}" >/dev/null 2>&1) || {

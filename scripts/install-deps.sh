@@ -11,6 +11,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   # libraries (cmake/ThirdParty.cmake)
   libsimdjson-dev catch2 nlohmann-json3-dev libcli11-dev zlib1g-dev libisal-dev libtomlplusplus-dev
+  libxxhash-dev
   # the collector and the sample trainers (CPU-only LibTorch 1.13; CUDA/CUPTI come from /usr/local/cuda)
   libtorch-dev
   # the desktop app (gui/); its tests run on the offscreen platform

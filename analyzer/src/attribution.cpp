@@ -56,11 +56,12 @@ TraceFacts traceFacts(const TraceModel& model, const StepResult& steps) {
 }
 
 /// True when the kernel was launched from inside a collective (nccl:*, gloo:*, record_param_comms).
-bool launchedByCollective(const TraceModel& model, const Event& kernel) {
+template <typename IsComm>
+bool launchedByCollective(const TraceModel& model, const Event& kernel, IsComm& is_comm) {
   if (kernel.link == kNoIndex) return false;
   uint32_t op = model.events[kernel.link].link;
   for (int depth = 0; op != kNoIndex && depth < kMaxCommDepth; ++depth) {
-    if (isCommunicationOpName(model.name(model.events[op]))) return true;
+    if (is_comm(model.events[op].name)) return true;
     op = model.events[op].parent;
   }
   return false;
@@ -84,7 +85,8 @@ class EventCauses {
                    return isSyncApiName(name, api);
                  }),
         is_loader_(model, isDataLoaderName),
-        is_step_(model, isStepRange) {}
+        is_step_(model, isStepRange),
+        is_comm_(model, isCommunicationOpName) {}
 
   /// Calls add(HostCause) for each host cause of `e`.
   template <typename Add>
@@ -113,10 +115,11 @@ class EventCauses {
   }
   /// A device op's place in WindowRaw::devices: its device, and compute, communication, copy or
   /// memset.
-  std::pair<size_t, size_t> deviceSlot(const Event& e) const {
+  std::pair<size_t, size_t> deviceSlot(const Event& e) {
     size_t slot = 3;
     if (e.kind == EventKind::kKernel) {
-      const bool comm = model_.name(e).substr(0, 4) == "nccl" || launchedByCollective(model_, e);
+      const bool comm =
+          model_.name(e).substr(0, 4) == "nccl" || launchedByCollective(model_, e, is_comm_);
       slot = comm ? 1 : 0;
     } else if (e.kind == EventKind::kMemcpy) {
       slot = 2;
@@ -136,7 +139,7 @@ class EventCauses {
  private:
   const TraceModel& model_;
   const TraceFacts& facts_;
-  NameMemo<bool (*)(std::string_view)> is_sync_, is_loader_, is_step_;
+  NameMemo<bool (*)(std::string_view)> is_sync_, is_loader_, is_step_, is_comm_;
 };
 
 /// The host's waits over the whole trace: blocked in a sync or in a blocking copy.

@@ -311,3 +311,39 @@ TEST_CASE("quirk: a key written with an escape is not a key we know", "[trace][q
   CHECK((r.model.op(*escaped) == nullptr || r.model.op(*escaped)->sequence_number == kNoId));
   CHECK((r.model.op(*late) == nullptr || r.model.op(*late)->sequence_number == kNoId));
 }
+
+TEST_CASE("quirk: keys are read whatever the spacing around their colon", "[trace][quirk]") {
+  // The parser finds a key's end from its value, back over the colon and any whitespace.
+  const auto r = importJson(wrap(
+      "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"tight\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":2},"
+      "{\"ph\" :\t\"X\", \"cat\"\n:\n\"cpu_op\", \"name\"  :  \"loose\", \"pid\":1, \"tid\":1,"
+      " \"ts\"\r\n: 4, \"dur\" : 3, \"args\" : {\"External id\"\t:\t9}},"
+      "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"escaped key\", \"pid\": 1, \"tid\": 1,"
+      " \"ts\": 8, \"dur\": 1, \"d\\u0075r\": 5, \"a\\\"b\": 1}"));
+  REQUIRE(r.status.ok());
+  const Event* tight = findEvent(r.model, "tight");
+  const Event* loose = findEvent(r.model, "loose");
+  const Event* escaped = findEvent(r.model, "escaped key");
+  REQUIRE(tight);
+  REQUIRE(loose);
+  REQUIRE(escaped);
+  CHECK(tight->dur_ns == 2000);
+  CHECK(loose->start_ns == 4000);
+  CHECK(loose->dur_ns == 3000);
+  CHECK(loose->external_id == 9);
+  CHECK(r.model.str(loose->category) == "cpu_op");
+  CHECK(escaped->dur_ns == 1000);  // a key with escapes is no key we read, even "d\u0075r"
+}
+
+TEST_CASE("quirk: counter series keep long names and unescape their keys", "[trace][quirk]") {
+  const std::string long_name(80, 'x');
+  const auto r =
+      importJson(wrap(R"({"ph": "C", "name": "mem", "pid": 1, "tid": 0, "ts": 1, "args": {")" +
+                      long_name + R"(": 1.5, "a\"b": 2, "plain" : 3}})"));
+  REQUIRE(r.status.ok());
+  REQUIRE(r.model.counters.size() == 3);
+  CHECK(r.model.str(r.model.counters[0].series) == long_name);
+  CHECK(r.model.counters[0].value == Approx(1.5));
+  CHECK(r.model.str(r.model.counters[1].series) == "a\"b");
+  CHECK(r.model.str(r.model.counters[2].series) == "plain");
+}

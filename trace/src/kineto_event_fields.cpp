@@ -45,16 +45,30 @@ bool readDouble(od::value& v, double& out) {
 
 bool readString(od::value& v, std::string_view& out) { return !v.get_string().get(out); }
 
-// A field's key as written (Kineto's keys never contain escapes; a key that does is simply
-// not one we know). Keys are short, so a plain loop beats memchr's call overhead.
+bool isJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// A field's key as written, escapes and all (no key we read has one). Found backwards from the
+// value: between the key's closing quote and the value there is only whitespace and the colon
+// that simdjson checked, so a scan of two or three bytes finds the quote, where scanning the
+// key forward for it cost a loop iteration per character (~9 % of the parse's instructions).
 std::string_view rawKey(od::field& field) {
-  const char* k = field.key().raw();
-  size_t n = 0;
-  while (n < 64 && k[n] != '"') {
-    if (k[n] == '\\') return {};
-    ++n;
-  }
-  return n < 64 ? std::string_view(k, n) : std::string_view();
+  const char* key = field.key().raw();
+  const char* q = field.value().raw_json_token().data() - 1;
+  if (*q == ' ' && q - 2 >= key && q[-1] == ':' && q[-2] == '"')  // `"key": value`, most traces
+    return {key, static_cast<size_t>(q - 2 - key)};
+  while (q > key && isJsonSpace(*q)) --q;
+  if (q <= key || *q != ':') return {};
+  --q;
+  while (q > key && isJsonSpace(*q)) --q;
+  if (q < key || *q != '"') return {};
+  return {key, static_cast<size_t>(q - key)};
+}
+
+// A counter series' name: its key, unescaped when it has escapes (rare; simdjson copies it).
+std::string_view seriesName(od::field& field, std::string_view raw_key) {
+  std::string_view name;
+  if (raw_key.find('\\') == std::string_view::npos) return raw_key;
+  return field.unescaped_key().get(name) ? std::string_view() : name;
 }
 
 }  // namespace
@@ -231,7 +245,7 @@ error_code KinetoEventParser::parseArgs(od::object& args, Raw& raw, EventBatch& 
     if (raw.ph == 'C' || raw.ph == 0) {
       od::json_type type;
       if (raw.series && !v.type().get(type) && type == od::json_type::number && readDouble(v, d))
-        raw.series->emplace_back(out.strings.intern(key), d);
+        raw.series->emplace_back(out.strings.intern(seriesName(field, key)), d);
       if (raw.ph == 'C') continue;
     }
     const bool meta = raw.ph == 'M' || raw.ph == 0;
