@@ -12,7 +12,8 @@
 // inside the child. So for a parent P with k recorded children, per child
 //   cost <= self(P) / k + the shortest child's duration,
 // where self(P) is P's duration less its direct children's. Each dense parent gives such a
-// bound; a low quantile of them over the trace bounds the cost of that kind of event.
+// bound; a low quantile of them over the trace bounds the cost of that kind of event, or, with
+// fewer than kMinParents dense parents, the loosest of their bounds.
 #pragma once
 
 #include <cstddef>
@@ -22,7 +23,7 @@
 namespace steplint::analyzer {
 
 struct ProfilerCostBound {
-  double ns = -1;      // < 0: too few dense parents to say anything
+  double ns = -1;      // < 0: no dense parent to say anything
   size_t parents = 0;  // how many parents gave a bound
 };
 
@@ -31,7 +32,7 @@ struct ProfilerCostBound {
 /// kMinChildren recorded children, all of that sort, that lie within it.
 struct ProfilerCostBounds {
   static constexpr unsigned kMinChildren = 8;
-  static constexpr size_t kMinParents = 16;
+  static constexpr size_t kMinParents = 16;  // for the quantile; fewer: the largest bound
   static constexpr double kQuantile = 0.05;  // robust to a few parents with clipped timestamps
   ProfilerCostBound op, python;
 };

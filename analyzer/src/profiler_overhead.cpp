@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "profiler_cost_bound.h"
+#include "profiler_step_bound.h"
 #include "steplint/trace/recorded_names.h"
 #include "text_table.h"
 
@@ -55,6 +56,7 @@ ProfilerOverhead profilerOverhead(const trace::TraceModel& model) {
   ProfilerOverhead out;
   out.per_event_ns = boundedCost(bounds.op, "op", bounded);
   out.per_python_frame_ns = boundedCost(bounds.python, "Python frame", bounded);
+  out.estimated = true;
   out.source = "torch.profiler's cost per recorded host event estimated at 2 us";
   if (!bounded.empty())
     out.source += ", at most " + bounded +
@@ -91,11 +93,6 @@ void addOverheadRecord(const trace::TraceModel& model, const IntervalSet& steps,
 StepProfilerCost profilerCostPerStep(const trace::TraceModel& model, const StepResult& steps) {
   StepProfilerCost cost;
   cost.overhead = profilerOverhead(model);
-  const auto in_step = [&](int64_t t) {  // kept steps are sorted and disjoint
-    auto it = std::upper_bound(steps.steps.begin(), steps.steps.end(), t,
-                               [](int64_t v, const Step& s) { return v < s.start_ns; });
-    return it != steps.steps.begin() && t < (it - 1)->end_ns;
-  };
   IntervalSetBuilder spans;
   for (const Step& s : steps.steps) spans.add(s.start_ns, s.end_ns);
   const IntervalSet kept = spans.build();
@@ -103,7 +100,7 @@ StepProfilerCost profilerCostPerStep(const trace::TraceModel& model, const StepR
   for (const trace::Event& e : model.events) {
     if (e.kind == trace::EventKind::kOverhead)
       addOverheadRecord(model, kept, e, cost.cupti_records);
-    if (trace::isCpuRange(e.kind) && in_step(e.start_ns)) {
+    if (trace::isCpuRange(e.kind) && keptStepAt(steps, e.start_ns) < steps.steps.size()) {
       ++events;
       frames += e.kind == trace::EventKind::kPythonFunction;
     }
@@ -112,6 +109,21 @@ StepProfilerCost profilerCostPerStep(const trace::TraceModel& model, const StepR
                    [](const OverheadRecordKind& a, const OverheadRecordKind& b) {
                      return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
                    });
+  if (cost.overhead.estimated) {
+    std::string why;
+    const double scale = stepTimeScale(model, steps, cost.overhead, why);
+    if (scale < 1) {
+      cost.overhead.per_event_ns *= scale;
+      cost.overhead.per_python_frame_ns *= scale;
+      cost.overhead.source += "; scaled to " + formatFixed(cost.overhead.per_event_ns, 0) +
+                              " ns per op" +
+                              (cost.overhead.per_python_frame_ns != cost.overhead.per_event_ns
+                                   ? " and " + formatFixed(cost.overhead.per_python_frame_ns, 0) +
+                                         " ns per Python frame"
+                                   : std::string()) +
+                              " so that the recording fits in its steps (" + why + ")";
+    }
+  }
   if (!steps.steps.empty()) {
     const auto n = static_cast<double>(steps.steps.size());
     cost.events_per_step = static_cast<double>(events) / n;

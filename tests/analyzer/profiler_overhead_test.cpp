@@ -68,17 +68,27 @@ TEST_CASE("profiler cost bound: a Python frame costs at most its callers' self t
 }
 
 TEST_CASE("profiler cost bound: too few dense callers, mixed or overlapping children say nothing") {
-  SECTION("fewer callers than kMinParents, or with fewer than kMinChildren children") {
+  SECTION("callers with fewer than kMinChildren children say nothing") {
     TestTrace t;
-    denseCallers(t, ProfilerCostBounds::kMinParents - 1, 10);
     denseCallers(t, 30, ProfilerCostBounds::kMinChildren - 1, 1000);
     t.finalize();
     const ProfilerCostBounds b = boundProfilerCost(t.model);
-    CHECK(b.python.parents == ProfilerCostBounds::kMinParents - 1);
+    CHECK(b.python.parents == 0);
     CHECK(b.python.ns < 0);
     const auto overhead = profilerOverhead(t.model);
     CHECK(overhead.per_python_frame_ns == kTorchProfilerEventNs);
     CHECK(overhead.source == "torch.profiler's cost per recorded host event estimated at 2 us");
+  }
+  SECTION("fewer callers than kMinParents: the loosest of their bounds, not a quantile") {
+    TestTrace t;
+    denseCallers(t, ProfilerCostBounds::kMinParents - 2, 10);  // 1000 ns each (see above)
+    // One caller whose 10 children fill it: self time 0, so it alone would say 500 ns.
+    t.event(EventKind::kPythonFunction, "forward", 5000, 5);
+    for (int c = 0; c < 10; ++c) t.event(EventKind::kPythonFunction, "helper", 5000 + 0.5 * c, 0.5);
+    t.finalize();
+    const ProfilerCostBounds b = boundProfilerCost(t.model);
+    CHECK(b.python.parents == ProfilerCostBounds::kMinParents - 1);
+    CHECK(b.python.ns == Approx(1000.0));
   }
   SECTION("callers of both sorts bound a mix of two costs: left out") {
     TestTrace t;
@@ -151,4 +161,40 @@ TEST_CASE("summary: the profiler's cost per step by sort, Python frames apart") 
   const nlohmann::json j = steplint::analyzer::summaryToJson(s, t.model)["profiler_overhead"];
   CHECK(j["ns_per_python_frame"] == Approx(2000.0));
   CHECK(j["python_frames_per_step"] == Approx(999.0));
+}
+
+TEST_CASE("profiler cost: the recording fits in each step's time on its thread") {
+  // One 100 µs step of 400 top-level ops of 0.1 µs, 0.25 µs apart, and no caller of 8+
+  // children: 2 µs each would be 800 µs, eight times the step. The leaves cover 40 µs, so
+  // the recording has at most 100 - 40 + 400 x 0.1 = 100 µs, i.e. 250 ns per op (the whole
+  // step: the bound is an upper one).
+  TestTrace t;
+  t.step(1, 0, 100);
+  for (int k = 0; k < 400; ++k) t.op("aten::tiny", 0.05 + 0.25 * k, 0.1);
+  t.finalize();
+  const steplint::analyzer::TraceSummary s = steplint::analyzer::summarize(t.model);
+  CHECK(s.profiler.overhead.per_event_ns == Approx(100e3 / 401).epsilon(0.01));
+  CHECK(s.profiler.nsPerStep() <= 100e3 * 1.001);
+  CHECK(s.profiler.overhead.source.find("so that the recording fits in its steps (401 recorded "
+                                        "events on one thread in step 1") != std::string::npos);
+
+  SECTION("longer ops leave less time outside them: a tighter bound") {
+    TestTrace u;
+    u.step(1, 0, 100);
+    for (int k = 0; k < 40; ++k) u.op("aten::mm", 0.1 + 2.5 * k, 2);  // leaves cover 80 µs
+    u.finalize();
+    const auto cost = steplint::analyzer::summarize(u.model).profiler;
+    // 100 - 80 + 41 x 2 = 102 µs for 41 events (the step range covers it all): above the step,
+    // so the step's 100 µs binds: 2439 ns; with 2 µs per event (82 µs) nothing binds at all.
+    CHECK(cost.overhead.per_event_ns == Approx(kTorchProfilerEventNs));
+  }
+  SECTION("a measured cost is not scaled") {
+    TestTrace u;
+    u.step(1, 0, 100);
+    for (int k = 0; k < 400; ++k) u.op("aten::tiny", 0.05 + 0.25 * k, 0.1);
+    u.finalize();
+    u.model.metadata.extra = {{"steplint_version", "\"0.1.0\""},
+                              {"steplint_op_overhead_ns", "300"}};
+    CHECK(steplint::analyzer::summarize(u.model).profiler.overhead.per_event_ns == Approx(300.0));
+  }
 }

@@ -19,6 +19,7 @@ struct ProfilerOverhead {
   double per_event_ns = 0;         // a CPU op or annotation; 0: not known, nothing taken out
   double per_python_frame_ns = 0;  // a Python frame (python_function)
   std::string source;              // how they were obtained, for the saving's method
+  bool estimated = false;          // torch.profiler's, estimated; not the collector's measurement
   double nsFor(trace::EventKind kind) const {
     return kind == trace::EventKind::kPythonFunction ? per_python_frame_ns : per_event_ns;
   }
@@ -47,7 +48,10 @@ struct OverheadRecordKind {
 bool isCuptiOwnOverhead(std::string_view name);
 
 /// What the recording cost each analysed step: recorded host events per step (those that start
-/// inside a kept step) times the cost per event. `summary` prints it (docs/analyses.md).
+/// inside a kept step) times the cost per event. `summary` prints it (docs/analyses.md). An
+/// estimated cost is also held to the steps' time: one thread records its events one after
+/// another, so a step's events on one thread cannot cost more than the step lasted
+/// (profiler_step_bound.h); the savings take out this capped cost.
 struct StepProfilerCost {
   ProfilerOverhead overhead;
   double events_per_step = 0;  // of both sorts
