@@ -1,7 +1,7 @@
 // SL601 grad-zeroed-not-none: TorchTidy's GradNotSetToNonePattern made trace-based: inside a
 // zero_grad range (`Optimizer.zero_grad#...` annotation, a `...: zero_grad` Python frame or a
-// C++ `...::zero_grad` scope), `aten::zero_` calls whose parent is not `aten::zeros` fill each
-// gradient with zeros. Releasing the gradients instead (set_to_none) skips one fill kernel per
+// C++ `...::zero_grad` scope), `aten::zero_` calls whose parent is not `aten::zeros` (and that
+// are not inside another `aten::zero_`) fill each gradient with zeros. Releasing the gradients instead (set_to_none) skips one fill kernel per
 // parameter and lets the next backward write instead of accumulate.
 #include <algorithm>
 
@@ -81,6 +81,11 @@ void GradZeroedNotNoneRule::check(const AnalysisContext& context, DiagnosticSink
     if (findEnclosing(model, e.parent, [&](const trace::Event& p) {
           return zero_grad_name(p.name);
         }) == trace::kNoIndex)
+      continue;
+    // PyTorch 1.8 records each gradient's aten::zero_ inside another: one fill, counted once.
+    if (findEnclosing(model, e.parent, [&](const trace::Event& p) {
+          return static_cast<int64_t>(p.name) == zero_id;
+        }) != trace::kNoIndex)
       continue;
     zero_fill[i] = 1;
     zero_ops.push_back(i);

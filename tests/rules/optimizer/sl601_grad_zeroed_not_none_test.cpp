@@ -11,8 +11,10 @@ namespace {
 
 // Two 1 ms steps; zero_grad [10, 210) zero-fills `n` gradients (10 µs host, 2 µs fill kernel each).
 // `under_zeros` puts each aten::zero_ under aten::zeros (a fresh tensor, not a gradient).
+// `nested`: PyTorch 1.8 records each gradient's aten::zero_ inside another aten::zero_.
 std::string zeroGrad(int n, bool under_zeros = false,
-                     const std::string& range = "Optimizer.zero_grad#SGD.zero_grad") {
+                     const std::string& range = "Optimizer.zero_grad#SGD.zero_grad",
+                     bool nested = false) {
   KinetoTrace t;
   t.device(0, 7, 0);
   forEachStep<0>(t, 2, 1000, [&](int, double base) {
@@ -20,6 +22,7 @@ std::string zeroGrad(int n, bool under_zeros = false,
     for (int i = 0; i < n; ++i) {
       const double ts = base + 12 + 15.0 * i;
       if (under_zeros) t.op("aten::zeros", ts - 1, 12);
+      if (nested) t.op("aten::zero_", ts - 0.5, 11);
       const int64_t z = t.op("aten::zero_", ts, 10).lastExternalId();
       const int64_t f = t.op("aten::fill_", ts + 1, 8).lastExternalId();
       t.launch(f, ts + 2, 4, "vectorized_elementwise_kernel<FillFunctor<float>>", ts + 5, 2);
@@ -44,6 +47,16 @@ TEST_CASE("SL601 flags zero_grad filling gradients with aten::zero_") {
   CHECK(d.saving.per_step_ms == Approx(0.1));
   CHECK(d.evidence.events.size() == 20);
   CHECK(d.fix.front().find("zero_grad(/*set_to_none=*/true)") != std::string::npos);
+}
+
+TEST_CASE("SL601 counts an aten::zero_ inside another once (PyTorch 1.8 traces)") {
+  const auto run = steplint::test::runRuleOnJson(
+      "SL601", zeroGrad(10, false, "Optimizer.zero_grad#SGD.zero_grad", /*nested=*/true));
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  CHECK(d.evidence.metric("zero_ops_per_step") == Approx(10));
+  CHECK(d.evidence.metric("host_ms_per_step") == Approx(0.11));  // the outer calls, 11 µs each
+  CHECK(d.evidence.metric("gpu_ms_per_step") == Approx(0.02));
 }
 
 TEST_CASE("SL601 also matches a Python zero_grad frame") {
