@@ -54,4 +54,17 @@ std::vector<uint32_t> sampleEvents(const std::vector<uint32_t>& all, size_t cap)
   return out;
 }
 
+int64_t deviceWorkCalls(const trace::TraceModel& model) {
+  int64_t n = 0;
+  for (const trace::Event& e : model.events) {
+    if (!trace::isLaunchApi(e.kind)) continue;
+    const std::string_view name = model.name(e);
+    if (name.find("Launch") != std::string_view::npos ||
+        name.find("Memcpy") != std::string_view::npos ||
+        name.find("Memset") != std::string_view::npos)
+      ++n;
+  }
+  return n;
+}
+
 }  // namespace steplint::rules

@@ -14,6 +14,11 @@
 
 namespace steplint::rules {
 
+/// Runtime and driver calls that put work on a device: kernel and graph launches, copies and
+/// memsets (cudaLaunchKernel, cuLaunchKernel, cudaGraphLaunch, cudaMemcpyAsync, hipMemsetAsync
+/// ...). A process that only initialised CUDA or queried devices makes none.
+int64_t deviceWorkCalls(const trace::TraceModel& model);
+
 /// The CPU range that issued a device op (device op -> launch call -> CPU op), or kNoIndex.
 uint32_t launchingOp(const trace::TraceModel& model, const trace::Event& device_op);
 

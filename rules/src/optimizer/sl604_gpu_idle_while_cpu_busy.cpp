@@ -16,22 +16,6 @@ using analyzer::DiagnosticSink;
 
 namespace {
 
-/// Runtime and driver calls that put work on a device: kernel and graph launches, copies and
-/// memsets (cudaLaunchKernel, cuLaunchKernel, cudaGraphLaunch, cudaMemcpyAsync, hipMemsetAsync
-/// ...). A process that only initialised CUDA makes none.
-int64_t deviceWorkCalls(const trace::TraceModel& model) {
-  int64_t n = 0;
-  for (const trace::Event& e : model.events) {
-    if (!trace::isLaunchApi(e.kind)) continue;
-    const std::string_view name = model.name(e);
-    if (name.find("Launch") != std::string_view::npos ||
-        name.find("Memcpy") != std::string_view::npos ||
-        name.find("Memset") != std::string_view::npos)
-      ++n;
-  }
-  return n;
-}
-
 struct Options {
   double min_share = 0.2;
   double min_median_op_us = 100.0;

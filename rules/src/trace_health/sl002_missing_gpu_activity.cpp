@@ -1,3 +1,4 @@
+#include "common/kernel_util.h"
 #include "common/rule_support.h"
 #include "steplint/analyzer/rule_registry.h"
 
@@ -12,8 +13,8 @@ namespace {
 
 struct Options {};
 
-/// SL002: the process used CUDA (device properties or CUDA API calls) but the trace holds no
-/// kernels, memcpys or memsets: CUDA activity was not captured.
+/// SL002: the process put work on a GPU (launch or copy calls) or had GPUs (device properties,
+/// no CUDA API call recorded) but the trace holds no kernels, memcpys or memsets.
 class MissingGpuActivityRule final : public analyzer::RuleWith<Options> {
  public:
   using RuleWith::RuleWith;
@@ -43,21 +44,28 @@ void MissingGpuActivityRule::check(const analyzer::AnalysisContext& context,
     ++cuda_calls;
     evidence.eventWithRange(i);
   }
+  const int64_t work_calls = deviceWorkCalls(model);
   const size_t gpus = model.metadata.devices.size();
   if (gpus == 0 && cuda_calls == 0) return;  // a CPU-only run: nothing is missing
+  // CUDA API calls were recorded, so CUDA activity was; none put work on a GPU (device queries,
+  // stream checks, a synchronize): nothing ran there to record. SL604 says whether it should.
+  if (cuda_calls > 0 && work_calls == 0) return;
   evidence.metric("devices_in_metadata", static_cast<double>(gpus));
   evidence.metric("cuda_api_calls", static_cast<double>(cuda_calls));
-
+  evidence.metric("device_work_calls", static_cast<double>(work_calls));
   analyzer::Diagnostic d = makeDiagnostic();
   std::string why =
       gpus > 0 ? strf("deviceProperties lists %zu GPU%s", gpus, gpus == 1 ? "" : "s") : "";
   if (cuda_calls > 0) {
     why += why.empty() ? "" : " and ";
-    why += strf("the trace has %lld CUDA API calls", static_cast<long long>(cuda_calls));
+    why += strf("the trace has %lld CUDA API calls (%lld launches, copies or memsets)",
+                static_cast<long long>(cuda_calls), static_cast<long long>(work_calls));
   }
   d.message =
-      why +
-      ", but no GPU kernels, memcpys or memsets were recorded: CUDA activity was not captured";
+      why + ", but no GPU kernels, memcpys or memsets were recorded: " +
+      (cuda_calls > 0 ? "CUDA activity was not captured"
+                      : "either CUDA activity was not recorded or the run did not use the GPU "
+                        "(SL604 tells which from the ops' durations)");
   d.evidence = evidence.take();
   d.saving.method = "not applicable: GPU rules cannot check this trace";
   d.fix = {

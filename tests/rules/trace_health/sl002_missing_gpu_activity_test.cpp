@@ -17,10 +17,10 @@ TEST_CASE("SL002: GPUs and CUDA calls but no device activity", "[rules][SL002]")
   REQUIRE(run.diagnostics.size() == 1);
   const auto& d = run.diagnostics[0];
   CHECK(d.severity == analyzer::Severity::kWarning);
-  CHECK(
-      d.message ==
-      "deviceProperties lists 2 GPUs and the trace has 2 CUDA API calls, but no GPU kernels, memcpys "
-      "or memsets were recorded: CUDA activity was not captured");
+  CHECK(d.message ==
+        "deviceProperties lists 2 GPUs and the trace has 2 CUDA API calls (2 launches, copies or "
+        "memsets), but no GPU kernels, memcpys or memsets were recorded: CUDA activity was not "
+        "captured");
   CHECK(d.evidence.events.size() == 2);
   CHECK(d.fingerprint_key == "no-device-activity");
 }
@@ -32,6 +32,20 @@ TEST_CASE("SL002: device properties alone are enough", "[rules][SL002]") {
   REQUIRE(run.diagnostics.size() == 1);
   CHECK(run.diagnostics[0].message.rfind("deviceProperties lists 1 GPU, but no GPU kernels", 0) ==
         0);
+  CHECK(run.diagnostics[0].message.find("or the run did not use the GPU") != std::string::npos);
+}
+
+TEST_CASE("SL002: device queries and a synchronize put no work on the GPU: no finding",
+          "[rules][SL002]") {
+  // A CPU training run that initialised CUDA: CUPTI recorded the calls, nothing ran on the GPU.
+  KinetoTrace t;
+  t.device(0);
+  t.step(1, 0, 1000)
+      .op("aten::mm", 10, 100)
+      .runtime("cudaGetDeviceCount", 120, 5)
+      .runtime("cudaStreamIsCapturing", 130, 1)
+      .runtime("cudaDeviceSynchronize", 140, 3);
+  CHECK(runRuleOnJson("SL002", t.str()).diagnostics.empty());
 }
 
 TEST_CASE("SL002: traces with kernels, and CPU-only runs, have no finding", "[rules][SL002]") {
