@@ -167,6 +167,24 @@ TEST_CASE("quirk: pid and tid as strings, floats and negative numbers", "[trace]
   CHECK(m.str(m.tracks[findEvent(m, "c")->track].pid_label) == "my process");
 }
 
+TEST_CASE("quirk: a tid beyond int64 names its row instead of dropping the event",
+          "[trace][quirk]") {
+  // Chrome traces from other runtimes write uint64 thread ids (IBM's AIU traces).
+  const auto r = importJson(wrap(
+      R"({"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 18446744073709551615, "ts": 1, "dur": 1},
+         {"ph": "X", "cat": "cpu_op", "name": "b", "pid": 1, "tid": 18446744073709551615 , "ts": 3, "dur": 1},
+         {"ph": "X", "cat": "cpu_op", "name": "c", "pid": 1, "tid": 9223372036854775808, "ts": 1, "dur": 1})"));
+  REQUIRE(r.status.ok());
+  const TraceModel& m = r.model;
+  REQUIRE(findEvent(m, "a"));
+  REQUIRE(findEvent(m, "b"));
+  REQUIRE(findEvent(m, "c"));
+  CHECK(findEvent(m, "a")->track == findEvent(m, "b")->track);
+  CHECK(findEvent(m, "a")->track != findEvent(m, "c")->track);
+  CHECK(m.str(m.tracks[findEvent(m, "a")->track].tid_label) == "18446744073709551615");
+  CHECK(m.stats.get(Stat::event_integer_overflow) == 0);
+}
+
 TEST_CASE("quirk: trailing garbage after the trace is ignored", "[trace][quirk]") {
   const auto r = importJson(wrap(kGood) + std::string("\n\0\0garbage", 10));
   REQUIRE(r.status.ok());

@@ -171,7 +171,7 @@ bool parseMicrosToNanos(std::string_view t, int64_t& ns, bool& overflow) {
 namespace {
 
 // pid/tid: ints, floats, numeric strings, "stream 7" (legacy GPU rows) or labels ("Spans").
-bool readRow(od::value& v, RowKey& out, bool is_tid, EventBatch& batch, bool& overflow) {
+bool readRow(od::value& v, RowKey& out, bool is_tid, EventBatch& batch) {
   od::json_type type;
   if (v.type().get(type)) return false;
   if (type == od::json_type::string) {
@@ -183,8 +183,17 @@ bool readRow(od::value& v, RowKey& out, bool is_tid, EventBatch& batch, bool& ov
     return true;
   }
   int64_t n = 0;
-  if (!readInt(v, n, overflow)) return false;
-  out.number = n;
+  bool too_big = false;
+  if (readInt(v, n, too_big)) {
+    out.number = n;
+    return true;
+  }
+  // A pid or tid beyond int64 (a uint64 thread id) is an id, not a quantity: the row is named
+  // by the number as written instead of the event being dropped.
+  std::string_view token = v.raw_json_token();
+  while (!token.empty() && isJsonSpace(token.back())) token.remove_suffix(1);
+  if (!too_big || token.empty()) return false;
+  out.label = batch.strings.intern(token);
   return true;
 }
 
@@ -360,10 +369,10 @@ error_code KinetoEventParser::parseObject(od::object& obj, Raw& raw, EventBatch&
         if (readString(v, s)) raw.cat = out.strings.intern(s), raw.has_cat = true;
         break;
       case EventKey::kPid:
-        if (!readRow(v, raw.pid, false, out, raw.overflow)) raw.bad_number = true;
+        if (!readRow(v, raw.pid, false, out)) raw.bad_number = true;
         break;
       case EventKey::kTid:
-        if (!readRow(v, raw.tid, true, out, raw.overflow)) raw.bad_number = true;
+        if (!readRow(v, raw.tid, true, out)) raw.bad_number = true;
         break;
       case EventKey::kTs:
         raw.has_ts = readTime(v, raw.ts, raw.overflow);
