@@ -40,6 +40,11 @@ int runProcess(const std::vector<std::string>& argv, const Env& env, const std::
 std::string scratchPath(const std::string& name);
 std::string readFile(const std::string& path);
 
+/// A TCP port on 127.0.0.1 that the kernel just handed out as free (bound to port 0, then
+/// closed), for a rendezvous (MASTER_PORT). A port computed from the pid could fall in the
+/// ephemeral range, where an outgoing connection may hold it: "Address already in use".
+int freeTcpPort();
+
 /// A trace imported, summarised and linted with the default rule selection.
 struct LintedTrace {
   trace::TraceModel model;

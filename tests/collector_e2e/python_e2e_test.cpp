@@ -146,7 +146,7 @@ TEST_CASE(
   const std::string trace = scratchPath("ddp.pt.trace.json.gz");
   const std::string log = scratchPath("ddp.log");
   // What torchrun sets up (Debian's torchrun does not start on Python 3.11); a port per run.
-  const std::string port = std::to_string(20000 + getpid() % 20000);
+  const std::string port = std::to_string(freeTcpPort());
   const std::string rank = std::string(kPython) + " " + DDP_SAMPLE +
                            " --straggler dataloader --straggler-rank 1 --steps 8 --delay-ms 1";
   const std::string script = "export MASTER_ADDR=127.0.0.1 MASTER_PORT=" + port +
@@ -179,11 +179,11 @@ namespace {
 /// (exit 0, SL701 on the slow loader's rank, a trace per rank with its rank, the loader's
 /// settings and 8 optimizer steps, no launcher trace), runs `per_rank` on each rank's trace
 /// and returns the command's output.
-std::string recordSelfStartedRanks(const std::string& start_method, int port_salt,
+std::string recordSelfStartedRanks(const std::string& start_method,
                                    const std::function<void(const LintedTrace&)>& per_rank) {
   const std::string trace = scratchPath(start_method + "_ranks.pt.trace.json");
   const std::string log = scratchPath(start_method + "_ranks.log");
-  const std::string port = std::to_string(20000 + (getpid() + port_salt) % 20000);
+  const std::string port = std::to_string(freeTcpPort());
   const int rc = runProcess({STEPLINT_EXE,
                              "record",
                              "--no-config",
@@ -233,9 +233,8 @@ TEST_CASE(
     "init_process_group on, under its own rank (#16)",
     "[torch][python][slow]") {
   requireTorchPython();
-  const std::string output = recordSelfStartedRanks("spawn", 7, [](const LintedTrace& t) {
-    CHECK(t.model.metadata.distributed.backend == "gloo");
-  });
+  const std::string output = recordSelfStartedRanks(
+      "spawn", [](const LintedTrace& t) { CHECK(t.model.metadata.distributed.backend == "gloo"); });
   // Rank 0's exposed communication is nearly all waiting for rank 1: said, and not its saving.
   CHECK(output.find("of it is waiting for rank 1 (SL701), which only that rank's fix removes") !=
         std::string::npos);
@@ -248,7 +247,7 @@ TEST_CASE(
   requireTorchPython();
   // The ranks are forked from the recording launcher: they inherit its collector with nothing
   // running (a fresh state, collector/src/session.h) and end in os._exit(), without atexit.
-  recordSelfStartedRanks("fork", 13, [](const LintedTrace& t) {
+  recordSelfStartedRanks("fork", [](const LintedTrace& t) {
     // Nothing of the launcher or the other rank: one process's pid on every op.
     std::set<int64_t> pids;
     for (const auto& e : t.json["traceEvents"])
@@ -267,7 +266,7 @@ TEST_CASE(
   requireTorchPython();
   // Forked from a fork server that never imported torch: no collector before the fork, so the
   // rank loads one through the preload, as a spawn child does, and CUPTI is not ruled out.
-  recordSelfStartedRanks("forkserver", 19, [](const LintedTrace& t) {
+  recordSelfStartedRanks("forkserver", [](const LintedTrace& t) {
     const std::string cupti = t.json["steplint_sources"].value("cupti", "");
     CHECK(cupti.find("forked") == std::string::npos);
   });
