@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <numeric>
 #include <random>
 
@@ -50,6 +51,24 @@ double shapleyWeight(size_t subset_size, size_t n) {
   const double k = static_cast<double>(subset_size);
   const double m = static_cast<double>(n);
   return std::exp(std::lgamma(k + 1) + std::lgamma(m - k) - std::lgamma(m + 1));
+}
+
+/// The device ops' time on the busiest (device, stream) queue among the ops that start in
+/// [from, to). Each track is in start order.
+double busiestQueueNs(const trace::TraceModel& model, int64_t from, int64_t to) {
+  std::map<std::pair<int32_t, int32_t>, double> busy;
+  for (const trace::Track& track : model.tracks) {
+    for (uint32_t i = track.first_event; i < track.first_event + track.event_count; ++i) {
+      const trace::Event& e = model.events[i];
+      if (!trace::isDeviceOp(e.kind) || e.start_ns < from) continue;
+      if (e.start_ns >= to) break;
+      const trace::GpuDetail* g = model.gpu(e);  // the replay's queues (replay_build.cpp)
+      busy[{g ? g->device : -1, g ? g->stream : -1}] += static_cast<double>(e.dur_ns);
+    }
+  }
+  double most = 0;
+  for (const auto& [queue, ns] : busy) most = std::max(most, ns);
+  return most;
 }
 
 }  // namespace
@@ -138,6 +157,9 @@ StepReplay::StepReplay(const trace::TraceModel& model, const StepResult& steps,
     last = first + keep;
   }
   program_ = std::make_unique<ReplayProgram>(buildReplayProgram(model, steps, first, last, fixes));
+  device_floor_ns_ =
+      busiestQueueNs(model, steps.steps[first].start_ns, steps.steps[last - 1].end_ns) /
+      static_cast<double>(last - first);
 }
 
 StepReplay::~StepReplay() = default;

@@ -194,6 +194,30 @@ TEST_CASE("savings: withheld when the unchanged replay does not give the recorde
   CHECK(kept.saving.known());
 }
 
+TEST_CASE("savings: withheld when the steady state runs less device work than the trace holds") {
+  // The host ran ahead of its GPU: a 19.9 ms kernel from before the steps fills the stream, and
+  // each step's 9 ms kernel was launched in its first millisecond, long before that step began
+  // (steps start when the GPU gets to them). The first pass places those ops as recorded;
+  // later passes lose them, so the steady state would come out far below the 9 ms per step
+  // that the stream runs.
+  TestTrace t;
+  t.launch(0, 0.01 * kMs, 0, 19.9 * kMs, "earlier_kernel");
+  for (int n = 0; n < 5; ++n) {
+    const double at = (1 + n) * kMs;
+    t.step(n, at, 0.9 * kMs);
+    t.annotation(kLoader, at, 0.1 * kMs);
+    t.launch(at + 0.2 * kMs, 0.01 * kMs, (20 + 9 * n) * kMs, 9 * kMs, "step_kernel");
+  }
+  t.finalize();
+  steplint::analyzer::Diagnostic finding;
+  finding.code = "SL101";
+  const auto total = loaderFixSavings(t, finding);
+  CHECK(total.per_step_ms < 0);
+  CHECK(total.not_estimated.find("less than the 9.0 ms of device work one queue holds per step") !=
+        std::string::npos);
+  CHECK(finding.saving.method == total.not_estimated);
+}
+
 TEST_CASE(
     "replay: a sync that serialises the loader with the GPU: each fix alone and both together") {
   TestTrace t = dataThenKernelThenSync(8);

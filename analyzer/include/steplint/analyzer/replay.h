@@ -67,6 +67,10 @@ class StepReplay {
   size_t fixCount() const;
   /// True when some fix has pessimistic factors that differ from its expected ones.
   bool hasWorstCase() const;
+  /// The device work per step of the busiest queue (device, stream) in the window, as
+  /// recorded: no replay that keeps op durations can run a step shorter. A steady state below
+  /// it means the replay lost work (launched before the window, say) and cannot be trusted.
+  double deviceFloorStepNs() const { return device_floor_ns_; }
   bool takesOverheadOut() const {
     return overhead_.per_event_ns > 0 || overhead_.per_python_frame_ns > 0;
   }
@@ -74,6 +78,7 @@ class StepReplay {
  private:
   std::unique_ptr<ReplayProgram> program_;
   ProfilerOverhead overhead_;
+  double device_floor_ns_ = 0;
 };
 
 /// The saving of each fix and of all of them together, per step.
