@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include "common/kernel_util.h"
 #include "common/rule_support.h"
 #include "steplint/analyzer/rule_registry.h"
@@ -46,13 +48,19 @@ void MissingGpuActivityRule::check(const analyzer::AnalysisContext& context,
   }
   const int64_t work_calls = deviceWorkCalls(model);
   const size_t gpus = model.metadata.devices.size();
-  if (gpus == 0 && cuda_calls == 0) return;  // a CPU-only run: nothing is missing
+  // Allocator events on a CUDA device (c10::DeviceType 1): the process put tensors on a GPU even
+  // when the profiler recorded CPU activities only (no deviceProperties, no CUDA call).
+  const auto cuda_allocations = static_cast<int64_t>(
+      std::count_if(model.memory_events.begin(), model.memory_events.end(),
+                    [](const trace::MemoryEvent& m) { return m.device_type == 1 && m.bytes > 0; }));
+  if (gpus == 0 && cuda_calls == 0 && cuda_allocations == 0) return;  // CPU-only: nothing missing
   // CUDA API calls were recorded, so CUDA activity was; none put work on a GPU (device queries,
   // stream checks, a synchronize): nothing ran there to record. SL604 says whether it should.
   if (cuda_calls > 0 && work_calls == 0) return;
   evidence.metric("devices_in_metadata", static_cast<double>(gpus));
   evidence.metric("cuda_api_calls", static_cast<double>(cuda_calls));
   evidence.metric("device_work_calls", static_cast<double>(work_calls));
+  evidence.metric("cuda_allocations", static_cast<double>(cuda_allocations));
   analyzer::Diagnostic d = makeDiagnostic();
   std::string why =
       gpus > 0 ? strf("deviceProperties lists %zu GPU%s", gpus, gpus == 1 ? "" : "s") : "";
@@ -60,12 +68,16 @@ void MissingGpuActivityRule::check(const analyzer::AnalysisContext& context,
     why += why.empty() ? "" : " and ";
     why += strf("the trace has %lld CUDA API calls (%lld launches, copies or memsets)",
                 static_cast<long long>(cuda_calls), static_cast<long long>(work_calls));
+  } else if (cuda_allocations > 0) {
+    why += why.empty() ? "" : " and ";
+    why += strf("the allocator put %lld tensors on a CUDA device",
+                static_cast<long long>(cuda_allocations));
   }
-  d.message =
-      why + ", but no GPU kernels, memcpys or memsets were recorded: " +
-      (cuda_calls > 0 ? "CUDA activity was not captured"
-                      : "either CUDA activity was not recorded or the run did not use the GPU "
-                        "(SL604 tells which from the ops' durations)");
+  d.message = why + ", but no GPU kernels, memcpys or memsets were recorded: " +
+              (cuda_calls > 0 || cuda_allocations > 0
+                   ? "CUDA activity was not captured"
+                   : "either CUDA activity was not recorded or the run did not use the GPU "
+                     "(SL604 tells which from the ops' durations)");
   d.evidence = evidence.take();
   d.saving.method = "not applicable: GPU rules cannot check this trace";
   d.fix = {

@@ -35,6 +35,27 @@ TEST_CASE("SL002: device properties alone are enough", "[rules][SL002]") {
   CHECK(run.diagnostics[0].message.find("or the run did not use the GPU") != std::string::npos);
 }
 
+TEST_CASE("SL002: CUDA allocations without CUDA activity (ProfilerActivity.CPU only)",
+          "[rules][SL002]") {
+  // No deviceProperties and no CUDA call: the allocator's events still say tensors lived on a
+  // GPU (Device Type 1), so kernels ran that the trace does not hold.
+  const std::string json = R"({"traceEvents": [
+    {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 1000},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::cudnn_convolution", "pid": 1, "tid": 1, "ts": 10, "dur": 100},
+    {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 20,
+     "args": {"Total Reserved": 2097152, "Total Allocated": 512, "Bytes": 512, "Addr": 1, "Device Id": 0, "Device Type": 1}},
+    {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 30,
+     "args": {"Total Reserved": 2097152, "Total Allocated": 0, "Bytes": -512, "Addr": 1, "Device Id": 0, "Device Type": 1}},
+    {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 40,
+     "args": {"Total Reserved": 0, "Total Allocated": 64, "Bytes": 64, "Addr": 2, "Device Id": -1, "Device Type": 0}}]})";
+  const RuleRun run = runRuleOnJson("SL002", json);
+  REQUIRE(run.diagnostics.size() == 1);
+  CHECK(run.diagnostics[0].message ==
+        "the allocator put 1 tensors on a CUDA device, but no GPU kernels, memcpys or memsets were "
+        "recorded: CUDA activity was not captured");
+  CHECK(run.diagnostics[0].evidence.metric("cuda_allocations") == Approx(1));
+}
+
 TEST_CASE("SL002: device queries and a synchronize put no work on the GPU: no finding",
           "[rules][SL002]") {
   // A CPU training run that initialised CUDA: CUPTI recorded the calls, nothing ran on the GPU.
