@@ -43,8 +43,9 @@ constexpr std::array<std::string_view, 18> kTbAllowlist = {"h884",
 // Newer families: cuBLAS/cuDNN `smXX_xmma_*` (any op: fprop/dgrad/wgrad/gemm), CUTLASS 2/3
 // `tensorop` kernels (plain or mangled `MmaTensorOp`), Hopper warp-group MMA (`gmma`, `wgmma`),
 // WMMA-API kernels, the int8 16832 shape, and cuBLAS 12 `nvjet_*`.
-constexpr std::array<std::string_view, 6> kModernPatterns = {"_xmma_", "tensorop", "TensorOp",
-                                                             "gmma",   "wmma",     "16832"};
+// CUTLASS 3 spells the Hopper MMA `Gmma` / `GMMA` in its mainloop and tile types.
+constexpr std::array<std::string_view, 8> kModernPatterns = {
+    "_xmma_", "tensorop", "TensorOp", "gmma", "Gmma", "GMMA", "wmma", "16832"};
 
 // Kernels whose name states the FP32 FMA pipeline or plain single/double GEMM are never TC,
 // even when another part of the name would match (e.g. `sm80_xmma_gemm_f32f32_..._ffma_`,
@@ -53,8 +54,29 @@ constexpr std::array<std::string_view, 4> kFp32Markers = {"ffma", "dfma", "_simt
 
 bool isFlashAttention(std::string_view name) {
   if (contains(name, "flash_fwd") || contains(name, "flash_bwd")) return true;
+  // FlashAttention 3 (Hopper): flash::FlashAttnBwd<...>, flash::compute_attn_ws<
+  // Flash_fwd_kernel_traits<...>>; FlashAttention only runs half, bfloat16 and FP8 on MMA.
+  if (contains(name, "flash::FlashAttn") || contains(name, "Flash_fwd_kernel_traits") ||
+      contains(name, "Flash_bwd_kernel_traits"))
+    return true;
   // xformers / PyTorch memory-efficient attention: TC only for half types.
   return contains(name, "fmha") && (contains(name, "f16") || contains(name, "bf16"));
+}
+
+// FP8 matrix multiplies exist only on tensor cores (Hopper, Ada, Blackwell): a GEMM kernel whose
+// name says FP8 (DeepSeek's `cutlass::device_kernel<...fp8_ptp128c::GemmKernel>`, DeepGEMM's
+// `fp8_gemm_kernel`, `...e4m3...gemm...`).
+// `fbgemm` (FBGEMM's FP8 quantize kernels) is a library name, not a GEMM.
+bool namesGemm(std::string_view name) {
+  for (std::string_view word : {"gemm", "Gemm", "GEMM"})
+    for (size_t at = name.find(word); at != std::string_view::npos; at = name.find(word, at + 1))
+      if (at < 2 || name.substr(at - 2, 2) != "fb") return true;
+  return false;
+}
+
+bool isFp8Gemm(std::string_view name) {
+  return namesGemm(name) && (contains(name, "fp8") || contains(name, "FP8") ||
+                             contains(name, "e4m3") || contains(name, "e5m2"));
 }
 
 bool isNvjet(std::string_view name) {
@@ -88,7 +110,7 @@ bool knowsTensorCoreNames(trace::Accelerator accelerator) {
 bool isTensorCoreKernelName(std::string_view name) {
   if (containsAny(name, kFp32Markers)) return false;
   return containsAny(name, kTbAllowlist) || containsAny(name, kModernPatterns) ||
-         isFlashAttention(name) || isNvjet(name) || isCublasLtTensor(name) ||
+         isFlashAttention(name) || isFp8Gemm(name) || isNvjet(name) || isCublasLtTensor(name) ||
          isTensileMatrixCore(name);
 }
 

@@ -39,6 +39,17 @@ TEST_CASE("modern tensor-core families are recognised (beyond TB-Q3)", "[tensor_
       "fmha_cutlassF_bf16_aligned_64x64_rf_sm80(PyTorchMemEffAttention::AttentionKernel<cutlass::bfloat16_t>::Params)"));
   CHECK(isTensorCoreKernelName("sm90_gemm_bf16_wgmma_kernel"));
   CHECK(isTensorCoreKernelName("void nvcuda_wmma_example_kernel(half*, half*, float*)"));
+  // Hopper: FP8 grouped GEMMs (DeepSeek's H800 training trace), FlashAttention 3, CUTLASS 3's
+  // spelling of warp-group MMA.
+  CHECK(isTensorCoreKernelName(
+      "void cutlass::device_kernel<dpsk::grouped_gemm::cuda::fp8_ptp128c::GemmKernel>(dpsk::grouped_gemm::cuda::fp8_ptp128c::GemmKernel::Params)"));
+  CHECK(isTensorCoreKernelName("void deep_gemm::fp8_gemm_kernel<128, 128>(float*, int)"));
+  CHECK(isTensorCoreKernelName(
+      "void cutlass::device_kernel<flash::FlashAttnBwd<flash::CollectiveMainloopBwd<2>, cutlass::bfloat16_t>>(T1::Params)"));
+  CHECK(isTensorCoreKernelName(
+      "void flash::compute_attn_ws<Flash_fwd_kernel_traits<192, 128, 128, 12, 2, false, 1, cutlass::bfloat16_t, 128>, true>(int)"));
+  CHECK(isTensorCoreKernelName(
+      "void cutlass::device_kernel<cutlass::gemm::kernel::GemmUniversal<cutlass::gemm::collective::CollectiveMma<cutlass::gemm::MainloopSm90TmaGmmaWarpSpecialized<4>>>>(T1::Params)"));
   // ROCm matrix cores (MFMA) in Tensile GEMMs
   CHECK(isTensorCoreKernelName(
       "Cijk_Ailk_Bjlk_SB_Bias_AS_SAV_UserArgs_MT64x16x16_MI16x16x1_SN_LDSB0_AFC1"));
@@ -58,6 +69,11 @@ TEST_CASE("FP32 and non-GEMM kernels are not tensor-core kernels", "[tensor_core
   CHECK_FALSE(isTensorCoreKernelName(
       "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas"));
   CHECK_FALSE(isTensorCoreKernelName("nvjet_sss_64x64_32x4_1x1_v_bz_NNN"));
+  // FP8 conversions are not matrix multiplies, even in FBGEMM.
+  CHECK_FALSE(isTensorCoreKernelName(
+      "void cuda::per_token_cast_to_fp8_with_channels<__nv_bfloat16, 128, false, 128, false>(int)"));
+  CHECK_FALSE(isTensorCoreKernelName(
+      "void fbgemm_gpu::(anonymous namespace)::_compute_FP8_quantize_cuda_kernel<float>(float const*, int)"));
   CHECK_FALSE(isTensorCoreKernelName(
       "fmha_cutlassF_f32_aligned_64x64_rf_sm80(PyTorchMemEffAttention::AttentionKernel<float>::Params)"));
   CHECK_FALSE(isTensorCoreKernelName(
