@@ -80,6 +80,9 @@ void collectGroups(const trace::TraceModel& model, const StepResult& steps, RunP
 // findings (a GPU speed-up saves nothing while the DataLoader blocks every step). Other
 // metrics ("device", "threshold") are not sizes.
 const std::pair<std::string, double>* sizeMetric(const Evidence& evidence) {
+  if (!evidence.size_metric.empty())
+    for (const auto& metric : evidence.metrics)
+      if (metric.first == evidence.size_metric) return &metric;
   for (std::string_view marker : {"per_step", "share", "fraction"})
     for (const auto& metric : evidence.metrics)
       if (metric.first.find(marker) != std::string::npos) return &metric;

@@ -201,6 +201,21 @@ TEST_CASE("findings are new, fixed, worse, better or the same by fingerprint and
   CHECK(d.findings[1].next.magnitude == Approx(60));
 }
 
+TEST_CASE("a rule's declared size metric is its size, not the first per-step figure",
+          "[run_diff]") {
+  // SL301 lists the kernels' busy time before the idle time; low utilization grows with idle.
+  analyzer::Diagnostic d;
+  d.code = "SL301";
+  d.evidence.metrics = {{"device", 0}, {"kernel_busy_ms_per_step", 5.3}, {"idle_ms_per_step", 27}};
+  CHECK(analyzer::findingSize(d).unit == "kernel_busy_ms_per_step");
+  d.evidence.size_metric = "idle_ms_per_step";
+  const analyzer::FindingSize f = analyzer::findingSize(d);
+  CHECK(f.unit == "idle_ms_per_step");
+  CHECK(f.magnitude == Approx(27));
+  d.evidence.size_metric = "not_a_metric";  // a name the metrics lack: the first one found
+  CHECK(analyzer::findingSize(d).unit == "kernel_busy_ms_per_step");
+}
+
 TEST_CASE("per-step distribution: median and percentiles interpolate, stddev is the sample one",
           "[run_diff]") {
   const auto s = analyzer::describeDistribution({4, 1, 100, 3, 2});

@@ -113,6 +113,8 @@ void LowGpuUtilizationRule::check(const AnalysisContext& context, DiagnosticSink
         {"idle_ms_per_step", step_ms - busy_ms},
         {"host_wait_ms_per_step", host_wait_ms},
         {"launch_gap_ms_per_step", g ? static_cast<double>(g->launch_gap_ns) / steps / 1e6 : 0.0}};
+    // Low utilization grows with the idle time, not with the kernels' busy time.
+    d.evidence.size_metric = "idle_ms_per_step";
     // A symptom, not a fix: the findings that explain the idle (input pipeline, syncs, copies,
     // launch overhead) carry its saving, so claiming it here would count those milliseconds twice.
     d.saving.method = strf(

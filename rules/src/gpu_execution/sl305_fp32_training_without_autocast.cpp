@@ -184,6 +184,8 @@ void Fp32TrainingWithoutAutocastRule::check(const AnalysisContext& context,
       {"compute_capability", dev->compute_major + 0.1 * std::max(0, dev->compute_minor)}};
   if (autocast.known)
     d.evidence.metrics.emplace_back("autocast_enabled", autocast.enabled ? 1.0 : 0.0);
+  // Worse is more 32-bit matmul time, TF32 or not (tf32_ms_per_step alone is 0 on FP32 runs).
+  d.evidence.size_metric = "fp32_tf32_share";
   common::EffectBuilder effect;
   for (uint32_t k : split.wide_kernels) effect.deviceOp(k);
   const double low_speedup = 1 + (assumed_speedup() - 1) / 2;

@@ -41,6 +41,9 @@ struct Evidence {
   std::vector<uint32_t> events;   // indices into TraceModel::events (capped)
   std::vector<std::pair<std::string, double>>
       metrics;  // measured figures, e.g. {"wait_fraction", 0.334}
+  /// The metric that says how large the finding is, for `diff` and baselines ("worse" when it
+  /// grows), where the first per-step or share metric is not it (run_profile.cpp sizeMetric).
+  std::string size_metric;
   double metric(std::string_view key, double fallback = 0) const;
 };
 
