@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <set>
 
 namespace steplint::analyzer {
 namespace {
@@ -195,11 +196,18 @@ JobAnalysis analyzeJob(const Job& job, const JobOptions& options) {
   out.warnings = job.warnings;
   const size_t n = job.ranks.size();
   if (job.world_size > 0 && static_cast<int64_t>(n) < job.world_size) {
+    // The first 16 missing ranks, then how many more: a 64-rank job with one trace listed 16
+    // of its 63 missing ranks as if they were all.
+    // world_size comes from a file: count the absent ranks from the present ones, and walk
+    // only as far as the 16 listed.
+    std::set<int64_t> present;
+    for (const RankSummary& s : job.ranks)
+      if (s.rank >= 0 && s.rank < job.world_size) present.insert(s.rank);
+    const int64_t absent = job.world_size - static_cast<int64_t>(present.size());
     std::string missing;
     for (int64_t r = 0, shown = 0; r < job.world_size && shown < 16; ++r)
-      if (std::none_of(job.ranks.begin(), job.ranks.end(),
-                       [&](const RankSummary& s) { return s.rank == r; }))
-        missing += (shown++ ? ", " : "") + std::to_string(r);
+      if (present.count(r) == 0) missing += (shown++ ? ", " : "") + std::to_string(r);
+    if (absent > 16) missing += " and " + std::to_string(absent - 16) + " more";
     out.warnings.push_back("only " + std::to_string(n) + " of " + std::to_string(job.world_size) +
                            " ranks have a trace (missing: " + missing +
                            "): the comparison covers those present");

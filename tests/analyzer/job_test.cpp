@@ -135,6 +135,18 @@ TEST_CASE("job: a rank late once is not the job's straggler") {
   CHECK(result.straggler == -1);
 }
 
+TEST_CASE("job: many missing ranks are listed up to 16, then counted") {
+  Job job = plantedJob(2, 0, 8);  // ranks 0-3
+  job.world_size = 40;
+  const JobAnalysis result = analyzeJob(job);
+  REQUIRE_FALSE(result.warnings.empty());
+  CHECK(result.warnings[0].find("only 4 of 40 ranks have a trace (missing: 4, 5, 6, 7, 8, 9, 10, "
+                                "11, 12, 13, 14, 15, 16, 17, 18, 19 and 20 more)") !=
+        std::string::npos);
+  job.world_size = int64_t{1} << 60;  // from a file: counted, not walked
+  CHECK(analyzeJob(job).warnings[0].find("and 1152921504606846956 more") != std::string::npos);
+}
+
 TEST_CASE("job: missing ranks, different steps and different collectives are warnings") {
   Job job = plantedJob(2, 0, 8);
   job.ranks.erase(job.ranks.begin() + 3);  // rank 3 missing
