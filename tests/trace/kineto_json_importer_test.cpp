@@ -370,6 +370,18 @@ TEST_CASE("non-trace input gives one clear error", "[trace][import]") {
   CHECK(importJson("   \n").status.error == ImportError::kNotATrace);
   CHECK(importJson("hello world").status.error == ImportError::kNotATrace);
   CHECK(importJson(R"({"foo": 1, "bar": [1, 2]})").status.error == ImportError::kNotATrace);
+  // Arrays of figures are not the array form of a trace; an empty array is an empty trace, and
+  // an array with one event keeps it whatever else it holds.
+  const auto numbers = importJson("[24, 24, 25]");
+  CHECK(numbers.status.error == ImportError::kNotATrace);
+  CHECK(numbers.status.message.find("a JSON array whose elements are not event objects") !=
+        std::string::npos);
+  CHECK(importJson("[[1, 2], [3, 4]]").status.error == ImportError::kNotATrace);
+  CHECK(importJson("[]").status.ok());
+  const auto mixed =
+      importJson(R"([5, {"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1}])");
+  REQUIRE(mixed.status.ok());
+  CHECK(mixed.model.events.size() == 1);
   const auto png = importJson("\x89PNG\r\n\x1a\n....");
   CHECK(png.status.error == ImportError::kNotATrace);
   CHECK(png.status.message == "inline.json: not a trace (a PNG image)");

@@ -384,9 +384,12 @@ ImportStatus ChromeJsonImport::run() {
   }
   const int c = reader_.get();
   ImportStatus status;
+  int first_element = -1;  // the array form's first element's first byte
   if (c < 0) return fail(ImportError::kNotATrace, "empty file");
   if (c == '[') {
     model_.metadata.format = "chrome-json-array";
+    reader_.skipSpace();
+    first_element = reader_.peek();
     readEvents(true);
   } else if (c == '{') {
     model_.metadata.format = "kineto-json";
@@ -399,6 +402,11 @@ ImportStatus ChromeJsonImport::run() {
   if (cancelled()) return {ImportError::kCancelled, "import cancelled"};
   countTrailingBytes();
   finish();
+  // An array of numbers or arrays (a memory-timeline export, a list of figures) is no trace:
+  // refused like an object without traceEvents, not passed on as an empty one (exit 0).
+  if (first_element >= 0 && first_element != '{' && first_element != ']' && model_.events.empty() &&
+      model_.counters.empty() && model_.instants.empty() && model_.memory_events.empty())
+    return {ImportError::kNotATrace, "a JSON array whose elements are not event objects"};
   return status;
 }
 
