@@ -196,10 +196,9 @@ JobAnalysis analyzeJob(const Job& job, const JobOptions& options) {
   out.warnings = job.warnings;
   const size_t n = job.ranks.size();
   if (job.world_size > 0 && static_cast<int64_t>(n) < job.world_size) {
-    // The first 16 missing ranks, then how many more: a 64-rank job with one trace listed 16
-    // of its 63 missing ranks as if they were all.
-    // world_size comes from a file: count the absent ranks from the present ones, and walk
-    // only as far as the 16 listed.
+    // The first 16 missing ranks, then how many more (a 64-rank job with one trace listed 16
+    // of 63 as if they were all). world_size comes from a file: the absent ranks are counted
+    // from the present ones, and the walk stops at the 16 listed.
     std::set<int64_t> present;
     for (const RankSummary& s : job.ranks)
       if (s.rank >= 0 && s.rank < job.world_size) present.insert(s.rank);

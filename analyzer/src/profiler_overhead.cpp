@@ -35,6 +35,17 @@ double boundedCost(const ProfilerCostBound& bound, const char* sort, std::string
   return bound.ns;
 }
 
+/// Scales an estimated cost down so that the recording fits in its steps (profiler_step_bound.h),
+/// and says so in its source.
+void scaleToSteps(ProfilerOverhead& o, double scale, const std::string& why) {
+  o.per_event_ns *= scale;
+  o.per_python_frame_ns *= scale;
+  std::string words = formatFixed(o.per_event_ns, 0) + " ns per op";
+  if (o.per_python_frame_ns != o.per_event_ns)
+    words += " and " + formatFixed(o.per_python_frame_ns, 0) + " ns per Python frame";
+  o.source += "; scaled to " + words + " so that the recording fits in its steps (" + why + ")";
+}
+
 }  // namespace
 
 ProfilerOverhead profilerOverhead(const trace::TraceModel& model) {
@@ -112,17 +123,7 @@ StepProfilerCost profilerCostPerStep(const trace::TraceModel& model, const StepR
   if (cost.overhead.estimated) {
     std::string why;
     const double scale = stepTimeScale(model, steps, cost.overhead, why);
-    if (scale < 1) {
-      cost.overhead.per_event_ns *= scale;
-      cost.overhead.per_python_frame_ns *= scale;
-      cost.overhead.source += "; scaled to " + formatFixed(cost.overhead.per_event_ns, 0) +
-                              " ns per op" +
-                              (cost.overhead.per_python_frame_ns != cost.overhead.per_event_ns
-                                   ? " and " + formatFixed(cost.overhead.per_python_frame_ns, 0) +
-                                         " ns per Python frame"
-                                   : std::string()) +
-                              " so that the recording fits in its steps (" + why + ")";
-    }
+    if (scale < 1) scaleToSteps(cost.overhead, scale, why);
   }
   if (!steps.steps.empty()) {
     const auto n = static_cast<double>(steps.steps.size());

@@ -58,6 +58,7 @@ double shapleyWeight(size_t subset_size, size_t n) {
 double busiestQueueNs(const trace::TraceModel& model, int64_t from, int64_t to) {
   std::map<std::pair<int32_t, int32_t>, double> busy;
   for (const trace::Track& track : model.tracks) {
+    if (track.kind == trace::TrackKind::kCpuThread) continue;  // host rows hold no device ops
     for (uint32_t i = track.first_event; i < track.first_event + track.event_count; ++i) {
       const trace::Event& e = model.events[i];
       if (!trace::isDeviceOp(e.kind) || e.start_ns < from) continue;

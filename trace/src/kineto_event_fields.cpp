@@ -190,9 +190,10 @@ bool readRow(od::value& v, RowKey& out, bool is_tid, EventBatch& batch) {
   }
   // A pid or tid beyond int64 (a uint64 thread id) is an id, not a quantity: the row is named
   // by the number as written instead of the event being dropped.
+  if (!too_big) return false;
   std::string_view token = v.raw_json_token();
   while (!token.empty() && isJsonSpace(token.back())) token.remove_suffix(1);
-  if (!too_big || token.empty()) return false;
+  if (token.empty()) return false;
   out.label = batch.strings.intern(token);
   return true;
 }

@@ -1,8 +1,9 @@
 // SL601 grad-zeroed-not-none: TorchTidy's GradNotSetToNonePattern made trace-based: inside a
 // zero_grad range (`Optimizer.zero_grad#...` annotation, a `...: zero_grad` Python frame or a
 // C++ `...::zero_grad` scope), `aten::zero_` calls whose parent is not `aten::zeros` (and that
-// are not inside another `aten::zero_`) fill each gradient with zeros. Releasing the gradients instead (set_to_none) skips one fill kernel per
-// parameter and lets the next backward write instead of accumulate.
+// are not inside another `aten::zero_`) fill each gradient with zeros. Releasing the gradients
+// instead (set_to_none) skips one fill kernel per parameter and lets the next backward write
+// instead of accumulate.
 #include <algorithm>
 
 #include "common/kernel_util.h"
