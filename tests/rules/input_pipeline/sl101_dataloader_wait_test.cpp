@@ -58,6 +58,32 @@ TEST_CASE("SL101: the worker count scales with the GPUs used and is capped by cp
             "raise num_workers to 2 (4 per GPU x 1 GPU used, at most cpu-cores - 1 = 2)", 0) == 0);
 }
 
+// The breakdown leaves out the wait the previous step's kernels overlap; the replay removes
+// the whole wait, so the message quotes both and the saving stays within the larger.
+TEST_CASE("SL101: a wait overlapped by GPU work quotes the training thread's whole wait",
+          "[rules][SL101]") {
+  KinetoTrace t;
+  t.device(0);
+  forEachStep(t, 3, 10000, [&](int, double b) {
+    t.annotation(kSingle, b + 10, 4000);
+    t.op("aten::conv2d", b + 4020, 100);
+    // Launched at the end of the step, the kernel runs 1 ms into the next step's wait.
+    t.kernel(b + 9000, 10, b + 9100, 1900);
+  });
+  const RuleRun run = runRuleOnJson("SL101", t.str());
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  INFO(d.message);
+  const double breakdown_ms = d.evidence.metric("dataloader_ms_per_step");
+  const double host_ms = d.evidence.metric("host_wait_ms_per_step");
+  CHECK(host_ms == Approx(4.0).margin(1e-6));
+  CHECK(breakdown_ms == Approx(4.0 - 2.0 / 3.0).margin(0.01));  // steps 2 and 3 overlap 1 ms
+  CHECK(d.message.find("; 4.0 ms/step counting the 0.7 ms that overlap GPU work or runtime calls") !=
+        std::string::npos);
+  CHECK(d.saving.per_step_ms > breakdown_ms);
+  CHECK(d.saving.per_step_ms <= host_ms + 1e-6);
+}
+
 TEST_CASE("SL101: a short DataLoader wait is not flagged", "[rules][SL101]") {
   CHECK(runRuleOnJson("SL101", loaderSteps(400)).diagnostics.empty());  // 4%
   CHECK(
@@ -162,7 +188,7 @@ TEST_CASE("SL101: ResNet-50 with 0 workers waits 33.4% of the step for data",
   INFO(d.message);
   CHECK(d.message ==
         "33.4% of step time (59.3 ms/step) waiting for the DataLoader (single-process loader: "
-        "num_workers=0)");
+        "num_workers=0); 69.3 ms/step counting the 10.0 ms that overlap GPU work or runtime calls");
   CHECK(d.evidence.metric("dataloader_fraction") == Approx(0.334).margin(0.005));
   // tb_plugin counts 59 262 µs of DataLoader time. The replay first takes out torch.profiler's
   // estimated cost per recorded host event (2 µs, docs/savings.md), which shortens the recorded
