@@ -1,9 +1,11 @@
 #include "check_command.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "check_config.h"
@@ -165,7 +167,8 @@ void CheckCommand::gateTrace(const trace::TraceModel& model, const analyzer::Gat
   analyzer::addGateResults(checks, compare_path_, entry.lint);
 }
 
-bool CheckCommand::lintTraces(const analyzer::LintConfig& config,
+bool CheckCommand::lintTraces(const std::vector<JobInput>& inputs,
+                              const analyzer::LintConfig& config,
                               const analyzer::Baseline& baseline,
                               const analyzer::BaselineOptions& baseline_options,
                               const analyzer::GateOptions& gate, const analyzer::RunProfile* base,
@@ -174,7 +177,7 @@ bool CheckCommand::lintTraces(const analyzer::LintConfig& config,
   analyzer::SummaryOptions options;
   options.steps = step_flags_.options();
   bool all_ok = true;
-  for (const JobInput& input : inputs_) {
+  for (const JobInput& input : inputs) {
     if (input.kind == JobInput::Kind::kFailed) {  // said when the inputs were sorted
       all_ok = false;
       continue;
@@ -195,7 +198,8 @@ bool CheckCommand::lintTraces(const analyzer::LintConfig& config,
     entry.summary.source = path;
     entry.lint = analyzer::runLint(model, entry.summary, rules_, config);
     entry.lint.source = path;
-    if (inputs_.size() > 1) ranks_.push_back(analyzer::summarizeRank(model, entry.summary));
+    if (!job_first_ && inputs_.size() > 1)
+      ranks_.push_back(analyzer::summarizeRank(model, entry.summary));
     const std::string scope = analyzer::traceScope(path, model.metadata, baseline_options.scope);
     if (!write_baseline_path_.empty()) unfiltered.push_back({entry.lint, scope});
     // After --write-baseline took its copy: accepting a regression would hide the next one.
@@ -256,22 +260,31 @@ bool CheckCommand::checkOutputs() const {
 bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::Baseline& baseline,
                             const analyzer::BaselineOptions& baseline_options,
                             analyzer::LintReport& report, std::vector<Unfiltered>& unfiltered,
-                            size_t& worse) {
+                            size_t& worse, std::vector<JobInput>& alone) {
   bool all_ok = true;
   if (job_first_) {
     // The job alone: import several ranks at once, keep only their summaries.
     JobInputOptions options;
     options.summary.steps = step_flags_.options();
     options.workers = workers_;
+    options.unranked_alone = true;
     JobInputResult result = summarizeRanks(inputs_, options);
     all_ok = result.all_imported;
     ranks_ = std::move(result.ranks);
   }
   if (!looksLikeJob(ranks_)) return all_ok;
+  // A trace that names no rank is no part of the job: it keeps its own findings.
+  alone = takeUnranked(inputs_, ranks_);
   if (!per_rank_) {  // the job's findings replace the ranks' own; say so, so none is taken for
                      // absent
-    report.traces.clear();
-    report.selected.clear();
+    std::set<std::string> kept;
+    for (const JobInput& input : alone) kept.insert(input.path);
+    report.traces.erase(std::remove_if(report.traces.begin(), report.traces.end(),
+                                       [&](const analyzer::TraceReport& t) {
+                                         return kept.count(t.lint.source) == 0;
+                                       }),
+                        report.traces.end());
+    if (alone.empty()) report.selected.clear();
     printNote(
         "a job's report runs the job rules only; --per-rank also reports each rank's own findings");
   }
@@ -342,9 +355,9 @@ int CheckCommand::run() {
   std::vector<Unfiltered> unfiltered;
   size_t worse = 0;
   const analyzer::RunProfile* base_run = compare_path_.empty() ? nullptr : &base;
-  const auto lint_each = [&] {
-    return lintTraces(config, baseline, baseline_options, gate, base_run, report, unfiltered,
-                      worse);
+  const auto lint_each = [&](const std::vector<JobInput>& inputs) {
+    return lintTraces(inputs, config, baseline, baseline_options, gate, base_run, report,
+                      unfiltered, worse);
   };
   const TraceInputs inputs = expandTraceInputs(traces_);
   for (const std::string& problem : inputs.problems) printError(problem);
@@ -354,11 +367,14 @@ int CheckCommand::run() {
   // asks. Whether it is a job is known from the files' first bytes, so each is imported once.
   job_first_ = inputs.from_folder_or_glob && !per_rank_ && looksLikeJob(inputs_);
   bool all_ok = inputs.problems.empty();
-  if (!job_first_) all_ok = lint_each() && all_ok;
-  all_ok = lintJobs(config, baseline, baseline_options, report, unfiltered, worse) && all_ok;
+  if (!job_first_) all_ok = lint_each(inputs_) && all_ok;
+  std::vector<JobInput> alone;  // a folder's traces that name no rank: each checked on its own
+  all_ok = lintJobs(config, baseline, baseline_options, report, unfiltered, worse, alone) && all_ok;
+  if (job_first_ && !alone.empty()) all_ok = lint_each(alone) && all_ok;
   // The first bytes said "job" but the imported traces do not (their distributedInfo follows
   // their events, which Kineto never writes): then each trace is read once more, one by one.
-  if (job_first_ && report.traces.empty() && !inputs_.empty()) all_ok = lint_each() && all_ok;
+  if (job_first_ && report.traces.empty() && !inputs_.empty())
+    all_ok = lint_each(inputs_) && all_ok;
   if (report.traces.empty()) return kExitUsageError;  // nothing to report; errors already printed
   if (!writeReport(report)) return kExitUsageError;
   if (format_ != "text" && report.suppressedCount() > 0)

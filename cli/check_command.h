@@ -61,17 +61,19 @@ class CheckCommand final : public Command {
   };
   /// Imports, analyses and lints each trace into `report`, hiding findings in `baseline`;
   /// `unfiltered` (for --write-baseline) gets every finding. False if any trace failed.
-  bool lintTraces(const analyzer::LintConfig& config, const analyzer::Baseline& baseline,
+  bool lintTraces(const std::vector<JobInput>& inputs, const analyzer::LintConfig& config,
+                  const analyzer::Baseline& baseline,
                   const analyzer::BaselineOptions& baseline_options,
                   const analyzer::GateOptions& gate, const analyzer::RunProfile* base,
                   analyzer::LintReport& report, std::vector<Unfiltered>& unfiltered,
                   size_t& worse) const;
   /// When the traces are a distributed job's: runs the job rules on each job and adds one
-  /// report entry per job (replacing the per-trace entries unless --per-rank). A folder or
-  /// glob is imported here, several traces at once. False if any trace failed to import.
+  /// report entry per job (replacing the ranks' own entries unless --per-rank). A folder or
+  /// glob is imported here, several traces at once; its traces that name no rank go to
+  /// `alone`, for lintTraces. False if any trace failed to import.
   bool lintJobs(const analyzer::LintConfig& config, const analyzer::Baseline& baseline,
                 const analyzer::BaselineOptions& baseline_options, analyzer::LintReport& report,
-                std::vector<Unfiltered>& unfiltered, size_t& worse);
+                std::vector<Unfiltered>& unfiltered, size_t& worse, std::vector<JobInput>& alone);
   /// False (after printing why) when -o or --write-baseline names a directory or an input
   /// (a trace or --config; for -o also --baseline).
   bool checkOutputs() const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -119,10 +120,39 @@ JobInputResult summarizeRanks(const std::vector<JobInput>& inputs, const JobInpu
       result.all_imported = false;
       continue;
     }
-    for (const std::string& w : done.warnings) printWarning(w);
+    if (!options.unranked_alone || done.rank.rank >= 0)
+      for (const std::string& w : done.warnings) printWarning(w);
     result.ranks.push_back(std::move(done.rank));
   }
   return result;
+}
+
+std::vector<JobInput> takeUnranked(const std::vector<JobInput>& inputs,
+                                   std::vector<analyzer::RankSummary>& ranks) {
+  // A single-process run (distributedInfo's world_size 1) is no rank of a job either.
+  const auto alone_run = [](const analyzer::RankSummary& r) {
+    return r.rank < 0 || r.world_size == 1;
+  };
+  std::map<std::string, bool> unranked;  // source -> a single-process run
+  for (const analyzer::RankSummary& r : ranks)
+    if (alone_run(r)) unranked[r.source] = r.rank >= 0;
+  std::vector<JobInput> alone;
+  for (const JobInput& input : inputs) {
+    if (input.kind != JobInput::Kind::kTrace || unranked.count(input.path) == 0) continue;
+    alone.push_back(input);
+    printWarning(input.path + ": " +
+                 (unranked[input.path] ? "a single-process run (world_size 1)"
+                                       : "no distributedInfo and no rank in the file name") +
+                 ": not a rank of the job, reported on its own");
+  }
+  std::set<std::string> taken;
+  for (const JobInput& input : alone) taken.insert(input.path);
+  ranks.erase(std::remove_if(ranks.begin(), ranks.end(),
+                             [&](const analyzer::RankSummary& r) {
+                               return alone_run(r) && taken.count(r.source) > 0;
+                             }),
+              ranks.end());
+  return alone;
 }
 
 std::vector<analyzer::JobAnalysis> analyzeJobs(std::vector<analyzer::RankSummary> ranks,

@@ -35,6 +35,9 @@ struct JobInputOptions {
   /// Traces imported at once (0: one per hardware thread, at most 4: each import also uses the
   /// remaining cores for parsing, and each holds one whole trace in memory).
   unsigned workers = 0;
+  /// The caller reports the traces with no rank on their own (takeUnranked), importing them
+  /// again: their import warnings are left to that import instead of printed twice.
+  bool unranked_alone = false;
 };
 
 struct JobInputResult {
@@ -46,6 +49,14 @@ struct JobInputResult {
 /// Imports and reduces the trace inputs, several at once, and adds the rank-summary inputs;
 /// prints import errors and warnings once each, in argument order.
 JobInputResult summarizeRanks(const std::vector<JobInput>& inputs, const JobInputOptions& options);
+
+/// Takes the imported traces that name no rank (no distributedInfo, no rank in the file name)
+/// or are single-process runs (world_size 1) out of `ranks` and returns them as inputs, in
+/// argument order, with a warning each: they are no rank of a job, and a job's report would leave
+/// them out, so the caller reports each on its own. Rank-summary files stay (there is no trace to
+/// report on).
+std::vector<JobInput> takeUnranked(const std::vector<JobInput>& inputs,
+                                   std::vector<analyzer::RankSummary>& ranks);
 
 /// Groups the ranks into jobs and analyses each; grouping warnings go to `warnings`.
 std::vector<analyzer::JobAnalysis> analyzeJobs(std::vector<analyzer::RankSummary> ranks,

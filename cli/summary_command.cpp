@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include <CLI/CLI.hpp>
@@ -47,13 +48,28 @@ void printJobs(std::ostream& out, const std::vector<analyzer::JobAnalysis>& jobs
 }
 
 /// Each trace's own report: rendered here, and printed unless the traces turn out to be a job's
-/// (then only with --per-rank).
+/// (then only with --per-rank, or for a trace that is no rank of the job).
 struct PerTrace {
-  std::ostringstream text;
-  nlohmann::json documents = nlohmann::json::array();
-  size_t rendered = 0;
+  std::vector<std::string> texts;                      // text: one per rendered trace
+  nlohmann::json documents = nlohmann::json::array();  // JSON: one per rendered trace
+  std::vector<std::string> sources;                    // each rendered trace's path
   std::vector<analyzer::RankSummary> ranks;  // for the job report, when they turn out to be one
   bool any_failed = false;
+
+  /// The rendered traces in `only` (all with nullptr), in argument order: the text reports one
+  /// after the other, blank-line separated, or the JSON documents.
+  std::string text(const std::set<std::string>* only = nullptr) const {
+    std::string out;
+    for (size_t i = 0; i < texts.size(); ++i)
+      if (!only || only->count(sources[i])) out += (out.empty() ? "" : "\n") + texts[i];
+    return out;
+  }
+  nlohmann::json jsonDocuments(const std::set<std::string>& only) const {
+    nlohmann::json out = nlohmann::json::array();
+    for (size_t i = 0; i < documents.size(); ++i)
+      if (only.count(sources[i])) out.push_back(documents[i]);
+    return out;
+  }
 };
 
 /// Imports and summarizes each trace input once, one at a time; rank-summary inputs only join
@@ -80,11 +96,12 @@ void summarizeEach(const std::vector<JobInput>& inputs, const analyzer::SummaryO
     if (json) {
       out.documents.push_back(summaryDocument(summary, model));
     } else {
-      if (out.rendered > 0) out.text << '\n';
-      analyzer::printSummaryText(out.text, summary, model, color);
+      std::ostringstream text;
+      analyzer::printSummaryText(text, summary, model, color);
+      out.texts.push_back(text.str());
     }
+    out.sources.push_back(input.path);
     if (keep_ranks) out.ranks.push_back(analyzer::summarizeRank(model, summary));
-    ++out.rendered;
   }
 }
 
@@ -157,6 +174,7 @@ int SummaryCommand::run() {
     JobInputOptions job_options;
     job_options.summary = options;
     job_options.workers = workers_;
+    job_options.unranked_alone = true;
     JobInputResult result = summarizeRanks(classified, job_options);
     any_failed = any_failed || !result.all_imported;
     ranks = std::move(result.ranks);
@@ -170,16 +188,30 @@ int SummaryCommand::run() {
     any_failed = any_failed || each.any_failed;
     ranks = std::move(each.ranks);
   }
-  size_t rendered = each.rendered;
+  size_t rendered = each.sources.size();
 
   if (looksLikeJob(ranks)) {
+    // A trace that names no rank is no part of the job: it gets its own summary after the
+    // job's (a folder's is imported once more here; the others were rendered above).
+    const std::vector<JobInput> alone = takeUnranked(classified, ranks);
+    if (job_first) {
+      summarizeEach(alone, options, json, color, false, each);
+      any_failed = any_failed || each.any_failed;
+    }
+    std::set<std::string> alone_paths;
+    for (const JobInput& input : alone) alone_paths.insert(input.path);
     std::vector<std::string> warnings;
     const std::vector<analyzer::JobAnalysis> jobs = analyzeJobs(std::move(ranks), warnings);
-    if (per_rank_ && !json) out << each.text.str() << '\n';
-    printJobs(out, jobs, warnings, json, per_rank_ ? &each.documents : nullptr);
+    if (per_rank_ && !json) out << each.text() << '\n';
+    nlohmann::json alone_documents = each.jsonDocuments(alone_paths);
+    nlohmann::json* traces = per_rank_              ? &each.documents
+                             : !alone_paths.empty() ? &alone_documents
+                                                    : nullptr;
+    printJobs(out, jobs, warnings, json, traces);
+    if (!per_rank_ && !json && !alone_paths.empty()) out << '\n' << each.text(&alone_paths);
     ++rendered;
   } else {
-    out << each.text.str();
+    out << each.text();
     // JSON: one TRACE argument gives one summary object; several give an array of the
     // summaries that could be imported, in argument order (docs/cli.md).
     const bool several = inputs.files.size() > 1 || inputs.from_folder_or_glob;

@@ -91,6 +91,65 @@ TEST_CASE("job cli: missing ranks, file-name ranks and empty folders are said, n
   CHECK(glob.err.find("matches no file") != std::string::npos);
 }
 
+// A folder holding a job's ranks and a trace that names no rank: the job gets its report and
+// the other trace its own, in `check` and `summary`, text and JSON; none is left out.
+TEST_CASE("job cli: a trace with no rank beside a job's ranks is reported on its own") {
+  const std::string dir = writeJob("job_and_other", "--ranks 2 --collectives gloo");
+  const std::string other = dir + "/other.pt.trace.json";
+  // A single trace with its distributedInfo line taken out: no rank anywhere.
+  const std::string unranked = std::string(STEPLINT_TRACEGEN_EXE) +
+                               " -q --steps 5 --dataloader-ms 20 -o " + shellQuote(other) +
+                               " && sed -i '/\"distributedInfo\"/d' " + shellQuote(other);
+  REQUIRE(runShell(unranked).exit_code == 0);
+  const auto ends_with = [](const std::string& text, const std::string& tail) {
+    return text.size() >= tail.size() &&
+           text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
+  };
+
+  const auto check = runSteplint({"check", dir, "--format", "json"});
+  INFO(check.err);
+  CHECK(check.err.find("other.pt.trace.json: no distributedInfo and no rank in the file name: not "
+                       "a rank of the job, reported on its own") != std::string::npos);
+  const auto report = nlohmann::json::parse(check.out);
+  REQUIRE(report["traces"].size() == 2);  // the job, then the other trace
+  CHECK(ends_with(report["traces"][0]["source"], "job_and_other"));
+  CHECK(ends_with(report["traces"][1]["source"], "job_and_other/other.pt.trace.json"));
+  bool loader = false;
+  for (const auto& f : report["traces"][1]["findings"]) loader |= f["code"] == "SL101";
+  CHECK(loader);
+  CHECK(check.exit_code == 1);  // the other trace's warning fails the gate
+
+  // Named one by one, the same: the trace keeps its findings beside the job's.
+  const auto listed = runSteplint({"check", dir + "/rank0.pt.trace.json",
+                                   dir + "/rank1.pt.trace.json", other, "--format", "json"});
+  const auto listed_report = nlohmann::json::parse(listed.out);
+  REQUIRE(listed_report["traces"].size() == 2);
+  CHECK(ends_with(listed_report["traces"][0]["source"], "other.pt.trace.json"));
+
+  // A single-process run's trace (distributedInfo with world_size 1) is no rank either.
+  const auto single =
+      runShell(std::string(STEPLINT_TRACEGEN_EXE) + " -q --steps 5 -o " + shellQuote(other) +
+               " && sed -i 's/\"distributedInfo\": {\"rank\": 0}/\"distributedInfo\": "
+               "{\"rank\": 0, \"world_size\": 1}/' " +
+               shellQuote(other));
+  REQUIRE(single.exit_code == 0);
+  const auto with_single = runSteplint({"check", dir, "--format", "json"});
+  CHECK(with_single.err.find("other.pt.trace.json: a single-process run (world_size 1): not a "
+                             "rank of the job") != std::string::npos);
+  CHECK(with_single.err.find("different jobs") == std::string::npos);
+  CHECK(nlohmann::json::parse(with_single.out)["traces"].size() == 2);
+  REQUIRE(runShell(unranked).exit_code == 0);
+
+  const auto summary = runSteplint({"summary", dir});
+  CHECK(summary.exit_code == 0);
+  CHECK(summary.out.find("Job world_size=2") != std::string::npos);
+  CHECK(summary.out.find("steplint summary: " + other) != std::string::npos);
+  const auto doc = nlohmann::json::parse(runSteplint({"summary", dir, "--format", "json"}).out);
+  CHECK(doc["jobs"][0]["ranks"].size() == 2);
+  REQUIRE(doc["traces"].size() == 1);
+  CHECK(doc["traces"][0]["source"] == other);
+}
+
 TEST_CASE("job cli: the job report from per-rank summary files alone") {
   // With torch 2.3's args: the sequence numbers survive the summary files (#14).
   const std::string dir =

@@ -78,8 +78,9 @@ TEST_CASE("SL101: a wait overlapped by GPU work quotes the training thread's who
   const double host_ms = d.evidence.metric("host_wait_ms_per_step");
   CHECK(host_ms == Approx(4.0).margin(1e-6));
   CHECK(breakdown_ms == Approx(4.0 - 2.0 / 3.0).margin(0.01));  // steps 2 and 3 overlap 1 ms
-  CHECK(d.message.find("; 4.0 ms/step counting the 0.7 ms that overlap GPU work or runtime calls") !=
-        std::string::npos);
+  CHECK(
+      d.message.find("; 4.0 ms/step counting the 0.7 ms that overlap GPU work or runtime calls") !=
+      std::string::npos);
   CHECK(d.saving.per_step_ms > breakdown_ms);
   CHECK(d.saving.per_step_ms <= host_ms + 1e-6);
 }
