@@ -274,7 +274,8 @@ bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::
   }
   if (!looksLikeJob(ranks_)) return all_ok;
   // A trace that names no rank is no part of the job: it keeps its own findings.
-  alone = takeUnranked(inputs_, ranks_);
+  std::vector<std::string> warnings;
+  alone = takeUnranked(inputs_, ranks_, warnings);
   if (!per_rank_) {  // the job's findings replace the ranks' own; say so, so none is taken for
                      // absent
     std::set<std::string> kept;
@@ -290,7 +291,6 @@ bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::
   }
   for (const auto& rule : job_rules_.rules())
     if (config.selects(rule->info())) report.selected.push_back(rule->info());
-  std::vector<std::string> warnings;
   for (const analyzer::JobAnalysis& job : analyzeJobs(std::move(ranks_), warnings)) {
     for (const std::string& w : job.warnings) printWarning(w);
     for (analyzer::TraceReport& rank : report.traces) rules::scopeRankFindings(job, rank.lint);

@@ -128,7 +128,8 @@ JobInputResult summarizeRanks(const std::vector<JobInput>& inputs, const JobInpu
 }
 
 std::vector<JobInput> takeUnranked(const std::vector<JobInput>& inputs,
-                                   std::vector<analyzer::RankSummary>& ranks) {
+                                   std::vector<analyzer::RankSummary>& ranks,
+                                   std::vector<std::string>& warnings) {
   // A single-process run (distributedInfo's world_size 1) is no rank of a job either.
   const auto alone_run = [](const analyzer::RankSummary& r) {
     return r.rank < 0 || r.world_size == 1;
@@ -140,10 +141,10 @@ std::vector<JobInput> takeUnranked(const std::vector<JobInput>& inputs,
   for (const JobInput& input : inputs) {
     if (input.kind != JobInput::Kind::kTrace || unranked.count(input.path) == 0) continue;
     alone.push_back(input);
-    printWarning(input.path + ": " +
-                 (unranked[input.path] ? "a single-process run (world_size 1)"
-                                       : "no distributedInfo and no rank in the file name") +
-                 ": not a rank of the job, reported on its own");
+    warnings.push_back(input.path + ": " +
+                       (unranked[input.path] ? "a single-process run (world_size 1)"
+                                             : "no distributedInfo and no rank in the file name") +
+                       ": not a rank of the job, reported on its own");
   }
   std::set<std::string> taken;
   for (const JobInput& input : alone) taken.insert(input.path);

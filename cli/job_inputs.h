@@ -52,11 +52,12 @@ JobInputResult summarizeRanks(const std::vector<JobInput>& inputs, const JobInpu
 
 /// Takes the imported traces that name no rank (no distributedInfo, no rank in the file name)
 /// or are single-process runs (world_size 1) out of `ranks` and returns them as inputs, in
-/// argument order, with a warning each: they are no rank of a job, and a job's report would leave
-/// them out, so the caller reports each on its own. Rank-summary files stay (there is no trace to
-/// report on).
+/// argument order, with a warning each in `warnings`: they are no rank of a job, and a job's report
+/// would leave them out, so the caller reports each on its own. Rank-summary files stay (there is
+/// no trace to report on).
 std::vector<JobInput> takeUnranked(const std::vector<JobInput>& inputs,
-                                   std::vector<analyzer::RankSummary>& ranks);
+                                   std::vector<analyzer::RankSummary>& ranks,
+                                   std::vector<std::string>& warnings);
 
 /// Groups the ranks into jobs and analyses each; grouping warnings go to `warnings`.
 std::vector<analyzer::JobAnalysis> analyzeJobs(std::vector<analyzer::RankSummary> ranks,

@@ -193,14 +193,14 @@ int SummaryCommand::run() {
   if (looksLikeJob(ranks)) {
     // A trace that names no rank is no part of the job: it gets its own summary after the
     // job's (a folder's is imported once more here; the others were rendered above).
-    const std::vector<JobInput> alone = takeUnranked(classified, ranks);
+    std::vector<std::string> warnings;
+    const std::vector<JobInput> alone = takeUnranked(classified, ranks, warnings);
     if (job_first) {
       summarizeEach(alone, options, json, color, false, each);
       any_failed = any_failed || each.any_failed;
     }
     std::set<std::string> alone_paths;
     for (const JobInput& input : alone) alone_paths.insert(input.path);
-    std::vector<std::string> warnings;
     const std::vector<analyzer::JobAnalysis> jobs = analyzeJobs(std::move(ranks), warnings);
     if (per_rank_ && !json) out << each.text() << '\n';
     nlohmann::json alone_documents = each.jsonDocuments(alone_paths);
