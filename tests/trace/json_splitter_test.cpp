@@ -119,3 +119,74 @@ TEST_CASE("every splitter kernel cuts random text the same way", "[trace][splitt
   CHECK(results[0][1].rfind("{\"s\": \"", 0) == 0);
   for (const auto& r : results) CHECK(r == results[0]);
 }
+
+namespace {
+// Feeds `text` as the importer does: `step` more bytes per scan, and before each refill the
+// bytes before the open element (or the scan position) are dropped and the splitter rebased.
+struct RefillResult {
+  std::vector<std::string> elements;
+  uint64_t scalars = 0, skipped = 0;
+};
+RefillResult splitWithRefills(const std::string& text, size_t step, size_t max_element) {
+  ArraySplitter s;
+  s.start(0, max_element);
+  std::string buffer;
+  size_t fed = 0;
+  RefillResult result;
+  std::vector<ArraySplitter::Element> out;
+  while (true) {
+    const size_t more = std::min(step, text.size() - fed);
+    buffer.append(text, fed, more);
+    fed += more;
+    const bool final = fed == text.size();
+    const auto r = s.scan(buffer.data(), buffer.size(), final, out);
+    for (const auto& e : out) result.elements.push_back(buffer.substr(e.begin, e.end - e.begin));
+    out.clear();
+    if (r == ArraySplitter::Result::kArrayEnd || final) break;
+    const size_t keep = s.inElement() && !s.skipping() ? s.elementStart() : s.position();
+    buffer.erase(0, keep);
+    s.rebase(keep);
+  }
+  result.scalars = s.scalarElements();
+  result.skipped = s.skippedElements();
+  return result;
+}
+}  // namespace
+
+TEST_CASE("splitter counts the scalar elements between objects", "[trace][splitter]") {
+  // Six scalars: a string holding a comma and brackets, literals, an escaped quote; whitespace
+  // and single commas between elements are no element.
+  const std::string text =
+      " {\"a\":1},\n  5, \"s,}{[\" ,null,true,\t-1.5e3,{\"b\":[2]}, \"x\\\"y\",\r\n]";
+  forEachKernel([&] {
+    for (size_t step : {1, 2, 3, 7, 64, 65, 1000}) {
+      INFO(step);
+      const RefillResult r = splitWithRefills(text, step, SIZE_MAX);
+      REQUIRE(r.elements.size() == 2);
+      CHECK(r.elements[1] == "{\"b\":[2]}");
+      CHECK(r.scalars == 6);
+    }
+  });
+  // Kineto's own separators, a trailing comma, an empty array: no scalar.
+  forEachKernel([&] {
+    for (size_t step : {1, 5, 64}) {
+      CHECK(splitWithRefills("{\"a\":1},\n  {\"b\":2},\n  {\"c\":3},\n]", step, SIZE_MAX).scalars ==
+            0);
+      CHECK(splitWithRefills("  ]", step, SIZE_MAX).scalars == 0);
+    }
+  });
+  // A truncated file that ends inside a scalar still counts it once.
+  CHECK(splitWithRefills("{\"a\":1}, 12", 3, SIZE_MAX).scalars == 1);
+}
+
+TEST_CASE("a skipped element's bytes are no scalars", "[trace][splitter]") {
+  const std::string text =
+      "{\"a\":1}, 7, {\"big\": \"" + std::string(1000, 'x') + " , 3 , \"}, \"tail\", {\"b\":2}]";
+  for (size_t step : {1, 64, 300, 5000}) {
+    INFO(step);
+    const RefillResult r = splitWithRefills(text, step, 200);
+    CHECK(r.elements.size() == 2);
+    CHECK(r.skipped == 1);
+    CHECK(r.scalars == 2);
+  }
+}

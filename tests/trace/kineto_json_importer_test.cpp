@@ -263,7 +263,7 @@ TEST_CASE("per-event problems are counted, never fatal", "[trace][import]") {
     {"ph": "X", "cat": "cpu_op", "name": "badts", "pid": 1, "tid": 1, "ts": true, "dur": 1},
     {"ph": "O", "name": "snapshot", "pid": 1, "tid": 1, "ts": 1, "id": 1},
     {"name": "no phase", "pid": 1, "tid": 1, "ts": 1},
-    17,
+    17, "text", null, [1],
     {"ph": "X", "cat": "cpu_op", "name": "ok", "pid": 1, "tid": 1, "ts": 20, "dur": 1}]})");
   REQUIRE(r.status.ok());
   const TraceModel& m = r.model;
@@ -275,6 +275,7 @@ TEST_CASE("per-event problems are counted, never fatal", "[trace][import]") {
   CHECK(m.stats.get(Stat::event_absurd_duration) == 1);
   CHECK(m.stats.get(Stat::event_bad_number) == 1);
   CHECK(m.stats.get(Stat::event_unknown_phase) == 1);
+  CHECK(m.stats.get(Stat::event_not_object) == 4);  // the scalars and the array, each once
 }
 
 TEST_CASE("distributedInfo and unknown top-level metadata are kept", "[trace][import]") {

@@ -1,5 +1,6 @@
 #include "json_splitter.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 
@@ -164,28 +165,60 @@ inline uint64_t prefixXorShifts(uint64_t x) {
 
 }  // namespace
 
-// The brackets outside strings of the block at `base`: depth, element edges, the array's end.
-// Inlined into every kernel below.
-__attribute__((always_inline)) inline bool ArraySplitter::scanBrackets(uint64_t open,
-                                                                       uint64_t brackets,
-                                                                       size_t base,
-                                                                       std::vector<Element>& out) {
+// A scalar element (number, string, literal) starts at each byte outside whitespace, commas
+// and the scalar before it. Between Kineto's events this sees ",\n  ": a few bytes each.
+void ArraySplitter::scanGap(const char* origin, size_t end) {
+  for (size_t i = gap_from_; i < end; ++i) {
+    const char c = origin[i];
+    switch (gap_state_) {
+      case GapState::kString:
+        if (c == '\\') gap_state_ = GapState::kEscape;
+        if (c == '"') gap_state_ = GapState::kBetween;
+        continue;
+      case GapState::kEscape:
+        gap_state_ = GapState::kString;
+        continue;
+      case GapState::kToken:
+      case GapState::kBetween:
+        if (c == ',' || c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+          gap_state_ = GapState::kBetween;
+        } else if (c == '"') {
+          scalars_ += gap_state_ == GapState::kBetween;
+          gap_state_ = GapState::kString;
+        } else if (gap_state_ == GapState::kBetween) {
+          ++scalars_;
+          gap_state_ = GapState::kToken;
+        }
+        continue;
+    }
+  }
+  gap_from_ = std::max(gap_from_, end);
+}
+
+// The brackets outside strings of the block at `base` (buffer offsets; origin[offset] is the
+// byte): depth, element edges, the array's end. Inlined into every kernel below.
+__attribute__((always_inline)) inline bool ArraySplitter::scanBrackets(
+    uint64_t open, uint64_t brackets, size_t base, const char* origin, std::vector<Element>& out) {
   while (brackets) {
     const int i = __builtin_ctzll(brackets);
     brackets &= brackets - 1;
     const size_t at = base + static_cast<size_t>(i);
     if (open >> i & 1) {
       if (depth_++ == 0) {
+        scanGap(origin, at);
+        gap_state_ = GapState::kBetween;
         element_start_ = at;
         skipping_ = false;
       }
       continue;
     }
     if (depth_ == 0) {  // the array's own closing bracket
+      scanGap(origin, at);
       array_end_ = at;
       return true;
     }
     if (--depth_ == 0) {
+      gap_from_ = at + 1;
       if (skipping_) {
         skipping_ = false;
         ++skipped_;
@@ -203,20 +236,21 @@ __attribute__((always_inline)) inline bool ArraySplitter::scanBrackets(uint64_t 
 // through a function pointer cost as much as the classifying). A macro because GCC inlines a
 // target-specific function only into a function of the same target, not into a template.
 // Returns the blocks scanned before the one holding the array's end (all of them if none).
-#define STEPLINT_SPLIT_KERNEL(NAME, TARGET, CLASSIFY, PREFIX_XOR)                          \
-  TARGET size_t ArraySplitter::NAME(const char* p, size_t base, size_t blocks,             \
-                                    std::vector<Element>& out, bool& array_end) {          \
-    for (size_t b = 0; b < blocks; ++b, p += 64, base += 64) {                             \
-      const BlockMasks m = CLASSIFY(p);                                                    \
-      const uint64_t quotes = m.quote & ~escapedChars(m.backslash, prev_odd_backslash_);   \
-      const uint64_t in_string = PREFIX_XOR(quotes) ^ prev_in_string_;                     \
-      prev_in_string_ = static_cast<uint64_t>(static_cast<int64_t>(in_string) >> 63);      \
-      if (scanBrackets(m.open & ~in_string, (m.open | m.close) & ~in_string, base, out)) { \
-        array_end = true;                                                                  \
-        return b;                                                                          \
-      }                                                                                    \
-    }                                                                                      \
-    return blocks;                                                                         \
+#define STEPLINT_SPLIT_KERNEL(NAME, TARGET, CLASSIFY, PREFIX_XOR)                            \
+  TARGET size_t ArraySplitter::NAME(const char* p, size_t base, size_t blocks,               \
+                                    std::vector<Element>& out, bool& array_end) {            \
+    for (size_t b = 0; b < blocks; ++b, p += 64, base += 64) {                               \
+      const BlockMasks m = CLASSIFY(p);                                                      \
+      const uint64_t quotes = m.quote & ~escapedChars(m.backslash, prev_odd_backslash_);     \
+      const uint64_t in_string = PREFIX_XOR(quotes) ^ prev_in_string_;                       \
+      prev_in_string_ = static_cast<uint64_t>(static_cast<int64_t>(in_string) >> 63);        \
+      if (scanBrackets(m.open & ~in_string, (m.open | m.close) & ~in_string, base, p - base, \
+                       out)) {                                                               \
+        array_end = true;                                                                    \
+        return b;                                                                            \
+      }                                                                                      \
+    }                                                                                        \
+    return blocks;                                                                           \
   }
 
 #if defined(__x86_64__)
@@ -295,16 +329,21 @@ ArraySplitter::Result ArraySplitter::scan(const char* buf, size_t size, bool fin
     char block[64];
     std::memset(block, ' ', sizeof block);
     std::memcpy(block, buf + pos_, size - pos_);
+    // The copy holds only the bytes from pos_: the gap before them is read from buf first.
+    if (depth_ == 0) scanGap(buf, pos_);
     scanBlocks(block, pos_, 1, out, array_end);
     if (array_end && array_end_ < size) return Result::kArrayEnd;
     array_end = false;
     pos_ = size;
   }
+  // Between elements, the gap so far is read now: the buffer is refilled from pos_.
+  if (depth_ == 0) scanGap(buf, std::min(pos_, size));
   return Result::kNeedMore;
 }
 
 void ArraySplitter::rebase(size_t delta) {
   pos_ -= delta;
+  gap_from_ = gap_from_ > delta ? gap_from_ - delta : 0;
   if (depth_ > 0 && !skipping_) element_start_ -= delta;
 }
 

@@ -34,6 +34,7 @@ class ArraySplitter {
   void start(size_t pos, size_t max_element) {
     *this = ArraySplitter();
     pos_ = pos;
+    gap_from_ = pos;
     max_element_ = max_element;
   }
 
@@ -47,6 +48,9 @@ class ArraySplitter {
   size_t arrayEnd() const { return array_end_; }
   void setMaxElement(size_t bytes) { max_element_ = bytes; }
   uint64_t skippedElements() const { return skipped_; }
+  /// Elements that are no object or array (numbers, strings, true/false/null): the bracket walk
+  /// cuts none, so the bytes between elements are read for them (a few bytes per element).
+  uint64_t scalarElements() const { return scalars_; }
   /// Nesting depth inside the current element (0 between elements).
   int64_t depth() const { return depth_; }
 
@@ -73,7 +77,10 @@ class ArraySplitter {
                        bool& array_end);
   size_t scanScalar(const char* p, size_t base, size_t blocks, std::vector<Element>& out,
                     bool& array_end);
-  bool scanBrackets(uint64_t open, uint64_t brackets, size_t base, std::vector<Element>& out);
+  bool scanBrackets(uint64_t open, uint64_t brackets, size_t base, const char* origin,
+                    std::vector<Element>& out);
+  /// Reads buf[gap_from_, end) between elements, counting the scalars that start in it.
+  void scanGap(const char* origin, size_t end);
 
   size_t pos_ = 0;
   int64_t depth_ = 0;
@@ -82,6 +89,15 @@ class ArraySplitter {
   size_t max_element_ = SIZE_MAX;
   bool skipping_ = false;
   uint64_t skipped_ = 0;
+  // The bytes between elements, read up to gap_from_; the state carries across buffers.
+  size_t gap_from_ = 0;
+  uint64_t scalars_ = 0;
+  enum class GapState : uint8_t {
+    kBetween,
+    kToken,
+    kString,
+    kEscape
+  } gap_state_ = GapState::kBetween;
   uint64_t prev_in_string_ = 0;      // all ones if the previous block ended inside a string
   uint64_t prev_odd_backslash_ = 0;  // 1 if the previous block ended in an odd backslash run
 };

@@ -225,10 +225,12 @@ bool ChromeJsonImport::readEvents(bool array_form) {
     if (array_end) {
       reader_.pos() = splitter.arrayEnd() + 1;
       model_.stats.add(Stat::json_event_too_large, splitter.skippedElements());
+      model_.stats.add(Stat::event_not_object, splitter.scalarElements());
       return true;
     }
     if (reader_.eof() || cancel) {
       model_.stats.add(Stat::json_event_too_large, splitter.skippedElements());
+      model_.stats.add(Stat::event_not_object, splitter.scalarElements());
       // The array form may legally lack its closing ']' (Chrome trace spec).
       if (!cancel && (splitter.inElement() || !array_form)) model_.stats.add(Stat::json_truncated);
       reader_.pos() = chunk->size;
