@@ -177,9 +177,15 @@ DetectedSteps detectWith(const TraceModel& model, const std::vector<Pass>& passe
   d.backward_passes = static_cast<int64_t>(k);
   if (d.steps.size() < 2)
     return notDetected("could not detect steps: fewer than 2 complete iterations");
+  const char* cut = d.first_cut && d.last_cut
+                        ? " (the first and last iterations, cut by the trace's "
+                          "start and end, left out)"
+                    : d.first_cut ? " (the first iteration, cut by the trace's start, left out)"
+                    : d.last_cut  ? " (the last iteration, cut by the trace's end, left out)"
+                                  : "";
   d.note = std::to_string(d.steps.size()) + " steps detected from " + std::to_string(k) +
-           " backward passes; iterations of thread " + std::to_string(model.tracks[main].tid) +
-           " (no ProfilerStep#N ranges)";
+           " backward passes" + cut + "; iterations of thread " +
+           std::to_string(model.tracks[main].tid) + " (no ProfilerStep#N ranges)";
   return d;
 }
 

@@ -182,9 +182,10 @@ DetectedSteps assembleSteps(const TraceModel& model, const std::vector<Pass>& pa
     min_post_ns = std::min(min_post_ns, *bound[p] - passes[p - 1].end_ns);
   }
   std::vector<std::pair<int64_t, int64_t>> ranges;
-  if (bound[0] && passComplete(passes[0], med) &&
-      countStarts(model, ops, *bound[0], passes[0].start_ns) >= min_pre)
-    ranges.emplace_back(*bound[0], *bound[1]);
+  DetectedSteps d;
+  d.first_cut = !(bound[0] && passComplete(passes[0], med) &&
+                  countStarts(model, ops, *bound[0], passes[0].start_ns) >= min_pre);
+  if (!d.first_cut) ranges.emplace_back(*bound[0], *bound[1]);
   for (size_t p = 1; p + 1 < k; ++p) ranges.emplace_back(*bound[p], *bound[p + 1]);
   int64_t last_end = passes[k - 1].end_ns;
   if (bound[k]) {
@@ -194,9 +195,9 @@ DetectedSteps assembleSteps(const TraceModel& model, const std::vector<Pass>& pa
       if (model.events[i].start_ns >= passes[k - 1].end_ns)
         last_end = std::max(last_end, model.events[i].end_ns());
   }
-  if (passComplete(passes[k - 1], med) && (last_end - passes[k - 1].end_ns) * 10 >= min_post_ns * 7)
-    ranges.emplace_back(*bound[k - 1], last_end);
-  DetectedSteps d;
+  d.last_cut = !(passComplete(passes[k - 1], med) &&
+                 (last_end - passes[k - 1].end_ns) * 10 >= min_post_ns * 7);
+  if (!d.last_cut) ranges.emplace_back(*bound[k - 1], last_end);
   for (const auto& [start, end] : ranges) {
     Step s;
     s.number = static_cast<int64_t>(d.steps.size());

@@ -30,6 +30,7 @@ struct LoopShape {
   int stall_iteration = -1;    // this iteration's data takes 5000 µs instead
   int preempt_iteration = -1;  // this iteration's backward stops for 3000 µs halfway
   bool busy_workers = false;   // two loader threads decode right up to and through backward
+  bool cut_last = false;       // the last iteration ends with its backward pass (trace end)
 };
 
 constexpr int64_t kBusyWorkers[] = {4, 5};
@@ -37,7 +38,7 @@ constexpr int64_t kBusyWorkers[] = {4, 5};
 // One libtorch iteration: data, zero_grad, forward, backward, SGD step, loss.item().
 // Returns the time the iteration ends (loss.item() ends).
 double iteration(TestTrace& t, double start, const LoopShape& shape, bool stall,
-                 bool preempt = false) {
+                 bool preempt = false, bool cut = false) {
   double at = start;
   const double data = stall ? 5000 : (shape.data_on_main ? 30 : shape.wait_us);
   if (shape.data_on_main) {
@@ -64,6 +65,7 @@ double iteration(TestTrace& t, double start, const LoopShape& shape, bool stall,
     at += 11;
     if (preempt && std::string_view(node) == "torch::autograd::AccumulateGrad") at += 3000;
   }
+  if (cut) return at;
   at += 5;
   for (const char* name : {"aten::mul_", "aten::add_", "aten::mul_", "aten::add_"}) {
     t.op(name, at, 10);
@@ -79,7 +81,8 @@ std::vector<double> buildLoop(TestTrace& t, const LoopShape& shape, int iteratio
   double at = 0;
   for (int i = 0; i < iterations; ++i) {
     starts.push_back(at);
-    at = iteration(t, at, shape, i == shape.stall_iteration, i == shape.preempt_iteration);
+    at = iteration(t, at, shape, i == shape.stall_iteration, i == shape.preempt_iteration,
+                   shape.cut_last && i + 1 == iterations);
   }
   starts.push_back(at);  // end of the last iteration
   t.finalize();
@@ -244,4 +247,20 @@ TEST_CASE("detected steps never outnumber backward passes", "[steps][detect]") {
     CHECK(static_cast<int>(d.steps.size()) <= iterations);
     CHECK(static_cast<int>(d.steps.size()) >= iterations - 1);
   }
+}
+
+TEST_CASE("an iteration cut by the trace's end is left out, and the note says so",
+          "[steps][detect]") {
+  TestTrace t;
+  LoopShape shape;
+  shape.cut_last = true;  // the profiler stopped after the 6th backward, before its optimizer
+  const std::vector<double> starts = buildLoop(t, shape, 6);
+  const analyzer::DetectedSteps d = analyzer::detectSteps(t.model);
+  CHECK(d.backward_passes == 6);
+  REQUIRE(d.steps.size() == 5);
+  CHECK(d.last_cut);
+  CHECK_FALSE(d.first_cut);
+  CHECK(d.steps.back().end_ns == ns(starts[5]));
+  CHECK(d.note.find("5 steps detected from 6 backward passes (the last iteration, cut by the "
+                    "trace's end, left out)") != std::string::npos);
 }

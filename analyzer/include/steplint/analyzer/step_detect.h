@@ -25,6 +25,9 @@ struct DetectedSteps {
   std::string note;
   uint32_t main_track = trace::kNoIndex;  // the thread whose iterations the steps are
   int64_t backward_passes = 0;
+  // The first / last backward pass's iteration, cut by the profiling window (fewer ops before
+  // the pass, or a shorter phase after it, than every other iteration): left out of `steps`.
+  bool first_cut = false, last_cut = false;
 };
 
 DetectedSteps detectSteps(const trace::TraceModel& model);
