@@ -103,6 +103,20 @@ class KinetoTrace {
     add(cat, kernel, device, stream, k_ts, k_dur, ids + deviceArgs(device, stream));
     return *this;
   }
+  /// cudaGraphLaunch at [ts, ts+dur), issued by op `ext`, and the kernels the graph replays,
+  /// all sharing the call's correlation (as CUPTI records them).
+  struct GraphKernel {
+    std::string name;
+    double ts, dur;
+  };
+  KinetoTrace& graphLaunch(int64_t ext, double ts, double dur,
+                           const std::vector<GraphKernel>& kernels) {
+    const std::string ids = "\"External id\": " + std::to_string(ext) + ", " + correlation();
+    add("cuda_runtime", "cudaGraphLaunch", kPid, 1, ts, dur, ids);
+    for (const GraphKernel& k : kernels)
+      add("kernel", k.name, kDevice, kStream, k.ts, k.dur, ids + deviceArgs(kDevice, kStream));
+    return *this;
+  }
   /// A copy API call at [ts, ts+dur) and its memcpy `Memcpy {kind} ({src} -> {dst})`.
   KinetoTrace& copy(const std::string& kind, const std::string& src, const std::string& dst,
                     double ts, double dur, double c_ts, double c_dur, int64_t bytes,

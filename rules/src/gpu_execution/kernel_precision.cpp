@@ -8,6 +8,7 @@
 
 #include "common/json_args.h"
 #include "common/kernel_util.h"
+#include "gpu_execution/tensor_core_eligible.h"
 #include "steplint/analyzer/name_memo.h"
 
 namespace steplint::rules {
@@ -72,9 +73,12 @@ KernelPrecision precisionFromInputTypes(std::string_view input_types_json) {
 
 struct KernelPrecisionClassifier::Memos {
   explicit Memos(const trace::TraceModel& model)
-      : by_name(model, kernelPrecisionFromName), by_types(model, precisionFromInputTypes) {}
+      : by_name(model, kernelPrecisionFromName),
+        by_types(model, precisionFromInputTypes),
+        graph_launch(model, isGraphLaunchName) {}
   analyzer::NameMemo<KernelPrecision (*)(std::string_view)> by_name;
   analyzer::NameMemo<KernelPrecision (*)(std::string_view)> by_types;
+  analyzer::NameMemo<bool (*)(std::string_view)> graph_launch;
 };
 
 KernelPrecisionClassifier::KernelPrecisionClassifier(const trace::TraceModel& model)
@@ -86,6 +90,9 @@ KernelPrecision KernelPrecisionClassifier::operator()(const trace::Event& kernel
                                                       bool tensor_core) {
   const KernelPrecision by_name = memos_->by_name(kernel.name);
   if (by_name != KernelPrecision::kUnknown) return by_name;
+  // A graph replay's op did not build the kernel: its input types say nothing about it.
+  if (kernel.link != trace::kNoIndex && memos_->graph_launch(model_.events[kernel.link].name))
+    return KernelPrecision::kUnknown;
   for (uint32_t op = launchingOp(model_, kernel); op != trace::kNoIndex;
        op = model_.events[op].parent) {
     const trace::OpDetail* detail = model_.op(model_.events[op]);

@@ -98,6 +98,9 @@ void Fp32MatmulOnTensorCoresRule::check(const AnalysisContext& context,
       "without tensor cores on %s (sm_%d%d): %.1f ms per step",
       100 * share, dev->name.empty() ? "the GPU" : dev->name.c_str(), dev->compute_major,
       std::max(0, dev->compute_minor), fp32_ms);
+  if (t.graph_eligible_fp32_ns > 0)
+    d.message += strf(" (%.1f ms of it replayed by CUDA graphs, judged by kernel name)",
+                      static_cast<double>(t.graph_eligible_fp32_ns) / steps / 1e6);
   if (autocast.enabled) d.message += ", although " + autocast.describe() + " was enabled";
   d.evidence.steps = keptStepNumbers(context);
   d.evidence.ranges.push_back({window.start_ns, window.end_ns});
@@ -109,6 +112,8 @@ void Fp32MatmulOnTensorCoresRule::check(const AnalysisContext& context,
       {"tensor_core_share_all_kernels",
        t.all_kernel_ns > 0 ? static_cast<double>(t.tc_ns) / t.all_kernel_ns : 0.0},
       {"eligible_fp32_ms_per_step", fp32_ms},
+      {"graph_replayed_fp32_ms_per_step",
+       static_cast<double>(t.graph_eligible_fp32_ns) / steps / 1e6},
       {"compute_capability", dev->compute_major + 0.1 * std::max(0, dev->compute_minor)}};
   if (autocast.known)
     d.evidence.metrics.emplace_back("autocast_enabled", autocast.enabled ? 1.0 : 0.0);

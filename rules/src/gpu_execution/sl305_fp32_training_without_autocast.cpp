@@ -172,6 +172,11 @@ void Fp32TrainingWithoutAutocastRule::check(const AnalysisContext& context,
       dev->compute_major, std::max(0, dev->compute_minor), tf32_ms + fp32_ms, tf32_ms, fp32_ms);
   if (autocast.known && !autocast.enabled)
     d.message += " (the Python import hook saw no enabled torch.autocast)";
+  if (t.graph_eligible_ns > 0)
+    d.message += strf(
+        "; conv/matmul kernels replayed by CUDA graphs (%.1f ms per step) are judged "
+        "by kernel name",
+        perStepMs(t.graph_eligible_ns));
   d.evidence.steps = keptStepNumbers(context);
   d.evidence.ranges.push_back({window.start_ns, window.end_ns});
   d.evidence.events = sampleEvents(split.wide_kernels);
@@ -181,6 +186,7 @@ void Fp32TrainingWithoutAutocastRule::check(const AnalysisContext& context,
       {"fp32_ms_per_step", fp32_ms},
       {"reduced_share_of_known", reduced_share},
       {"unknown_precision_ms_per_step", perStepMs(split.at(KernelPrecision::kUnknown))},
+      {"graph_replayed_ms_per_step", perStepMs(t.graph_eligible_ns)},
       {"compute_capability", dev->compute_major + 0.1 * std::max(0, dev->compute_minor)}};
   if (autocast.known)
     d.evidence.metrics.emplace_back("autocast_enabled", autocast.enabled ? 1.0 : 0.0);

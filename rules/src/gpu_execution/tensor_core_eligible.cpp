@@ -108,6 +108,19 @@ std::vector<uint8_t> bottomMostEligible(const trace::TraceModel& model) {
 
 }  // namespace
 
+bool isMatmulKernelName(std::string_view name) {
+  static constexpr std::string_view kWords[] = {
+      "gemm",  "Gemm", "GEMM",      "gemv",      "scudnn", "convolve",  "fprop",    "dgrad",
+      "wgrad", "fmha", "flash_fwd", "flash_bwd", "nvjet",  "attention", "Attention"};
+  for (std::string_view w : kWords)
+    if (name.find(w) != std::string_view::npos) return true;
+  return analyzer::isTensorCoreKernelName(name);
+}
+
+bool isGraphLaunchName(std::string_view name) {
+  return name.find("GraphLaunch") != std::string_view::npos;
+}
+
 bool isTensorCoreEligibleOp(std::string_view name) {
   return tbEligible().count(name) > 0 || modernEligible().count(name) > 0;
 }
@@ -118,16 +131,29 @@ EligibleKernelTime measureEligibleKernelTime(const trace::TraceModel& model, int
   EligibleKernelTime out;
   std::map<int32_t, int64_t> eligible_by_device;
   analyzer::NameMemo tensor_core_name(model, analyzer::isTensorCoreKernelName);
+  analyzer::NameMemo matmul_name(model, isMatmulKernelName);
+  analyzer::NameMemo graph_launch(model, isGraphLaunchName);
   for (const trace::Event& k : model.events) {
     if (k.kind != trace::EventKind::kKernel || k.start_ns < start_ns || k.start_ns >= end_ns)
       continue;
     const bool tc = tensor_core_name(k.name);
     out.all_kernel_ns += k.dur_ns;
     if (tc) out.tc_ns += k.dur_ns;
-    const uint32_t op = launchingOp(model, k);
-    if (op == trace::kNoIndex) continue;
-    out.op_kernel_ns += k.dur_ns;
-    if (!bottom[op]) continue;
+    const bool replayed = k.link != trace::kNoIndex &&
+                          trace::isLaunchApi(model.events[k.link].kind) &&
+                          graph_launch(model.events[k.link].name);
+    const uint32_t op = replayed ? trace::kNoIndex : launchingOp(model, k);
+    if (replayed) {
+      out.op_kernel_ns += k.dur_ns;
+      out.graph_ns += k.dur_ns;
+      if (!matmul_name(k.name)) continue;
+      out.graph_eligible_ns += k.dur_ns;
+      if (!tc) out.graph_eligible_fp32_ns += k.dur_ns;
+    } else {
+      if (op == trace::kNoIndex) continue;
+      out.op_kernel_ns += k.dur_ns;
+      if (!bottom[op]) continue;
+    }
     out.eligible_ns += k.dur_ns;
     eligible_by_device[model.deviceOf(k)] += k.dur_ns;
     if (tc) {

@@ -23,10 +23,24 @@ struct EligibleKernelTime {
   int64_t tc_ns = 0;           // all kernels in tensor-core kernels (tb's tc_used numerator)
   int64_t all_kernel_ns = 0;   // all kernels
   int32_t main_device = -1;    // device with the most eligible kernel time
+  // Kernels replayed by a CUDA graph launch: the op around cudaGraphLaunch is the replay, not
+  // the op that built each kernel, so they are judged by name (isMatmulKernelName); counted in
+  // op_kernel_ns and, when eligible, in eligible_ns.
+  int64_t graph_ns = 0;
+  int64_t graph_eligible_ns = 0;
+  int64_t graph_eligible_fp32_ns = 0;           // ... of which not in tensor-core kernels
   std::vector<uint32_t> eligible_fp32_kernels;  // eligible non-TC kernels, in event order
   std::vector<uint32_t> eligible_tc_kernels;    // eligible tensor-core kernels, in event order
   int64_t eligibleNonTcNs() const { return eligible_ns - eligible_tc_ns; }
 };
+
+/// A conv/matmul/attention kernel by its name: cuBLAS, cuDNN, CUTLASS and flash-attention
+/// names (`sgemm`, `s16816gemm`, `implicit_gemm`, `scudnn`, `dgrad`, `fmha`, `nvjet`, ...) and
+/// every tensor-core kernel. For kernels whose launching op is unknown (graph replays).
+bool isMatmulKernelName(std::string_view name);
+
+/// True for a graph launch call (cudaGraphLaunch, cuGraphLaunch, hipGraphLaunch).
+bool isGraphLaunchName(std::string_view name);
 
 /// Over kernels starting in [start_ns, end_ns).
 EligibleKernelTime measureEligibleKernelTime(const trace::TraceModel& model, int64_t start_ns,

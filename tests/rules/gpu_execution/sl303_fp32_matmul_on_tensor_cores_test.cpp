@@ -155,3 +155,44 @@ TEST_CASE("SL303 is not checked on a CPU-only trace") {
   const auto model = steplint::test::loadFixture(steplint::test::kCpuOnly);
   CHECK(steplint::test::runRule("SL303", model).not_checked.size() == 1);
 }
+
+namespace {
+// torch.compile(mode="reduce-overhead"): one step whose work is a CUDA graph replayed by one
+// cudaGraphLaunch inside the compiled region's op; `kernels` run back to back from 100 µs.
+std::string graphTrace(const std::vector<std::pair<std::string, double>>& kernels) {
+  KinetoTrace t;
+  t.device(0, 8, 6, 12878086144, "NVIDIA GeForce RTX 3060");
+  t.step(1, 0, 2000);
+  const int64_t region = t.op("Torch-Compiled Region: 0/0", 10, 100).lastExternalId();
+  std::vector<KinetoTrace::GraphKernel> replayed;
+  double at = 100;
+  for (const auto& [name, dur] : kernels) replayed.push_back({name, at, dur}), at += dur;
+  t.graphLaunch(region, 20, 30, replayed);
+  return t.str();
+}
+}  // namespace
+
+TEST_CASE("SL303 judges the kernels a CUDA graph replays by their names") {
+  // The op around cudaGraphLaunch is the replay, not a conv/matmul: by op, nothing would be
+  // eligible and an all-FP32-GEMM compiled model would get no finding.
+  const auto run = steplint::test::runRuleOnJson(
+      "SL303",
+      graphTrace({{"ampere_sgemm_128x64_tn", 600},
+                  {"triton_poi_fused_relu_0", 200},
+                  {"void cutlass::Kernel2<cutlass_80_simt_sgemm_128x32_8x5_nt_align1>", 100},
+                  {"ampere_s16816gemm_bf16_128x128_ldg8_f2f_nn", 100}}));
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  INFO(d.message);
+  CHECK(d.evidence.metric("eligible_fp32_share") == Approx(0.7));  // 700 of 1000 µs
+  CHECK(d.evidence.metric("tensor_core_share_of_eligible") == Approx(0.125));
+  CHECK(d.evidence.metric("graph_replayed_fp32_ms_per_step") == Approx(0.7));
+  CHECK(d.message.find("(0.7 ms of it replayed by CUDA graphs, judged by kernel name)") !=
+        std::string::npos);
+
+  // A graph of elementwise kernels holds nothing eligible.
+  const auto elementwise = steplint::test::runRuleOnJson(
+      "SL303", graphTrace({{"triton_poi_fused_relu_0", 600}, {"triton_red_fused_sum_1", 400}}));
+  CHECK(elementwise.diagnostics.empty());
+  CHECK(elementwise.not_checked.empty());
+}
