@@ -112,11 +112,12 @@ void Fp32MatmulOnTensorCoresRule::check(const AnalysisContext& context,
       {"tensor_core_share_all_kernels",
        t.all_kernel_ns > 0 ? static_cast<double>(t.tc_ns) / t.all_kernel_ns : 0.0},
       {"eligible_fp32_ms_per_step", fp32_ms},
-      {"graph_replayed_fp32_ms_per_step",
-       static_cast<double>(t.graph_eligible_fp32_ns) / steps / 1e6},
       {"compute_capability", dev->compute_major + 0.1 * std::max(0, dev->compute_minor)}};
   if (autocast.known)
     d.evidence.metrics.emplace_back("autocast_enabled", autocast.enabled ? 1.0 : 0.0);
+  if (t.graph_eligible_fp32_ns > 0)
+    d.evidence.metrics.emplace_back("graph_replayed_fp32_ms_per_step",
+                                    static_cast<double>(t.graph_eligible_fp32_ns) / steps / 1e6);
   common::EffectBuilder effect;
   for (uint32_t k : t.eligible_fp32_kernels) effect.deviceOp(k);
   const double low_speedup = 1 + (assumed_speedup() - 1) / 2;

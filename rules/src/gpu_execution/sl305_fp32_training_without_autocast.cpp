@@ -186,10 +186,11 @@ void Fp32TrainingWithoutAutocastRule::check(const AnalysisContext& context,
       {"fp32_ms_per_step", fp32_ms},
       {"reduced_share_of_known", reduced_share},
       {"unknown_precision_ms_per_step", perStepMs(split.at(KernelPrecision::kUnknown))},
-      {"graph_replayed_ms_per_step", perStepMs(t.graph_eligible_ns)},
       {"compute_capability", dev->compute_major + 0.1 * std::max(0, dev->compute_minor)}};
   if (autocast.known)
     d.evidence.metrics.emplace_back("autocast_enabled", autocast.enabled ? 1.0 : 0.0);
+  if (t.graph_eligible_ns > 0)
+    d.evidence.metrics.emplace_back("graph_replayed_ms_per_step", perStepMs(t.graph_eligible_ns));
   // Worse is more 32-bit matmul time, TF32 or not (tf32_ms_per_step alone is 0 on FP32 runs).
   d.evidence.size_metric = "fp32_tf32_share";
   common::EffectBuilder effect;
