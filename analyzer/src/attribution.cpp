@@ -86,7 +86,8 @@ class EventCauses {
                  }),
         is_loader_(model, isDataLoaderName),
         is_step_(model, isStepRange),
-        is_comm_(model, isCommunicationOpName) {}
+        is_comm_(model, isCommunicationOpName),
+        is_peer_kernel_(model, isPeerLibraryKernelName) {}
 
   /// Calls add(HostCause) for each host cause of `e`.
   template <typename Add>
@@ -118,8 +119,8 @@ class EventCauses {
   std::pair<size_t, size_t> deviceSlot(const Event& e) {
     size_t slot = 3;
     if (e.kind == EventKind::kKernel) {
-      const bool comm =
-          model_.name(e).substr(0, 4) == "nccl" || launchedByCollective(model_, e, is_comm_);
+      const bool comm = model_.name(e).substr(0, 4) == "nccl" || is_peer_kernel_(e.name) ||
+                        launchedByCollective(model_, e, is_comm_);
       slot = comm ? 1 : 0;
     } else if (e.kind == EventKind::kMemcpy) {
       slot = 2;
@@ -139,7 +140,7 @@ class EventCauses {
  private:
   const TraceModel& model_;
   const TraceFacts& facts_;
-  NameMemo<bool (*)(std::string_view)> is_sync_, is_loader_, is_step_, is_comm_;
+  NameMemo<bool (*)(std::string_view)> is_sync_, is_loader_, is_step_, is_comm_, is_peer_kernel_;
 };
 
 /// The host's waits over the whole trace: blocked in a sync or in a blocking copy.

@@ -213,6 +213,12 @@ bool isCommunicationKernelName(std::string_view name) {
          name.find("ncclDevKernel") != std::string_view::npos;
 }
 
+bool isPeerLibraryKernelName(std::string_view name) {
+  return name.find("deep_ep::") != std::string_view::npos ||
+         name.find("dpsk::ep::") != std::string_view::npos ||
+         name.find("nvshmem") != std::string_view::npos;
+}
+
 BreakdownResult computeBreakdown(const TraceModel& model, const StepResult& steps,
                                  const IntervalSet& extra_dataloader) {
   BreakdownResult result;

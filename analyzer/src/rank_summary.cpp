@@ -133,6 +133,7 @@ RankSummary summarizeRank(const TraceModel& model, const TraceSummary& summary,
 
   // One scan: comm kernels, collective host ranges and compute kernels, each to its step.
   NameMemo comm_kernel(model, isCommunicationKernelName);
+  NameMemo peer_kernel(model, isPeerLibraryKernelName);
   NameMemo comm_range(model, isCollectiveRange);
   std::vector<std::vector<TimedCollective>> kernels(steps.size()), ranges(steps.size());
   std::vector<std::unordered_map<trace::StringId, int64_t>> compute(steps.size());
@@ -144,7 +145,8 @@ RankSummary summarizeRank(const TraceModel& model, const TraceSummary& summary,
     const int s = stepIndexAt(steps, e.start_ns);
     if (s < 0) continue;
     if (kernel && !is_comm) {
-      compute[s][e.name] += e.dur_ns;
+      // DeepEP's all-to-all is communication, not a compute kernel that could have grown.
+      if (!peer_kernel(e.name)) compute[s][e.name] += e.dur_ns;
       continue;
     }
     RankCollective c{"default", 0, collectiveKind(model.name(e)), e.dur_ns};

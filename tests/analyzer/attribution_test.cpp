@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "steplint/analyzer/attribution.h"
+#include "steplint/analyzer/breakdown.h"
 #include "test_model.h"
 
 using steplint::analyzer::computeAttribution;
@@ -85,6 +86,27 @@ TEST_CASE(
   CHECK(device(a, DeviceCause::kCompute) == 4'000'000);        // [0.2, 4.2) ms
   CHECK(device(a, DeviceCause::kCommunication) == 1'800'000);  // [4.2, 6) ms of [3, 6)
   CHECK(std::accumulate(a.devices[0].ns.begin(), a.devices[0].ns.end(), int64_t{0}) == a.total_ns);
+}
+
+// DeepEP's all-to-all (here DeepSeek's own namespace) is communication too, though no
+// collective op launched it and tb_plugin's breakdown counts it as a kernel.
+TEST_CASE("attribution: DeepEP and NVSHMEM kernels are communication") {
+  TestTrace t;
+  t.step(0, 0, 10 * kMs);
+  t.launch(100, 10, 200, 4 * kMs, "gemm");
+  t.launch(150, 10, 5 * kMs, 2 * kMs,
+           "void dpsk::ep::internode::combine<false, 8, __nv_bfloat16, 8, 2, 16, 24>(int4*)",
+           EventKind::kKernel, EventKind::kRuntime, 13);
+  t.launch(160, 10, 8 * kMs, 1 * kMs, "nvshmemi_transfer_rma_kernel", EventKind::kKernel,
+           EventKind::kRuntime, 13);
+  t.finalize();
+  const auto result = computeAttribution(t.model, computeSteps(t.model));
+  REQUIRE(result.per_step.size() == 1);
+  const auto& a = result.per_step[0];
+  CHECK(device(a, DeviceCause::kCompute) == 4'000'000);
+  CHECK(device(a, DeviceCause::kCommunication) == 3'000'000);
+  CHECK(steplint::analyzer::isPeerLibraryKernelName("deep_ep::intranode::dispatch<8>"));
+  CHECK_FALSE(steplint::analyzer::isPeerLibraryKernelName("ampere_sgemm_128x64_tn"));
 }
 
 TEST_CASE("attribution: no steps, no attribution") {

@@ -53,5 +53,10 @@ bool isDataLoaderName(
 bool isCommunicationOpName(std::string_view name);  // nccl:/gloo: collectives
 /// NCCL's and RCCL's own kernels (nccl*, rccl*, *ncclKernel*, *ncclDevKernel*).
 bool isCommunicationKernelName(std::string_view name);
+/// Communication kernels of other libraries: DeepEP's expert-parallel all-to-all (`deep_ep::`,
+/// DeepSeek's own `dpsk::ep::`) and NVSHMEM's (`nvshmem`). tb_plugin's breakdown counts them
+/// as kernels (its communication is NCCL's); the step attribution and the job report count
+/// them as communication, not compute (docs/analyses.md "Step attribution").
+bool isPeerLibraryKernelName(std::string_view name);
 
 }  // namespace steplint::analyzer
