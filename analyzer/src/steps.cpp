@@ -100,11 +100,13 @@ void dropRepeatedNumbers(std::vector<Step>& steps, std::vector<std::string>& not
 }
 
 // tb_plugin's fallback: one step over all CPU activity. tb uses ops and Python events only;
-// we also count user annotations, which only widens the step to annotated CPU work.
+// we also count user annotations, which only widens the step to annotated CPU work, and
+// runtime and driver calls: a cudaDeviceSynchronize after the last op is the step's end on the
+// host (the replay replays the host range), and a trace of CUDA calls alone still has a step.
 bool wholeTraceStep(const TraceModel& model, Step& step) {
   int64_t lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
   for (const Event& e : model.events) {
-    if (!trace::isCpuRange(e.kind)) continue;
+    if (!trace::isCpuRange(e.kind) && !trace::isLaunchApi(e.kind)) continue;
     lo = std::min(lo, e.start_ns);
     hi = std::max(hi, e.end_ns());
   }
@@ -299,7 +301,7 @@ StepResult computeSteps(const TraceModel& model, const StepOptions& options) {
     if (!wholeTraceStep(model, whole)) {
       result.source = StepSource::kNone;
       result.notes.push_back(
-          "no CPU events in this trace: steps and the step-time breakdown are not computed");
+          "no CPU events and no runtime calls in this trace: steps and the step-time breakdown are not computed");
       return result;
     }
     // A training loop recorded without prof.step() / ProfilerStep: find its iterations.

@@ -150,6 +150,32 @@ TEST_CASE("without ProfilerStep ranges the whole CPU activity is one step", "[st
   CHECK_FALSE(r.notes.empty());
 }
 
+// The replay replays a step's host range: a synchronize after the last op belongs in it, or a
+// step that waits half its time there would be replayed at half its length.
+TEST_CASE("the whole-trace step spans runtime calls after the last op", "[steps]") {
+  TestTrace t;
+  t.op("aten::mm", 10, 20);
+  t.launch(12, 2, 40, 300);
+  t.event(steplint::trace::EventKind::kRuntime, "cudaDeviceSynchronize", 35, 310);
+  t.finalize();
+  const auto r = computeSteps(t.model);
+  CHECK(r.source == StepSource::kWholeTrace);
+  REQUIRE(r.steps.size() == 1);
+  CHECK(r.steps[0].host_start_ns == 10'000);
+  CHECK(r.steps[0].host_end_ns == 345'000);
+  CHECK(r.steps[0].end_ns == 345'000);
+
+  // CUDA calls alone (a trace recorded with CPU ops off) still give the step they span.
+  TestTrace calls;
+  calls.launch(0, 5, 10, 20);
+  calls.event(steplint::trace::EventKind::kRuntime, "cudaStreamSynchronize", 6, 30);
+  calls.finalize();
+  const auto only_calls = computeSteps(calls.model);
+  REQUIRE(only_calls.steps.size() == 1);
+  CHECK(only_calls.steps[0].host_start_ns == 0);
+  CHECK(only_calls.steps[0].host_end_ns == 36'000);
+}
+
 TEST_CASE("a trace without CPU events has no steps", "[steps]") {
   TestTrace t;
   t.orphanKernel(0, 10);

@@ -86,7 +86,7 @@ TEST_CASE("the summary says what it cannot compute", "[summary]") {
   trace::TraceModel empty;
   const auto e = analyzer::summarize(empty);
   const std::string empty_text = textOf(e, empty);
-  CHECK(has(empty_text, "no CPU events in this trace"));
+  CHECK(has(empty_text, "no CPU events and no runtime calls in this trace"));
   CHECK(has(empty_text, "no steps: step-time breakdown not computed"));
   CHECK(has(empty_text, "nothing repaired, dropped or skipped"));
 }
