@@ -91,7 +91,8 @@ void CudnnBenchmarkOffRule::check(const AnalysisContext& context, DiagnosticSink
   for (const uint32_t i : kinds.of(trace::EventKind::kCpuOp)) {
     const trace::Event& e = model.events[i];
     if (static_cast<int64_t>(e.name) != conv_id) continue;
-    const int step = context.stepAt(e.start_ns);
+    // A CPU op belongs to the ProfilerStep it runs in, not to the step extended over it.
+    const int step = common::hostStepAt(context, e.start_ns);
     if (step < 0) continue;
     const trace::OpDetail* op = model.op(e);
     missing_shapes |= !op || op->input_dims == 0;

@@ -83,7 +83,8 @@ void BatchSizeNotAlignedRule::check(const AnalysisContext& context, DiagnosticSi
     const trace::Event& e = model.events[i];
     const int input = e.kind == trace::EventKind::kCpuOp ? batch_input(e.name) : -1;
     if (input < 0) continue;
-    const int step = context.stepAt(e.start_ns);
+    // A CPU op belongs to the ProfilerStep it runs in, not to the step extended over it.
+    const int step = common::hostStepAt(context, e.start_ns);
     if (step < 0) continue;
     any_op = true;
     const trace::OpDetail* op = model.op(e);

@@ -118,7 +118,10 @@ void CpuTensorMovedToGpuRule::check(const analyzer::AnalysisContext& context,
       anchor = model.events[anchor].parent;
       sibling = previousSibling(model, anchor);
     }
-    if (sibling == kNoIndex || model.events[sibling].start_ns < steps[t.step].start_ns) continue;
+    // The factory must be in the same step's host range (the ProfilerStep itself): the step's
+    // start pushed to its GPU work's (step extension) can fall after the step's first ops.
+    if (sibling == kNoIndex || model.events[sibling].start_ns < steps[t.step].host_start_ns)
+      continue;
     const uint32_t factory = cpuFactoryIn(model, sibling, mover_name != "aten::copy_");
     if (factory == kNoIndex) continue;
     ++count[t.step];

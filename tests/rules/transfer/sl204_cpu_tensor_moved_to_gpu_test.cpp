@@ -11,7 +11,7 @@ enum class Source { kCpuFactory, kGpuFactory, kDataLoader, kOtherOp };
 // Each step: the source op at [100, 150), then aten::to > _to_copy > copy_ with a 4 KiB
 // pageable HtoD copy (call [230, 430), memcpy [300, 400)) and cudaStreamSynchronize
 // [440, 460); then a kernel. The copy blocks the host 220 µs.
-std::string factorySteps(const std::vector<Source>& per_step) {
+std::string factorySteps(const std::vector<Source>& per_step, double kernel_us = 1000) {
   KinetoTrace t;
   t.device(0);
   for (size_t s = 0; s < per_step.size(); ++s) {
@@ -41,9 +41,22 @@ std::string factorySteps(const std::vector<Source>& per_step) {
         .op("aten::copy_", b + 220, 260);
     t.copy("HtoD", "Pageable", "Device", b + 230, 200, b + 300, 100, 4096);
     t.runtime("cudaStreamSynchronize", b + 440, 20);
-    t.op("aten::conv2d", b + 600, 100).kernel(b + 610, 10, b + 700, 1000);
+    t.op("aten::conv2d", b + 600, 100).kernel(b + 610, 10, b + 700, kernel_us);
   }
   return t.str();
+}
+
+// The kernel runs 200 µs into the next step: that step's extended start (tb_plugin's step
+// extension) falls after its factory op, which still belongs to it.
+TEST_CASE("SL204: a factory before the step's extended start still counts in its step",
+          "[rules][SL204]") {
+  const RuleRun run = runRuleOnJson(
+      "SL204", factorySteps({Source::kCpuFactory, Source::kCpuFactory, Source::kCpuFactory}, 9500));
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  INFO(d.message);
+  CHECK(d.evidence.metric("moves_per_step") == Approx(1.0));
+  CHECK(d.evidence.metric("steps_with_pattern") == Approx(3.0));
 }
 
 TEST_CASE("SL204: torch.zeros(...).to(device) every step is flagged", "[rules][SL204]") {
