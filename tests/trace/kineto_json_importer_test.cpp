@@ -255,6 +255,24 @@ TEST_CASE("array form without closing bracket (legacy autograd profiler)", "[tra
   CHECK(r.model.stats.get(Stat::json_truncated) == 0);
 }
 
+TEST_CASE("legacy use_cuda array form: the CUDA functions row is GPU time, not host work",
+          "[trace][import]") {
+  const auto r = importJson(
+      R"([{"name": "aten::conv2d", "ph": "X", "ts": 31.8, "dur": 145, "tid": 1, "pid": "CPU functions", "args": {}},
+    {"name": "aten::conv2d", "ph": "s", "ts": 31.8, "tid": 1, "pid": "CPU functions", "id": 0, "cat": "cpu_to_cuda", "args": {}},
+    {"name": "aten::conv2d", "ph": "f", "ts": 32.8, "tid": 0, "pid": "CUDA functions", "id": 0, "cat": "cpu_to_cuda", "args": {}},
+    {"name": "aten::conv2d", "ph": "X", "ts": 32.8, "dur": 170, "tid": 0, "pid": "CUDA functions", "args": {}}])");
+  REQUIRE(r.status.ok());
+  REQUIRE(r.model.events.size() == 2);
+  int cpu = 0, gpu = 0;
+  for (const Event& e : r.model.events) {
+    cpu += e.kind == EventKind::kCpuOp;
+    gpu += e.kind == EventKind::kGpuUserAnnotation;
+  }
+  CHECK(cpu == 1);
+  CHECK(gpu == 1);
+}
+
 TEST_CASE("per-event problems are counted, never fatal", "[trace][import]") {
   const auto r = importJson(R"({"traceEvents": [
     {"ph": "X", "cat": "cpu_op", "name": "neg", "pid": 1, "tid": 1, "ts": 10, "dur": -5},

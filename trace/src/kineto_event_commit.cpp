@@ -30,8 +30,13 @@ Event KinetoEventParser::baseEvent(const Raw& raw, EventBatch& out) {
   e.start_ns = raw.ts;
   e.name = raw.name;
   e.category = raw.cat;
-  // A range without a category is a CPU range (the legacy autograd profiler's array form).
-  e.kind = raw.has_cat ? kindOf(raw.cat, raw.name, out) : EventKind::kCpuOp;
+  // A range without a category is a CPU range (the legacy autograd profiler's array form),
+  // except on its "CUDA functions" row: each op's GPU time taken with CUDA events, nested as
+  // the ops are, no kernel and no host work (docs/reference/trace-format.md, legacy form).
+  e.kind = raw.has_cat ? kindOf(raw.cat, raw.name, out)
+           : raw.pid.label != 0 && out.strings.view(raw.pid.label) == "CUDA functions"
+               ? EventKind::kGpuUserAnnotation
+               : EventKind::kCpuOp;
   e.external_id = raw.external_id;
   e.correlation = raw.correlation;
   e.track = out.track(raw.pid, raw.tid);
