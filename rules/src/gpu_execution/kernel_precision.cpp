@@ -22,12 +22,13 @@ bool mentions(std::string_view name, const std::array<std::string_view, N>& mark
 
 // 16-bit and 8-bit input types as cuBLAS, cuDNN, CUTLASS and flash attention name them:
 // `ampere_fp16_s16816gemm_fp16`, `sm80_xmma_gemm_bf16bf16_bf16f32_f32`, `volta_h884gemm`,
-// `cutlass_80_tensorop_f16_s16816gemm`, `cutlass::half_t`, `c10::BFloat16`. Volta's `s884`
+// `cutlass_80_tensorop_f16_s16816gemm`, `cutlass::half_t`, `c10::BFloat16`, and the upper-case
+// spellings some libraries use (`BF16`, `FP16`, `FP8`). Volta's `s884`
 // shape only exists for fp16 inputs; flash attention has no FP32 kernels.
-constexpr std::array<std::string_view, 21> kReducedMarkers = {
-    "fp16",      "bf16",  "_f16",  "f16f16", "h884",     "h1688",    "h16816",
-    "hmma",      "hgemm", "half",  "Half",   "bfloat16", "BFloat16", "flash_fwd",
-    "flash_bwd", "s884",  "i8816", "imma",   "fp8",      "e4m3",     "e5m2"};
+constexpr std::array<std::string_view, 24> kReducedMarkers = {
+    "fp16",  "bf16", "_f16", "f16f16",   "h884",     "h1688",     "h16816",    "hmma",
+    "hgemm", "half", "Half", "bfloat16", "BFloat16", "flash_fwd", "flash_bwd", "s884",
+    "i8816", "imma", "fp8",  "e4m3",     "e5m2",     "BF16",      "FP16",      "FP8"};
 
 // TF32 kernels say so (`ampere_tf32_s1688gemm_tf32`, `sm80_xmma_fprop_implicit_gemm_tf32f32`);
 // CUTLASS's `s1688gemm` without a 16-bit marker is the TF32 MMA on FP32 operands.

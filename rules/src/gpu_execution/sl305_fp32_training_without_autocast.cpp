@@ -85,6 +85,7 @@ PrecisionSplit splitByPrecision(const trace::TraceModel& model, const EligibleKe
       out.wide_kernels.push_back(index);
   };
   for (uint32_t k : t.eligible_fp32_kernels) add(k, false);
+  for (uint32_t k : t.eligible_reduced_kernels) add(k, false);
   for (uint32_t k : t.eligible_tc_kernels) add(k, true);
   std::sort(out.wide_kernels.begin(), out.wide_kernels.end());
   return out;

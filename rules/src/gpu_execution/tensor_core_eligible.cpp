@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/kernel_util.h"
+#include "gpu_execution/kernel_precision.h"
 #include "steplint/analyzer/gpu_summary.h"
 #include "steplint/analyzer/name_memo.h"
 
@@ -133,6 +134,7 @@ EligibleKernelTime measureEligibleKernelTime(const trace::TraceModel& model, int
   analyzer::NameMemo tensor_core_name(model, analyzer::isTensorCoreKernelName);
   analyzer::NameMemo matmul_name(model, isMatmulKernelName);
   analyzer::NameMemo graph_launch(model, isGraphLaunchName);
+  KernelPrecisionClassifier precision(model);
   for (const trace::Event& k : model.events) {
     if (k.kind != trace::EventKind::kKernel || k.start_ns < start_ns || k.start_ns >= end_ns)
       continue;
@@ -148,7 +150,6 @@ EligibleKernelTime measureEligibleKernelTime(const trace::TraceModel& model, int
       out.graph_ns += k.dur_ns;
       if (!matmul_name(k.name)) continue;
       out.graph_eligible_ns += k.dur_ns;
-      if (!tc) out.graph_eligible_fp32_ns += k.dur_ns;
     } else {
       if (op == trace::kNoIndex) continue;
       out.op_kernel_ns += k.dur_ns;
@@ -159,8 +160,12 @@ EligibleKernelTime measureEligibleKernelTime(const trace::TraceModel& model, int
     if (tc) {
       out.eligible_tc_ns += k.dur_ns;
       out.eligible_tc_kernels.push_back(model.indexOf(k));
+    } else if (precision(k, false) == KernelPrecision::kReduced) {
+      out.eligible_reduced_ns += k.dur_ns;
+      out.eligible_reduced_kernels.push_back(model.indexOf(k));
     } else {
       out.eligible_fp32_kernels.push_back(model.indexOf(k));
+      if (replayed) out.graph_eligible_fp32_ns += k.dur_ns;
     }
   }
   int64_t best = -1;

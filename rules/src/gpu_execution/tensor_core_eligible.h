@@ -28,10 +28,14 @@ struct EligibleKernelTime {
   // op_kernel_ns and, when eligible, in eligible_ns.
   int64_t graph_ns = 0;
   int64_t graph_eligible_ns = 0;
-  int64_t graph_eligible_fp32_ns = 0;           // ... of which not in tensor-core kernels
-  std::vector<uint32_t> eligible_fp32_kernels;  // eligible non-TC kernels, in event order
-  std::vector<uint32_t> eligible_tc_kernels;    // eligible tensor-core kernels, in event order
-  int64_t eligibleNonTcNs() const { return eligible_ns - eligible_tc_ns; }
+  int64_t graph_eligible_fp32_ns = 0;  // ... of which FP32 without tensor cores
+  // Eligible non-TC kernels whose name or op's dtype says 16/8-bit (a bf16 GEMV): they miss
+  // the tensor cores, but not for FP32's reasons, and TF32 or autocast would not change them.
+  int64_t eligible_reduced_ns = 0;
+  std::vector<uint32_t> eligible_fp32_kernels;     // other eligible non-TC kernels, event order
+  std::vector<uint32_t> eligible_tc_kernels;       // eligible tensor-core kernels, event order
+  std::vector<uint32_t> eligible_reduced_kernels;  // the 16/8-bit non-TC ones, event order
+  int64_t eligibleNonTcNs() const { return eligible_ns - eligible_tc_ns - eligible_reduced_ns; }
 };
 
 /// A conv/matmul/attention kernel by its name: cuBLAS, cuDNN, CUTLASS and flash-attention

@@ -196,3 +196,33 @@ TEST_CASE("SL303 judges the kernels a CUDA graph replays by their names") {
   CHECK(elementwise.diagnostics.empty());
   CHECK(elementwise.not_checked.empty());
 }
+
+namespace {
+// One 1 ms step on an A100: aten::mm (with `args`) launches `kernel` (800 µs), a relu 200 µs.
+std::string mmTrace(const std::string& kernel, const std::string& args = "") {
+  KinetoTrace t;
+  t.device(0, 8, 0, 85899345920, "NVIDIA A100-SXM4-80GB");
+  t.step(1, 0, 1000);
+  const int64_t mm = t.opWithArgs("aten::mm", 10, 100, args).lastExternalId();
+  t.launch(mm, 20, 5, kernel, 30, 800);
+  const int64_t relu = t.op("aten::relu_", 120, 20).lastExternalId();
+  t.launch(relu, 125, 5, "vectorized_elementwise_kernel", 830, 200);
+  return t.str();
+}
+}  // namespace
+
+TEST_CASE("SL303: a 16-bit matmul kernel without tensor cores is not FP32") {
+  // A bf16 GEMV runs on the FMA pipeline: no tensor core, but not FP32 either, so neither TF32
+  // nor autocast would change it. By name, or by the op's recorded dtype when the name is mute.
+  CHECK(steplint::test::runRuleOnJson(
+            "SL303", mmTrace("void gemv2T_kernel_val<int, int, __nv_bfloat16, __nv_bfloat16, "
+                             "float, 128, 16, 4, 4, false, false>"))
+            .diagnostics.empty());
+  CHECK(steplint::test::runRuleOnJson(
+            "SL303",
+            mmTrace("gemvx_kernel", "\"Input type\": [\"c10::BFloat16\", \"c10::BFloat16\"]"))
+            .diagnostics.empty());
+  CHECK(steplint::test::runRuleOnJson(
+            "SL303", mmTrace("gemvx_kernel", "\"Input type\": [\"float\", \"float\"]"))
+            .diagnostics.size() == 1);
+}
