@@ -273,6 +273,33 @@ TEST_CASE("legacy use_cuda array form: the CUDA functions row is GPU time, not h
   CHECK(gpu == 1);
 }
 
+TEST_CASE("pretty-printed Input Dims read as Kineto writes them", "[trace][import]") {
+  const auto r = importJson(R"({"traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 5,
+     "args": {"Input Dims": [
+        [
+          32,
+          3
+        ],
+        []
+      ], "Input type": [
+        "float",
+        "c10::Half"
+      ], "Concrete Inputs": ["", "a,\n b"]}},
+    {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 20, "dur": 5,
+     "args": {"Input Dims": [[32, 3], []]}}]})");
+  REQUIRE(r.status.ok());
+  const TraceModel& m = r.model;
+  const OpDetail* mm = m.op(*findEvent(m, "aten::mm"));
+  const OpDetail* add = m.op(*findEvent(m, "aten::add"));
+  REQUIRE(mm);
+  REQUIRE(add);
+  CHECK(m.str(mm->input_dims) == "[[32, 3], []]");
+  CHECK(mm->input_dims == add->input_dims);  // the same interned text
+  CHECK(m.str(mm->input_types) == R"(["float", "c10::Half"])");
+  CHECK(m.str(mm->concrete_inputs) == R"(["", "a,\n b"])");  // strings kept as written
+}
+
 TEST_CASE("per-event problems are counted, never fatal", "[trace][import]") {
   const auto r = importJson(R"({"traceEvents": [
     {"ph": "X", "cat": "cpu_op", "name": "neg", "pid": 1, "tid": 1, "ts": 10, "dur": -5},

@@ -103,13 +103,47 @@ bool readInt(od::value& v, int64_t& out, bool& overflow) {
   return true;
 }
 
+namespace {
+
+// A pretty-printed trace (json.dump(indent=2) of a Kineto file) spreads "Input Dims" over lines:
+// rewritten as Kineto writes it ("[[32, 3], []]": no whitespace outside strings but one space
+// after each ',' and ':'), so the same shapes intern to the same text in either file and print
+// on one line. Kineto's own text has no line breaks and is kept as it is.
+std::string_view kinetoSpacing(std::string_view text, std::string& scratch) {
+  // Every indented dump breaks lines (memchr-fast); a tab or space alone is Kineto's layout.
+  if (text.find('\n') == std::string_view::npos) return text;
+  scratch.clear();
+  bool in_string = false, escaped = false;
+  for (const char c : text) {
+    if (in_string) {
+      scratch.push_back(c);
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+    scratch.push_back(c);
+    if (c == '"') in_string = true;
+    if (c == ',' || c == ':') scratch.push_back(' ');
+  }
+  return scratch;
+}
+
+}  // namespace
+
 bool readRawJson(od::value& v, EventBatch& batch, StringId& out) {
   od::json_type type;
   if (v.type().get(type)) return false;
   std::string_view text;
+  std::string scratch;
   if (type == od::json_type::array) {
     od::array arr;
     if (v.get_array().get(arr) || arr.raw_json().get(text)) return false;
+    text = kinetoSpacing(text, scratch);
   } else if (type == od::json_type::string) {
     if (v.get_string().get(text)) return false;
   } else {
