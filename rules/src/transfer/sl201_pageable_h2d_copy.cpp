@@ -36,7 +36,7 @@ std::pair<double, std::string> pinnedBandwidth(const analyzer::AnalysisContext& 
   for (const auto& dev : context.model().metadata.devices)
     major = std::max(major, static_cast<int>(dev.compute_major));
   if (major >= 9) return {48.0, "a PCIe 5.0 x16 estimate for this GPU generation (sm_90+)"};
-  if (major == 8) return {24.0, "a PCIe 4.0 x16 estimate for this GPU generation (sm_80)"};
+  if (major == 8) return {24.0, "a PCIe 4.0 x16 estimate for this GPU generation (sm_8x)"};
   return {12.0, "a PCIe 3.0 x16 estimate"};
 }
 
