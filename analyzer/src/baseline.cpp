@@ -210,6 +210,8 @@ BaselineOutcome applyBaseline(const Baseline& baseline, LintResult& result,
     const FindingSize now = findingSize(d);
     if (!grewBeyond(*accepted, now, worse_factor)) {
       ++outcome.suppressed;
+      // Fixing all findings still includes it: say so, or the listed shares would not add up.
+      if (d.saving.known()) ++result.saving_all.suppressed;
       continue;
     }
     d.message += "; worse than baseline: " + formatFixed(accepted->magnitude, 2) + " -> " +

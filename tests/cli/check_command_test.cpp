@@ -66,6 +66,16 @@ TEST_CASE("check: --write-baseline accepts findings, --baseline hides them", "[c
   CHECK(doc["totals"]["findings"] == 0);
   CHECK(doc["totals"]["suppressed_by_baseline"] == findings);
   if (findings > 0) CHECK(second.err.find("suppressed by the baseline") != std::string::npos);
+  // Fixing all findings still includes the hidden ones' shares, and says how many.
+  const json first_doc = parsed(first);
+  const json& all = first_doc["traces"][0]["saving_all"];
+  REQUIRE(all.is_object());
+  CHECK(doc["traces"][0]["saving_all"]["per_step_ms"] == all["per_step_ms"]);
+  CHECK(doc["traces"][0]["saving_all"]["suppressed_by_baseline"] == all["findings"]);
+  const RunResult text = runSteplint({"check", "--no-config", "--select", "ALL", "--fail-on",
+                                      "note", "--baseline", baseline, kTiny});
+  CHECK(text.out.find("fixing all findings, the " + std::to_string(all["findings"].get<int>()) +
+                      " the baseline hides included: ~") != std::string::npos);
 }
 
 TEST_CASE("check: a bad config file is exit 2 with one line naming the key", "[cli][check]") {

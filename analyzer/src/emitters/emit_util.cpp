@@ -52,7 +52,10 @@ std::string savingText(const SavingEstimate& saving) {
 std::string savingAllText(const SavingsTotal& total) {
   if (total.per_step_ms < 0)
     return total.not_estimated.empty() ? std::string() : "savings " + total.not_estimated;
-  std::string text = "fixing all findings: ~" + msText(total.per_step_ms, total.low_ms);
+  std::string text = "fixing all findings";
+  if (total.suppressed > 0)
+    text += ", the " + std::to_string(total.suppressed) + " the baseline hides included";
+  text += ": ~" + msText(total.per_step_ms, total.low_ms);
   if (total.fraction_of_step >= 0) {
     std::array<char, 160> buffer{};
     if (total.profiler_overhead_ms >= 0.05)

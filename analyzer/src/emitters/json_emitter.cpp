@@ -48,6 +48,7 @@ json savingAllToJson(const SavingsTotal& t) {
       {"replayed_steps", t.replayed_steps},
       {"exact_shares", t.exact_shares}};
   if (t.low_ms >= 0) out["low_ms"] = t.low_ms;
+  if (t.suppressed > 0) out["suppressed_by_baseline"] = t.suppressed;
   return out;
 }
 

@@ -22,6 +22,8 @@ struct SavingsTotal {
   double profiler_overhead_ms = 0;  // what the recording added per step, taken out before replaying
   std::string profiler_overhead;    // how that cost per event was obtained
   size_t findings = 0;              // findings whose shares make it up
+  size_t suppressed = 0;            // of those, hidden by a baseline (applyBaseline): their shares
+                                    // are in the total but no longer listed
   size_t replayed_steps = 0;        // steps in the replayed window
   bool exact_shares = true;         // false: shares from sampled fix orders (many findings)
   /// Non-empty when the findings have time savings but none was estimated, and why (the replay
