@@ -197,12 +197,42 @@ std::string writeBaseline(const std::string& path, const std::vector<LintResult>
   return writeEntries(path, scoped);
 }
 
+namespace {
+
+// A finding keyed by GPU index (SL301:gpu6) with no entry of its own: the accepted entry of the
+// same rule on another index, when each side has exactly one (the same GPU renumbered by
+// CUDA_VISIBLE_DEVICES or another node), else nullptr.
+const BaselineEntry* renumberedDevice(const Baseline& baseline,
+                                      const std::map<std::string, size_t>& in_trace_by_code,
+                                      const std::string& fingerprint, const std::string& scope) {
+  const std::string code(deviceFingerprintCode(fingerprint));
+  if (code.empty()) return nullptr;
+  const auto in_trace = in_trace_by_code.find(code);
+  if (in_trace == in_trace_by_code.end() || in_trace->second != 1) return nullptr;
+  const BaselineEntry* only = nullptr;
+  size_t in_baseline = 0;
+  for (const auto& [accepted, entries] : baseline.entries) {
+    if (deviceFingerprintCode(accepted) != code) continue;
+    if (const BaselineEntry* e = baseline.find(accepted, scope)) only = e, ++in_baseline;
+  }
+  return in_baseline == 1 ? only : nullptr;
+}
+
+}  // namespace
+
 BaselineOutcome applyBaseline(const Baseline& baseline, LintResult& result,
                               const std::string& scope, double worse_factor) {
   BaselineOutcome outcome;
+  std::map<std::string, size_t> device_findings;  // by rule code, the findings keyed by GPU
+  for (const Diagnostic& d : result.diagnostics)
+    if (const std::string_view code = deviceFingerprintCode(d.fingerprint()); !code.empty())
+      ++device_findings[std::string(code)];
   std::vector<Diagnostic> kept;
   for (Diagnostic& d : result.diagnostics) {
-    const BaselineEntry* accepted = baseline.find(d.fingerprint(), scope);
+    const std::string fingerprint = d.fingerprint();
+    const BaselineEntry* accepted = baseline.find(fingerprint, scope);
+    if (accepted == nullptr)
+      accepted = renumberedDevice(baseline, device_findings, fingerprint, scope);
     if (accepted == nullptr) {
       kept.push_back(std::move(d));
       continue;

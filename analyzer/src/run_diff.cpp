@@ -127,11 +127,30 @@ FindingChange classify(const FindingSize& base, const FindingSize& next, double 
   return FindingChange::kSame;
 }
 
+// A rule keyed by GPU index on a run that used another index: the one unmatched finding of the
+// rule on each side is the same finding (a run on GPU 6, the next on GPU 7, is no fix).
+void matchRenumberedDevices(std::map<std::string, FindingDelta>& by_fingerprint) {
+  std::map<std::string, std::pair<std::vector<std::string>, std::vector<std::string>>> loose;
+  for (const auto& [fingerprint, d] : by_fingerprint) {
+    const std::string code(deviceFingerprintCode(fingerprint));
+    if (code.empty() || (!d.base.fingerprint.empty() && !d.next.fingerprint.empty())) continue;
+    (d.next.fingerprint.empty() ? loose[code].first : loose[code].second).push_back(fingerprint);
+  }
+  for (const auto& [code, sides] : loose) {
+    if (sides.first.size() != 1 || sides.second.size() != 1) continue;
+    FindingDelta& merged = by_fingerprint[sides.second[0]];
+    merged.base = by_fingerprint[sides.first[0]].base;
+    merged.device_renumbered = true;
+    by_fingerprint.erase(sides.first[0]);
+  }
+}
+
 std::vector<FindingDelta> diffFindings(const RunProfile& base, const RunProfile& next,
                                        double factor) {
   std::map<std::string, FindingDelta> by_fingerprint;
   for (const FindingSize& f : base.findings) by_fingerprint[f.fingerprint].base = f;
   for (const FindingSize& f : next.findings) by_fingerprint[f.fingerprint].next = f;
+  matchRenumberedDevices(by_fingerprint);
   std::vector<FindingDelta> out;
   for (auto& [fingerprint, d] : by_fingerprint) {
     if (d.base.fingerprint.empty())
@@ -191,6 +210,11 @@ void addNotes(const RunProfile& base, const RunProfile& next, RunDiff& diff) {
       diff.notes.push_back(
           p->source + ": no ProfilerStep ranges and no detected loop; one step spans the trace");
   }
+  for (const FindingDelta& f : diff.findings)
+    if (f.device_renumbered)
+      diff.notes.push_back(f.next.code + " is compared across GPU indices (" + f.base.fingerprint +
+                           " in the base run, " + f.next.fingerprint +
+                           " in the new one): the only such finding in each run");
   if (!base.step_ns.empty() && !next.step_ns.empty() && base.step_source != next.step_source)
     diff.notes.push_back(
         "the runs' steps were found differently (ProfilerStep ranges in one, detected in the other)");

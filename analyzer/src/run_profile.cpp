@@ -151,6 +151,16 @@ void collectMetadata(const trace::TraceModel& model, RunProfile& out) {
 
 }  // namespace
 
+std::string_view deviceFingerprintCode(std::string_view fingerprint) {
+  const size_t colon = fingerprint.find(':');
+  if (colon == std::string_view::npos) return {};
+  const std::string_view key = fingerprint.substr(colon + 1);
+  if (key.size() < 4 || key.substr(0, 3) != "gpu") return {};
+  for (const char c : key.substr(3))
+    if (c < '0' || c > '9') return {};
+  return fingerprint.substr(0, colon);
+}
+
 FindingSize findingSize(const Diagnostic& d) {
   FindingSize f{d.fingerprint(), d.code, d.name, d.message, -1, ""};
   if (const auto* metric = sizeMetric(d.evidence)) {

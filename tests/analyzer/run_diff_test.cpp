@@ -1,6 +1,8 @@
 #include "steplint/analyzer/run_diff.h"
 
 #include <catch2/catch.hpp>
+
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -199,6 +201,36 @@ TEST_CASE("findings are new, fixed, worse, better or the same by fingerprint and
   CHECK(d.findings[1].change == FindingChange::kWorse);
   CHECK(d.findings[1].next.unit == "syncs_per_step");
   CHECK(d.findings[1].next.magnitude == Approx(60));
+}
+
+TEST_CASE("a finding keyed by GPU index is matched across a renumbered GPU", "[run_diff]") {
+  // The same run on GPU 6 and on GPU 7 (CUDA_VISIBLE_DEVICES): no "fixed" and "new" pair.
+  analyzer::LintResult base_lint, new_lint;
+  base_lint.diagnostics = {finding("SL301", "gpu6", "idle_ms_per_step", 48)};
+  new_lint.diagnostics = {finding("SL301", "gpu7", "idle_ms_per_step", 2426)};
+  TestTrace base, next;
+  for (TestTrace* t : {&base, &next}) {
+    t->step(1, 0, 100);
+    t->finalize();
+  }
+  const analyzer::RunDiff d = analyzer::diffRuns(profileOf(base.model, "b", &base_lint),
+                                                 profileOf(next.model, "n", &new_lint));
+  REQUIRE(d.findings.size() == 1);
+  CHECK(d.findings[0].change == FindingChange::kWorse);
+  CHECK(d.findings[0].device_renumbered);
+  CHECK(std::any_of(d.notes.begin(), d.notes.end(), [](const std::string& n) {
+    return n.find("SL301 is compared across GPU indices (SL301:gpu6 in the base run, SL301:gpu7") !=
+           std::string::npos;
+  }));
+
+  // Two GPUs in one run: which is which cannot be told, so nothing is paired.
+  new_lint.diagnostics.push_back(finding("SL301", "gpu5", "idle_ms_per_step", 30));
+  const analyzer::RunDiff two = analyzer::diffRuns(profileOf(base.model, "b", &base_lint),
+                                                   profileOf(next.model, "n", &new_lint));
+  CHECK(two.findings.size() == 3);
+  CHECK(analyzer::deviceFingerprintCode("SL301:gpu12") == "SL301");
+  CHECK(analyzer::deviceFingerprintCode("SL201:aten::copy_").empty());
+  CHECK(analyzer::deviceFingerprintCode("SL301:gpu").empty());
 }
 
 TEST_CASE("a rule's declared size metric is its size, not the first per-step figure",

@@ -62,6 +62,29 @@ TEST_CASE("baseline: round trip suppresses exactly the accepted findings", "[eng
   CHECK(later.saving_all.suppressed == 1);
 }
 
+TEST_CASE("baseline: a finding keyed by GPU index is accepted on a renumbered GPU",
+          "[engine][baseline]") {
+  analyzer::LintResult accepted;
+  accepted.source = "run.json";
+  accepted.diagnostics = {finding("SL301", "gpu6", 1)};
+  TempDir dir;
+  const std::string path = dir.path("baseline.json");
+  REQUIRE(analyzer::writeBaseline(path, {accepted}) == "");
+  analyzer::Baseline baseline;
+  REQUIRE(analyzer::loadBaseline(path, baseline) == "");
+
+  analyzer::LintResult renumbered;
+  renumbered.diagnostics = {finding("SL301", "gpu7", 1)};
+  CHECK(analyzer::applyBaseline(baseline, renumbered).suppressed == 1);
+  CHECK(renumbered.diagnostics.empty());
+
+  // With two GPUs reported, the accepted one cannot be told apart: both are reported.
+  analyzer::LintResult two;
+  two.diagnostics = {finding("SL301", "gpu7", 1), finding("SL301", "gpu5", 1)};
+  CHECK(analyzer::applyBaseline(baseline, two).suppressed == 0);
+  CHECK(two.diagnostics.size() == 2);
+}
+
 TEST_CASE("baseline: plain string entries are accepted", "[engine][baseline]") {
   TempDir dir;
   analyzer::Baseline baseline;

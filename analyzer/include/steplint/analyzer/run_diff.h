@@ -58,6 +58,9 @@ struct FindingSize {
 /// The size of one finding (the fingerprint, message and magnitude above); baselines use it too.
 FindingSize findingSize(const Diagnostic& d);
 
+/// The rule code of a fingerprint keyed by a GPU index ("SL301:gpu6" -> "SL301"), else "".
+std::string_view deviceFingerprintCode(std::string_view fingerprint);
+
 /// What diffRuns needs of one run.
 struct RunProfile {
   std::string source;
@@ -125,6 +128,9 @@ struct FindingDelta {
   FindingChange change = FindingChange::kSame;
   FindingSize base;  // empty fingerprint for a new finding
   FindingSize next;  // empty fingerprint for a fixed one
+  /// A finding keyed by GPU index (SL301:gpu6) matched to the other run's only one of its rule
+  /// on another index (SL301:gpu7): the same GPU renumbered (CUDA_VISIBLE_DEVICES, another node).
+  bool device_renumbered = false;
 };
 
 struct MetadataDelta {
