@@ -189,6 +189,8 @@ TEST_CASE("current categories map to kinds, unknown ones are kept as other", "[t
     }
   }
   CHECK(found == 7);
+  // Kept, and counted: a category no analysis reads is said in the import report.
+  CHECK(m.stats.get(Stat::event_unknown_category) == 1);
 }
 
 TEST_CASE("metadata, memory, counter, instant and flow events", "[trace][import]") {

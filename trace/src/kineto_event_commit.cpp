@@ -37,6 +37,8 @@ Event KinetoEventParser::baseEvent(const Raw& raw, EventBatch& out) {
            : raw.pid.label != 0 && out.strings.view(raw.pid.label) == "CUDA functions"
                ? EventKind::kGpuUserAnnotation
                : EventKind::kCpuOp;
+  // Not silently: a simulator's "compute" ranges are on the timeline but in no figure.
+  if (e.kind == EventKind::kOther) out.stats.add(Stat::event_unknown_category);
   e.external_id = raw.external_id;
   e.correlation = raw.correlation;
   e.track = out.track(raw.pid, raw.tid);

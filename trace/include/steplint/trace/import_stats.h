@@ -34,6 +34,8 @@ enum class StatSeverity : uint8_t {
     "Reading the file failed, or it shrank while being read; later data lost")                 \
   X(event_not_object, kError, "traceEvents element that is not an object; dropped")            \
   X(event_unknown_phase, kInfo, "Event with a phase steplint does not model; skipped")         \
+  X(event_unknown_category, kInfo,                                                             \
+    "Event with a category steplint does not model; kept on its row, not analysed")            \
   X(event_missing_field, kError, "Event without a usable ph/ts/dur; dropped")                  \
   X(event_bad_number, kError, "ts/dur/pid/tid that is not a number; event dropped")            \
   X(event_integer_overflow, kError,                                                            \
