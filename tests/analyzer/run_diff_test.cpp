@@ -164,6 +164,16 @@ TEST_CASE("runs of different models and devices are said to be so, and still dif
   CHECK(devices->differs());
 }
 
+namespace {
+// Two runs of one 100 µs step each: the findings alone differ.
+void oneStepEach(TestTrace& base, TestTrace& next) {
+  for (TestTrace* t : {&base, &next}) {
+    t->step(1, 0, 100);
+    t->finalize();
+  }
+}
+}  // namespace
+
 TEST_CASE("findings are new, fixed, worse, better or the same by fingerprint and size",
           "[run_diff]") {
   analyzer::LintResult base_lint, new_lint;
@@ -176,10 +186,7 @@ TEST_CASE("findings are new, fixed, worse, better or the same by fingerprint and
                           finding("SL601", "", "zero_ops_per_step", 9),
                           finding("SL602", "", "kernels_per_step", 5), finding("SL303", "", "", 0)};
   TestTrace base, next;
-  for (TestTrace* t : {&base, &next}) {
-    t->step(1, 0, 100);
-    t->finalize();
-  }
+  oneStepEach(base, next);
   const analyzer::RunDiff d = analyzer::diffRuns(profileOf(base.model, "b", &base_lint),
                                                  profileOf(next.model, "n", &new_lint));
   REQUIRE(d.findings_compared);
@@ -209,10 +216,7 @@ TEST_CASE("a finding keyed by GPU index is matched across a renumbered GPU", "[r
   base_lint.diagnostics = {finding("SL301", "gpu6", "idle_ms_per_step", 48)};
   new_lint.diagnostics = {finding("SL301", "gpu7", "idle_ms_per_step", 2426)};
   TestTrace base, next;
-  for (TestTrace* t : {&base, &next}) {
-    t->step(1, 0, 100);
-    t->finalize();
-  }
+  oneStepEach(base, next);
   const analyzer::RunDiff d = analyzer::diffRuns(profileOf(base.model, "b", &base_lint),
                                                  profileOf(next.model, "n", &new_lint));
   REQUIRE(d.findings.size() == 1);
