@@ -224,9 +224,11 @@ BaselineOutcome applyBaseline(const Baseline& baseline, LintResult& result,
                               const std::string& scope, double worse_factor) {
   BaselineOutcome outcome;
   std::map<std::string, size_t> device_findings;  // by rule code, the findings keyed by GPU
-  for (const Diagnostic& d : result.diagnostics)
-    if (const std::string_view code = deviceFingerprintCode(d.fingerprint()); !code.empty())
+  for (const Diagnostic& d : result.diagnostics) {
+    const std::string fingerprint = d.fingerprint();  // the code below is a view into it
+    if (const std::string_view code = deviceFingerprintCode(fingerprint); !code.empty())
       ++device_findings[std::string(code)];
+  }
   std::vector<Diagnostic> kept;
   for (Diagnostic& d : result.diagnostics) {
     const std::string fingerprint = d.fingerprint();
