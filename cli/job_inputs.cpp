@@ -138,16 +138,16 @@ std::vector<JobInput> takeUnranked(const std::vector<JobInput>& inputs,
   for (const analyzer::RankSummary& r : ranks)
     if (alone_run(r)) unranked[r.source] = r.rank >= 0;
   std::vector<JobInput> alone;
+  std::set<std::string> taken;  // their paths: rank-summary files stay in `ranks`
   for (const JobInput& input : inputs) {
     if (input.kind != JobInput::Kind::kTrace || unranked.count(input.path) == 0) continue;
     alone.push_back(input);
+    taken.insert(input.path);
     warnings.push_back(input.path + ": " +
                        (unranked[input.path] ? "a single-process run (world_size 1)"
                                              : "no distributedInfo and no rank in the file name") +
                        ": not a rank of the job, reported on its own");
   }
-  std::set<std::string> taken;
-  for (const JobInput& input : alone) taken.insert(input.path);
   ranks.erase(std::remove_if(ranks.begin(), ranks.end(),
                              [&](const analyzer::RankSummary& r) {
                                return alone_run(r) && taken.count(r.source) > 0;
