@@ -130,27 +130,22 @@ JobInputResult summarizeRanks(const std::vector<JobInput>& inputs, const JobInpu
 std::vector<JobInput> takeUnranked(const std::vector<JobInput>& inputs,
                                    std::vector<analyzer::RankSummary>& ranks,
                                    std::vector<std::string>& warnings) {
-  // A single-process run (distributedInfo's world_size 1) is no rank of a job either.
-  const auto alone_run = [](const analyzer::RankSummary& r) {
-    return r.rank < 0 || r.world_size == 1;
-  };
-  std::map<std::string, bool> unranked;  // source -> a single-process run
+  std::map<std::string, std::string> unranked;  // source -> why it is no rank
   for (const analyzer::RankSummary& r : ranks)
-    if (alone_run(r)) unranked[r.source] = r.rank >= 0;
+    if (std::string why = analyzer::notARankReason(r); !why.empty()) unranked[r.source] = why;
   std::vector<JobInput> alone;
   std::set<std::string> taken;  // their paths: rank-summary files stay in `ranks`
   for (const JobInput& input : inputs) {
     if (input.kind != JobInput::Kind::kTrace || unranked.count(input.path) == 0) continue;
     alone.push_back(input);
     taken.insert(input.path);
-    warnings.push_back(input.path + ": " +
-                       (unranked[input.path] ? "a single-process run (world_size 1)"
-                                             : "no distributedInfo and no rank in the file name") +
+    warnings.push_back(input.path + ": " + unranked[input.path] +
                        ": not a rank of the job, reported on its own");
   }
   ranks.erase(std::remove_if(ranks.begin(), ranks.end(),
                              [&](const analyzer::RankSummary& r) {
-                               return alone_run(r) && taken.count(r.source) > 0;
+                               return !analyzer::notARankReason(r).empty() &&
+                                      taken.count(r.source) > 0;
                              }),
               ranks.end());
   return alone;
@@ -180,15 +175,6 @@ bool looksLikeJob(const std::vector<JobInput>& inputs) {
   for (const JobInput& input : inputs)
     if (input.kind != JobInput::Kind::kFailed) identities.push_back(input.rank);
   return looksLikeJob(identities);
-}
-
-bool looksLikeJob(const std::vector<analyzer::RankSummary>& ranks) {
-  std::set<int64_t> distinct;
-  for (const analyzer::RankSummary& r : ranks) {
-    if (r.world_size > 1) return true;
-    if (r.rank >= 0) distinct.insert(r.rank);
-  }
-  return distinct.size() >= 2;
 }
 
 }  // namespace steplint::cli

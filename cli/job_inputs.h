@@ -67,9 +67,7 @@ std::vector<analyzer::JobAnalysis> analyzeJobs(std::vector<analyzer::RankSummary
 /// identity ("world_size=4 backend=nccl").
 std::string jobSource(const analyzer::JobAnalysis& job);
 
-/// True when the summaries describe a distributed job worth a job report: two ranks or more,
-/// or a trace whose distributedInfo says the world has more than one rank.
-bool looksLikeJob(const std::vector<analyzer::RankSummary>& ranks);
+using analyzer::looksLikeJob;  // on the imported traces' summaries (analyzer/job.h)
 /// The same judged on the inputs before import: their first bytes' distributedInfo, their file
 /// names, the rank-summary files. Traces from different runs, or one rank of a single-process
 /// run, are no job.

@@ -152,6 +152,21 @@ std::string_view lateCauseName(LateCause c) {
   return "unknown";
 }
 
+bool looksLikeJob(const std::vector<RankSummary>& ranks) {
+  std::set<int64_t> distinct;
+  for (const RankSummary& r : ranks) {
+    if (r.world_size > 1) return true;
+    if (r.rank >= 0) distinct.insert(r.rank);
+  }
+  return distinct.size() >= 2;
+}
+
+std::string notARankReason(const RankSummary& rank) {
+  if (rank.rank < 0) return "no distributedInfo and no rank in the file name";
+  if (rank.world_size == 1) return "a single-process run (world_size 1)";
+  return {};
+}
+
 std::vector<Job> groupJobs(std::vector<RankSummary> ranks, std::vector<std::string>& warnings) {
   std::map<std::string, Job> by_identity;
   for (RankSummary& r : ranks) {

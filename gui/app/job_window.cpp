@@ -284,12 +284,14 @@ void JobWindow::showNotices() {
   QStringList lines;
   for (const std::string& n : jobNotices(*job_, static_cast<size_t>(job_index_)))
     lines << QString::fromStdString(n).toHtmlEscaped();
-  const analyzer::JobAnalysis* a = analysis();
-  if (a != nullptr &&
-      a->ranks.size() == 1)  // one trace: its own window shows what a job view cannot
+  const auto open_link = [&lines](const std::string& path) {
     lines << tr("<a href=\"%1\">Open %2 as a single trace</a> for its timeline and findings.")
-                 .arg(QString::fromStdString(a->ranks.front().source).toHtmlEscaped(),
-                      fileName(a->ranks.front().source).toHtmlEscaped());
+                 .arg(QString::fromStdString(path).toHtmlEscaped(), fileName(path).toHtmlEscaped());
+  };
+  const analyzer::JobAnalysis* a = analysis();
+  if (a != nullptr && a->ranks.size() == 1)  // one trace: its own window shows what a job cannot
+    open_link(a->ranks.front().source);
+  for (const NotARank& t : job_->not_ranks) open_link(t.path);
   notice_->setText(lines.join(QStringLiteral("<br>")));
   notice_->setVisible(!lines.isEmpty());
 }

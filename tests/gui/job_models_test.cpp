@@ -6,6 +6,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "gui_test_jobs.h"
@@ -216,5 +217,47 @@ TEST_CASE("job loader: bad inputs give messages, never a crash (#14)") {
     CHECK(std::any_of(notices.begin(), notices.end(), [](const std::string& n) {
       return n.find("2 different jobs") != std::string::npos;
     }));
+  }
+}
+
+TEST_CASE("job loader: a trace that is no rank beside a job's ranks is offered on its own") {
+  QTemporaryDir dir;
+  const QStringList ranks = test::writeJob(dir.path(), test::backwardStraggler());
+  const auto write = [&](const QString& name, const char* head) {
+    QFile file(dir.filePath(name));
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(head);
+    file.write(R"("traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1,
+                   "tid": 1, "ts": 0, "dur": 10}]})");
+    return file.fileName().toStdString();
+  };
+  const std::string no_rank = write(QStringLiteral("notes.json"), "{");
+  const std::string single =
+      write(QStringLiteral("single.json"), R"({"distributedInfo": {"rank": 0, "world_size": 1},)");
+  std::string error;
+  const auto job = load({dir.path()}, error);
+  REQUIRE(job != nullptr);
+  REQUIRE(job->jobs.size() == 1);
+  CHECK(job->jobs[0].ranks.size() == 4);  // the job's report is unchanged by them
+  CHECK(job->jobs[0].straggler == 2);
+  REQUIRE(job->not_ranks.size() == 2);
+  // The folder's traces in name order: notes.json, rank0-3, single.json.
+  CHECK(job->not_ranks[0].path == no_rank);
+  CHECK(job->not_ranks[0].reason == "no distributedInfo and no rank in the file name");
+  CHECK(job->not_ranks[1].path == single);
+  CHECK(job->not_ranks[1].reason == "a single-process run (world_size 1)");
+  // Said once, as not a rank: not also "left out of the job report" by the grouping.
+  for (const std::string& w : job->warnings) CHECK(w.find("left out") == std::string::npos);
+  const auto notices = gui::jobNotices(*job, 0);
+  CHECK(std::count_if(notices.begin(), notices.end(), [](const std::string& n) {
+          return n.find(": not a rank of the job, open it on its own") != std::string::npos;
+        }) == 2);
+
+  SECTION("without a job beside it, one rank of a single-process run opens as a one-rank job") {
+    const auto alone = load({QString::fromStdString(single)}, error);
+    REQUIRE(alone != nullptr);
+    CHECK(alone->not_ranks.empty());
+    REQUIRE(alone->jobs.size() == 1);
+    CHECK(alone->jobs[0].ranks.size() == 1);
   }
 }

@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDropEvent>
+#include <QFile>
 #include <QLabel>
 #include <QListWidget>
 #include <QMimeData>
@@ -136,6 +137,26 @@ TEST_CASE("job window: a missing folder, one rank and mixed jobs are said in the
     emit window.noticeLabel()->linkActivated(paths.first());
     REQUIRE(requested.size() == 1);
     CHECK(requested.first().first().toString() == paths.first());
+  }
+  SECTION("a trace that names no rank beside the ranks: the notice offers it on its own") {
+    test::writeJob(dir.path(), test::backwardStraggler());
+    const QString lone = dir.filePath(QStringLiteral("notes.json"));
+    QFile file(lone);
+    REQUIRE(file.open(QIODevice::WriteOnly));
+    file.write(R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1,
+                   "tid": 1, "ts": 0, "dur": 10}]})");
+    file.close();
+    JobWindow window;
+    window.setJob(loadJob({dir.path()}));
+    window.show();
+    CHECK(window.ranksTable()->view()->model()->rowCount() == 4);
+    const QString notice = window.noticeLabel()->text();
+    CHECK(notice.contains(QStringLiteral("notes.json: no distributedInfo")));
+    CHECK(notice.contains(QStringLiteral("<a href=\"%1\">Open notes.json").arg(lone)));
+    QSignalSpy requested(&window, &JobWindow::traceRequested);
+    emit window.noticeLabel()->linkActivated(lone);
+    REQUIRE(requested.size() == 1);
+    CHECK(requested.first().first().toString() == lone);
   }
   SECTION("two jobs in one folder: a job box to choose, the notice says so") {
     test::writeJob(dir.path(), test::backwardStraggler(), 6, QStringLiteral("a_"));

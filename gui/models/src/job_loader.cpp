@@ -30,6 +30,21 @@ bool summarizeOne(const std::string& path, const std::atomic<bool>* cancel, Load
   return true;
 }
 
+// As `steplint check DIR`: beside a job's ranks, a trace that is none is no part of the job
+// (groupJobs would leave it out with a warning); the window offers it on its own instead.
+void takeNotRanks(std::vector<analyzer::RankSummary>& ranks, LoadedJob& out) {
+  if (!analyzer::looksLikeJob(ranks)) return;
+  std::vector<analyzer::RankSummary> kept;
+  for (analyzer::RankSummary& r : ranks) {
+    std::string why = analyzer::notARankReason(r);
+    if (why.empty())
+      kept.push_back(std::move(r));
+    else
+      out.not_ranks.push_back({r.source, std::move(why)});
+  }
+  ranks = std::move(kept);
+}
+
 void analyzeAll(std::vector<analyzer::RankSummary> ranks, LoadedJob& out) {
   analyzer::JobRuleRegistry registry;
   rules::registerJobRules(registry);
@@ -80,6 +95,7 @@ std::shared_ptr<LoadedJob> JobLoader::loadNow(const QStringList& paths,
     error = out->problems.empty() ? "no trace to open" : joined(out->problems);
     return nullptr;
   }
+  takeNotRanks(ranks, *out);
   analyzeAll(std::move(ranks), *out);
   if (out->jobs.empty()) {  // every trace lacked a rank: groupJobs said why
     error = "no trace names its rank (no distributedInfo, no rank in the file name):\n" +

@@ -17,6 +17,8 @@ std::shared_ptr<const std::vector<analyzer::NotChecked>> LoadedJob::notChecked(
 std::vector<std::string> jobNotices(const LoadedJob& job, size_t index) {
   std::vector<std::string> out;
   for (const std::string& p : job.problems) out.push_back("not opened: " + p);
+  for (const NotARank& t : job.not_ranks)
+    out.push_back(t.path + ": " + t.reason + ": not a rank of the job, open it on its own");
   if (job.jobs.size() > 1)
     out.push_back("these traces belong to " + std::to_string(job.jobs.size()) +
                   " different jobs (different world sizes or backends); pick one above");

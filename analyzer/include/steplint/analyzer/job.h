@@ -35,6 +35,15 @@ struct Job {
 /// rank at all are left out with a warning. `warnings` receives what concerns no single job.
 std::vector<Job> groupJobs(std::vector<RankSummary> ranks, std::vector<std::string>& warnings);
 
+/// True when the summaries describe a distributed job worth a job report: two ranks or more,
+/// or a trace whose distributedInfo says the world has more than one rank.
+bool looksLikeJob(const std::vector<RankSummary>& ranks);
+
+/// Why a trace beside a job's ranks is no rank of it, "" when it is one: it names no rank (no
+/// distributedInfo, no rank in the file name) or it is a single-process run (world_size 1).
+/// `steplint check|summary DIR` and the GUI's ranks view report such a trace on its own.
+std::string notARankReason(const RankSummary& rank);
+
 struct JobOptions {
   /// A rank is a straggler in a step only when the others waited for it longer than this share
   /// of the median step time (noise between balanced ranks is a few %) ...

@@ -14,11 +14,19 @@
 
 namespace steplint::gui {
 
+/// A trace opened with a job's ranks that is no rank of it (analyzer::notARankReason): the
+/// ranks view offers it on its own, as `steplint check DIR` reports it on its own.
+struct NotARank {
+  std::string path;
+  std::string reason;  // "no distributedInfo and no rank in the file name", ...
+};
+
 struct LoadedJob {
   std::vector<std::string> files;             // the traces the inputs named, in order
   std::vector<analyzer::JobAnalysis> jobs;    // one per job; several when the inputs mix jobs
   std::vector<analyzer::JobLintResult> lint;  // lint[i]: jobs[i]'s findings (SL7xx)
   std::vector<std::string> problems;          // inputs that gave no rank: missing, not a trace ...
+  std::vector<NotARank> not_ranks;            // traces beside the job's ranks that are none
   std::vector<std::string> warnings;          // import warnings (per file) and grouping warnings
   double load_seconds = 0;
 
@@ -30,8 +38,9 @@ struct LoadedJob {
 };
 
 /// What the ranks view must say before anything else about jobs[index], one line each, most
-/// important first: inputs that failed, other jobs among the inputs, and what the analysis
-/// could not decide (one rank, no collectives). Empty for a complete job.
+/// important first: inputs that failed, traces that are no rank of the job, other jobs among
+/// the inputs, and what the analysis could not decide (one rank, no collectives). Empty for a
+/// complete job.
 std::vector<std::string> jobNotices(const LoadedJob& job, size_t index);
 
 }  // namespace steplint::gui
