@@ -152,6 +152,17 @@ TEST_CASE("hostile input: files that are not traces", "[robustness][hostile]") {
   checkNotATrace(std::string_view(png, sizeof(png) - 1), "PNG header");
   checkNotATrace("hello", "plain text");
   checkNotATrace("{\"foo\":1}", "JSON object without traceEvents");
+  {
+    // A whole object says what it holds instead of a byte offset (its end).
+    TraceModel model;
+    const ImportStatus status = steplint::trace::importTraceBytes(
+        "{\"schema\": \"steplint.check/1\", \"findings\": [], \"a\x01\": {\"k\": 1}, \"d\": 1, "
+        "\"e\": 2, \"f\": 3}",
+        model, ImportOptions{}, "report.json");
+    CHECK(status.error == ImportError::kNotATrace);
+    CHECK(status.message == R"(report.json: not a trace (a JSON object without traceEvents; )"
+                            R"(its keys: "schema", "findings", "a?", "d", "e", ...))");
+  }
   checkNotATrace("", "empty file");
   checkNotATrace(" \n\t\r\n   \n", "only whitespace");
 

@@ -22,6 +22,7 @@ constexpr size_t kPadding = 64;
 // A view of a mapped file stands in for a chunk, so the mapping promises as much padding.
 static_assert(MappedInput::kPadding >= kPadding);
 constexpr size_t kMaxKeyBytes = 4096;
+constexpr size_t kKeysNamed = 5;  // keys a "not a trace" message names
 
 bool isSpace(int c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
@@ -184,7 +185,23 @@ class ChromeJsonImport {
   BatchMerger merger_;
   ParsePipeline pipeline_;
   bool saw_events_ = false, saw_trace_key_ = false;
+  std::vector<std::string> keys_;  // the object's first keys, to say what the file is instead
 };
+
+// "; its keys: "schema", "findings"": what a whole JSON object that is no trace holds (a
+// steplint report, a memory snapshot ...); the byte offset, its end, would say nothing.
+std::string keysNote(const std::vector<std::string>& keys, size_t max_keys) {
+  if (keys.empty()) return ", an empty one";
+  std::string out = "; its keys: ";
+  for (size_t i = 0; i < keys.size() && i < max_keys; ++i) {
+    if (i > 0) out += ", ";
+    out += '"';
+    for (const char c : keys[i].substr(0, 40))  // a terminal line: printable ASCII only
+      out += c >= 0x20 && c < 0x7f ? c : '?';
+    out += keys[i].size() > 40 ? "...\"" : "\"";
+  }
+  return out + (keys.size() > max_keys ? ", ..." : "");
+}
 
 void ChromeJsonImport::reportProgress() {
   if (!options_.progress || source_.inputSize() == 0) return;
@@ -324,6 +341,7 @@ ImportStatus ChromeJsonImport::walkObject() {
       model_.stats.add(Stat::json_trailing_garbage);
       return {};
     }
+    if (keys_.size() <= kKeysNamed) keys_.push_back(key);
     reader_.skipSpace();
     if (key == "traceEvents" && reader_.peek() == '[') {
       reader_.get();
@@ -397,7 +415,9 @@ ImportStatus ChromeJsonImport::run() {
     model_.metadata.format = "kineto-json";
     status = walkObject();
     if (!status.ok()) return status;
-    if (!saw_events_) return fail(ImportError::kNotATrace, "JSON object without traceEvents");
+    if (!saw_events_)
+      return {ImportError::kNotATrace,
+              "a JSON object without traceEvents" + keysNote(keys_, kKeysNamed)};
   } else {
     return fail(ImportError::kNotATrace, "does not start with a JSON object or array");
   }
