@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <new>
 #include <optional>
 
@@ -9,17 +10,19 @@
 
 namespace steplint::trace {
 
-TrackEventStore::Block::Block() {
-  void* p = ::mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+TrackEventStore::Block::Block(size_t events) : capacity_(events) {
+  void* p = ::mmap(nullptr, capacity_ * sizeof(Event), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();  // as std::vector would on no memory
   data_ = static_cast<Event*>(p);               // raw pages: push() constructs each event in place
 }
 
 TrackEventStore::Block::~Block() {
-  if (data_ != nullptr) ::munmap(data_, kBytes);
+  if (data_ != nullptr) ::munmap(data_, capacity_ * sizeof(Event));
 }
 
-TrackEventStore::Block::Block(Block&& other) noexcept : data_(other.data_), size_(other.size_) {
+TrackEventStore::Block::Block(Block&& other) noexcept
+    : data_(other.data_), capacity_(other.capacity_), size_(other.size_) {
   other.data_ = nullptr;
   other.size_ = 0;
 }
@@ -28,17 +31,20 @@ TrackEventStore::Block::Block(Block&& other) noexcept : data_(other.data_), size
 // lock for writing and so waits for the PageFaulter's populate calls (and they for it): with
 // munmap the copy spent half its time blocked.
 void TrackEventStore::Block::discardPages() {
-  if (data_ != nullptr) ::madvise(data_, kBytes, MADV_DONTNEED);
+  if (data_ != nullptr) ::madvise(data_, capacity_ * sizeof(Event), MADV_DONTNEED);
   size_ = 0;
 }
 
 void TrackEventStore::append(const Event& e) {
   if (tracks_.size() <= e.track) tracks_.resize(size_t{e.track} + 1);
   TrackEvents& track = tracks_[e.track];
-  if (track.first.size() < Block::kEvents) {
+  if (track.first.size() < kFirstEvents) {
     track.first.push_back(e);
   } else {
-    if (track.more.empty() || track.more.back().full()) track.more.emplace_back();
+    if (track.more.empty() || track.more.back().full()) {
+      const size_t last = track.more.empty() ? kFirstEvents : track.more.back().capacity();
+      track.more.emplace_back(std::min(2 * last, Block::kMaxEvents));
+    }
     track.more.back().push(e);
   }
   ++size_;
