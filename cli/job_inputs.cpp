@@ -23,30 +23,6 @@ struct Slot {
   analyzer::RankSummary rank;
 };
 
-// A summary file is small (KBs per step); anything larger is not one.
-constexpr size_t kMaxRankSummaryBytes = size_t{64} << 20;
-
-/// Whether `path` (whose first bytes are `peek`) is a `steplint summary --format json` document
-/// with a rank summary. A file that is no such document is left to the trace importer (false,
-/// `problem` empty); one that is but cannot be read gets `problem`.
-bool readRankSummaryFile(const std::string& path, const trace::FilePeek& peek,
-                         analyzer::RankSummary& rank, std::string& problem) {
-  if (!peek.mayBeOtherJson() || peek.size > kMaxRankSummaryBytes) return false;
-  std::string text, error;
-  if (!trace::readInputFile(path, kMaxRankSummaryBytes, text, error))
-    return false;  // the importer says why
-  switch (analyzer::readRankSummaryDocument(text, rank, problem)) {
-    case analyzer::RankSummaryRead::kRead:
-      return true;
-    case analyzer::RankSummaryRead::kBroken:
-      problem = path + ": " + problem;
-      return false;
-    case analyzer::RankSummaryRead::kNotASummary:
-      return false;
-  }
-  return false;
-}
-
 void importOne(const std::string& path, const JobInputOptions& options, int parse_threads,
                Slot& slot) {
   trace::TraceModel model;  // freed when this returns: only the summary outlives it
@@ -71,7 +47,7 @@ std::vector<JobInput> classifyInputs(const std::vector<std::string>& paths) {
     input.path = paths[i];
     const trace::FilePeek peek = trace::peekFile(input.path);
     std::string problem;
-    if (readRankSummaryFile(input.path, peek, input.rank, problem)) {
+    if (analyzer::readRankSummaryFile(input.path, peek, input.rank, problem)) {
       input.kind = JobInput::Kind::kRankSummary;
     } else if (!problem.empty()) {
       printError(problem);

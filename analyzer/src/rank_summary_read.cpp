@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "steplint/analyzer/rank_summary.h"
+#include "steplint/trace/input_file.h"
 
 namespace steplint::analyzer {
 namespace {
@@ -157,6 +158,24 @@ RankSummaryRead readRankSummaryDocument(std::string_view json_text, RankSummary&
   }
   out = std::move(read);
   return RankSummaryRead::kRead;
+}
+
+bool readRankSummaryFile(const std::string& path, const trace::FilePeek& peek, RankSummary& out,
+                         std::string& problem) {
+  constexpr size_t kMaxBytes = size_t{64} << 20;  // KBs per step; anything larger is no summary
+  if (!peek.mayBeOtherJson() || peek.size > kMaxBytes) return false;
+  std::string text, error;
+  if (!trace::readInputFile(path, kMaxBytes, text, error)) return false;  // the importer says why
+  switch (readRankSummaryDocument(text, out, problem)) {
+    case RankSummaryRead::kRead:
+      return true;
+    case RankSummaryRead::kBroken:
+      problem = path + ": " + problem;
+      return false;
+    case RankSummaryRead::kNotASummary:
+      return false;
+  }
+  return false;
 }
 
 }  // namespace steplint::analyzer

@@ -8,9 +8,11 @@
 #include <QTemporaryDir>
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include "gui_test_jobs.h"
 #include "steplint/analyzer/job.h"
+#include "steplint/analyzer/rank_summary.h"
 #include "steplint/gui/job_inputs.h"
 #include "steplint/gui/job_loader.h"
 #include "steplint/gui/rank_pair.h"
@@ -259,5 +261,53 @@ TEST_CASE("job loader: a trace that is no rank beside a job's ranks is offered o
     CHECK(alone->not_ranks.empty());
     REQUIRE(alone->jobs.size() == 1);
     CHECK(alone->jobs[0].ranks.size() == 1);
+  }
+}
+
+TEST_CASE("job loader: a rank's summary file stands in for its trace, as in summary DIR") {
+  QTemporaryDir dir;
+  const QStringList paths = test::writeJob(dir.path(), test::backwardStraggler());
+  const analyzer::JobAnalysis expected = analyzerJob(paths);
+  // Rank 3's trace replaced by its `steplint summary --format json` document.
+  analyzer::RankSummary rank3;
+  {
+    trace::TraceModel model;
+    REQUIRE(trace::importTraceFile(paths[3].toStdString(), model).ok());
+    analyzer::TraceSummary summary = analyzer::summarize(model);
+    summary.source = paths[3].toStdString();
+    rank3 = analyzer::summarizeRank(model, summary);
+  }
+  const nlohmann::json doc = {{"schema", "steplint.summary/1"},
+                              {"rank_summary", analyzer::rankSummaryToJson(rank3)}};
+  QFile summary_file(dir.filePath(QStringLiteral("rank3.summary.json")));
+  REQUIRE(summary_file.open(QIODevice::WriteOnly));
+  summary_file.write(QByteArray::fromStdString(doc.dump()));
+  summary_file.close();
+  REQUIRE(QFile::remove(paths[3]));
+
+  std::string error;
+  const auto job = load({dir.path()}, error);
+  INFO(error);
+  REQUIRE(job != nullptr);
+  CHECK(job->problems.empty());
+  REQUIRE(job->jobs.size() == 1);
+  const analyzer::JobAnalysis& a = job->jobs[0];
+  REQUIRE(a.ranks.size() == 4);
+  CHECK(a.ranks[3].source == paths[3].toStdString());  // the trace it was made from
+  CHECK(a.straggler == expected.straggler);
+  CHECK(a.straggler_steps == expected.straggler_steps);
+  CHECK(a.mean_late_ns == expected.mean_late_ns);
+
+  SECTION("a broken summary file is named, and the ranks beside it still open") {
+    QFile broken(dir.filePath(QStringLiteral("rank9.summary.json")));
+    REQUIRE(broken.open(QIODevice::WriteOnly));
+    broken.write(R"({"schema": "steplint.summary/1", "steps": []})");
+    broken.close();
+    const auto with_broken = load({dir.path()}, error);
+    REQUIRE(with_broken != nullptr);
+    REQUIRE(with_broken->problems.size() == 1);
+    CHECK(with_broken->problems[0].find("rank9.summary.json: a steplint summary without") !=
+          std::string::npos);
+    CHECK(with_broken->jobs[0].ranks.size() == 4);
   }
 }

@@ -5,14 +5,26 @@
 #include "steplint/gui/job_inputs.h"
 #include "steplint/rules/job_rules.h"
 #include "steplint/trace/importer.h"
+#include "steplint/trace/peek.h"
 
 namespace steplint::gui {
 namespace {
 
-/// One trace reduced to its rank summary; the model is freed on return. False (and a problem
-/// line) when it cannot be imported.
+/// One trace reduced to its rank summary, the model freed on return; or a rank-summary file
+/// (`steplint summary --format json`) read as it is, as `steplint summary DIR` reads one. False
+/// (and a problem line) when it cannot be read.
 bool summarizeOne(const std::string& path, const std::atomic<bool>* cancel, LoadedJob& out,
                   std::vector<analyzer::RankSummary>& ranks) {
+  analyzer::RankSummary read;
+  std::string problem;
+  if (analyzer::readRankSummaryFile(path, trace::peekFile(path), read, problem)) {
+    ranks.push_back(std::move(read));
+    return true;
+  }
+  if (!problem.empty()) {
+    out.problems.push_back(problem);
+    return false;
+  }
   trace::TraceModel model;
   trace::ImportOptions options;
   options.cancel = cancel;

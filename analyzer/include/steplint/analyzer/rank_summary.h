@@ -13,6 +13,7 @@
 
 #include "steplint/analyzer/summary.h"
 #include "steplint/trace/model.h"
+#include "steplint/trace/peek.h"
 
 namespace steplint::analyzer {
 
@@ -97,6 +98,13 @@ enum class RankSummaryRead : uint8_t { kRead, kNotASummary, kBroken };
 /// Sizes are bounded, so a corrupt file is an error, not a huge allocation.
 RankSummaryRead readRankSummaryDocument(std::string_view json_text, RankSummary& out,
                                         std::string& problem);
+
+/// Whether `path` (whose first bytes are `peek`) is a `steplint summary --format json` file with a
+/// rank summary, read into `out`: how `steplint summary|check DIR` and the GUI's ranks view take
+/// a rank they have no trace of. A file that is no such document is left to the trace importer
+/// (false, `problem` empty); one that is but cannot be read gets `problem`, naming the path.
+bool readRankSummaryFile(const std::string& path, const trace::FilePeek& peek, RankSummary& out,
+                         std::string& problem);
 
 /// The rank in a file name written by torch's tensorboard_trace_handler or a launcher
 /// ("rank3", "rank_3", "rank-3", "worker3"); -1 when none is found.
