@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "steplint/trace/string_table.h"
 
@@ -36,4 +38,26 @@ TEST_CASE("string table clear empties it for reuse", "[trace]") {
   CHECK(t.size() == 1);
   CHECK(t.find("x") == -1);
   CHECK(t.view(t.intern("y")) == "y");
+}
+
+TEST_CASE("string table clear after a grown arena writes within the chunk it keeps", "[trace]") {
+  // A parse worker's table is cleared per batch: a batch that interned more than the first
+  // 64 KiB chunk left the table believing the kept chunk was as large as its last one (found
+  // by shuffling a trace's events; ASan: heap-buffer-overflow in StringTable::store).
+  StringTable t;
+  const auto fill = [&t](char tag) {
+    std::vector<std::pair<uint32_t, std::string>> kept;
+    for (int i = 0; i < 2000; ++i) {  // 2000 x ~210 bytes: several chunks
+      std::string s = std::string(200, tag) + std::to_string(i);
+      kept.emplace_back(t.intern(s), std::move(s));
+    }
+    for (const auto& [id, s] : kept) REQUIRE(t.view(id) == s);
+  };
+  fill('a');
+  REQUIRE(t.memoryBytes() > (size_t{256} << 10));
+  t.clear();
+  fill('b');  // past the kept chunk's end before the fix
+  t.clear();
+  fill('c');
+  CHECK(t.size() == 2001);
 }

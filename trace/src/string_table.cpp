@@ -45,9 +45,11 @@ uint64_t hashBytes(std::string_view s) {
 StringTable::StringTable() { clear(); }
 
 void StringTable::clear() {
+  // The kept chunk is the first, whose size the last chunk's may not be: a batch that interned
+  // more than it holds wrote the next batch's strings past its end (a heap overflow).
   if (chunks_.size() > 1) chunks_.resize(1);
   chunk_used_ = 0;
-  if (chunks_.empty()) chunk_size_ = 0;
+  chunk_size_ = chunks_.empty() ? 0 : first_chunk_size_;
   arena_bytes_ = chunk_size_;
   views_.clear();
   hashes_.clear();
@@ -63,6 +65,7 @@ std::string_view StringTable::store(std::string_view s) {
   if (chunks_.empty() || chunk_used_ + s.size() > chunk_size_) {
     size_t next = chunks_.empty() ? kFirstChunk : std::min(chunk_size_ * 2, kMaxChunk);
     if (next < s.size()) next = s.size();
+    if (chunks_.empty()) first_chunk_size_ = next;
     chunks_.emplace_back(new char[next]);
     chunk_size_ = next;
     chunk_used_ = 0;

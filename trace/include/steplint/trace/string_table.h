@@ -39,7 +39,8 @@ class StringTable {
 
   std::vector<std::unique_ptr<char[]>> chunks_;
   size_t chunk_used_ = 0;
-  size_t chunk_size_ = 0;
+  size_t chunk_size_ = 0;        // of chunks_.back()
+  size_t first_chunk_size_ = 0;  // of chunks_.front(), the one clear() keeps
   std::vector<std::string_view> views_;
   std::vector<uint64_t> hashes_;  // per id
   std::vector<uint32_t> slots_;   // open addressing: id + 1, 0 = empty
