@@ -246,6 +246,31 @@ TEST_CASE("B/E pairs become complete events, also across batches", "[trace][impo
   CHECK(r.model.stats.get(Stat::event_unmatched_begin_end) == 1);
 }
 
+TEST_CASE("batches full of distinct long names import every name intact", "[trace][import]") {
+  // Each 512 KiB batch interns over 64 KiB of new strings (with_stack call stacks, shapes and
+  // kernel names do): the parse workers' string tables were cleared wrongly after such a batch
+  // and the next one overran their arena (a crash on a shuffled ResNet-50 trace).
+  std::string json = R"({"traceEvents": [)";
+  const auto name = [](int i) {
+    return std::string(200, static_cast<char>('a' + i % 26)) + std::to_string(i);
+  };
+  for (int i = 0; i < 12000; ++i) {
+    if (i > 0) json += ',';
+    json += R"({"ph": "X", "cat": "cpu_op", "name": ")" + name(i) +
+            R"(", "pid": 1, "tid": 1, "ts": )" + std::to_string(i) + R"(, "dur": 1})";
+  }
+  json += "]}";
+  for (const int threads : {1, 2}) {
+    ImportOptions options;
+    options.threads = threads;
+    const auto r = importJson(json, options);
+    REQUIRE(r.status.ok());
+    REQUIRE(r.model.events.size() == 12000);
+    for (const Event& e : r.model.events)
+      REQUIRE(r.model.name(e) == name(static_cast<int>(e.start_ns / 1000)));
+  }
+}
+
 TEST_CASE("array form without closing bracket (legacy autograd profiler)", "[trace][import]") {
   const auto r = importJson(
       R"([{"name": "aten::add", "ph": "X", "ts": 10, "dur": 2, "tid": 1, "pid": "CPU Functions", "args": {}},
