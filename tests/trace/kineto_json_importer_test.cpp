@@ -271,6 +271,42 @@ TEST_CASE("batches full of distinct long names import every name intact", "[trac
   }
 }
 
+TEST_CASE("B/E pairs keep the B half's args: shapes, sequence number, collective",
+          "[trace][import]") {
+  // A trace from another writer with begin/end halves: the op's args on the B, as on an X.
+  std::string json = R"({"traceEvents": [)";
+  for (int i = 0; i < 20000; ++i)  // earlier batches with details of their own
+    json += R"({"ph": "X", "cat": "cpu_op", "name": "before", "pid": 1, "tid": 4, "ts": 0, "dur": 1,
+                "args": {"Sequence number": 1}},)";
+  json += R"(
+    {"ph": "B", "cat": "cpu_op", "name": "aten::addmm", "pid": 1, "tid": 1, "ts": 0,
+     "args": {"Input Dims": [[5, 3], [3, 4]], "Sequence number": 42, "External id": 7}},
+    {"ph": "B", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 2, "ts": 0,
+     "args": {"Collective name": "allreduce", "Process Group Name": "0", "Seq": 3}})";
+  for (int i = 0; i < 20000; ++i)  // the E halves in a later batch
+    json +=
+        R"(,{"ph": "X", "cat": "cpu_op", "name": "filler", "pid": 1, "tid": 3, "ts": 1, "dur": 1})";
+  json +=
+      R"(,{"ph": "E", "pid": 1, "tid": 1, "ts": 50},{"ph": "E", "pid": 1, "tid": 2, "ts": 60}]})";
+  const auto r = importJson(json);
+  REQUIRE(r.status.ok());
+  const Event* addmm = findEvent(r.model, "aten::addmm");
+  REQUIRE(addmm);
+  CHECK(addmm->dur_ns == 50000);
+  CHECK(addmm->external_id == 7);
+  const OpDetail* op = r.model.op(*addmm);
+  REQUIRE(op);
+  CHECK(r.model.str(op->input_dims) == "[[5, 3], [3, 4]]");
+  CHECK(op->sequence_number == 42);
+  const Event* comms = findEvent(r.model, "record_param_comms");
+  REQUIRE(comms);
+  const CollectiveDetail* c = r.model.collective(*comms);
+  REQUIRE(c);
+  CHECK(r.model.str(c->name) == "allreduce");
+  CHECK(c->seq == 3);
+  CHECK(r.model.stats.get(Stat::event_begin_end_pair) == 2);
+}
+
 TEST_CASE("array form without closing bracket (legacy autograd profiler)", "[trace][import]") {
   const auto r = importJson(
       R"([{"name": "aten::add", "ph": "X", "ts": 10, "dur": 2, "tid": 1, "pid": "CPU Functions", "args": {}},

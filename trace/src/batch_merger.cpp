@@ -126,9 +126,11 @@ void BatchMerger::merge(EventBatch& batch) {
   }
   for (const auto& m : batch.meta) applyMeta(m, batch);
   for (auto half : batch.halves) {
-    half.event.name = strings_[half.event.name];
-    half.event.category = strings_[half.event.category];
-    half.event.track = tracks_[half.event.track];
+    Event& e = half.event;
+    e.name = strings_[e.name];
+    e.category = strings_[e.category];
+    e.track = tracks_[e.track];
+    if (e.detail != kNoIndex) e.detail += isCpuRange(e.kind) ? op_base : gpu_base;  // a B's
     pairHalf(half);
   }
   model.stats.merge(batch.stats);

@@ -60,6 +60,13 @@ void KinetoEventParser::commitComplete(Raw& raw, EventBatch& out) {
   }
   Event e = baseEvent(raw, out);
   e.dur_ns = raw.dur;
+  attachDetail(raw, e, out);
+  out.events.push_back(e);
+}
+
+// An op's details (shapes, sequence number, collective args) or a device event's (device,
+// stream, copy kind): of a complete event and of a B half alike.
+void KinetoEventParser::attachDetail(Raw& raw, Event& e, EventBatch& out) {
   if (isCpuRange(e.kind)) {
     if (raw.has_op || raw.collective.name != 0) {
       e.detail = static_cast<uint32_t>(out.ops.size());
@@ -83,7 +90,6 @@ void KinetoEventParser::commitComplete(Raw& raw, EventBatch& out) {
     raw.collective.on_device = !isCpuRange(e.kind);
     out.collectives.push_back(raw.collective);
   }
-  out.events.push_back(e);
 }
 
 void KinetoEventParser::commitInstant(Raw& raw, EventBatch& out) {
@@ -152,7 +158,11 @@ void KinetoEventParser::commit(Raw& raw, EventBatch& out) {
         out.stats.add(Stat::event_missing_field);
         return;
       }
-      out.halves.push_back({raw.ph, baseEvent(raw, out)});
+      Event e = baseEvent(raw, out);
+      // The B half's args are the event's; an E's args, which Chrome would merge in, are not
+      // read (docs/reference/trace-format.md §4).
+      if (raw.ph == 'B') attachDetail(raw, e, out);
+      out.halves.push_back({raw.ph, e});
       return;
     }
     case 'i':

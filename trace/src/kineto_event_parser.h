@@ -93,6 +93,7 @@ class KinetoEventParser {
   void commit(Raw& raw, EventBatch& out);
   Event baseEvent(const Raw& raw, EventBatch& out);
   void commitComplete(Raw& raw, EventBatch& out);
+  void attachDetail(Raw& raw, Event& e, EventBatch& out);
   void commitInstant(Raw& raw, EventBatch& out);
   void commitMeta(Raw& raw, EventBatch& out);
   EventKind kindOf(StringId category, StringId name, EventBatch& out);
