@@ -6,6 +6,8 @@
 #include <tuple>
 #include <unordered_map>
 
+#include <nlohmann/json.hpp>
+
 #include "steplint/analyzer/run_diff.h"
 
 namespace steplint::analyzer {
@@ -139,10 +141,11 @@ void collectMetadata(const trace::TraceModel& model, RunProfile& out) {
                                           "steplint_stopped_early"};
   for (const auto& [key, raw] : m.extra) {
     if (std::find(std::begin(kIdentity), std::end(kIdentity), key) != std::end(kIdentity)) continue;
-    if (raw.size() > 200) continue;  // objects and long lists: not a fact to print on one line
+    // As written, the same object re-indented or minified (json.dump of the trace) "differed".
     std::string value = raw;
-    if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
-      value = value.substr(1, value.size() - 2);
+    if (const auto j = nlohmann::json::parse(raw, nullptr, false); !j.is_discarded())
+      value = j.is_string() ? j.get<std::string>() : j.dump();
+    if (value.size() > 200) continue;  // objects and long lists: not a fact to print on one line
     facts.emplace(key, value);
   }
   if (m.schema_version >= 0) facts["schemaVersion"] = std::to_string(m.schema_version);

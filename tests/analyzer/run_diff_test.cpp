@@ -164,6 +164,28 @@ TEST_CASE("runs of different models and devices are said to be so, and still dif
   CHECK(devices->differs());
 }
 
+TEST_CASE("run metadata written as JSON compares by value, not by its layout", "[run_diff]") {
+  // The same recording's steplint_sources minified by json.dump, or with other values.
+  TestTrace base, same, other;
+  for (TestTrace* t : {&base, &same, &other}) {
+    t->step(1, 0, 1000);
+    t->finalize();
+  }
+  base.model.metadata.extra.emplace_back("steplint_sources",
+                                         "{\"torch\": \"recording\",\n  \"cuda\": \"cupti\"}");
+  same.model.metadata.extra.emplace_back("steplint_sources",
+                                         R"({"cuda":"cupti","torch":"recording"})");
+  other.model.metadata.extra.emplace_back("steplint_sources",
+                                          R"({"cuda": "none", "torch": "recording"})");
+  const auto sources = [](const analyzer::RunDiff& d) {
+    return *std::find_if(d.metadata.begin(), d.metadata.end(),
+                         [](const auto& m) { return m.key == "steplint_sources"; });
+  };
+  const auto b = profileOf(base.model, "b");
+  CHECK_FALSE(sources(analyzer::diffRuns(b, profileOf(same.model, "s"))).differs());
+  CHECK(sources(analyzer::diffRuns(b, profileOf(other.model, "o"))).differs());
+}
+
 namespace {
 // Two runs of one 100 µs step each: the findings alone differ.
 void oneStepEach(TestTrace& base, TestTrace& next) {
