@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <string>
 #include <thread>
 
 #include "test_util.h"
@@ -18,6 +19,16 @@ ImportOptions keepingFlows() {
   ImportOptions options;
   options.keep_flows = true;
   return options;
+}
+
+/// `count` one-µs cpu_op events on thread `tid`, each after a comma: enough of them (20,000)
+/// put what follows in a later parse batch.
+std::string fillerEvents(int count, int tid) {
+  std::string out;
+  for (int i = 0; i < count; ++i)
+    out += R"(,{"ph": "X", "cat": "cpu_op", "name": "filler", "pid": 1, "tid": )" +
+           std::to_string(tid) + R"(, "ts": 1, "dur": 1})";
+  return out;
 }
 
 }  // namespace
@@ -232,9 +243,7 @@ TEST_CASE("metadata, memory, counter, instant and flow events", "[trace][import]
 TEST_CASE("B/E pairs become complete events, also across batches", "[trace][import]") {
   std::string json =
       R"({"traceEvents": [{"ph": "B", "name": "outer", "pid": 1, "tid": 1, "ts": 0})";
-  for (int i = 0; i < 20000; ++i)  // enough filler to put the E in a later batch
-    json +=
-        R"(,{"ph": "X", "cat": "cpu_op", "name": "filler", "pid": 1, "tid": 1, "ts": 1, "dur": 1})";
+  json += fillerEvents(20000, 1);  // the E halves in a later batch
   json +=
       R"(,{"ph": "E", "pid": 1, "tid": 1, "ts": 50},{"ph": "E", "pid": 1, "tid": 1, "ts": 60}]})";
   const auto r = importJson(json);
@@ -283,9 +292,7 @@ TEST_CASE("B/E pairs keep the B half's args: shapes, sequence number, collective
      "args": {"Input Dims": [[5, 3], [3, 4]], "Sequence number": 42, "External id": 7}},
     {"ph": "B", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 2, "ts": 0,
      "args": {"Collective name": "allreduce", "Process Group Name": "0", "Seq": 3}})";
-  for (int i = 0; i < 20000; ++i)  // the E halves in a later batch
-    json +=
-        R"(,{"ph": "X", "cat": "cpu_op", "name": "filler", "pid": 1, "tid": 3, "ts": 1, "dur": 1})";
+  json += fillerEvents(20000, 3);  // the E halves in a later batch
   json +=
       R"(,{"ph": "E", "pid": 1, "tid": 1, "ts": 50},{"ph": "E", "pid": 1, "tid": 2, "ts": 60}]})";
   const auto r = importJson(json);
