@@ -197,6 +197,12 @@ std::vector<HostSync> computeHostSyncs(const analyzer::AnalysisContext& context)
     if (s.gpu_idle_ns > 0) s.gpu_idle_loader_ns = loader.overlapLength(gap.start, gap.end);
     out.push_back(s);
   }
+  // In time order, not the model's track order: tracks are numbered as the file first names
+  // them, so the 20 syncs a finding shows as evidence changed when a file listed its threads in
+  // another order (the counts and savings did not).
+  std::stable_sort(out.begin(), out.end(), [](const HostSync& a, const HostSync& b) {
+    return a.start_ns != b.start_ns ? a.start_ns < b.start_ns : a.end_ns < b.end_ns;
+  });
   return out;
 }
 

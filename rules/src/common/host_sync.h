@@ -55,7 +55,7 @@ struct HostSync {
 /// (≥ 5 %) of the GPU idle that follows the syncs, else "".
 std::string loaderShare(double idle_ms, double loader_ms);
 
-/// Every host sync inside a kept step, in time order per thread. Computed once per context
+/// Every host sync inside a kept step, in time order (all threads). Computed once per context
 /// (SL202 and SL206 both ask).
 const std::vector<HostSync>& findHostSyncs(const analyzer::AnalysisContext& context);
 

@@ -39,6 +39,43 @@ TEST_CASE("SL206: three synchronize calls per step exceed the default of two", "
   CHECK(d.fingerprint_key == "synchronize-calls");
 }
 
+TEST_CASE("SL206: the syncs shown are the first in time, whatever order the file lists its threads",
+          "[rules][SL206]") {
+  // 24 syncs on two threads, more than the 20 a finding shows: the model numbers its tracks as
+  // the file first names them, and the evidence once followed that numbering.
+  KinetoTrace t;
+  t.device(0);
+  forEachStep(t, 8, 20000, [&](int, double b) {
+    for (int i = 0; i < 3; ++i) {
+      const double at = b + 100 + 1300 * i;
+      t.op("aten::mm", at, 50).kernel(at + 10, 10, at + 100, 1000);
+      t.runtime("cudaStreamSynchronize", at + 200, 910, 1 + i % 2);
+    }
+  });
+  const std::string json = t.str();
+  // The same events listed backwards.
+  const size_t open = json.find("[\n") + 2, close = json.rfind("\n]");
+  std::vector<std::string> events;
+  for (size_t at = open; at < close;) {
+    const size_t end = std::min(json.find(",\n", at), close);
+    events.push_back(json.substr(at, end - at));
+    at = end + 2;
+  }
+  std::string backwards = json.substr(0, open);
+  for (size_t i = events.size(); i-- > 0;) backwards += events[i] + (i ? ",\n" : "");
+  backwards += json.substr(close);
+  const RuleRun run = runRuleOnJson("SL206", json, {{"max-syncs-per-step", 1.0}});
+  const RuleRun reversed = runRuleOnJson("SL206", backwards, {{"max-syncs-per-step", 1.0}});
+  REQUIRE(run.diagnostics.size() == 1);
+  REQUIRE(reversed.diagnostics.size() == 1);
+  const auto& ranges = run.diagnostics[0].evidence.ranges;
+  REQUIRE(ranges.size() == 20);
+  for (size_t i = 1; i < ranges.size(); ++i) CHECK(ranges[i - 1].start_ns < ranges[i].start_ns);
+  const auto& other = reversed.diagnostics[0].evidence.ranges;
+  REQUIRE(other.size() == 20);
+  for (size_t i = 0; i < ranges.size(); ++i) CHECK(other[i].start_ns == ranges[i].start_ns);
+}
+
 TEST_CASE("SL206: two per step is within the default, the option lowers it", "[rules][SL206]") {
   CHECK(runRuleOnJson("SL206", syncSteps(2)).diagnostics.empty());
   CHECK(runRuleOnJson("SL206", syncSteps(2), {{"max-syncs-per-step", 1.0}}).diagnostics.size() ==
