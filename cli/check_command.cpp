@@ -291,7 +291,21 @@ bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::
   }
   for (const auto& rule : job_rules_.rules())
     if (config.selects(rule->info())) report.selected.push_back(rule->info());
-  for (const analyzer::JobAnalysis& job : analyzeJobs(std::move(ranks_), warnings)) {
+  const std::vector<analyzer::JobAnalysis> jobs = analyzeJobs(std::move(ranks_), warnings);
+  if (per_rank_) {
+    // A second file of a rank the job already has is out of the job (groupJobs warned, "kept
+    // the first"): its findings, not scoped by the job's waits, would count in the totals too.
+    std::set<std::string> kept;
+    for (const JobInput& input : alone) kept.insert(input.path);
+    for (const analyzer::JobAnalysis& job : jobs)
+      for (const analyzer::JobRank& r : job.ranks) kept.insert(r.source);
+    report.traces.erase(std::remove_if(report.traces.begin(), report.traces.end(),
+                                       [&](const analyzer::TraceReport& t) {
+                                         return kept.count(t.lint.source) == 0;
+                                       }),
+                        report.traces.end());
+  }
+  for (const analyzer::JobAnalysis& job : jobs) {
     for (const std::string& w : job.warnings) printWarning(w);
     for (analyzer::TraceReport& rank : report.traces) rules::scopeRankFindings(job, rank.lint);
     analyzer::TraceReport entry;

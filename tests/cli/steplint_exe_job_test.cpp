@@ -49,7 +49,21 @@ TEST_CASE("job cli: a folder of ranks gets one job report naming the straggler")
   CHECK(finding["saving"]["per_step_ms"].get<double>() == Approx(8.0).epsilon(0.05));
 
   const auto per_rank = runSteplint({"check", dir, "--per-rank", "--format", "json"});
-  CHECK(nlohmann::json::parse(per_rank.out)["traces"].size() == 5);  // four ranks and the job
+  const auto per_rank_report = nlohmann::json::parse(per_rank.out);
+  CHECK(per_rank_report["traces"].size() == 5);  // four ranks and the job
+
+  // A second file of rank 3 is out of the job ("kept the first"), so out of the per-rank
+  // findings and their totals too: it was listed unscoped by the job's waits.
+  REQUIRE(runShell("cp " + shellQuote(dir + "/rank3.pt.trace.json") + " " +
+                   shellQuote(dir + "/zz_copy_rank3.pt.trace.json"))
+              .exit_code == 0);
+  const auto with_copy = runSteplint({"check", dir, "--per-rank", "--format", "json"});
+  CHECK(with_copy.err.find("rank 3 appears twice") != std::string::npos);
+  const auto copy_report = nlohmann::json::parse(with_copy.out);
+  CHECK(copy_report["traces"].size() == 5);
+  CHECK(copy_report["totals"] == per_rank_report["totals"]);
+  for (const auto& t : copy_report["traces"])
+    CHECK(t["source"].get<std::string>().find("zz_copy") == std::string::npos);
 }
 
 TEST_CASE("job cli: a balanced job passes, a quoted glob works, JSON is steplint.jobs/1") {
