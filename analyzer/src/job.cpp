@@ -27,6 +27,22 @@ std::string jobIdentity(const RankSummary& r) {
          (r.backend.empty() ? "" : " backend=" + r.backend);
 }
 
+// Collectives that overlap in time on one rank (gloo's buckets on several worker threads, two
+// groups' NCCL kernels) are matched and split into wait and transfer one by one; summed, a rank
+// spent more time in them than its step lasted. Both are scaled down to the time the rank spent
+// in collectives at all (RankStep::comm_ns, each instant once), in proportion.
+void fitToCommTime(const std::vector<const RankStep*>& rows, StepComm& comm) {
+  for (size_t r = 0; r < rows.size(); ++r) {
+    const int64_t summed = comm.wait_ns[r] + comm.transfer_ns[r];
+    const int64_t covered = rows[r]->comm_ns;
+    if (covered <= 0 || summed <= covered) continue;
+    comm.wait_ns[r] =
+        static_cast<int64_t>(static_cast<double>(comm.wait_ns[r]) * static_cast<double>(covered) /
+                             static_cast<double>(summed));
+    comm.transfer_ns[r] = covered - comm.wait_ns[r];
+  }
+}
+
 std::vector<NamedTime> grownKernels(const std::vector<const RankStep*>& rows, size_t late) {
   std::vector<NamedTime> grown;
   for (const NamedTime& k : rows[late]->top_kernels) {
@@ -253,7 +269,8 @@ JobAnalysis analyzeJob(const Job& job, const JobOptions& options) {
     for (const RankStep* row : rows) times.push_back(row->step_ns);
     step.median_step_ns = median(times);
     step_medians.push_back(step.median_step_ns);
-    const StepComm comm = matchCollectives(rows, rank_ids, members, out.warnings);
+    StepComm comm = matchCollectives(rows, rank_ids, members, out.warnings);
+    fitToCommTime(rows, comm);
     step.collectives = comm.matched;
     out.matched_collectives += comm.matched;
     out.matched_by_seq += comm.by_seq;

@@ -78,9 +78,17 @@ void addCollectives(std::vector<RankStep>& rows, std::vector<std::vector<TimedCo
       return a.start_ns < b.start_ns;
     });
     std::unordered_map<std::string, int64_t> next_index;
+    // The time in collectives, each instant once: gloo runs a step's buckets on several worker
+    // threads at once, and NCCL kernels of two groups can share the GPU (summed, a gloo rank's
+    // 47.7 ms of collectives exceeded its 44.4 ms step).
+    int64_t covered_until = INT64_MIN;
     for (TimedCollective& r : raw[i]) {
       r.c.index = next_index[r.c.group]++;
-      rows[i].comm_ns += r.c.dur_ns;
+      const int64_t end = r.start_ns + r.c.dur_ns;
+      if (end > covered_until) {
+        rows[i].comm_ns += end - std::max(r.start_ns, covered_until);
+        covered_until = end;
+      }
       rows[i].collectives.push_back(std::move(r.c));
     }
   }

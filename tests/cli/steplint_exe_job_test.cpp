@@ -316,10 +316,12 @@ TEST_CASE("job cli: diff of the real 4-rank DDP jobs: the DataLoader straggler f
   CHECK(doc["base"]["straggler"]["rank"] == 2);
   CHECK(doc["base"]["straggler"]["cause"] == "input pipeline");
   CHECK(doc["base"]["slowest_rank"]["rank"] == 2);
-  CHECK(doc["base"]["slowest_rank"]["late_ms"].get<double>() == Approx(22.5).epsilon(0.05));
+  // About its DataLoader's extra time (22.2 against the others' 10.2-11.2 ms per step): the two
+  // gloo all-reduces of a step overlap on two worker threads and wait for it together, once.
+  CHECK(doc["base"]["slowest_rank"]["late_ms"].get<double>() == Approx(12.4).epsilon(0.05));
   CHECK(doc["new"]["straggler"].is_null());
   CHECK(doc["step_delta_ms"].get<double>() == Approx(-7.87).epsilon(0.05));
   // The waiting ranks stop waiting: the job's comm wait falls by about the straggler's delay.
   CHECK(doc["new"]["comm_wait_ms"].get<double>() - doc["base"]["comm_wait_ms"].get<double>() ==
-        Approx(-15.4).epsilon(0.05));
+        Approx(-8.4).epsilon(0.05));
 }

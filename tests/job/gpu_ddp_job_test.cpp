@@ -50,7 +50,14 @@ TEST_CASE("gpu ddp job: a rank that syncs after every layer is the straggler, ca
   const analyzer::JobAnalysis job = analyzeFolder("sync");
   CHECK(job.straggler == 2);
   CHECK(job.straggler_cause == analyzer::LateCause::kHostSync);
-  CHECK(job.straggler_steps >= 6);
+  CHECK(job.straggler_steps >= 5);  // of 10: late by more than the noise threshold
+  // Gloo runs a step's two all-reduces on two worker threads at once: their time counts once
+  // (summed, 47.7 ms of communication in a 44.4 ms step).
+  for (const analyzer::JobRank& r : job.ranks) {
+    INFO("rank " << r.rank);
+    CHECK(r.transfer_ns + r.wait_ns <= r.step_ns);
+    CHECK(r.transfer_ns > 0.5 * r.step_ns);  // gloo copies through host memory: most of it
+  }
 }
 
 TEST_CASE("gpu ddp job: a balanced job has no straggler") {

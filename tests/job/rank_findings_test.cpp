@@ -68,8 +68,10 @@ TEST_CASE("gpu ddp job: the waiting ranks' SL502/SL503 keep only their own trans
     }
     const double wait = after->evidence.metric("collective_wait_ms_per_step");
     const double exposed = after->evidence.metric("exposed_communication_ms_per_step");
-    // Each waiting rank waits about rank 2's extra decoding time (~22 ms) per step.
-    CHECK(wait > 15.0);
+    // Each waiting rank waits about rank 2's extra decoding time per step (its DataLoader takes
+    // 22.2 ms, the others' 10.2-11.2 ms).
+    CHECK(wait > 10.0);
+    CHECK(wait < 14.0);
     CHECK(wait < exposed);
     CHECK(after->message.find("of it is waiting for rank 2 (SL701)") != std::string::npos);
     CHECK(after->saving.per_step_ms <= exposed - wait + 1e-6);

@@ -48,7 +48,7 @@ struct RankStep {
   int64_t number = 0;      // ProfilerStep number (or detected step index)
   int64_t step_ns = 0;     // wall time of the step
   int64_t compute_ns = 0;  // device: kernels other than communication
-  int64_t comm_ns = 0;     // sum of the step's collectives (waiting included)
+  int64_t comm_ns = 0;     // time inside the step's collectives, overlaps once (waiting included)
   int64_t sync_ns = 0;  // device idle because of host syncs: blocked, and the lead lost after one
   int64_t host_work_ns = 0;   // device idle while the host runs ops, launches or unrecorded code
   int64_t dataloader_ns = 0;  // host waiting for the next batch
