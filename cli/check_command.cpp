@@ -278,13 +278,6 @@ bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::
   alone = takeUnranked(inputs_, ranks_, warnings);
   if (!per_rank_) {  // the job's findings replace the ranks' own; say so, so none is taken for
                      // absent
-    std::set<std::string> kept;
-    for (const JobInput& input : alone) kept.insert(input.path);
-    report.traces.erase(std::remove_if(report.traces.begin(), report.traces.end(),
-                                       [&](const analyzer::TraceReport& t) {
-                                         return kept.count(t.lint.source) == 0;
-                                       }),
-                        report.traces.end());
     if (alone.empty()) report.selected.clear();
     printNote(
         "a job's report runs the job rules only; --per-rank also reports each rank's own findings");
@@ -292,19 +285,19 @@ bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::
   for (const auto& rule : job_rules_.rules())
     if (config.selects(rule->info())) report.selected.push_back(rule->info());
   const std::vector<analyzer::JobAnalysis> jobs = analyzeJobs(std::move(ranks_), warnings);
-  if (per_rank_) {
-    // A second file of a rank the job already has is out of the job (groupJobs warned, "kept
-    // the first"): its findings, not scoped by the job's waits, would count in the totals too.
-    std::set<std::string> kept;
-    for (const JobInput& input : alone) kept.insert(input.path);
+  // The traces that keep their own findings: those that are no rank, and with --per-rank the
+  // job's ranks. A second file of a rank the job already has (groupJobs kept the first) is
+  // neither: its findings, not scoped by the job's waits, would count in the totals.
+  std::set<std::string> kept;
+  for (const JobInput& input : alone) kept.insert(input.path);
+  if (per_rank_)
     for (const analyzer::JobAnalysis& job : jobs)
       for (const analyzer::JobRank& r : job.ranks) kept.insert(r.source);
-    report.traces.erase(std::remove_if(report.traces.begin(), report.traces.end(),
-                                       [&](const analyzer::TraceReport& t) {
-                                         return kept.count(t.lint.source) == 0;
-                                       }),
-                        report.traces.end());
-  }
+  report.traces.erase(std::remove_if(report.traces.begin(), report.traces.end(),
+                                     [&](const analyzer::TraceReport& t) {
+                                       return kept.count(t.lint.source) == 0;
+                                     }),
+                      report.traces.end());
   for (const analyzer::JobAnalysis& job : jobs) {
     for (const std::string& w : job.warnings) printWarning(w);
     for (analyzer::TraceReport& rank : report.traces) rules::scopeRankFindings(job, rank.lint);

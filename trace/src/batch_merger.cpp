@@ -130,7 +130,8 @@ void BatchMerger::merge(EventBatch& batch) {
     e.name = strings_[e.name];
     e.category = strings_[e.category];
     e.track = tracks_[e.track];
-    if (e.detail != kNoIndex) e.detail += isCpuRange(e.kind) ? op_base : gpu_base;  // a B's
+    // A B half carries its event's details (shapes, collective args) from this batch.
+    if (e.detail != kNoIndex) e.detail += isCpuRange(e.kind) ? op_base : gpu_base;
     pairHalf(half);
   }
   model.stats.merge(batch.stats);
