@@ -11,6 +11,7 @@
 #include "job_inputs.h"
 #include "messages.h"
 #include "steplint/analyzer/job_diff.h"
+#include "steplint/analyzer/json_text.h"
 #include "steplint/analyzer/lint.h"
 #include "steplint/analyzer/summary.h"
 #include "steplint/rules/builtin.h"
@@ -133,7 +134,7 @@ int DiffCommand::runJobs() {
   diff.new_source = new_path_;
   const bool written = write([&](std::ostream& out) {
     if (format_ == "json")
-      out << analyzer::jobDiffToJson(diff).dump(2) << '\n';
+      out << analyzer::jsonText(analyzer::jobDiffToJson(diff)) << '\n';
     else if (format_ == "markdown")
       analyzer::printJobDiffMarkdown(out, diff, top_);
     else
@@ -166,7 +167,7 @@ int DiffCommand::run() {
   const analyzer::RunDiff diff = analyzer::diffRuns(*base, *next, options);
   const bool written = write([&](std::ostream& out) {
     if (format_ == "json")
-      out << analyzer::runDiffToJson(diff).dump(2) << '\n';
+      out << analyzer::jsonText(analyzer::runDiffToJson(diff)) << '\n';
     else if (format_ == "markdown")
       analyzer::printRunDiffMarkdown(out, diff, top_);
     else

@@ -2,12 +2,16 @@
 
 #include <cstdio>
 
+#include "steplint/analyzer/display_text.h"
+
 namespace steplint::cli {
 namespace {
 
+// Messages quote paths and traces: one line each, controls escaped (display_text.h), so a
+// file name cannot forge a "steplint: note:" line or send escape sequences to the terminal.
 void printLine(std::string_view kind, std::string_view message) {
   std::string line = "steplint: ";
-  line.append(kind).append(": ").append(message).push_back('\n');
+  line.append(kind).append(": ").append(analyzer::displayText(message)).push_back('\n');
   std::fwrite(line.data(), 1, line.size(), stderr);
   std::fflush(stderr);
 }

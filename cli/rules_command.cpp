@@ -7,6 +7,7 @@
 
 #include "exit_codes.h"
 #include "steplint/analyzer/emitters.h"
+#include "steplint/analyzer/json_text.h"
 #include "steplint/rules/builtin.h"
 #include "steplint/rules/job_rules.h"
 #include "steplint/rules/unchecked_tips.h"
@@ -89,7 +90,7 @@ void printJson(const analyzer::RuleRegistry& registry, const analyzer::JobRuleRe
                      {"doc_url", analyzer::ruleDocUrl(info.code, info.name)},
                      {"scope", "job"}});
   }
-  std::cout << rules.dump(2) << '\n';
+  std::cout << analyzer::jsonText(rules) << '\n';
 }
 
 std::string tableCell(std::string_view text) {

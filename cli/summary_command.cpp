@@ -12,6 +12,7 @@
 #include "job_inputs.h"
 #include "messages.h"
 #include "steplint/analyzer/job.h"
+#include "steplint/analyzer/json_text.h"
 #include "steplint/analyzer/rank_summary.h"
 #include "steplint/analyzer/summary.h"
 #include "steplint/trace/importer.h"
@@ -37,7 +38,7 @@ void printJobs(std::ostream& out, const std::vector<analyzer::JobAnalysis>& jobs
     doc["jobs"] = nlohmann::json::array();
     for (const analyzer::JobAnalysis& job : jobs) doc["jobs"].push_back(analyzer::jobToJson(job));
     if (per_rank) doc["traces"] = std::move(*per_rank);
-    out << doc.dump(2) << '\n';
+    out << analyzer::jsonText(doc) << '\n';
     return;
   }
   for (const std::string& w : warnings) out << "warning: " << w << '\n';
@@ -215,8 +216,9 @@ int SummaryCommand::run() {
     // JSON: one TRACE argument gives one summary object; several give an array of the
     // summaries that could be imported, in argument order (docs/cli.md).
     const bool several = inputs.files.size() > 1 || inputs.from_folder_or_glob;
-    if (json && !several && !each.documents.empty()) out << each.documents.front().dump(2) << '\n';
-    if (json && several) out << each.documents.dump(2) << '\n';
+    if (json && !several && !each.documents.empty())
+      out << analyzer::jsonText(each.documents.front()) << '\n';
+    if (json && several) out << analyzer::jsonText(each.documents) << '\n';
   }
   out.flush();
 

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <tuple>
 
+#include "steplint/analyzer/json_text.h"
 #include "steplint/analyzer/run_diff.h"
 #include "steplint/trace/input_file.h"
 #include "steplint/trace/output_file.h"
@@ -106,7 +107,7 @@ std::string writeEntries(const std::string& path, const std::vector<ScopedResult
   }
   nlohmann::json doc = {{"schema", kBaselineSchema}, {"fingerprints", nlohmann::json::array()}};
   for (auto& [key, entry] : entries) doc["fingerprints"].push_back(std::move(entry));
-  return trace::writeOutputFile(path, doc.dump(2) + '\n');
+  return trace::writeOutputFile(path, jsonText(doc) + '\n');
 }
 
 }  // namespace

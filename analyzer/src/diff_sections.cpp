@@ -18,13 +18,13 @@ std::string signedPercent(double delta, double base) {
 
 void printSectionsText(std::ostream& out, const std::vector<DiffSection>& sections) {
   for (const DiffSection& s : sections) {
-    out << '\n' << s.title << '\n';
+    out << '\n' << displayText(s.title) << '\n';
     if (!s.rows.empty()) {
       TextTable table(s.columns);
       for (const auto& row : s.rows) table.addRow(row);
       table.print(out);
     }
-    if (!s.footer.empty()) out << "  " << s.footer << '\n';
+    if (!s.footer.empty()) out << "  " << displayText(s.footer) << '\n';
   }
 }
 
@@ -51,7 +51,7 @@ void printSectionsMarkdown(std::ostream& out, const std::vector<DiffSection>& se
 void printNotesText(std::ostream& out, const std::vector<std::string>& notes) {
   if (notes.empty()) return;
   out << "\nNotes\n";
-  for (const std::string& n : notes) out << "  - " << n << '\n';
+  for (const std::string& n : notes) out << "  - " << displayText(n) << '\n';
 }
 
 void printNotesMarkdown(std::ostream& out, const std::vector<std::string>& notes) {

@@ -124,10 +124,11 @@ nlohmann::json sideJson(const std::string& source, const JobSide& s) {
 }  // namespace
 
 void printJobDiffText(std::ostream& out, const JobDiff& diff, size_t top) {
-  out << "base: " << runLine(diff.base_source, diff.base) << '\n'
-      << "new:  " << runLine(diff.new_source, diff.next) << "\n\n"
-      << headline(diff) << '\n'
-      << "Slowest rank: " << slowestText(diff.base) << " → " << slowestText(diff.next) << '\n';
+  out << "base: " << displayText(runLine(diff.base_source, diff.base)) << '\n'
+      << "new:  " << displayText(runLine(diff.new_source, diff.next)) << "\n\n"
+      << displayText(headline(diff)) << '\n'
+      << "Slowest rank: " << displayText(slowestText(diff.base)) << " → "
+      << displayText(slowestText(diff.next)) << '\n';
   printSectionsText(out, {parts(diff), ranks(diff, top)});
   printNotesText(out, diff.notes);
 }

@@ -85,13 +85,13 @@ std::string collectiveMatching(const JobAnalysis& job) {
 }
 
 void printJobText(std::ostream& out, const JobAnalysis& job) {
-  out << "Job " << job.identity << ": " << job.ranks.size() << " rank(s)";
+  out << "Job " << displayText(job.identity) << ": " << job.ranks.size() << " rank(s)";
   if (job.world_size > 0) out << " of " << job.world_size;
   out << ", " << job.steps.size() << " step(s) compared, " << job.matched_collectives
       << " collective(s) matched";
   if (job.matched_collectives > 0) out << " by " << collectiveMatching(job);
   out << "\n";
-  for (const std::string& w : job.warnings) out << "warning: " << w << "\n";
+  for (const std::string& w : job.warnings) out << "warning: " << displayText(w) << "\n";
   printRanks(out, job);
   if (!job.steps.empty()) printSteps(out, job);
   if (job.straggler >= 0) {
@@ -101,7 +101,7 @@ void printJobText(std::ostream& out, const JobAnalysis& job) {
   } else if (job.has_collectives && job.ranks.size() >= 2) {
     out << "No straggler: no rank keeps the others waiting in most steps beyond the noise threshold.\n";
   }
-  for (const std::string& n : job.not_checked) out << "not checked: " << n << "\n";
+  for (const std::string& n : job.not_checked) out << "not checked: " << displayText(n) << "\n";
 }
 
 nlohmann::json jobToJson(const JobAnalysis& job) {

@@ -164,9 +164,9 @@ std::string runDiffHeadline(const RunDiff& d) {
 }
 
 void printRunDiffText(std::ostream& out, const RunDiff& diff, size_t top) {
-  out << "base: " << diff.base_source << '\n'
-      << "new:  " << diff.new_source << "\n\n"
-      << runDiffHeadline(diff) << '\n';
+  out << "base: " << displayText(diff.base_source) << '\n'
+      << "new:  " << displayText(diff.new_source) << "\n\n"
+      << displayText(runDiffHeadline(diff)) << '\n';
   printSectionsText(out, sections(diff, top));
   printNotesText(out, diff.notes);
 }

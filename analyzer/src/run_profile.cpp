@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "steplint/analyzer/json_text.h"
 #include "steplint/analyzer/run_diff.h"
 
 namespace steplint::analyzer {
@@ -144,7 +145,7 @@ void collectMetadata(const trace::TraceModel& model, RunProfile& out) {
     // As written, the same object re-indented or minified (json.dump of the trace) "differed".
     std::string value = raw;
     if (const auto j = nlohmann::json::parse(raw, nullptr, false); !j.is_discarded())
-      value = j.is_string() ? j.get<std::string>() : j.dump();
+      value = j.is_string() ? j.get<std::string>() : jsonText(j, -1);
     if (value.size() > 200) continue;  // objects and long lists: not a fact to print on one line
     facts.emplace(key, value);
   }

@@ -15,12 +15,14 @@ constexpr size_t kKernelNameWidth = 90;
 class Printer {
  public:
   Printer(std::ostream& out, bool color) : out_(out), color_(color) {}
+  // Lines quote the trace (GPU names, paths, the job's backend): each shown as displayText().
   void heading(const std::string& text) {
-    out_ << '\n' << (color_ ? "\033[1m" : "") << text << (color_ ? "\033[0m" : "") << '\n';
+    out_ << '\n'
+         << (color_ ? "\033[1m" : "") << displayText(text) << (color_ ? "\033[0m" : "") << '\n';
   }
-  void line(const std::string& text) { out_ << "  " << text << '\n'; }
+  void line(const std::string& text) { out_ << "  " << displayText(text) << '\n'; }
   void note(const std::string& text) {
-    out_ << "  " << (color_ ? "\033[33mnote:\033[0m " : "note: ") << text << '\n';
+    out_ << "  " << (color_ ? "\033[33mnote:\033[0m " : "note: ") << displayText(text) << '\n';
   }
   std::ostream& out() { return out_; }
 
@@ -48,7 +50,8 @@ std::string optionalPercent(double value, double scale) {
 }
 
 void printHeader(Printer& p, const TraceSummary& s, const trace::TraceModel& model) {
-  p.out() << "steplint summary: " << (s.source.empty() ? "<memory>" : s.source) << '\n';
+  p.out() << "steplint summary: " << (s.source.empty() ? "<memory>" : displayText(s.source))
+          << '\n';
   const auto [lo, hi] = model.timeRange();
   std::string format = model.metadata.format.empty() ? "" : model.metadata.format + ", ";
   p.line(format + formatCount(s.event_count) + " events on " + formatCount(s.track_count) +

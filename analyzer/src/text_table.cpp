@@ -7,12 +7,6 @@
 namespace steplint::analyzer {
 namespace {
 
-// Display width in code points, so UTF-8 names (µs) keep columns aligned.
-size_t displayWidth(const std::string& s) {
-  return static_cast<size_t>(std::count_if(
-      s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
 void pad(std::ostream& out, const std::string& cell, size_t width, TextTable::Align align) {
   const std::string fill(width - std::min(width, displayWidth(cell)), ' ');
   if (align == TextTable::Align::kRight)
@@ -22,6 +16,13 @@ void pad(std::ostream& out, const std::string& cell, size_t width, TextTable::Al
 }
 
 }  // namespace
+
+// Cells often quote the trace (kernel and op names, GPU names): one line each, escapes shown
+// (display_text.h), and widths in code points so UTF-8 names (µs) keep the columns aligned.
+void TextTable::addRow(std::vector<std::string> cells) {
+  for (std::string& cell : cells) cell = displayText(cell);
+  rows_.push_back(std::move(cells));
+}
 
 void TextTable::print(std::ostream& out, const std::string& indent) const {
   std::vector<size_t> widths;
@@ -74,12 +75,6 @@ std::string formatCount(uint64_t n) {
     out += digits[i];
   }
   return out;
-}
-
-std::string truncateMiddle(const std::string& s, size_t max_chars) {
-  if (s.size() <= max_chars || max_chars < 8) return s;
-  const size_t head = (max_chars - 3) * 2 / 3, tail = max_chars - 3 - head;
-  return s.substr(0, head) + "..." + s.substr(s.size() - tail);
 }
 
 }  // namespace steplint::analyzer

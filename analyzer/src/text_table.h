@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "steplint/analyzer/display_text.h"  // displayText, truncateMiddle
+
 namespace steplint::analyzer {
 
 class TextTable {
@@ -18,7 +20,8 @@ class TextTable {
   };
 
   explicit TextTable(std::vector<Column> columns) : columns_(std::move(columns)) {}
-  void addRow(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
+  /// Each cell as displayText() shows it.
+  void addRow(std::vector<std::string> cells);
   bool empty() const { return rows_.empty(); }
   /// Prints the header and the rows, each line starting with `indent`.
   void print(std::ostream& out, const std::string& indent = "  ") const;
@@ -34,6 +37,5 @@ std::string formatMs(double ns);             // "12.345"
 std::string formatUsExact(int64_t ns);       // "1623142623460016.250": exact, no double rounding
 std::string formatPercent(double fraction);  // "55.51%"
 std::string formatCount(uint64_t n);         // "75,718"
-std::string truncateMiddle(const std::string& s, size_t max_chars);
 
 }  // namespace steplint::analyzer

@@ -42,6 +42,35 @@ TEST_CASE("quirk: invalid UTF-8 becomes U+FFFD", "[trace][quirk]") {
   CHECK(r.model.stats.get(Stat::json_invalid_utf8) == 2);
 }
 
+TEST_CASE("quirk: an unpaired surrogate escape becomes U+FFFD, the name kept", "[trace][quirk]") {
+  // JSON allows "\ud800"; Python's json.dumps writes it for such a str. simdjson refuses the
+  // string, which used to leave the event nameless.
+  const auto r = importJson(wrap(
+      std::string(kGood) +
+      R"(,{"ph": "X", "cat": "cpu_op", "name": "A\ud800B\n", "pid": 1, "tid": 1, "ts": 2, "dur": 1})"
+      R"(,{"ph": "X", "cat": "cpu_op", "name": "pair \ud83d\ude00", "pid": 1, "tid": 1, "ts": 3, "dur": 1})"));
+  REQUIRE(r.status.ok());
+  CHECK(findEvent(r.model,
+                  "A\xEF\xBF\xBD"
+                  "B\n"));
+  CHECK(findEvent(r.model, "pair \xF0\x9F\x98\x80"));  // a valid pair is one character
+  CHECK(r.model.stats.get(Stat::json_invalid_utf8) == 1);
+}
+
+TEST_CASE("quirk: a GPU whose name has an invalid byte is kept", "[trace][quirk]") {
+  const auto r = importJson(
+      "{\"deviceProperties\": [{\"id\": 0, \"name\": \"A100\xff\", \"computeMajor\": 8}, "
+      "{\"id\": 1, \"name\": \"H\\udc00\", \"computeMajor\": 9}], \"traceEvents\": [" +
+      std::string(kGood) + "]}");
+  REQUIRE(r.status.ok());
+  REQUIRE(r.model.metadata.devices.size() == 2);
+  CHECK(r.model.metadata.devices[0].name == "A100\xEF\xBF\xBD");
+  CHECK(r.model.metadata.devices[0].compute_major == 8);
+  CHECK(r.model.metadata.devices[1].name == "H\xEF\xBF\xBD");
+  CHECK(r.model.stats.get(Stat::device_properties_bad) == 0);
+  CHECK(r.model.stats.get(Stat::json_invalid_utf8) == 2);
+}
+
 TEST_CASE("quirk: unescaped quote inside a name", "[trace][quirk]") {
   const auto r = importJson(wrap(
       std::string(kGood) +

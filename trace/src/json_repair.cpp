@@ -5,7 +5,7 @@
 namespace steplint::trace {
 namespace {
 
-constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+constexpr std::string_view kReplacement = kReplacementChar;
 
 bool isWordChar(unsigned char c) { return std::isalpha(c) || c == '/' || c == '_'; }
 
@@ -15,30 +15,53 @@ bool closesString(std::string_view in, size_t quote) {
   return j == in.size() || in[j] == ',' || in[j] == ':' || in[j] == '}' || in[j] == ']';
 }
 
+// Length of the surrogate escape at in[i]: 12 for a pair (high then low: one character, kept),
+// 6 for an unpaired one (`paired` false), 0 when in[i] starts no surrogate escape.
+size_t surrogateEscape(std::string_view in, size_t i, bool& paired) {
+  uint32_t cp, low;
+  if (in.substr(i, 2) != "\\u" || !readJsonHex4(in, i + 2, cp) || cp < 0xD800 || cp > 0xDFFF)
+    return 0;
+  paired = cp <= 0xDBFF && in.substr(i + 6, 2) == "\\u" && readJsonHex4(in, i + 8, low) &&
+           low >= 0xDC00 && low <= 0xDFFF;
+  return paired ? 12 : 6;
+}
+
+// One \u escape at token[i] (after the "\u"), a surrogate pair taken whole; an unpaired
+// surrogate becomes U+FFFD. Returns the bytes read, 0 when the escape is malformed.
+size_t appendUnicodeEscape(std::string_view token, size_t i, std::string& out, bool& replaced) {
+  uint32_t cp;
+  if (!readJsonHex4(token, i, cp)) return 0;
+  size_t used = 4;
+  uint32_t low;
+  if (cp >= 0xD800 && cp <= 0xDBFF && token.substr(i + 4, 2) == "\\u" &&
+      readJsonHex4(token, i + 6, low) && low >= 0xDC00 && low <= 0xDFFF) {
+    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+    used = 10;
+  }
+  if (cp >= 0xD800 && cp <= 0xDFFF) {
+    out += kReplacementChar;
+    replaced = true;
+  } else {
+    appendUtf8(out, cp);
+  }
+  return used;
+}
+
 }  // namespace
 
-size_t validUtf8Length(std::string_view s) {
-  const auto b = [&](size_t i) { return static_cast<unsigned char>(s[i]); };
-  const unsigned char c = b(0);
-  if (c < 0x80) return 1;
-  size_t n;
-  uint32_t cp;
-  if ((c & 0xE0) == 0xC0)
-    n = 2, cp = c & 0x1F;
-  else if ((c & 0xF0) == 0xE0)
-    n = 3, cp = c & 0x0F;
-  else if ((c & 0xF8) == 0xF0)
-    n = 4, cp = c & 0x07;
-  else
-    return 0;
-  if (s.size() < n) return 0;
-  for (size_t i = 1; i < n; ++i) {
-    if ((b(i) & 0xC0) != 0x80) return 0;
-    cp = (cp << 6) | (b(i) & 0x3F);
+bool readJsonHex4(std::string_view s, size_t i, uint32_t& out) {
+  if (i + 4 > s.size()) return false;
+  out = 0;
+  for (size_t k = i; k < i + 4; ++k) {
+    const char c = s[k];
+    const int digit = c >= '0' && c <= '9'   ? c - '0'
+                      : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                      : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                             : -1;
+    if (digit < 0) return false;
+    out = out * 16 + static_cast<uint32_t>(digit);
   }
-  static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (cp < kMin[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
-  return n;
+  return true;
 }
 
 bool repairJson(std::string_view in, std::string& out, ImportStats& stats) {
@@ -60,6 +83,14 @@ bool repairJson(std::string_view in, std::string& out, ImportStats& stats) {
       }
     } else if (in_string) {
       if (c == '\\' && i + 1 < in.size()) {
+        bool paired = false;
+        if (const size_t n = surrogateEscape(in, i, paired); n > 0) {
+          out.append(paired ? in.substr(i, n) : "\\ufffd");  // unpaired: U+FFFD
+          if (!paired) stats.add(Stat::json_invalid_utf8);
+          changed |= !paired;
+          i += n - 1;
+          continue;
+        }
         out.push_back('\\');
         out.push_back(in[++i]);
       } else if (c == '"') {
@@ -111,6 +142,34 @@ bool repairJson(std::string_view in, std::string& out, ImportStats& stats) {
     }
   }
   return changed;
+}
+
+bool unescapeJsonString(std::string_view token, std::string& out, bool& replaced) {
+  if (token.empty() || token.front() != '"') return false;
+  out.clear();
+  for (size_t i = 1; i < token.size();) {
+    const char c = token[i];
+    if (c == '"') return true;
+    if (c != '\\') {
+      out += c;
+      ++i;
+      continue;
+    }
+    if (i + 1 >= token.size()) return false;
+    const char e = token[i + 1];
+    i += 2;
+    static constexpr std::string_view kFrom = "\"\\/bfnrt", kTo = "\"\\/\b\f\n\r\t";
+    if (const size_t k = kFrom.find(e); k != std::string_view::npos) {
+      out += kTo[k];
+    } else if (e == 'u') {
+      const size_t used = appendUnicodeEscape(token, i, out, replaced);
+      if (used == 0) return false;
+      i += used;
+    } else {
+      return false;
+    }
+  }
+  return false;  // no closing quote
 }
 
 }  // namespace steplint::trace

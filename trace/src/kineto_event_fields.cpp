@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "json_repair.h"  // unescapeJsonString
 #include "kineto_event_keys.h"
 #include "kineto_event_parser.h"
 #include "kineto_event_raw.h"
@@ -43,7 +44,20 @@ bool readDouble(od::value& v, double& out) {
   return true;
 }
 
-bool readString(od::value& v, std::string_view& out) { return !v.get_string().get(out); }
+// JSON allows an unpaired surrogate escape ("\ud800"; Python's json.dumps writes one for such a
+// str) and simdjson rejects the string: it is decoded here instead, with U+FFFD in the
+// surrogate's place (counted as json_invalid_utf8), so a name keeps the rest of its text rather
+// than reading as "". The text lives in a per-thread buffer until the next such string; every
+// caller interns or reads it at once.
+bool readString(od::value& v, std::string_view& out, EventBatch& batch) {
+  if (!v.get_string().get(out)) return true;
+  thread_local std::string decoded;
+  bool replaced = false;
+  if (!unescapeJsonString(v.raw_json_token(), decoded, replaced)) return false;
+  if (replaced) batch.stats.add(Stat::json_invalid_utf8);
+  out = decoded;
+  return true;
+}
 
 bool isJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
@@ -261,13 +275,13 @@ void readTriple(od::value& v, int32_t (&out)[3]) {
 }
 
 // Flow ids: numbers, or strings that Perfetto reads as hexadecimal.
-void readFlowId(od::value& v, KinetoEventParser::Raw& raw) {
+void readFlowId(od::value& v, KinetoEventParser::Raw& raw, EventBatch& batch) {
   int64_t n;
   bool overflow = false;
   std::string_view s;
   if (readInt(v, n, overflow)) {
     raw.id = static_cast<uint64_t>(n), raw.has_id = true;
-  } else if (readString(v, s)) {
+  } else if (readString(v, s, batch)) {
     raw.id = std::strtoull(std::string(s).c_str(), nullptr, 16), raw.has_id = true;
   }
 }
@@ -349,7 +363,7 @@ error_code KinetoEventParser::parseArgs(od::object& args, Raw& raw, EventBatch& 
         raw.has_op = true;
         break;
       case EventKey::kCallStack:
-        if (readString(v, s)) raw.op.call_stack = out.strings.intern(s), raw.has_op = true;
+        if (readString(v, s, out)) raw.op.call_stack = out.strings.intern(s), raw.has_op = true;
         break;
       case EventKey::kTotalAllocated:
         if (readInt(v, n, overflow)) raw.total_allocated = n;
@@ -370,7 +384,7 @@ error_code KinetoEventParser::parseArgs(od::object& args, Raw& raw, EventBatch& 
         if (readInt(v, n, overflow)) raw.device_type = n;
         break;
       case EventKey::kName:
-        if (meta && readString(v, s)) raw.meta_text = out.strings.intern(s);
+        if (meta && readString(v, s, out)) raw.meta_text = out.strings.intern(s);
         break;
       case EventKey::kSortIndex:
         if (meta && readInt(v, n, overflow)) raw.sort_index = n, raw.has_sort_index = true;
@@ -395,13 +409,13 @@ error_code KinetoEventParser::parseObject(od::object& obj, Raw& raw, EventBatch&
     std::string_view s;
     switch (classifyEventKey(key)) {
       case EventKey::kPh:
-        if (readString(v, s) && !s.empty()) raw.ph = s[0];
+        if (readString(v, s, out) && !s.empty()) raw.ph = s[0];
         break;
       case EventKey::kName:
-        if (readString(v, s)) raw.name = out.strings.intern(s);
+        if (readString(v, s, out)) raw.name = out.strings.intern(s);
         break;
       case EventKey::kCat:
-        if (readString(v, s)) raw.cat = out.strings.intern(s), raw.has_cat = true;
+        if (readString(v, s, out)) raw.cat = out.strings.intern(s), raw.has_cat = true;
         break;
       case EventKey::kPid:
         if (!readRow(v, raw.pid, false, out)) raw.bad_number = true;
@@ -418,13 +432,13 @@ error_code KinetoEventParser::parseObject(od::object& obj, Raw& raw, EventBatch&
         raw.bad_number |= !raw.has_dur;
         break;
       case EventKey::kId:
-        readFlowId(v, raw);
+        readFlowId(v, raw, out);
         break;
       case EventKey::kScope:
-        if (readString(v, s) && !s.empty()) raw.scope = s[0];
+        if (readString(v, s, out) && !s.empty()) raw.scope = s[0];
         break;
       case EventKey::kBindPoint:
-        if (readString(v, s)) raw.binds_enclosing = s == "e";
+        if (readString(v, s, out)) raw.binds_enclosing = s == "e";
         break;
       case EventKey::kArgs: {
         od::object args;

@@ -6,6 +6,8 @@
 
 #include <simdjson.h>
 
+#include "json_repair.h"
+
 namespace steplint::trace {
 namespace {
 
@@ -133,7 +135,10 @@ void applyTopLevel(const std::string& key, const std::string& text, TraceModel& 
   TraceMetadata& meta = model.metadata;
   simdjson::dom::parser parser;
   simdjson::dom::element root;
-  const bool parsed = !parser.parse(simdjson::padded_string(text)).get(root);
+  bool parsed = !parser.parse(simdjson::padded_string(text)).get(root);
+  std::string repaired;  // an invalid byte or escape in a GPU's name must not lose the GPU
+  if (!parsed && repairJson(text, repaired, model.stats))
+    parsed = !parser.parse(simdjson::padded_string(repaired)).get(root);
   std::string_view s;
   if (key == "schemaVersion") {
     int64_t version;

@@ -1,9 +1,13 @@
 #include "emit_util.h"
 
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <string_view>
+
+#include "steplint/analyzer/display_text.h"
+#include "steplint/trace/utf8.h"
 
 namespace steplint::analyzer::emit {
 
@@ -97,9 +101,10 @@ std::string severityBreakdown(const LintReport& report) {
 std::string xmlEscape(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  for (char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    switch (c) {
+  for (size_t i = 0; i < text.size();) {
+    const size_t n = trace::validUtf8Length(text.substr(i));
+    const uint32_t cp = n == 0 ? 0xFFFD : trace::decodeUtf8(text.substr(i), n);
+    switch (cp) {
       case '&':
         out += "&amp;";
         break;
@@ -115,36 +120,67 @@ std::string xmlEscape(std::string_view text) {
       case '\'':
         out += "&apos;";
         break;
+      // As references, so an attribute keeps them (a parser turns raw ones into spaces).
+      case '\t':
+        out += "&#9;";
+        break;
+      case '\n':
+        out += "&#10;";
+        break;
+      case '\r':
+        out += "&#13;";
+        break;
       default:
-        if (u < 0x20 && c != '\t' && c != '\n' && c != '\r')
-          out += "\xEF\xBF\xBD";
+        // XML 1.0's Char production leaves out the other C0 controls, U+FFFE and U+FFFF (and
+        // the surrogates, which validUtf8Length already rejects).
+        if (n == 0 || cp < 0x20 || cp == 0xFFFE || cp == 0xFFFF)
+          out += trace::kReplacementChar;
         else
-          out += c;
+          out.append(text.substr(i, n));
     }
+    i += n == 0 ? 1 : n;
   }
   return out;
 }
 
 std::string markdownCell(std::string_view text) {
+  std::string line(text);
+  for (char& c : line)
+    if (c == '\n' || c == '\r') c = ' ';
   std::string out;
-  for (char c : text) {
-    if (c == '|')
-      out += "\\|";
-    else if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '\n' || c == '\r')
-      out += ' ';
-    else
-      out += c;
+  for (char c : displayText(line)) {
+    switch (c) {
+      // GFM's backslash escapes: a backslash of the text must not escape our '|' (it would
+      // end the cell), and '[', ']', '*', '`' would start links, images, emphasis or code.
+      case '\\':
+      case '|':
+      case '[':
+      case ']':
+      case '*':
+      case '`':
+        out += '\\';
+        out += c;
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      default:
+        out += c;
+    }
   }
   return out;
 }
 
 std::string markdownCode(std::string_view text) {
-  std::string out;
-  for (char c : text) out += c == '`' ? '\'' : c;
+  std::string out = displayText(text);  // a line break would end a heading or a list item
+  for (char& c : out)
+    if (c == '`') c = '\'';
   return "`" + out + "`";
 }
 

@@ -28,13 +28,16 @@ std::string counted(size_t n, std::string_view noun);
 /// "1 error, 2 warnings" for the findings of the report ("" when none).
 std::string severityBreakdown(const LintReport& report);
 
-/// Text safe inside a Markdown table cell: no line breaks, no column separators, no raw HTML.
+/// Text safe inside a Markdown table cell or paragraph: one line (breaks read as spaces, other
+/// controls escaped), no column separators, links, emphasis or raw HTML.
 std::string markdownCell(std::string_view text);
 
-/// `text` as a Markdown code span; backticks in it (which would end the span early) become '.
+/// `text` as a Markdown code span on one line (display_text.h); backticks in it (which would end
+/// the span early) become '.
 std::string markdownCode(std::string_view text);
 
-/// XML text/attribute escaping; characters XML 1.0 forbids (most C0 controls) become U+FFFD.
+/// XML text/attribute escaping, valid UTF-8; what XML 1.0 forbids (most C0 controls, U+FFFE,
+/// U+FFFF, invalid bytes) becomes U+FFFD; tab and line breaks become character references.
 std::string xmlEscape(std::string_view text);
 
 }  // namespace steplint::analyzer::emit

@@ -6,13 +6,28 @@
 
 #include "builtin_emitters.h"
 #include "emit_util.h"
+#include "steplint/analyzer/display_text.h"
 
 namespace steplint::analyzer {
 namespace {
 
+// Valid UTF-8 with the control characters other than line breaks (which escapeData encodes)
+// shown escaped: the runner's log view interprets ANSI sequences.
+std::string printable(std::string_view text) {
+  std::string out;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] != '\n' && text[i] != '\r') continue;
+    out += displayText(text.substr(start, i - start));
+    if (i < text.size()) out += text[i];
+    start = i + 1;
+  }
+  return out;
+}
+
 std::string escapeData(std::string_view text) {
   std::string out;
-  for (char c : text) {
+  for (char c : printable(text)) {
     switch (c) {
       case '%':
         out += "%25";

@@ -5,6 +5,7 @@
 
 #include "builtin_emitters.h"
 #include "emit_util.h"
+#include "steplint/analyzer/json_text.h"
 
 namespace steplint::analyzer {
 namespace {
@@ -106,7 +107,7 @@ void JsonEmitter::emit(const LintReport& report, const EmitOptions& options,
                       {"not_checked", report.notCheckedCount()},
                       {"suppressed_by_baseline", report.suppressedCount()}}}};
   // replace: a kernel name with broken UTF-8 must not abort the whole report.
-  out << doc.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+  out << jsonText(doc) << '\n';
 }
 
 }  // namespace steplint::analyzer

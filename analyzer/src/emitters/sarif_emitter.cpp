@@ -8,6 +8,7 @@
 
 #include "builtin_emitters.h"
 #include "emit_util.h"
+#include "steplint/analyzer/json_text.h"
 
 namespace steplint::analyzer {
 namespace {
@@ -128,7 +129,7 @@ void SarifEmitter::emit(const LintReport& report, const EmitOptions& options,
                     {"invocations", json::array({invocation})},
                     {"results", results}};
   const json doc = {{"$schema", kSarifSchema}, {"version", "2.1.0"}, {"runs", json::array({run})}};
-  out << doc.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+  out << jsonText(doc) << '\n';
 }
 
 }  // namespace steplint::analyzer

@@ -6,6 +6,7 @@
 
 #include "builtin_emitters.h"
 #include "emit_util.h"
+#include "steplint/analyzer/display_text.h"
 
 namespace steplint::analyzer {
 namespace {
@@ -31,11 +32,12 @@ std::string paint(std::string_view text, std::string_view style, bool color) {
   return std::string(style) + std::string(text) + std::string(kReset);
 }
 
-/// One finding per line is the format's promise (grep, editors); a stray newline would break it.
+/// One finding per line is the format's promise (grep, editors): a line break in a message
+/// reads as a space, and other control characters from the trace are shown escaped.
 std::string oneLine(std::string text) {
   for (char& c : text)
     if (c == '\n' || c == '\r') c = ' ';
-  return text;
+  return displayText(text);
 }
 
 void printFinding(std::ostream& out, const std::string& path, const Diagnostic& d, bool color) {
@@ -79,11 +81,11 @@ void printNotChecked(std::ostream& out, const LintReport& report, const std::str
     for (size_t j = i; j < report.traces.size(); ++j) {
       if (done[j] || !sameNotChecked(lint, report.traces[j].lint)) continue;
       done[j] = true;
-      paths.push_back(emit::displayPath(report.traces[j].lint.source, base_dir));
+      paths.push_back(displayText(emit::displayPath(report.traces[j].lint.source, base_dir)));
     }
     out << "Not checked in " << traceList(paths) << ":\n";
     for (const NotChecked& n : lint.not_checked)
-      out << "  " << n.code << ' ' << n.name << ": " << n.reason << '\n';
+      out << "  " << n.code << ' ' << n.name << ": " << oneLine(n.reason) << '\n';
   }
 }
 
@@ -107,7 +109,7 @@ std::string totalLine(const LintReport& report) {
 void TextEmitter::emit(const LintReport& report, const EmitOptions& options,
                        std::ostream& out) const {
   for (const TraceReport& trace : report.traces) {
-    const std::string path = emit::displayPath(trace.lint.source, options.base_dir);
+    const std::string path = displayText(emit::displayPath(trace.lint.source, options.base_dir));
     for (const Diagnostic& d : trace.lint.diagnostics) printFinding(out, path, d, options.color);
     if (const std::string all = emit::savingAllText(trace.lint.saving_all); !all.empty())
       out << paint(path, kBold, options.color) << ": " << all << '\n';

@@ -18,7 +18,7 @@ size_t countOf(const std::string& text, const std::string& needle) {
 std::string checkWellFormed(const std::string& xml) {
   std::vector<std::string> open;
   static const std::regex tag(R"(<(/?)([A-Za-z_][\w.-]*)((?:\s+[\w:.-]+="[^"<]*")*)\s*(/?)>)");
-  static const std::regex entity(R"(&(amp|lt|gt|quot|apos);)");
+  static const std::regex entity(R"(&(amp|lt|gt|quot|apos|#[0-9]+);)");
   size_t at = xml.rfind("?>", 100) + 2;  // after the XML declaration
   while (at < xml.size()) {
     const size_t lt = xml.find('<', at);

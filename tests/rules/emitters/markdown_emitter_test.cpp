@@ -24,7 +24,7 @@ TEST_CASE("markdown emitter: header and findings table", "[emitters][markdown]")
                      ") `pageable-h2d-copy` | error | 3 | Pageable H2D copies: 18.4 MB per step | "
                      "12.0 ms/step, 7% |\n"));
   // Cells never break the table or inject HTML.
-  CHECK(contains(md, "| Pipe \\| &lt;tag&gt; & \"quotes\" 100% a,b: c second line | – |\n"));
+  CHECK(contains(md, "| Pipe \\| &lt;tag&gt; &amp; \"quotes\" 100% a,b: c second line | – |\n"));
   CHECK(contains(md, "**Not checked**\n\n- SL001 `dropped-thing`: no trace metadata\n"));
 }
 

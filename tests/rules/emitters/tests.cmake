@@ -7,4 +7,5 @@ list(APPEND STEPLINT_RULE_TESTS
   emitters/junit_emitter_test.cpp
   emitters/github_emitter_test.cpp
   emitters/markdown_emitter_test.cpp
+  emitters/hostile_text_test.cpp
 )

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "partial_file.h"
+#include "steplint/trace/utf8.h"
 
 namespace steplint::trace {
 namespace {
@@ -61,34 +62,6 @@ void appendDouble(std::string& out, double v) {
   if (text.find_first_of(".eE") == std::string_view::npos) out += ".0";
 }
 
-// Length of the valid UTF-8 sequence starting at s[i], or 0 when it is invalid (overlong,
-// surrogate, beyond U+10FFFF, truncated).
-size_t utf8SequenceLength(std::string_view s, size_t i) {
-  auto byte = [&](size_t k) { return static_cast<unsigned char>(s[k]); };
-  unsigned char c = byte(i);
-  size_t len = 0;
-  unsigned char lo = 0x80, hi = 0xBF;
-  if (c >= 0xC2 && c <= 0xDF) {
-    len = 2;
-  } else if (c >= 0xE0 && c <= 0xEF) {
-    len = 3;
-    if (c == 0xE0) lo = 0xA0;
-    if (c == 0xED) hi = 0x9F;
-  } else if (c >= 0xF0 && c <= 0xF4) {
-    len = 4;
-    if (c == 0xF0) lo = 0x90;
-    if (c == 0xF4) hi = 0x8F;
-  } else {
-    return 0;
-  }
-  if (i + len > s.size()) return 0;
-  if (byte(i + 1) < lo || byte(i + 1) > hi) return 0;
-  for (size_t k = 2; k < len; ++k) {
-    if (byte(i + k) < 0x80 || byte(i + k) > 0xBF) return 0;
-  }
-  return len;
-}
-
 }  // namespace
 
 void appendJsonString(std::string& out, std::string_view s) {
@@ -98,7 +71,7 @@ void appendJsonString(std::string& out, std::string_view s) {
   while (i < s.size()) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
-      size_t len = utf8SequenceLength(s, i);
+      const size_t len = validUtf8Length(s.substr(i));
       if (len == 0) {
         out += "\xEF\xBF\xBD";  // U+FFFD for each invalid byte
         ++i;
