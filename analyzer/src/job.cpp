@@ -105,10 +105,23 @@ void judgeCause(const std::vector<const RankStep*>& rows, const std::vector<Part
   if (cause == LateCause::kGpuCompute) step.grown_kernels = grownKernels(rows, late);
 }
 
+// Step numbers every rank recorded. A rank counts once per number: a number it repeats (a
+// hand-merged or concatenated summary file) is compared by its first row, with a warning.
 std::vector<int64_t> commonSteps(const Job& job, std::vector<std::string>& warnings) {
   std::map<int64_t, size_t> count;
-  for (const RankSummary& r : job.ranks)
-    for (const RankStep& s : r.steps) ++count[s.number];
+  for (const RankSummary& r : job.ranks) {
+    std::set<int64_t> seen;
+    size_t repeated = 0;
+    for (const RankStep& s : r.steps) {
+      if (seen.insert(s.number).second)
+        ++count[s.number];
+      else
+        ++repeated;
+    }
+    if (repeated > 0)
+      warnings.push_back("rank " + std::to_string(r.rank) + " has " + std::to_string(repeated) +
+                         " repeated step number(s): the first of each is compared");
+  }
   std::vector<int64_t> common;
   std::vector<int64_t> partial;
   for (const auto& [number, n] : count)

@@ -162,6 +162,21 @@ TEST_CASE("job: missing ranks, different steps and different collectives are war
   CHECK(result.straggler == 2);
 }
 
+TEST_CASE("job: a step one rank repeats and another lacks is not compared, no crash") {
+  // A hand-merged summary file: rank 0 has step 12 twice, rank 1 none. Counting rows made
+  // step 12 look recorded on all four ranks and the comparison read past rank 1's steps.
+  Job job = plantedJob(2, 0, 8);
+  job.ranks[0].steps.push_back(job.ranks[0].steps[2]);
+  job.ranks[1].steps.erase(job.ranks[1].steps.begin() + 2);
+  const JobAnalysis result = analyzeJob(job);
+  CHECK(result.steps.size() == 4);
+  for (const JobStep& step : result.steps) CHECK(step.number != 12);
+  REQUIRE(result.warnings.size() == 2);
+  CHECK(result.warnings[0].find("rank 0 has 1 repeated step number(s)") != std::string::npos);
+  CHECK(result.warnings[1].find("not recorded on every rank (12)") != std::string::npos);
+  CHECK(result.straggler == 2);
+}
+
 TEST_CASE("job: one rank or no collectives is not checked") {
   Job one = plantedJob(0, 0, 0);
   one.ranks.resize(1);
