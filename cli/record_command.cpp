@@ -20,6 +20,8 @@
 #include "messages.h"
 #include "record_output.h"
 #include "status_channel.h"
+#include "steplint/analyzer/display_text.h"
+#include "steplint/analyzer/json_text.h"
 #include "steplint/analyzer/summary.h"
 #include "steplint/trace/importer.h"
 #include "steplint/trace/output_file.h"
@@ -241,8 +243,8 @@ void RecordCommand::execTrainer(const CollectorLibraries& libs, const std::strin
   for (const std::string& arg : command_) argv.push_back(const_cast<char*>(arg.c_str()));
   argv.push_back(nullptr);
   execvp(argv[0], argv.data());
-  const std::string message =
-      "steplint: error: cannot run " + command_[0] + " (" + std::strerror(errno) + ")\n";
+  const std::string message = "steplint: error: cannot run " + analyzer::displayText(command_[0]) +
+                              " (" + std::strerror(errno) + ")\n";
   (void)!write(STDERR_FILENO, message.data(), message.size());
   _exit(127);  // what shells report for a command that cannot be run
 }
@@ -308,8 +310,18 @@ int RecordCommand::reportTraces(std::vector<StagedTrace> traces, int wait_status
   // A collector built against another torch records nothing: with no trace at all, that is why.
   const collector::StatusMessage* mismatch =
       findStatus(messages, collector::StatusKind::kTorchMismatch);
-  const auto written = [](const StagedTrace& t) { return t.state != StagedTrace::State::kNone; };
+  const auto written = [](const StagedTrace& t) {
+    return t.state == StagedTrace::State::kComplete || t.state == StagedTrace::State::kPartial;
+  };
   const bool none_written = std::none_of(traces.begin(), traces.end(), written);
+  bool kept_earlier = false;
+  for (const StagedTrace& t : traces) {
+    if (t.state != StagedTrace::State::kEmpty) continue;
+    printWarning("the run recorded no operator or step" + describeProcess(t) + ": " + t.path +
+                 " was left as it was (an earlier trace)");
+    kept_earlier = true;
+  }
+  if (none_written && kept_earlier) return trainer_exit;
   if (failure == nullptr && none_written) failure = mismatch;
   // The trainer succeeded but its trace is lost or cut short: a failure of the recording.
   const int exit_code = failure != nullptr && trainer_exit == 0 ? kExitUsageError : trainer_exit;
@@ -353,7 +365,7 @@ bool RecordCommand::writeSummaries(const std::vector<StagedTrace>& traces) const
     const std::string stem = name.substr(0, name.size() - trace::traceSuffix(name).size());
     const std::string out = (fs::path(summary_dir_) / (stem + ".summary.json")).string();
     if (std::string problem =
-            trace::writeOutputFile(out, summaryDocument(summary, model).dump(2) + "\n");
+            trace::writeOutputFile(out, analyzer::jsonText(summaryDocument(summary, model)) + "\n");
         !problem.empty()) {
       printError(out + ": " + problem);
       all_written = false;
@@ -399,7 +411,7 @@ int RecordCommand::run() {
   std::string status_text;
   const int status = runTrainer(libs, staging.path(), &status_text);
   if (status < 0) return kExitUsageError;
-  std::vector<StagedTrace> traces = staging.finish();
+  std::vector<StagedTrace> traces = staging.finish(recordsAnything);
   // The collectors' messages name the staging files: name the files the user will find.
   for (const StagedTrace& trace : traces)
     replaceAll(status_text, trace.staged,

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "steplint/trace/peek.h"
 #include "steplint/trace/trace_file_names.h"
 
 namespace steplint::cli {
@@ -45,6 +46,14 @@ std::string moveOver(const std::string& from, const std::string& to) {
   if (std::rename(from.c_str(), to.c_str()) != 0)
     return "cannot rename " + from + " to " + to + ": " + std::strerror(errno);
   return {};
+}
+
+/// Whether a run may replace the regular file at `path`: an empty file, or one that starts as a
+/// trace does (a trace's first key, or a JSON array: the legacy profiler's form), gzipped or
+/// not. Anything else (the trainer's script, a config, a summary) is the user's, not ours.
+bool replaceable(const std::string& path) {
+  const trace::FilePeek peek = trace::peekFile(path, 4096);
+  return peek.size == 0 || peek.trace_key_first || peek.first_char == '[';
 }
 
 constexpr std::string_view kPartialSuffix = ".partial";
@@ -96,6 +105,12 @@ bool TraceStaging::reserve(const std::string& output, std::string* error) {
         output + " exists and is not a regular file; steplint record writes only regular files";
     return false;
   }
+  if (kindAt(output_) == Kind::kRegular && !replaceable(output_)) {
+    *error = output +
+             " exists and is not a trace; steplint record replaces only an earlier trace: "
+             "choose another -o, or remove the file";
+    return false;
+  }
   const fs::path parent = fs::path(output_).parent_path();
   fs::create_directories(parent, ec);
   if (ec) {
@@ -143,14 +158,20 @@ std::vector<std::string> TraceStaging::stagedTags() const {
   return tags;
 }
 
-StagedTrace TraceStaging::finishOne(const std::string& tag) {
+StagedTrace TraceStaging::finishOne(const std::string& tag, const Recorded& records_anything) {
   StagedTrace result;
   result.tag = tag;
   const std::string staged = tag.empty() ? staging_ : trace::processTracePath(staging_, tag);
   result.staged = staged;
   const std::string output = tag.empty() ? output_ : trace::processTracePath(output_, tag);
   const std::string staged_partial = staged + std::string(kPartialSuffix);
-  if (regularSize(staged) > 0) {  // the collector renamed its finished trace over the placeholder
+  if (regularSize(staged) > 0 && regularSize(output) > 0 && !records_anything(staged)) {
+    // A run that failed before it recorded anything (an argument typo) keeps the earlier trace.
+    result.state = StagedTrace::State::kEmpty;
+    result.path = output;
+    removeRegular(staged);
+  } else if (regularSize(staged) >
+             0) {  // the collector renamed its finished trace over the placeholder
     result.state = StagedTrace::State::kComplete;
     result.problem = moveOver(staged, output);
     result.path = result.problem.empty() ? output : staged;
@@ -165,12 +186,12 @@ StagedTrace TraceStaging::finishOne(const std::string& tag) {
   return result;
 }
 
-std::vector<StagedTrace> TraceStaging::finish() {
+std::vector<StagedTrace> TraceStaging::finish(const Recorded& records_anything) {
   directory_lock_ =
       ::open(fs::path(output_).parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (directory_lock_ >= 0) flock(directory_lock_, LOCK_EX);  // best effort (NFS may refuse)
   std::vector<StagedTrace> traces;
-  for (const std::string& tag : stagedTags()) traces.push_back(finishOne(tag));
+  for (const std::string& tag : stagedTags()) traces.push_back(finishOne(tag, records_anything));
   return traces;
 }
 

@@ -73,16 +73,41 @@ TEST_CASE("record: a directory at -o is refused and left alone", "[cli][record]"
   CHECK(othersIn(dir, {"t.json"}).empty());
 }
 
+constexpr const char* kOldTrace = R"({"schemaVersion": 1, "traceEvents": []})";
+
 TEST_CASE("record: an existing trace survives a program that cannot run", "[cli][record]") {
   const std::string dir = scratchDir("keep");
   const std::string trace = dir + "/t.json";
-  std::ofstream(trace) << "old trace";
+  std::ofstream(trace) << kOldTrace;
   const RunResult r =
       runSteplint({"record", "--no-report", "-o", trace, "--", dir + "/no-such-program"});
   CHECK(r.exit_code == 127);
   CHECK(r.err.find("cannot run " + dir + "/no-such-program") != std::string::npos);
-  CHECK(readFile(trace) == "old trace");
+  CHECK(readFile(trace) == kOldTrace);
   CHECK(othersIn(dir, {"t.json"}).empty());
+}
+
+TEST_CASE("record: a file at -o that is no trace is refused before the program runs",
+          "[cli][record]") {
+  // `-o train.py -- python train.py` used to replace the user's script with the trace.
+  const std::string dir = scratchDir("notrace");
+  const std::string script = dir + "/train.py";
+  std::ofstream(script) << "import torch\n";
+  const RunResult r = recordTouching(script, dir + "/ran");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err == "steplint: error: " + script +
+                     " exists and is not a trace; steplint record replaces only an earlier "
+                     "trace: choose another -o, or remove the file\n");
+  CHECK(readFile(script) == "import torch\n");
+  CHECK(othersIn(dir, {"train.py"}).empty());  // no marker: the program did not run
+  SECTION("an empty file or an earlier trace, gzipped or not, may be replaced") {
+    for (const std::string& name : {"empty.json", "old.json"}) {
+      std::ofstream(dir + "/" + name) << (name == "old.json" ? kOldTrace : "");
+      CHECK(runSteplint(
+                {"record", "--no-report", "-o", dir + "/" + name, "--", dir + "/no-such-program"})
+                .exit_code == 127);  // accepted: the run was tried
+    }
+  }
 }
 
 TEST_CASE(

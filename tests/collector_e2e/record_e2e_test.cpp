@@ -202,7 +202,8 @@ TEST_CASE("steplint record: a full disk is a write failure (exit 2), and the pre
           "[torch]") {
   const std::string trace = scratchPath("full.pt.trace.json");
   const std::string log = scratchPath("full.log");
-  { std::ofstream(trace) << "previous trace"; }
+  const std::string previous = R"({"schemaVersion": 1, "traceEvents": []})";
+  { std::ofstream(trace) << previous; }
   ChildSetup setup;
   setup.file_size_limit = 256 * 1024;  // RLIMIT_FSIZE: write() fails with EFBIG, as with ENOSPC
   const int rc =
@@ -215,8 +216,27 @@ TEST_CASE("steplint record: a full disk is a write failure (exit 2), and the pre
   CHECK(output.find("steplint: error: " + trace + ".partial: writing the trace failed: write to " +
                     trace + ".partial failed: File too large") != std::string::npos);
   CHECK(output.find("crash") == std::string::npos);
-  CHECK(readFile(trace) == "previous trace");  // replaced only by a finished trace
+  CHECK(readFile(trace) == previous);  // replaced only by a finished trace
   CHECK(std::filesystem::exists(trace + ".partial"));
+  CHECK(stagingFiles(trace).empty());
+}
+
+TEST_CASE("steplint record: a run that records nothing leaves the earlier trace", "[torch]") {
+  // An argument typo: the trainer exits before its first op, and its collector writes a trace
+  // of nothing, which used to replace a good trace from an earlier run.
+  const std::string trace = scratchPath("typo.pt.trace.json");
+  const std::string log = scratchPath("typo.log");
+  const std::string previous = R"({"schemaVersion": 1, "traceEvents": []})";
+  { std::ofstream(trace) << previous; }
+  const int rc = waitProcess(startProcess({STEPLINT_EXE, "record", "--no-report", "--no-cupti",
+                                           "-o", trace, "--", SLOW_TRAINER, "--no-such-option"},
+                                          {}, log));
+  const std::string output = readFile(log);
+  INFO(output);
+  CHECK(rc == 2);  // the trainer's own status
+  CHECK(output.find("steplint: warning: the run recorded no operator or step: " + trace +
+                    " was left as it was (an earlier trace)") != std::string::npos);
+  CHECK(readFile(trace) == previous);
   CHECK(stagingFiles(trace).empty());
 }
 
