@@ -15,6 +15,7 @@
 #include "rule_docs.h"
 #include "steplint/analyzer/compare_config.h"
 #include "steplint/analyzer/lint.h"
+#include "steplint/analyzer/regression.h"
 #include "steplint/rules/builtin.h"
 #include "steplint/rules/job_rules.h"
 #include "steplint/trace/importer.h"
@@ -167,6 +168,20 @@ void CheckCommand::gateTrace(const trace::TraceModel& model, const analyzer::Gat
   analyzer::addGateResults(checks, compare_path_, entry.lint);
 }
 
+namespace {
+
+// What the gate put into a rank's lint result: its SL801 findings and "cannot decide" entries.
+void keepGateResultsOnly(analyzer::LintResult& lint) {
+  const auto not_gate = [](const auto& item) { return item.code != analyzer::kRegressionCode; };
+  lint.diagnostics.erase(std::remove_if(lint.diagnostics.begin(), lint.diagnostics.end(), not_gate),
+                         lint.diagnostics.end());
+  lint.not_checked.erase(std::remove_if(lint.not_checked.begin(), lint.not_checked.end(), not_gate),
+                         lint.not_checked.end());
+  lint.saving_all = {};
+}
+
+}  // namespace
+
 bool CheckCommand::lintTraces(const std::vector<JobInput>& inputs,
                               const analyzer::LintConfig& config,
                               const analyzer::Baseline& baseline,
@@ -202,12 +217,13 @@ bool CheckCommand::lintTraces(const std::vector<JobInput>& inputs,
       ranks_.push_back(analyzer::summarizeRank(model, entry.summary));
     const std::string scope = analyzer::traceScope(path, model.metadata, baseline_options.scope);
     if (!write_baseline_path_.empty()) unfiltered.push_back({entry.lint, scope});
-    // After --write-baseline took its copy: accepting a regression would hide the next one.
-    if (base) gateTrace(model, gate, *base, entry);
     const analyzer::BaselineOutcome outcome =
         analyzer::applyBaseline(baseline, entry.lint, scope, baseline_options.worse_factor);
     entry.suppressed = outcome.suppressed;
     worse += outcome.worse;
+    // After the baseline, and after --write-baseline took its copy: accepting a regression
+    // would hide the next one.
+    if (base) gateTrace(model, gate, *base, entry);
     report.traces.push_back(std::move(entry));
   }
   return all_ok;
@@ -278,7 +294,12 @@ bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::
   alone = takeUnranked(inputs_, ranks_, warnings);
   if (!per_rank_) {  // the job's findings replace the ranks' own; say so, so none is taken for
                      // absent
-    if (alone.empty()) report.selected.clear();
+    if (alone.empty())  // the gate still compares each rank with the base
+      report.selected.erase(std::remove_if(report.selected.begin(), report.selected.end(),
+                                           [](const analyzer::RuleInfo& info) {
+                                             return info.code != analyzer::kRegressionCode;
+                                           }),
+                            report.selected.end());
     printNote(
         "a job's report runs the job rules only; --per-rank also reports each rank's own findings");
   }
@@ -293,9 +314,15 @@ bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::
   if (per_rank_)
     for (const analyzer::JobAnalysis& job : jobs)
       for (const analyzer::JobRank& r : job.ranks) kept.insert(r.source);
+  // A rank's regression against --compare stays, alone, where its own findings go.
+  for (analyzer::TraceReport& t : report.traces) {
+    if (kept.count(t.lint.source) == 0) keepGateResultsOnly(t.lint);
+  }
   report.traces.erase(std::remove_if(report.traces.begin(), report.traces.end(),
                                      [&](const analyzer::TraceReport& t) {
-                                       return kept.count(t.lint.source) == 0;
+                                       return kept.count(t.lint.source) == 0 &&
+                                              t.lint.diagnostics.empty() &&
+                                              t.lint.not_checked.empty();
                                      }),
                       report.traces.end());
   for (const analyzer::JobAnalysis& job : jobs) {
@@ -355,13 +382,16 @@ int CheckCommand::run() {
   analyzer::LintReport report;
   for (const analyzer::RuleDefinition* rule : config.selectedRules(rules_))
     report.selected.push_back(rule->info());
+  // The gate is a rule too: --select SL801 runs it alone, --ignore SL801 turns it off.
+  const bool gated = !compare_path_.empty() && config.selects(analyzer::regressionRuleInfo());
+  if (gated) report.selected.push_back(analyzer::regressionRuleInfo());
   report.fail_on = config.fail_on;
   report.tool_version = STEPLINT_VERSION;
   report.rule_descriptions = ruleDescriptions(rules_);
 
   std::vector<Unfiltered> unfiltered;
   size_t worse = 0;
-  const analyzer::RunProfile* base_run = compare_path_.empty() ? nullptr : &base;
+  const analyzer::RunProfile* base_run = gated ? &base : nullptr;
   const auto lint_each = [&](const std::vector<JobInput>& inputs) {
     return lintTraces(inputs, config, baseline, baseline_options, gate, base_run, report,
                       unfiltered, worse);
@@ -371,8 +401,9 @@ int CheckCommand::run() {
   inputs_ = classifyInputs(inputs.files);
   ranks_.clear();
   // A folder or glob of a job's ranks: its traces are not linted one by one unless --per-rank
-  // asks. Whether it is a job is known from the files' first bytes, so each is imported once.
-  job_first_ = inputs.from_folder_or_glob && !per_rank_ && looksLikeJob(inputs_);
+  // asks, or the gate compares each rank with the base. Whether it is a job is known from the
+  // files' first bytes, so each is imported once.
+  job_first_ = inputs.from_folder_or_glob && !per_rank_ && !gated && looksLikeJob(inputs_);
   bool all_ok = inputs.problems.empty();
   if (!job_first_) all_ok = lint_each(inputs_) && all_ok;
   std::vector<JobInput> alone;  // a folder's traces that name no rank: each checked on its own

@@ -61,7 +61,7 @@ std::string explainText(const analyzer::RuleRegistry& registry, const std::strin
     if (const RuleDoc* doc = findRuleDoc(found->info().code)) return std::string(doc->text);
     return metadataPage(*found);
   }
-  for (const analyzer::RuleInfo& info : registry.jobRuleInfos())
+  for (const analyzer::RuleInfo& info : registry.apartRuleInfos())
     if (info.code == rule || info.name == rule)
       if (const RuleDoc* doc = findRuleDoc(info.code)) return std::string(doc->text);
   // A page may exist for a rule this build does not register (e.g. a redirect); show it.

@@ -14,7 +14,7 @@ std::map<std::string, std::string> ruleDescriptions(const analyzer::RuleRegistry
     if (!section.empty()) out[std::string(code)] = section;
   };
   for (const auto& rule : registry.rules()) describe(rule->info().code);
-  for (const analyzer::RuleInfo& info : registry.jobRuleInfos()) describe(info.code);
+  for (const analyzer::RuleInfo& info : registry.apartRuleInfos()) describe(info.code);
   return out;
 }
 

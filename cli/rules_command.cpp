@@ -9,7 +9,6 @@
 #include "steplint/analyzer/emitters.h"
 #include "steplint/analyzer/json_text.h"
 #include "steplint/rules/builtin.h"
-#include "steplint/rules/job_rules.h"
 #include "steplint/rules/unchecked_tips.h"
 
 namespace steplint::cli {
@@ -26,11 +25,11 @@ std::vector<std::string> row(const RuleInfo& info) {
           std::string(info.summary)};
 }
 
-void printText(const analyzer::RuleRegistry& registry, const analyzer::JobRuleRegistry& job_rules) {
+void printText(const analyzer::RuleRegistry& registry) {
   std::vector<std::vector<std::string>> rows = {
       {"Code", "Name", "Category", "Default", "Severity", "Summary"}};
   for (const auto& rule : registry.rules()) rows.push_back(row(rule->info()));
-  for (const auto& rule : job_rules.rules()) rows.push_back(row(rule->info()));
+  for (const RuleInfo& info : registry.apartRuleInfos()) rows.push_back(row(info));
   std::vector<size_t> width(rows.front().size(), 0);
   for (const auto& r : rows)
     for (size_t i = 0; i < r.size(); ++i) width[i] = std::max(width[i], r[i].size());
@@ -57,7 +56,7 @@ void printText(const analyzer::RuleRegistry& registry, const analyzer::JobRuleRe
   }
 }
 
-void printJson(const analyzer::RuleRegistry& registry, const analyzer::JobRuleRegistry& job_rules) {
+void printJson(const analyzer::RuleRegistry& registry) {
   nlohmann::json rules = nlohmann::json::array();
   for (const auto& rule : registry.rules()) {
     const RuleInfo& info = rule->info();
@@ -77,9 +76,9 @@ void printJson(const analyzer::RuleRegistry& registry, const analyzer::JobRuleRe
                      {"options", options},
                      {"doc_url", analyzer::ruleDocUrl(info.code, info.name)}});
   }
-  // Job rules read a job's cross-rank analysis (steplint check DIR), not one trace.
-  for (const auto& rule : job_rules.rules()) {
-    const RuleInfo& info = rule->info();
+  // Job rules read a job's cross-rank analysis (steplint check DIR), the gate two runs
+  // (check --compare), not one trace.
+  for (const RuleInfo& info : registry.apartRuleInfos()) {
     rules.push_back({{"code", info.code},
                      {"name", info.name},
                      {"category", analyzer::categoryName(info.category)},
@@ -88,7 +87,7 @@ void printJson(const analyzer::RuleRegistry& registry, const analyzer::JobRuleRe
                      {"summary", info.summary},
                      {"options", nlohmann::json::array()},
                      {"doc_url", analyzer::ruleDocUrl(info.code, info.name)},
-                     {"scope", "job"}});
+                     {"scope", info.category == analyzer::Category::kJob ? "job" : "compare"}});
   }
   std::cout << analyzer::jsonText(rules) << '\n';
 }
@@ -100,13 +99,12 @@ std::string tableCell(std::string_view text) {
 }
 
 /// The table of docs/rules/README.md: links are relative, so they work on GitHub and locally.
-void printMarkdown(const analyzer::RuleRegistry& registry,
-                   const analyzer::JobRuleRegistry& job_rules) {
+void printMarkdown(const analyzer::RuleRegistry& registry) {
   std::cout
       << "| Code | Name | Category | Default | Severity | Summary |\n|---|---|---|---|---|---|\n";
   std::vector<const RuleInfo*> infos;
   for (const auto& rule : registry.rules()) infos.push_back(&rule->info());
-  for (const auto& rule : job_rules.rules()) infos.push_back(&rule->info());
+  for (const RuleInfo& info : registry.apartRuleInfos()) infos.push_back(&info);
   for (const RuleInfo* listed : infos) {
     const RuleInfo& info = *listed;
     std::cout << "| [" << info.code << "](" << info.code << "-" << info.name << ".md) | `"
@@ -136,14 +134,12 @@ void RulesCommand::addOptions(CLI::App& app) {
 int RulesCommand::run() {
   analyzer::RuleRegistry registry;
   rules::registerBuiltinRules(registry);
-  analyzer::JobRuleRegistry job_rules;
-  rules::registerJobRules(job_rules);
   if (format_ == "json")
-    printJson(registry, job_rules);
+    printJson(registry);
   else if (format_ == "markdown")
-    printMarkdown(registry, job_rules);
+    printMarkdown(registry);
   else
-    printText(registry, job_rules);
+    printText(registry);
   std::cout.flush();
   return std::cout ? kExitOk : kExitUsageError;
 }

@@ -44,6 +44,8 @@ std::string_view categoryName(Category c) {
       return "optimizer";
     case Category::kJob:
       return "job";
+    case Category::kComparison:
+      return "comparison";
     case Category::kPreview:
       return "preview";
   }

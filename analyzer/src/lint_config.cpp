@@ -11,18 +11,20 @@ namespace steplint::analyzer {
 namespace detail {
 namespace {
 
-bool isGroupPrefix(std::string_view selector) {
-  if (selector.substr(0, 2) != "SL" || selector.size() > 4) return false;
-  return std::all_of(selector.begin() + 2, selector.end(),
-                     [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; });
+// "SL0" to "SL9": a category, known even while it has no rule (SL9xx, the previews).
+bool isCategoryPrefix(std::string_view selector) {
+  return selector.size() == 3 && selector.substr(0, 2) == "SL" &&
+         std::isdigit(static_cast<unsigned char>(selector[2])) != 0;
 }
 
 }  // namespace
 
+// A longer code prefix is known when some rule has it: "SL80" or "SL99" with no such rule is a
+// typo that would select nothing (or, in ignore, hide a mistake), an error like an unknown code.
 bool isKnownSelector(std::string_view selector, const RuleRegistry& registry) {
-  const auto& jobs = registry.jobRuleInfos();
-  return selector == "ALL" || isGroupPrefix(selector) || !registry.match(selector).empty() ||
-         std::any_of(jobs.begin(), jobs.end(),
+  const auto& apart = registry.apartRuleInfos();
+  return selector == "ALL" || isCategoryPrefix(selector) || !registry.match(selector).empty() ||
+         std::any_of(apart.begin(), apart.end(),
                      [&](const RuleInfo& info) { return selectorMatches(selector, info); });
 }
 

@@ -164,7 +164,7 @@ class ConfigReader {
   }
 
   bool isJobRule(std::string_view code_or_name) const {
-    const auto& jobs = registry_.jobRuleInfos();
+    const auto& jobs = registry_.apartRuleInfos();
     return std::any_of(jobs.begin(), jobs.end(), [&](const RuleInfo& info) {
       return info.code == code_or_name || info.name == code_or_name;
     });

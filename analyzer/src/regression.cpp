@@ -168,6 +168,16 @@ std::vector<GateCheck> runGate(const RunProfile& base, const RunProfile& next,
   return out;
 }
 
+RuleInfo regressionRuleInfo() {
+  return {kRegressionCode,
+          kRegressionName,
+          Category::kComparison,
+          Severity::kError,
+          true,
+          "step time (or a category's time) grew beyond --max-regression against the "
+          "--compare base run, beyond run-to-run noise"};
+}
+
 void addGateResults(const std::vector<GateCheck>& checks, const std::string& base_source,
                     LintResult& lint) {
   std::vector<Diagnostic> regressions;

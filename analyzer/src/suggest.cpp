@@ -62,7 +62,7 @@ std::vector<std::string> ruleCodesAndNames(const RuleRegistry& registry) {
     out.emplace_back(rule->info().code);
     out.emplace_back(rule->info().name);
   }
-  for (const RuleInfo& info : registry.jobRuleInfos()) {
+  for (const RuleInfo& info : registry.apartRuleInfos()) {
     out.emplace_back(info.code);
     out.emplace_back(info.name);
   }

@@ -103,9 +103,9 @@ TEST_CASE("config errors: a job rule has no options, and is a known selector (#1
           "[engine][config]") {
   analyzer::RuleRegistry registry;
   addFakeRules(registry);
-  registry.addJobRuleInfo({"SL701", "straggler-rank", analyzer::Category::kJob,
-                           analyzer::Severity::kWarning, true,
-                           "one rank keeps the others waiting"});
+  registry.addApartRuleInfo({"SL701", "straggler-rank", analyzer::Category::kJob,
+                             analyzer::Severity::kWarning, true,
+                             "one rank keeps the others waiting"});
   TempDir dir;
   analyzer::LintConfig config;
   const auto errors = analyzer::loadLintConfig(

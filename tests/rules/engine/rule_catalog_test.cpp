@@ -46,6 +46,8 @@ char blockOf(Category c) {
       return '6';
     case Category::kJob:
       return '7';
+    case Category::kComparison:
+      return '8';
     case Category::kPreview:
       return '9';
   }

@@ -50,15 +50,17 @@ TEST_CASE("selection: validateSelectors", "[engine][selection]") {
   analyzer::RuleRegistry registry;
   addFakeRules(registry);
   analyzer::LintConfig config;
-  config.select = {"ALL",  "SL",    "SL7",
-                   "SL77", "SL101", "dataloader-wait"};  // group prefixes are fine
-  config.extend_select = {"SL777"};
+  config.select = {"ALL",   "SL",
+                   "SL7",   "SL10",
+                   "SL101", "dataloader-wait"};  // categories, and prefixes of rules, are fine
+  config.extend_select = {"SL777", "SL77"};      // no rule has these: typos
   config.ignore = {"nonsense"};
   const auto errors = analyzer::validateSelectors(config, registry);
-  REQUIRE(errors.size() == 2);
+  REQUIRE(errors.size() == 3);
   CHECK(errors[0].key == "lint.extend-select");
   CHECK(errors[0].message == "unknown rule selector 'SL777'");
-  CHECK(errors[1].key == "lint.ignore");
+  CHECK(errors[1].message == "unknown rule selector 'SL77'");
+  CHECK(errors[2].key == "lint.ignore");
 }
 
 TEST_CASE("selection: job rules are selected, ignored and validated as per-trace rules are (#14)",
@@ -71,7 +73,7 @@ TEST_CASE("selection: job rules are selected, ignored and validated as per-trace
                                      analyzer::Severity::kWarning,
                                      true,
                                      "one rank keeps the others waiting"};
-  registry.addJobRuleInfo(straggler);
+  registry.addApartRuleInfo(straggler);
   analyzer::LintConfig config;
   CHECK(config.selects(straggler));  // enabled by default
   config.ignore = {"SL7"};

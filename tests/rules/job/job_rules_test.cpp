@@ -147,12 +147,15 @@ TEST_CASE("job rules: the configuration selects them as it selects per-trace rul
 TEST_CASE("job rules: the built-in registry knows their codes and names for selectors (#14)") {
   steplint::analyzer::RuleRegistry registry;
   steplint::rules::registerBuiltinRules(registry);
-  REQUIRE(registry.jobRuleInfos().size() == 3);
-  CHECK(registry.jobRuleInfos()[0].code == "SL701");
-  CHECK(registry.jobRuleInfos()[2].name == "time-lost-at-collectives");
+  REQUIRE(registry.apartRuleInfos().size() == 4);  // SL701-SL703, then the gate's SL801
+  CHECK(registry.apartRuleInfos()[0].code == "SL701");
+  CHECK(registry.apartRuleInfos()[2].name == "time-lost-at-collectives");
+  CHECK(registry.apartRuleInfos()[3].code == "SL801");
   LintConfig config;
-  config.select = {"SL701", "load-imbalance"};
+  config.select = {"SL701", "load-imbalance", "SL801", "SL8", "step-time-regression"};
   CHECK(validateSelectors(config, registry).empty());
+  config.select = {"SL81"};  // not a category, and no rule starts with it: a typo
+  CHECK(validateSelectors(config, registry).size() == 1);
 }
 
 namespace {

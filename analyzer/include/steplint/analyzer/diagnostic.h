@@ -25,6 +25,7 @@ enum class Category : uint8_t {
   kDistributed,    // SL5xx
   kOptimizer,      // SL6xx: optimizer, gradients, tensor creation
   kJob,            // SL7xx: the whole job across its ranks (job_rule.h)
+  kComparison,     // SL8xx: against a base run (regression.h)
   kPreview,        // SL9xx: noisy or experimental, off by default
 };
 std::string_view categoryName(Category c);

@@ -22,6 +22,10 @@ namespace steplint::analyzer {
 inline constexpr std::string_view kRegressionCode = "SL801";
 inline constexpr std::string_view kRegressionName = "step-time-regression";
 
+/// The gate as a rule: selectable and ignorable like any other (--select SL801 runs the gate
+/// alone), listed by `steplint rules`, run by `check --compare` apart from a trace's rules.
+RuleInfo regressionRuleInfo();
+
 /// "kernel", "memcpy", ..., "cpu_exec", "other": the snake_case keys of JSON and steplint.toml.
 std::string_view stepCategoryKey(StepCategory c);
 std::optional<StepCategory> parseStepCategoryKey(std::string_view key);

@@ -30,13 +30,15 @@ class RuleRegistry {
   /// Rules matched by a selector: "ALL", a code, a name, or a code prefix ("SL1", "SL10").
   std::vector<const RuleDefinition*> match(std::string_view selector) const;
 
-  void addJobRuleInfo(const RuleInfo& info) { job_rules_.push_back(info); }
-  /// The job rules' codes and names, in code order (rules::registerBuiltinRules adds them).
-  const std::vector<RuleInfo>& jobRuleInfos() const { return job_rules_; }
+  void addApartRuleInfo(const RuleInfo& info) { apart_rules_.push_back(info); }
+  /// The rules that run apart from a trace's rules: the job rules (SL7xx, over a job's ranks)
+  /// and the regression gate (SL801, against --compare), in code order
+  /// (rules::registerBuiltinRules adds them), so selectors, configs and docs cover them.
+  const std::vector<RuleInfo>& apartRuleInfos() const { return apart_rules_; }
 
  private:
   std::vector<std::unique_ptr<const RuleDefinition>> rules_;
-  std::vector<RuleInfo> job_rules_;
+  std::vector<RuleInfo> apart_rules_;
 };
 
 /// True when `selector` ("ALL", a code, a name or a code prefix such as "SL1") names the rule.
