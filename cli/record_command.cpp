@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -44,25 +45,34 @@ constexpr const char* kPythonHookDir = "steplint_python";
 // The running trainer, for the signal handler (async-signal-safe access only).
 volatile sig_atomic_t g_child_pid = 0;
 
-/// Forwards SIGINT/SIGTERM sent to steplint alone (kill, a job scheduler) to the trainer. A
-/// Ctrl-C from the terminal (si_code SI_KERNEL) already reached the whole foreground process
-/// group, trainer included; forwarding it again would look like a second Ctrl-C.
+/// The signals steplint forwards to the trainer instead of dying of them: it must outlive the
+/// trainer to move the trace into place (SIGHUP: an ssh session or terminal that went away).
+constexpr std::array<int, 3> kForwarded = {SIGINT, SIGTERM, SIGHUP};
+using Dispositions = std::array<struct sigaction, kForwarded.size()>;
+
+/// Forwards a signal sent to steplint alone (kill, a job scheduler) to the trainer. A Ctrl-C
+/// or a hang-up from the terminal (si_code SI_KERNEL) already reached the whole foreground
+/// process group, trainer included; forwarding it again would look like a second one.
 void forwardSignal(int sig, siginfo_t* info, void* /*context*/) {
   if (g_child_pid > 0 && (info == nullptr || info->si_code != SI_KERNEL)) kill(g_child_pid, sig);
 }
 
-/// Forwards SIGINT and SIGTERM unless steplint was started with them ignored (nohup, `&` in a
-/// script): then both steplint and the trainer, which inherits the disposition, keep ignoring them.
-void installForwarding(struct sigaction* old_int, struct sigaction* old_term) {
+/// Forwards kForwarded unless steplint was started with one ignored (nohup, `&` in a script):
+/// then both steplint and the trainer, which inherits the disposition, keep ignoring it.
+void installForwarding(Dispositions& old) {
   struct sigaction action {};
   action.sa_sigaction = &forwardSignal;
   action.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&action.sa_mask);
-  for (auto [signo, old] : {std::pair{SIGINT, old_int}, std::pair{SIGTERM, old_term}}) {
-    sigaction(signo, nullptr, old);
-    const bool ignored = (old->sa_flags & SA_SIGINFO) == 0 && old->sa_handler == SIG_IGN;
-    if (!ignored) sigaction(signo, &action, nullptr);
+  for (size_t i = 0; i < kForwarded.size(); ++i) {
+    sigaction(kForwarded[i], nullptr, &old[i]);
+    const bool ignored = (old[i].sa_flags & SA_SIGINFO) == 0 && old[i].sa_handler == SIG_IGN;
+    if (!ignored) sigaction(kForwarded[i], &action, nullptr);
   }
+}
+
+void restoreDispositions(const Dispositions& old) {
+  for (size_t i = 0; i < kForwarded.size(); ++i) sigaction(kForwarded[i], &old[i], nullptr);
 }
 
 /// Everything the collectors wrote to the status pipe by now (non-blocking: processes the
@@ -253,9 +263,8 @@ int RecordCommand::runTrainer(const CollectorLibraries& libs, const std::string&
                               std::string* status_text) const {
   int status_pipe[2] = {-1, -1};
   if (pipe2(status_pipe, O_CLOEXEC | O_NONBLOCK) != 0) status_pipe[0] = status_pipe[1] = -1;
-  struct sigaction old_int {
-  }, old_term{};
-  installForwarding(&old_int, &old_term);
+  Dispositions old{};
+  installForwarding(old);
   std::cout.flush();
   const pid_t pid = fork();
   if (pid < 0) {
@@ -263,8 +272,7 @@ int RecordCommand::runTrainer(const CollectorLibraries& libs, const std::string&
     return -1;
   }
   if (pid == 0) {
-    sigaction(SIGINT, &old_int, nullptr);  // the trainer gets the signal dispositions we got
-    sigaction(SIGTERM, &old_term, nullptr);
+    restoreDispositions(old);  // the trainer gets the signal dispositions we got
     execTrainer(libs, trace_path, status_pipe[1]);
   }
   if (status_pipe[1] >= 0) close(status_pipe[1]);
@@ -278,8 +286,10 @@ int RecordCommand::runTrainer(const CollectorLibraries& libs, const std::string&
     }
   }
   g_child_pid = 0;
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
+  restoreDispositions(old);
+  // The trainer is done: a reader that went away (`| head`, a closed terminal) must not kill
+  // steplint before the traces are in place and the exit code is the trainer's.
+  signal(SIGPIPE, SIG_IGN);
   if (status_pipe[0] >= 0) {
     *status_text = drainStatusPipe(status_pipe[0]);
     close(status_pipe[0]);

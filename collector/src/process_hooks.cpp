@@ -1,4 +1,4 @@
-// Process events around a session: SIGINT/SIGTERM (write a valid trace, then die as the
+// Process events around a session: SIGINT/SIGTERM/SIGHUP (write a valid trace, then die as the
 // trainer would have), exit (stop) and fork (the child does not own the parent's session).
 //
 // The trainer's own signal handling comes first. A handler is installed only where the signal
@@ -31,7 +31,9 @@
 namespace steplint::collector {
 namespace {
 
-constexpr int kSignals[] = {SIGINT, SIGTERM};
+// SIGHUP: the terminal or ssh session went away, which ends a training run as often as Ctrl-C.
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+constexpr size_t kSignalCount = sizeof(kSignals) / sizeof(kSignals[0]);
 /// How long the watcher waits for the re-sent signal to end the process before it concludes
 /// that the program goes on. Dying takes microseconds; a loaded machine may delay it a little.
 constexpr auto kDeathGrace = std::chrono::seconds(2);
@@ -42,8 +44,8 @@ struct HookState {
   bool atexit_registered = false;
   bool atfork_registered = false;
   int pipe_fds[2] = {-1, -1};
-  bool ours[2] = {};  // our handler replaced the default action of kSignals[i]
-  struct sigaction previous[2] = {};
+  bool ours[kSignalCount] = {};  // our handler replaced the default action of kSignals[i]
+  struct sigaction previous[kSignalCount] = {};
   std::atomic<pid_t> owner_pid{0};  // the process whose watcher thread reads the pipe
   std::atomic<bool> forked_child{false};
 };
@@ -53,7 +55,15 @@ HookState& hooks() {
   return *state;
 }
 
-int signalIndex(int signo) { return signo == SIGINT ? 0 : 1; }
+size_t signalIndex(int signo) {
+  size_t i = 0;
+  while (i + 1 < kSignalCount && kSignals[i] != signo) ++i;
+  return i;
+}
+
+const char* signalName(int signo) {
+  return signo == SIGINT ? "SIGINT" : signo == SIGTERM ? "SIGTERM" : "SIGHUP";
+}
 
 void onSignal(int signo) {
   HookState& h = hooks();
@@ -77,7 +87,7 @@ bool isHandler(const struct sigaction& action, void (*handler)(int)) {
 }
 
 void installHandler(HookState& h, int signo) {
-  const int i = signalIndex(signo);
+  const size_t i = signalIndex(signo);
   struct sigaction current = {};
   if (sigaction(signo, nullptr, &current) != 0 || !isHandler(current, SIG_DFL)) return;
   struct sigaction action = {};
@@ -90,8 +100,7 @@ void installHandler(HookState& h, int signo) {
 /// The recording stopped but the process lives on: say so in the trace, on stderr and to
 /// steplint record, so nobody takes the trace for the whole run.
 void reportStoppedEarly(const std::string& trace_path, int signo) {
-  const std::string reason = std::string("recording stopped at ") +
-                             (signo == SIGINT ? "SIGINT" : "SIGTERM") +
+  const std::string reason = std::string("recording stopped at ") + signalName(signo) +
                              ", but the program went on (every thread blocks the signal); the "
                              "trace ends at the signal";
   std::fprintf(stderr, "steplint: %s\n", reason.c_str());

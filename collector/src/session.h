@@ -30,8 +30,8 @@ bool sessionRunning() noexcept;
 void markProcessExiting() noexcept;
 
 // ---- process_hooks.cpp
-/// Installs SIGINT/SIGTERM handlers where the signal has its default action (an ignored signal
-/// or the trainer's own handler is left alone), the atexit stop and pthread_atfork handlers
+/// Installs SIGINT/SIGTERM/SIGHUP handlers where the signal has its default action (an ignored
+/// signal or the trainer's own handler is left alone), the atexit stop and pthread_atfork handlers
 /// (once per process image; again in a forked child that starts its own session).
 void installProcessHooks() noexcept;
 /// Blocks every signal but the synchronous faults (SIGSEGV, ...) in the calling thread while it

@@ -35,27 +35,29 @@ void recordOp(const char* name) {
 
 }  // namespace
 
-TEST_CASE("process hooks: SIGTERM writes a complete trace, then the process dies of SIGTERM") {
+TEST_CASE("process hooks: SIGTERM or SIGHUP writes a complete trace, then the process dies of it") {
+  // SIGHUP: the terminal or the ssh session of the run went away.
+  const int signo = GENERATE(SIGTERM, SIGHUP);
   ScratchDir dir;
   const std::string path = dir.file("signal.pt.trace.json.gz");
   std::fflush(nullptr);
   pid_t pid = fork();
   REQUIRE(pid >= 0);
   if (pid == 0) {
-    signal(SIGTERM, SIG_DFL);  // the trainer's own disposition (not Catch2's handler)
+    signal(signo, SIG_DFL);  // the trainer's own disposition (not Catch2's handler)
     sc::CollectorConfig c;
     c.output_path = path;
     if (sc::startSession(c) != sc::StartResult::kStarted) _exit(10);
     for (int i = 0; i < 100; ++i) recordOp("before_signal");
     steplint_step_begin(0);
-    raise(SIGTERM);
+    raise(signo);
     std::this_thread::sleep_for(std::chrono::seconds(20));  // killed before this ends
     _exit(11);
   }
   int status = 0;
   REQUIRE(waitWithTimeout(pid, &status, std::chrono::seconds(15)));
   REQUIRE(WIFSIGNALED(status));
-  CHECK(WTERMSIG(status) == SIGTERM);
+  CHECK(WTERMSIG(status) == signo);
   REQUIRE(steplint::test::fileExists(path));
   CHECK_FALSE(steplint::test::fileExists(path + ".partial"));
   steplint::trace::TraceModel m;
