@@ -207,10 +207,22 @@ def _instrument(torch, recorder):
             _write(recorder, _runtime_settings(torch, autocast))
         except Exception:
             pass
+        # A run stopped by Ctrl-C ends with Python sending itself SIGINT after finalization,
+        # which skips the C exit handler that finishes the trace: finish it here instead.
+        if _ended_by_keyboard_interrupt():
+            recorder.stop()
 
     atexit.register(at_exit)
     _record_forked_ranks(torch, recorder, at_exit)
     return recorder, at_exit
+
+
+def _ended_by_keyboard_interrupt():
+    """True in an atexit handler when the program ends on an uncaught KeyboardInterrupt."""
+    last = getattr(sys, "last_exc", None)  # Python 3.12+; sys.last_type before
+    if last is None:
+        last = getattr(sys, "last_value", None)
+    return isinstance(last, KeyboardInterrupt)
 
 
 def _stop_before_os_exit(recorder, write_final_settings):

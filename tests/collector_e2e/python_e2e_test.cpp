@@ -303,6 +303,37 @@ TEST_CASE("steplint record --modules names every nn.Module forward by its path (
   CHECK(plain.countNamed("nn.Module: Sequential") == 0);
 }
 
+TEST_CASE("steplint record on Python: Ctrl-C still leaves a complete trace (#16)",
+          "[torch][python]") {
+  requireTorchPython();
+  // Python ends a KeyboardInterrupt by sending itself SIGINT after finalization, which skips
+  // the C exit handler: the trace used to stay an unfinished .partial.
+  const std::string script = scratchPath("ctrl_c.py");
+  std::ofstream(script) << "import os, signal, torch\n"
+                           "x = torch.randn(32, 32)\n"
+                           "for i in range(60):\n"
+                           "    y = x @ x\n"
+                           "    if i == 30:\n"
+                           "        os.kill(os.getpid(), signal.SIGINT)\n";
+  const std::string trace = scratchPath("ctrl_c.pt.trace.json");
+  const std::string log = scratchPath("ctrl_c.log");
+  const int rc =
+      runProcess({STEPLINT_EXE, "record", "--no-report", "-o", trace, "--", kPython, script}, {},
+                 log);
+  const std::string output = readFile(log);
+  INFO(output);
+  CHECK(rc == 130);  // 128 + SIGINT: the program's own end, unchanged
+  CHECK(output.find("KeyboardInterrupt") != std::string::npos);
+  CHECK(output.find("did not finish") == std::string::npos);
+  REQUIRE(std::filesystem::exists(trace));
+  CHECK_FALSE(std::filesystem::exists(trace + ".partial"));
+  const nlohmann::json doc = nlohmann::json::parse(readFile(trace), nullptr, false);
+  REQUIRE_FALSE(doc.is_discarded());  // whole JSON, not a cut-off one
+  size_t matmuls = 0;
+  for (const auto& e : doc["traceEvents"]) matmuls += e.value("name", "") == "aten::matmul";
+  CHECK(matmuls == 31);  // every op before the interrupt
+}
+
 TEST_CASE("steplint record on Python keeps the environment's sitecustomize working", "[python]") {
   const std::string dir = scratchPath("own_site");
   std::filesystem::create_directories(dir);
