@@ -349,6 +349,32 @@ bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::
   return all_ok;
 }
 
+bool CheckCommand::checkBeforeRun(const std::string& trace) {
+  traces_ = {trace};
+  analyzer::LintConfig config;
+  analyzer::GateOptions gate;
+  analyzer::BaselineOptions baseline_options;
+  if (!checkOutputs() || !resolveConfig(config, gate, baseline_options)) return false;
+  if (!max_regression_.empty() && compare_path_.empty()) {
+    printError("--max-regression needs --compare BASE: the run to compare against");
+    return false;
+  }
+  analyzer::Baseline baseline;
+  if (!baseline_path_.empty()) {
+    if (std::string problem = analyzer::loadBaseline(baseline_path_, baseline); !problem.empty()) {
+      printError(baseline_path_ + ": " + problem);
+      return false;
+    }
+  }
+  std::error_code ec;
+  if (!compare_path_.empty() && !fs::is_regular_file(compare_path_, ec)) {
+    printError("--compare " + compare_path_ + ": " +
+               (fs::exists(compare_path_, ec) ? "not a trace file" : "no such file"));
+    return false;
+  }
+  return true;
+}
+
 int CheckCommand::runOn(std::vector<std::string> traces) {
   traces_ = std::move(traces);
   return run();

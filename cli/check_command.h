@@ -39,6 +39,10 @@ class CheckCommand final : public Command {
   void addReportOptions(CLI::App& app, bool with_output);
   /// Runs the check on `traces` with the options parsed so far; returns an ExitCode.
   int runOn(std::vector<std::string> traces);
+  /// What runOn({trace}) would refuse before reading a trace (the config file and the
+  /// selectors, --max-regression, the --compare and --baseline files, the outputs), checked
+  /// up front: a trainer is not run for minutes only to have its report refused. Prints why.
+  bool checkBeforeRun(const std::string& trace);
   /// As --per-rank: a job's report keeps each rank's own findings besides the job's.
   void keepRankFindings() { per_rank_ = true; }
 

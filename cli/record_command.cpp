@@ -412,6 +412,7 @@ int RecordCommand::run() {
       return kExitUsageError;
     }
   }
+  if (!no_report_ && !check_.checkBeforeRun(output_path_)) return kExitUsageError;
   TraceStaging staging;
   std::string problem;
   if (!staging.reserve(output_path_, &problem)) {

@@ -95,6 +95,10 @@ TraceStaging::~TraceStaging() {
 
 bool TraceStaging::reserve(const std::string& output, std::string* error) {
   std::error_code ec;
+  if (fs::path(output).filename().empty()) {  // "traces/": the trace would be named ""
+    *error = output + " names a directory; -o takes the trace's file name (traces/t.json.gz)";
+    return false;
+  }
   output_ = output;
   if (fs::is_symlink(fs::symlink_status(output, ec))) {
     const fs::path target = fs::canonical(output, ec);  // the file the link names is replaced

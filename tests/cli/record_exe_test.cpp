@@ -62,6 +62,15 @@ TEST_CASE("record: a FIFO at -o is refused before the program runs, and left alo
   CHECK(othersIn(dir, {"t.json"}).empty());  // no marker: the program did not run
 }
 
+TEST_CASE("record: an -o ending in '/' is refused before the program runs", "[cli][record]") {
+  const std::string dir = scratchDir("slash");
+  const RunResult r = recordTouching(dir + "/newdir/", dir + "/ran");
+  CHECK(r.exit_code == 2);
+  CHECK(r.err.find("newdir/ names a directory; -o takes the trace's file name") !=
+        std::string::npos);
+  CHECK(othersIn(dir, {}).empty());  // no directory made, no staging file, no marker
+}
+
 TEST_CASE("record: a directory at -o is refused and left alone", "[cli][record]") {
   const std::string dir = scratchDir("dir");
   const std::string target = dir + "/t.json";
@@ -108,6 +117,32 @@ TEST_CASE("record: a file at -o that is no trace is refused before the program r
                 .exit_code == 127);  // accepted: the run was tried
     }
   }
+}
+
+TEST_CASE("record: report options a check would refuse are refused before the program runs",
+          "[cli][record]") {
+  // They used to be read after the whole training run, which then printed an error and no
+  // report, and exited 0.
+  const std::string dir = scratchDir("reportopts");
+  const std::string trace = dir + "/t.json";
+  const std::string marker = dir + "/ran";
+  const auto refuses = [&](std::vector<std::string> options, const std::string& message) {
+    std::vector<std::string> args = {"record", "-o", trace};
+    args.insert(args.end(), options.begin(), options.end());
+    for (const char* arg : {"--", "/bin/sh", "-c"}) args.emplace_back(arg);
+    args.push_back("touch '" + marker + "'");
+    const RunResult r = runSteplint(args);
+    INFO(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find(message) != std::string::npos);
+    CHECK_FALSE(fs::exists(marker));
+  };
+  refuses({"--select", "SL9999"}, "steplint: error: --select: unknown rule selector 'SL9999'");
+  refuses({"--compare", dir + "/nope.json"}, "--compare " + dir + "/nope.json: no such file");
+  refuses({"--max-regression", "5%"}, "--max-regression needs --compare BASE");
+  refuses({"--config", dir + "/missing.toml"}, "missing.toml");
+  // --no-report: no report, nothing to refuse.
+  CHECK(recordTouching(trace, marker, {"--select", "SL9999"}).exit_code != 2);
 }
 
 TEST_CASE(
