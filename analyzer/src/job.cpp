@@ -196,8 +196,33 @@ std::string notARankReason(const RankSummary& rank) {
   return {};
 }
 
+namespace {
+
+bool hasRank(const Job& job, int64_t rank) {
+  return std::any_of(job.ranks.begin(), job.ranks.end(),
+                     [&](const RankSummary& o) { return o.rank == rank; });
+}
+
+// The one job (by distributedInfo) that misses `r`'s rank, which `r` (ranked by its file name
+// only: an older writer, a re-saved file) then belongs to; "" when none or several do.
+std::string jobMissing(const std::map<std::string, Job>& by_identity, const RankSummary& r) {
+  std::string found;
+  for (const auto& [identity, job] : by_identity) {
+    if (job.world_size <= 0 || r.rank >= job.world_size || hasRank(job, r.rank)) continue;
+    if (!found.empty()) return "";
+    found = identity;
+  }
+  return found;
+}
+
+}  // namespace
+
 std::vector<Job> groupJobs(std::vector<RankSummary> ranks, std::vector<std::string>& warnings) {
   std::map<std::string, Job> by_identity;
+  // Ranks with distributedInfo first, so that a rank known only from its file name can join
+  // the job that misses it rather than start a job of its own and hide that job's straggler.
+  std::stable_partition(ranks.begin(), ranks.end(),
+                        [](const RankSummary& r) { return !r.rank_from_file_name; });
   for (RankSummary& r : ranks) {
     if (r.rank < 0) {
       warnings.push_back(
@@ -205,12 +230,16 @@ std::vector<Job> groupJobs(std::vector<RankSummary> ranks, std::vector<std::stri
           ": no distributedInfo and no rank in the file name: left out of the job report");
       continue;
     }
-    const std::string identity = jobIdentity(r);
+    std::string identity = jobIdentity(r);
+    if (r.rank_from_file_name) {
+      if (std::string joined = jobMissing(by_identity, r); !joined.empty()) identity = joined;
+    }
     Job& job = by_identity[identity];
     job.identity = identity;
     if (r.rank_from_file_name)
       job.warnings.push_back(r.source + ": no distributedInfo; rank " + std::to_string(r.rank) +
-                             " taken from the file name");
+                             " taken from the file name" +
+                             (identity == jobIdentity(r) ? "" : ", the rank this job misses"));
     const auto dup = std::find_if(job.ranks.begin(), job.ranks.end(),
                                   [&](const RankSummary& o) { return o.rank == r.rank; });
     if (dup != job.ranks.end()) {

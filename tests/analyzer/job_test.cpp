@@ -212,6 +212,31 @@ TEST_CASE("job: grouping by distributedInfo, file names and duplicates") {
   CHECK(warnings[1].find("2 different jobs") != std::string::npos);
 }
 
+TEST_CASE("job: a rank known only from its file name joins the one job that misses it") {
+  // One trace re-saved without distributedInfo used to start a job of its own, and its
+  // straggler vanished from the job it belongs to.
+  std::vector<RankSummary> ranks;
+  for (int64_t r : {0, 1, 3}) ranks.push_back(makeRank(r, 4));
+  RankSummary named = makeRank(2, -1);
+  named.rank_from_file_name = true;
+  ranks.insert(ranks.begin(), named);  // first in the list: the job is not known yet
+  std::vector<std::string> warnings;
+  std::vector<Job> jobs = groupJobs(ranks, warnings);
+  REQUIRE(jobs.size() == 1);
+  CHECK(jobs[0].identity == "world_size=4 backend=nccl");
+  REQUIRE(jobs[0].ranks.size() == 4);
+  CHECK(jobs[0].ranks[2].rank == 2);
+  REQUIRE(jobs[0].warnings.size() == 1);
+  CHECK(jobs[0].warnings[0].find("rank 2 taken from the file name, the rank this job misses") !=
+        std::string::npos);
+  CHECK(warnings.empty());
+  SECTION("a rank the job already has stays apart") {
+    ranks.push_back(makeRank(2, 4));
+    jobs = groupJobs(ranks, warnings);
+    CHECK(jobs.size() == 2);
+  }
+}
+
 // Two steps, each: 10 ms of compute kernels, an NCCL allreduce kernel, a broadcast in step 1.
 TEST_CASE("job: a rank summary from a trace, collectives and kernels per step") {
   TestTrace t;
