@@ -165,7 +165,12 @@ void CheckCommand::gateTrace(const trace::TraceModel& model, const analyzer::Gat
   for (const analyzer::GateCheck& c : checks)
     printNote("regression gate, " + entry.lint.source + ": " +
               std::string(analyzer::gateVerdictName(c.verdict)) + ": " + c.reason);
-  analyzer::addGateResults(checks, compare_path_, entry.lint);
+  // What diff would say first: other devices, another model, no steps. A CPU-only base
+  // against a GPU run is no regression of the code, and the gate must say so.
+  const std::vector<std::string> notes = analyzer::diffRuns(base, next).notes;
+  for (const std::string& n : notes)
+    printWarning("regression gate, " + entry.lint.source + ": " + n);
+  analyzer::addGateResults(checks, compare_path_, entry.lint, notes);
 }
 
 namespace {

@@ -179,7 +179,9 @@ RuleInfo regressionRuleInfo() {
 }
 
 void addGateResults(const std::vector<GateCheck>& checks, const std::string& base_source,
-                    LintResult& lint) {
+                    LintResult& lint, const std::vector<std::string>& notes) {
+  std::string caveat;
+  for (const std::string& n : notes) caveat += (caveat.empty() ? "" : "; ") + n;
   std::vector<Diagnostic> regressions;
   for (const GateCheck& c : checks) {
     if (c.verdict == GateVerdict::kUndecided) {
@@ -193,6 +195,7 @@ void addGateResults(const std::vector<GateCheck>& checks, const std::string& bas
     d.name = std::string(kRegressionName);
     d.severity = Severity::kError;
     d.message = c.reason + " against " + base_source;
+    if (!caveat.empty()) d.message += " (the runs may not be comparable: " + caveat + ")";
     d.fingerprint_key = c.key;
     d.evidence.metrics = {{"regression_fraction", c.change()},
                           {"base_ms_per_step", c.base_mean_ns / 1e6},

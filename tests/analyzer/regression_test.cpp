@@ -82,6 +82,13 @@ TEST_CASE("the gate fails only beyond the limit and significant", "[regression]"
     CHECK(lint.diagnostics[0].severity == analyzer::Severity::kError);
     CHECK(lint.diagnostics[0].message.find("+10.0%, limit +5.0%") != std::string::npos);
     CHECK(lint.diagnostics[0].evidence.metric("regression_fraction") == Approx(0.10));
+    // Runs diff would call incomparable say so in the finding itself.
+    analyzer::LintResult noted;
+    analyzer::addGateResults(checks, "base.json", noted, {"the runs ran on different devices"});
+    REQUIRE(noted.diagnostics.size() == 1);
+    CHECK(noted.diagnostics[0].message.find(
+              "against base.json (the runs may not be comparable: the runs ran on different "
+              "devices)") != std::string::npos);
   }
   SECTION("one slow outlier lifts the mean beyond the limit but is not significant") {
     const auto checks =

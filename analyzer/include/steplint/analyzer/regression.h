@@ -78,8 +78,9 @@ std::vector<GateCheck> runGate(const RunProfile& base, const RunProfile& next,
 
 /// Puts the gate's outcome into the new run's lint result, so every emitter shows it: a
 /// regressed check becomes an error-severity SL801 finding (first in the list), an undecided
-/// one a "not checked" entry with its reason.
+/// one a "not checked" entry with its reason. `notes` (RunDiff::notes: different devices or
+/// models, no steps) go into each regression's message: the runs may not be comparable.
 void addGateResults(const std::vector<GateCheck>& checks, const std::string& base_source,
-                    LintResult& lint);
+                    LintResult& lint, const std::vector<std::string>& notes = {});
 
 }  // namespace steplint::analyzer
