@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "step_detect_internal.h"
 
@@ -34,6 +35,44 @@ std::vector<int64_t> splitThresholds(const std::vector<int64_t>& sorted_gaps) {
   std::vector<int64_t> out;
   for (size_t i = 0; i < jumps.size() && i < kMaxCandidates; ++i) out.push_back(jumps[i].second);
   return out;
+}
+
+// Over thousands of passes a few disturbed gaps (preemption, the writer thread, a page fault)
+// fall between the short gaps inside a pass and the long ones between passes, so no two
+// neighbours in the sorted list are 3x apart although the two groups are. The gaps' histogram
+// (quarter-octave bins) still has a sparse valley between them: the threshold is the middle of
+// the emptiest window of kValleyBins bins (about the 3x of kMinSeparation) with gaps on both
+// sides, when at most 1 % of the gaps lie in it. Only for many gaps, where one stray gap
+// cannot make a valley.
+constexpr size_t kValleyMinGaps = 50;
+constexpr int kValleyBins = 6;
+
+std::optional<int64_t> valleyThreshold(const std::vector<int64_t>& sorted_gaps) {
+  if (sorted_gaps.size() < kValleyMinGaps) return std::nullopt;
+  const auto bin = [](int64_t gap) {
+    return static_cast<int>(std::floor(4 * std::log2(static_cast<double>(gap) + kGapFloorNs)));
+  };
+  const int lo = bin(sorted_gaps.front()), hi = bin(sorted_gaps.back());
+  std::vector<size_t> counts(static_cast<size_t>(hi - lo + 1), 0);
+  for (int64_t g : sorted_gaps) ++counts[static_cast<size_t>(bin(g) - lo)];
+  const auto in = [&](int a, int b) {  // gaps in bins [a, b) (relative to lo), clamped
+    size_t n = 0;
+    for (int k = std::max(a, 0); k < std::min(b, static_cast<int>(counts.size())); ++k)
+      n += counts[static_cast<size_t>(k)];
+    return n;
+  };
+  std::optional<int> best;
+  size_t best_count = 0;
+  for (int split = 1; split < static_cast<int>(counts.size()); ++split) {  // above: bins >= split
+    if (in(0, split) == 0 || in(split, static_cast<int>(counts.size())) < 2) continue;
+    const size_t window = in(split - kValleyBins / 2, split + kValleyBins / 2);
+    if (!best || window < best_count) best = split, best_count = window;
+  }
+  if (!best || best_count * 100 > sorted_gaps.size()) return std::nullopt;
+  // The longest gap below the split: gaps up to it stay inside a pass.
+  const auto first_above = std::find_if(sorted_gaps.begin(), sorted_gaps.end(),
+                                        [&](int64_t g) { return bin(g) - lo >= *best; });
+  return *(first_above - 1);
 }
 
 std::string_view withoutAten(std::string_view name) {
@@ -90,7 +129,12 @@ std::vector<std::vector<Pass>> backwardPassCandidates(
   }
   std::vector<int64_t> sorted = gaps;
   std::sort(sorted.begin(), sorted.end());
-  for (const int64_t threshold : splitThresholds(sorted)) {
+  std::vector<int64_t> thresholds = splitThresholds(sorted);
+  // After the sharp jumps, so that a loop they find is found as before.
+  if (const auto valley = valleyThreshold(sorted);
+      valley && std::find(thresholds.begin(), thresholds.end(), *valley) == thresholds.end())
+    thresholds.push_back(*valley);
+  for (const int64_t threshold : thresholds) {
     std::vector<Pass> passes{{ops.front().first, ops.front().second, 1}};
     for (size_t i = 1; i < ops.size(); ++i) {
       if (gaps[i - 1] > threshold) passes.push_back({ops[i].first, ops[i].second, 0});
