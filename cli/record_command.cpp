@@ -108,9 +108,11 @@ std::string unfinishedCause(int wait_status) {
     const int sig = WTERMSIG(wait_status);
     return "the trainer was killed by signal " + std::to_string(sig) + " (" + strsignal(sig) + ")";
   }
-  if (WIFEXITED(wait_status) && WEXITSTATUS(wait_status) == 0)
-    return "the collector did not finish it; see its messages above";
-  return "the trainer crashed or left without running its exit handlers";
+  // Exit 0 without a finished trace: os._exit() / _exit() skip the exit handler that finishes
+  // it (the collector's own failures reach us through the status pipe, and are said instead).
+  return "the program ended without running its exit handlers (os._exit() or _exit(), or a "
+         "crash), so the collector did not finish the trace; it holds what was written until "
+         "then (the collector writes once a second)";
 }
 
 bool isFile(const fs::path& p) {

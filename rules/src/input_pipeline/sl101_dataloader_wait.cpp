@@ -54,7 +54,10 @@ std::string measuredMessage(const Wait& w) {
 std::string inferredMessage(const Wait& w) {
   const char* kind = w.multi_process
                          ? "the training thread waits for loader worker threads"
-                         : "the training thread loads the batches itself, as with num_workers=0";
+                         // What was measured: the thread's own ops fill the phase. With loader
+                         // threads it may still assemble (collate, copy) what they loaded.
+                         : "the training thread runs the ops of that part itself: it loads or "
+                           "assembles the batches";
   return strf(
       "%.1f%% of step time (%.1f ms/step) waiting for the next batch, inferred: no DataLoader ranges, the "
       "part of each iteration before its training starts (%s)",

@@ -133,8 +133,8 @@ TEST_CASE("SL101: without DataLoader ranges the fetch before each forward is an 
   CHECK(
       d.message ==
       "40.0% of step time (4.0 ms/step) waiting for the next batch, inferred: no DataLoader ranges, "
-      "the part of each iteration before its training starts (the training thread loads the batches "
-      "itself, as with num_workers=0)");
+      "the part of each iteration before its training starts (the training thread runs the ops of "
+      "that part itself: it loads or assembles the batches)");
   CHECK(d.evidence.metric("dataloader_inferred") == Approx(1));
   CHECK(d.evidence.metric("dataloader_ms_per_step") == Approx(4.0).margin(1e-6));
   CHECK(d.evidence.metric("worker_wait_ms_per_step") == Approx(0).margin(1e-9));
