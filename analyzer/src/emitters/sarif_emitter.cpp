@@ -2,6 +2,7 @@
 // needs a location per result, so each finding points at its trace file (line 1); the
 // step-independent fingerprint goes into partialFingerprints so alerts survive re-runs.
 #include <cctype>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -99,6 +100,17 @@ json notificationFor(const NotChecked& n, size_t rule_index, const std::string& 
       {"associatedRule", {{"id", n.code}, {"index", rule_index}}}};
 }
 
+// A path outside the working directory cannot be relative to the repository root; it gets a
+// file: scheme so viewers do not resolve it against the checkout. "../x.json" is outside too,
+// and is made absolute first, so a trace has one URI however it was spelled.
+std::string artifactUri(const std::string& path, const std::string& base_dir) {
+  std::filesystem::path p(path);
+  if (p.is_relative() && !p.empty() && *p.begin() == "..")
+    p = (std::filesystem::path(base_dir) / p).lexically_normal();
+  const std::string text = p.generic_string();
+  return !text.empty() && text.front() == '/' ? "file://" + uriEncode(text) : uriEncode(text);
+}
+
 }  // namespace
 
 void SarifEmitter::emit(const LintReport& report, const EmitOptions& options,
@@ -109,10 +121,7 @@ void SarifEmitter::emit(const LintReport& report, const EmitOptions& options,
   json notifications = json::array();
   for (const TraceReport& t : report.traces) {
     const std::string path = emit::displayPath(t.lint.source, options.base_dir);
-    // A path outside the working directory cannot be relative to the repository root; give it
-    // a file: scheme so viewers do not resolve it against the checkout.
-    const std::string uri =
-        !path.empty() && path.front() == '/' ? "file://" + uriEncode(path) : uriEncode(path);
+    const std::string uri = artifactUri(path, options.base_dir);
     for (const Diagnostic& d : t.lint.diagnostics)
       results.push_back(resultFor(d, index[d.code], uri));
     for (const NotChecked& n : t.lint.not_checked)

@@ -100,6 +100,12 @@ TEST_CASE("sarif emitter: artifact URIs are relative and percent-encoded", "[emi
   const json outside = validateSarif(f.render("sarif", options));
   CHECK(outside["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
         "file:///ci/work/my%20runs/a%231.json");
+  // The same file spelled from a subdirectory: one URI, not "../" resolved in the checkout.
+  f.report.traces[0].lint.source = "../my runs/a#1.json";
+  options.base_dir = "/ci/work/sub";
+  const json dotdot = validateSarif(f.render("sarif", options));
+  CHECK(dotdot["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
+        "file:///ci/work/my%20runs/a%231.json");
 }
 
 }  // namespace
