@@ -429,6 +429,7 @@ int CheckCommand::run() {
   };
   const TraceInputs inputs = expandTraceInputs(traces_);
   for (const std::string& problem : inputs.problems) printError(problem);
+  for (const std::string& skipped : inputs.skipped) printWarning(skipped);
   inputs_ = classifyInputs(inputs.files);
   ranks_.clear();
   // A folder or glob of a job's ranks: its traces are not linted one by one unless --per-rank

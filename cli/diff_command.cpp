@@ -106,6 +106,7 @@ std::optional<analyzer::JobAnalysis> DiffCommand::readJob(const std::string& pat
                                                           bool& all_read) const {
   const TraceInputs inputs = expandTraceInputs({path});
   for (const std::string& problem : inputs.problems) printError(problem);
+  for (const std::string& skipped : inputs.skipped) printWarning(skipped);
   JobInputOptions options;
   options.summary.steps = step_flags_.options();
   options.workers = workers_;

@@ -148,6 +148,7 @@ int SummaryCommand::run() {
                                              std::getenv("NO_COLOR"), std::getenv("TERM"));
   const TraceInputs inputs = expandTraceInputs(traces_);
   for (const std::string& problem : inputs.problems) printError(problem);
+  for (const std::string& skipped : inputs.skipped) printWarning(skipped);
 
   // Before any import: `-o t.json t.json` would replace the trace with its own summary.
   if (to_file) {

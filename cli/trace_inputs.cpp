@@ -17,13 +17,29 @@ bool endsWith(const std::string& s, const std::string& suffix) {
 
 bool hasGlobCharacters(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
 
-std::vector<std::string> folderTraces(const std::string& dir, std::string& problem) {
+// A folder's entry named like a trace that is no regular file: said, not silently left out
+// (a rank's trace behind a dangling link is a missing rank the user expects to see).
+std::string whyNotATraceFile(const fs::directory_entry& entry) {
+  std::error_code ec;
+  if (entry.is_symlink(ec) && !fs::exists(entry.status(ec)))
+    return "a symbolic link to nothing (or a loop of links)";
+  if (entry.is_fifo(ec)) return "a FIFO, not a file";
+  if (entry.is_socket(ec)) return "a socket, not a file";
+  if (entry.is_character_file(ec) || entry.is_block_file(ec)) return "a device, not a file";
+  return "";  // a directory named *.json: not meant as a trace
+}
+
+std::vector<std::string> folderTraces(const std::string& dir, std::string& problem,
+                                      std::vector<std::string>& skipped) {
   std::vector<std::string> out;
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::error_code type_ec;
-    if (it->is_regular_file(type_ec) && looksLikeTraceName(it->path().filename().string()))
+    if (!looksLikeTraceName(it->path().filename().string())) continue;
+    if (it->is_regular_file(type_ec))
       out.push_back(it->path().string());
+    else if (const std::string why = whyNotATraceFile(*it); !why.empty())
+      skipped.push_back(it->path().string() + ": skipped: " + why);
   }
   if (ec)
     problem = dir + ": cannot list the folder (" + ec.message() + ")";
@@ -63,7 +79,7 @@ TraceInputs expandTraceInputs(const std::vector<std::string>& arguments) {
     std::string problem;
     if (fs::is_directory(arg, ec)) {
       inputs.from_folder_or_glob = true;
-      for (const std::string& f : folderTraces(arg, problem)) add(f);
+      for (const std::string& f : folderTraces(arg, problem, inputs.skipped)) add(f);
     } else if (!fs::exists(arg, ec) && hasGlobCharacters(arg)) {
       inputs.from_folder_or_glob = true;
       for (const std::string& f : globTraces(arg, problem)) add(f);

@@ -10,6 +10,7 @@ namespace steplint::cli {
 struct TraceInputs {
   std::vector<std::string> files;     // in argument order; a folder's and a glob's sorted by name
   std::vector<std::string> problems;  // "DIR: no trace files in it", "PATTERN: matches nothing"
+  std::vector<std::string> skipped;   // a folder's trace-named entries that are no file to read
   bool from_folder_or_glob = false;   // a folder or pattern was given: the user means a job
 };
 

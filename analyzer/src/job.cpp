@@ -262,28 +262,44 @@ std::vector<Job> groupJobs(std::vector<RankSummary> ranks, std::vector<std::stri
   return jobs;
 }
 
+namespace {
+
+// Ranks the job lacks, and ranks no world of its size has (a rank number at or above
+// world_size: a file whose distributedInfo disagrees, or a summary edited by hand).
+void rankCoverageWarnings(const Job& job, std::vector<std::string>& warnings) {
+  if (job.world_size <= 0) return;
+  std::set<int64_t> present;
+  for (const RankSummary& s : job.ranks) {
+    if (s.rank >= 0 && s.rank < job.world_size)
+      present.insert(s.rank);
+    else
+      warnings.push_back(s.source + ": rank " + std::to_string(s.rank) +
+                         " is outside the job's world_size " + std::to_string(job.world_size) +
+                         "; compared with the others all the same");
+  }
+  if (static_cast<int64_t>(present.size()) >= job.world_size) return;
+  // The first 16 missing ranks, then how many more (a 64-rank job with one trace listed 16
+  // of 63 as if they were all). world_size comes from a file: the absent ranks are counted
+  // from the present ones, and the walk stops at the 16 listed.
+  const int64_t absent = job.world_size - static_cast<int64_t>(present.size());
+  std::string missing;
+  for (int64_t r = 0, shown = 0; r < job.world_size && shown < 16; ++r)
+    if (present.count(r) == 0) missing += (shown++ ? ", " : "") + std::to_string(r);
+  if (absent > 16) missing += " and " + std::to_string(absent - 16) + " more";
+  warnings.push_back("only " + std::to_string(present.size()) + " of " +
+                     std::to_string(job.world_size) + " ranks have a trace (missing: " + missing +
+                     "): the comparison covers those present");
+}
+
+}  // namespace
+
 JobAnalysis analyzeJob(const Job& job, const JobOptions& options) {
   JobAnalysis out;
   out.identity = job.identity;
   out.world_size = job.world_size;
   out.warnings = job.warnings;
   const size_t n = job.ranks.size();
-  if (job.world_size > 0 && static_cast<int64_t>(n) < job.world_size) {
-    // The first 16 missing ranks, then how many more (a 64-rank job with one trace listed 16
-    // of 63 as if they were all). world_size comes from a file: the absent ranks are counted
-    // from the present ones, and the walk stops at the 16 listed.
-    std::set<int64_t> present;
-    for (const RankSummary& s : job.ranks)
-      if (s.rank >= 0 && s.rank < job.world_size) present.insert(s.rank);
-    const int64_t absent = job.world_size - static_cast<int64_t>(present.size());
-    std::string missing;
-    for (int64_t r = 0, shown = 0; r < job.world_size && shown < 16; ++r)
-      if (present.count(r) == 0) missing += (shown++ ? ", " : "") + std::to_string(r);
-    if (absent > 16) missing += " and " + std::to_string(absent - 16) + " more";
-    out.warnings.push_back("only " + std::to_string(n) + " of " + std::to_string(job.world_size) +
-                           " ranks have a trace (missing: " + missing +
-                           "): the comparison covers those present");
-  }
+  rankCoverageWarnings(job, out.warnings);
   out.ranks.resize(n);
   for (size_t r = 0; r < n; ++r)
     out.ranks[r].rank = job.ranks[r].rank, out.ranks[r].source = job.ranks[r].source;

@@ -177,6 +177,19 @@ TEST_CASE("job: a step one rank repeats and another lacks is not compared, no cr
   CHECK(result.straggler == 2);
 }
 
+TEST_CASE("job: a rank number outside world_size is said, and the rank it hides is missing") {
+  Job job = plantedJob(2, 0, 8);
+  job.ranks[3].rank = 9;  // rank 3's file claims rank 9 of 4
+  const JobAnalysis result = analyzeJob(job);
+  REQUIRE(result.warnings.size() >= 2);
+  CHECK(result.warnings[0] ==
+        "rank3.json: rank 9 is outside the job's world_size 4; compared "
+        "with the others all the same");
+  CHECK(result.warnings[1].find("only 3 of 4 ranks have a trace (missing: 3)") !=
+        std::string::npos);
+  CHECK(result.straggler == 2);
+}
+
 TEST_CASE("job: one rank or no collectives is not checked") {
   Job one = plantedJob(0, 0, 0);
   one.ranks.resize(1);

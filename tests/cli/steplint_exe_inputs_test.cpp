@@ -63,6 +63,25 @@ TEST_CASE("inputs: a FIFO whose writer starts late is read (#12)", "[cli][input]
   CHECK(nlohmann::json::parse(r.out).value("schema", "") == "steplint.summary/1");
 }
 
+TEST_CASE("inputs: a folder's dangling links and FIFOs named like traces are said, not dropped",
+          "[cli][input]") {
+  const std::string dir = scratchPath("odd_folder");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(kTiny, dir + "/a.json");
+  std::filesystem::create_symlink(dir + "/gone.json", dir + "/rank9.pt.trace.json");
+  REQUIRE(mkfifo((dir + "/rank5.pt.trace.json").c_str(), 0600) == 0);
+  const RunResult r = runSteplint({"summary", "--format", "json", dir});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);  // the trace that is there is read; the FIFO is never opened
+  CHECK(r.err.find("steplint: warning: " + dir +
+                   "/rank9.pt.trace.json: skipped: a symbolic link to nothing (or a loop of "
+                   "links)") != std::string::npos);
+  CHECK(r.err.find("steplint: warning: " + dir +
+                   "/rank5.pt.trace.json: skipped: a FIFO, not a "
+                   "file") != std::string::npos);
+}
+
 TEST_CASE("inputs: devices are refused by what they are (#12)", "[cli][input]") {
   const RunResult trace = runSteplint({"summary", "/dev/zero"});
   CHECK(trace.exit_code == 2);
