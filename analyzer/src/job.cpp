@@ -137,12 +137,37 @@ std::vector<int64_t> commonSteps(const Job& job, std::vector<std::string>& warni
   return common;
 }
 
+// Ranks late together in at least half the steps (their late_ranks), most often late first.
+// Two slow ranks of four take turns arriving last by a hair: counting only the last one named
+// either in half the steps, and three of eight no straggler at all.
+std::vector<int64_t> lateTogether(const std::vector<JobStep>& steps) {
+  std::map<int64_t, int64_t> in_late_set;
+  for (const JobStep& s : steps)
+    for (int64_t r : s.late_ranks) ++in_late_set[r];
+  std::vector<std::pair<int64_t, int64_t>> persistent;  // (steps, rank)
+  for (const auto& [rank, n] : in_late_set)
+    if (2 * n >= static_cast<int64_t>(steps.size())) persistent.emplace_back(n, rank);
+  std::sort(persistent.begin(), persistent.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  std::vector<int64_t> out;
+  for (const auto& p : persistent) out.push_back(p.second);
+  return out;
+}
+
 void verdict(JobAnalysis& out) {
   std::map<int64_t, int64_t> late_count;
   for (const JobStep& s : out.steps)
     if (s.straggler >= 0) ++late_count[s.straggler];
   for (const auto& [rank, n] : late_count)
     if (n > out.straggler_steps) out.straggler = rank, out.straggler_steps = n;
+  if (std::vector<int64_t> together = lateTogether(out.steps); together.size() >= 2) {
+    // The steps in which one of them was the last: the others waited for the set.
+    out.straggler = together.front();
+    out.late_together = std::move(together);
+    out.straggler_steps = 0;
+    for (const JobStep& s : out.steps) out.straggler_steps += out.stragglerLateIn(s);
+  }
   // A rank late in only a few steps is noise or a one-off (a checkpoint, a GC pause), not a
   // straggler.
   if (out.straggler < 0 || 2 * out.straggler_steps < static_cast<int64_t>(out.steps.size())) {
@@ -153,7 +178,7 @@ void verdict(JobAnalysis& out) {
   std::map<LateCause, int64_t> causes;
   double late = 0;
   for (const JobStep& s : out.steps)
-    if (s.straggler == out.straggler) ++causes[s.cause], late += static_cast<double>(s.late_ns);
+    if (out.stragglerLateIn(s)) ++causes[s.cause], late += static_cast<double>(s.late_ns);
   out.mean_late_ns = late / static_cast<double>(out.straggler_steps);
   out.straggler_cause =
       std::max_element(causes.begin(), causes.end(), [](const auto& a, const auto& b) {
@@ -162,6 +187,29 @@ void verdict(JobAnalysis& out) {
 }
 
 }  // namespace
+
+bool JobAnalysis::stragglerLateIn(const JobStep& step) const {
+  if (step.straggler < 0) return false;
+  if (late_together.empty()) return step.straggler == straggler;
+  return std::find(late_together.begin(), late_together.end(), step.straggler) !=
+         late_together.end();
+}
+
+std::string JobAnalysis::stragglerText() const {
+  if (late_together.empty()) return "rank " + std::to_string(straggler);
+  std::string text = "ranks ";
+  for (size_t i = 0; i < late_together.size(); ++i)
+    text += (i == 0                          ? ""
+             : i + 1 == late_together.size() ? " and "
+                                             : ", ") +
+            std::to_string(late_together[i]);
+  return text;
+}
+
+size_t JobAnalysis::waitingRanks() const {
+  const size_t late = std::max<size_t>(1, late_together.size());
+  return ranks.size() > late ? ranks.size() - late : 0;
+}
 
 std::string_view lateCauseName(LateCause c) {
   switch (c) {
@@ -359,6 +407,9 @@ JobAnalysis analyzeJob(const Job& job, const JobOptions& options) {
           static_cast<int64_t>(options.noise_fraction * static_cast<double>(step.median_step_ns)));
       if (step.late_ns >= noise) {
         step.straggler = rank_ids[late];
+        for (size_t r = 0; r < n; ++r)
+          if (comm.took_part[r] && comm.wait_ns[r] - comm.wait_ns[late] < noise)
+            step.late_ranks.push_back(rank_ids[r]);
         ++out.ranks[late].straggler_steps;
         std::vector<Parts> parts;
         for (size_t r = 0; r < n; ++r)

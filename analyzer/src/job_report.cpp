@@ -95,8 +95,10 @@ void printJobText(std::ostream& out, const JobAnalysis& job) {
   printRanks(out, job);
   if (!job.steps.empty()) printSteps(out, job);
   if (job.straggler >= 0) {
-    out << "Straggler: rank " << job.straggler << ", late in " << job.straggler_steps << " of "
-        << job.steps.size() << " steps by " << formatMs(job.mean_late_ns)
+    out << "Straggler: " << job.stragglerText()
+        << (job.late_together.empty() ? "" : " (late together)") << ", late in "
+        << job.straggler_steps << " of " << job.steps.size() << " steps by "
+        << formatMs(job.mean_late_ns)
         << " ms on average; cause: " << lateCauseName(job.straggler_cause) << "\n";
   } else if (job.has_collectives && job.ranks.size() >= 2) {
     out << "No straggler: no rank keeps the others waiting in most steps beyond the noise threshold.\n";
@@ -144,6 +146,7 @@ nlohmann::json jobToJson(const JobAnalysis& job) {
       row["cause"] = lateCauseName(s.cause);
       row["cause_excess_ms"] = static_cast<double>(s.cause_excess_ns) / 1e6;
       if (!s.grown_kernels.empty()) row["grown_kernels"] = namedTimes(s.grown_kernels);
+      if (s.late_ranks.size() > 1) row["late_ranks"] = s.late_ranks;
     }
     steps.push_back(std::move(row));
   }
@@ -153,8 +156,9 @@ nlohmann::json jobToJson(const JobAnalysis& job) {
                       {"cause", lateCauseName(job.straggler_cause)},
                       {"late_steps", job.straggler_steps},
                       {"mean_late_ms", job.mean_late_ns / 1e6}};
-  else
-    j["straggler"] = nullptr;
+  if (job.straggler >= 0 && !job.late_together.empty())
+    j["straggler"]["late_together"] = job.late_together;
+  if (job.straggler < 0) j["straggler"] = nullptr;
   j["warnings"] = job.warnings;
   j["not_checked"] = job.not_checked;
   return j;

@@ -190,6 +190,28 @@ TEST_CASE("job: a rank number outside world_size is said, and the rank it hides 
   CHECK(result.straggler == 2);
 }
 
+TEST_CASE("job: two ranks slow together are named together, not one by a tie-break") {
+  // Ranks 2 and 3 both load 8 ms longer; the others wait for whichever arrives last, which
+  // alternates by a hair: counting only the last one named rank 2 in half the steps.
+  Job job = plantedJob(2, 1, 8, 6);
+  job.ranks[3].steps = job.ranks[2].steps;
+  for (size_t i = 0; i < job.ranks[3].steps.size(); i += 2)
+    job.ranks[3].steps[i].collectives[1].dur_ns -= 50'000;  // rank 3 last in every other step
+  const JobAnalysis result = analyzeJob(job);
+  CHECK(result.straggler == 2);
+  CHECK(result.late_together == std::vector<int64_t>{2, 3});
+  CHECK(result.straggler_steps == 6);
+  CHECK(result.stragglerText() == "ranks 2 and 3");
+  CHECK(result.waitingRanks() == 2);
+  CHECK(result.straggler_cause == LateCause::kInputPipeline);
+  SECTION("one slow rank stays alone") {
+    const JobAnalysis alone = analyzeJob(plantedJob(2, 1, 8, 6));
+    CHECK(alone.late_together.empty());
+    CHECK(alone.stragglerText() == "rank 2");
+    CHECK(alone.waitingRanks() == 3);
+  }
+}
+
 TEST_CASE("job: one rank or no collectives is not checked") {
   Job one = plantedJob(0, 0, 0);
   one.ranks.resize(1);

@@ -22,11 +22,14 @@ const analyzer::JobRank* rankOf(const analyzer::JobAnalysis& job, const std::str
 std::string waitNote(const analyzer::JobAnalysis& job, const analyzer::JobRank& rank,
                      double wait_ms) {
   char buf[200];
-  if (job.straggler >= 0 && job.straggler != rank.rank)
+  const bool late = rank.rank == job.straggler ||
+                    std::find(job.late_together.begin(), job.late_together.end(), rank.rank) !=
+                        job.late_together.end();
+  if (job.straggler >= 0 && !late)
     std::snprintf(buf, sizeof(buf),
-                  "; %.1f ms/step of it is waiting for rank %lld (SL701), which only that rank's "
-                  "fix removes",
-                  wait_ms, static_cast<long long>(job.straggler));
+                  "; %.1f ms/step of it is waiting for %s (SL701), which only %s removes", wait_ms,
+                  job.stragglerText().c_str(),
+                  job.late_together.empty() ? "that rank's fix" : "their fixes");
   else
     std::snprintf(buf, sizeof(buf),
                   "; %.1f ms/step of it is waiting for slower ranks (the job report, SL703)",

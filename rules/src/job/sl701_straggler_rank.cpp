@@ -18,8 +18,7 @@ std::string ms(double ns) {
   return buf;
 }
 
-std::string fixFor(LateCause cause, int64_t rank) {
-  const std::string r = "rank " + std::to_string(rank);
+std::string fixFor(LateCause cause, const std::string& r) {
   switch (cause) {
     case LateCause::kInputPipeline:
       return "Speed up " + r +
@@ -63,15 +62,16 @@ class StragglerRankRule : public analyzer::JobRule {
     std::map<std::string, int64_t>
         grown;  // kernels that grew on the straggler, over its late steps
     for (const analyzer::JobStep& s : job.steps) {
-      if (s.straggler != job.straggler) continue;
+      if (!job.stragglerLateIn(s)) continue;
       d.evidence.steps.push_back(s.number);
       for (const analyzer::NamedTime& k : s.grown_kernels) grown[k.name] += k.ns;
     }
     const double steps = static_cast<double>(job.steps.size());
     const double per_step_ns = job.mean_late_ns * static_cast<double>(job.straggler_steps) / steps;
-    const double others = static_cast<double>(job.ranks.size() - 1);
-    d.message = "rank " + std::to_string(job.straggler) + " keeps the other " +
-                std::to_string(job.ranks.size() - 1) + " rank(s) waiting in " +
+    const double others = static_cast<double>(job.waitingRanks());
+    const bool together = !job.late_together.empty();
+    d.message = job.stragglerText() + (together ? " keep" : " keeps") + " the other " +
+                std::to_string(job.waitingRanks()) + " rank(s) waiting in " +
                 std::to_string(job.straggler_steps) + " of " + std::to_string(job.steps.size()) +
                 " steps, " + ms(job.mean_late_ns) + " ms each time; cause: " +
                 std::string(analyzer::lateCauseName(job.straggler_cause));
@@ -92,10 +92,12 @@ class StragglerRankRule : public analyzer::JobRule {
     d.evidence.metrics.push_back({"waiting_ranks", others});
     d.saving.per_step_ms = per_step_ns / 1e6;
     if (job.median_step_ns > 0) d.saving.fraction_of_step = per_step_ns / job.median_step_ns;
-    d.saving.method = "every other rank waits this long per step for rank " +
-                      std::to_string(job.straggler) +
-                      "; were it as fast as the median rank, none would";
-    d.fix.push_back(fixFor(job.straggler_cause, job.straggler));
+    if (together)
+      d.message += "; they are late together, so fixing one of them alone saves nothing";
+    d.saving.method = "every other rank waits this long per step for " + job.stragglerText() +
+                      (together ? "; were they all as fast as the median rank, none would"
+                                : "; were it as fast as the median rank, none would");
+    d.fix.push_back(fixFor(job.straggler_cause, job.stragglerText()));
     d.fingerprint_key = "rank" + std::to_string(job.straggler);
     sink.report(std::move(d));
   }

@@ -70,6 +70,9 @@ struct JobStep {
   int64_t collectives = 0;  // matched in this step
   int64_t straggler = -1;   // the rank the others waited for (-1: none above noise)
   int64_t late_ns = 0;      // the median other rank's wait minus the straggler's
+  /// The straggler and every rank that arrived within the noise threshold of it: those the
+  /// others waited for together (one rank when it alone is late).
+  std::vector<int64_t> late_ranks;
   LateCause cause = LateCause::kNone;
   int64_t cause_excess_ns = 0;           // how much longer the cause's part took on the straggler
   std::vector<NamedTime> grown_kernels;  // kernels longer on the straggler than the others' median
@@ -99,6 +102,16 @@ struct JobAnalysis {
   LateCause straggler_cause = LateCause::kNone;
   int64_t straggler_steps = 0;
   double mean_late_ns = 0;  // over the straggler's late steps
+  /// When several ranks are late together in most steps (each in a step's late_ranks in at
+  /// least half of them): all of them, the straggler first; the others wait for the last of
+  /// them, so fixing one alone saves nothing. Empty when the straggler is alone.
+  std::vector<int64_t> late_together;
+  /// Whether the others waited for the straggler (or one of late_together) in `step`.
+  bool stragglerLateIn(const JobStep& step) const;
+  /// "rank 2", or "ranks 2 and 3", "ranks 2, 5 and 6" when several are late together.
+  std::string stragglerText() const;
+  /// How many ranks wait for the straggler (or the ranks late together).
+  size_t waitingRanks() const;
   double mean_wait_ns = 0;  // all ranks, all steps: time lost at collectives per rank and step
   std::vector<std::string> warnings;     // the job's and the analysis's
   std::vector<std::string> not_checked;  // what could not be decided, and why
