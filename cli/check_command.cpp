@@ -130,10 +130,19 @@ bool CheckCommand::resolveConfig(analyzer::LintConfig& config, analyzer::GateOpt
   if (!max_regression_.empty()) gate.limits.clear();  // flags replace the file's limits
   for (const std::string& text : max_regression_) {
     analyzer::RegressionLimit limit;
-    if (std::string problem = analyzer::parseRegressionLimit(text, limit); !problem.empty())
+    if (std::string problem = analyzer::parseRegressionLimit(text, limit); !problem.empty()) {
       errors.push_back({"", "--max-regression", "'" + text + "': " + problem});
-    else
+      continue;
+    }
+    // One limit per key (step or category), the strictest: "5%,3%" gave two SL801 findings
+    // with one fingerprint.
+    const auto same = std::find_if(
+        gate.limits.begin(), gate.limits.end(),
+        [&](const analyzer::RegressionLimit& l) { return l.category == limit.category; });
+    if (same == gate.limits.end())
       gate.limits.push_back(limit);
+    else
+      same->max_fraction = std::min(same->max_fraction, limit.max_fraction);
   }
   if (gate.limits.empty()) gate.limits.push_back({});  // the documented default: step time +5%
   CliLintOverrides flags;

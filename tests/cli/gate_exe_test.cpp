@@ -216,4 +216,16 @@ TEST_CASE("gate: a baseline does not hide SL801, and --ignore SL801 turns the ga
   CHECK(off.err.find("regression gate") == std::string::npos);
 }
 
+TEST_CASE("gate: a limit given twice counts once, the stricter", "[cli][gate]") {
+  const std::string base = makeRun("base", "--noise-seed 1");
+  const std::string slow = makeRun("slow", "--noise-seed 2 --kernel-slowdown 1.1");
+  const RunResult r = runSteplint({"check", "--select", "SL801", "--format", "json", slow,
+                                   "--compare", base, "--max-regression", "5%,3%"});
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  const nlohmann::json t = firstTrace(r);
+  REQUIRE(t["findings"].size() == 1);  // not one per spelling of the step limit
+  CHECK(t["findings"][0]["message"].get<std::string>().find("limit +3.0%") != std::string::npos);
+}
+
 }  // namespace steplint::test
