@@ -67,6 +67,8 @@ class _Recorder:
         self.start_forked_rank.restype = ctypes.c_int
         self.stop = lib.steplint_stop
         self.stop.restype = ctypes.c_int
+        self.is_recording = lib.steplint_is_recording
+        self.is_recording.restype = ctypes.c_int
 
     def set(self, key, value):
         import json
@@ -213,8 +215,28 @@ def _instrument(torch, recorder):
             recorder.stop()
 
     atexit.register(at_exit)
+    _finish_at_os_exit(recorder, at_exit)
     _record_forked_ranks(torch, recorder, at_exit)
     return recorder, at_exit
+
+
+def _finish_at_os_exit(recorder, write_final_settings):
+    """os._exit() ends the process without atexit handlers, ours and the collector's included: a
+    program that ends with it (to skip a slow teardown or a hung process group) left an
+    unfinished trace. The wrapper finishes the trace first, in a process that records: a forked
+    DataLoader worker also ends in os._exit() and records nothing."""
+    original = os._exit
+
+    def _exit(status):
+        try:
+            if recorder.is_recording():
+                write_final_settings()
+                recorder.stop()
+        except Exception:
+            pass
+        original(status)
+
+    os._exit = _exit
 
 
 def _ended_by_keyboard_interrupt():

@@ -132,6 +132,7 @@ class Session {
       std::lock_guard<std::mutex> lock(s.schedule_mutex);
       s.schedule = Schedule(config_.schedule);
       s.windows.clear();
+      s.step_start_ns = -1;
       s.marked_steps.store(false, std::memory_order_relaxed);
       s.live.store(true, std::memory_order_relaxed);
       updateCaptureLocked(s, origin_ns_);

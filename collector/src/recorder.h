@@ -67,9 +67,9 @@ uint64_t nextExternalId() noexcept;
 void onStepBegin(int64_t step) noexcept;
 void onStepEnd() noexcept;
 /// A training iteration found live (iteration_counter.h) in a trainer without step markers:
-/// advances the schedule and takes the memory sample as a step marker would, but writes no
-/// ProfilerStep range (the analyzer finds the steps itself). Ignored once this session has
-/// seen a step marker.
+/// advances the schedule and takes the memory sample as a step marker would. Without a schedule
+/// it writes no ProfilerStep range (the analyzer finds the steps itself); under one, each
+/// captured iteration becomes ProfilerStep#k. Ignored once this session has seen a step marker.
 void onIterationDetected() noexcept;
 
 /// True once the atexit handler runs, that is inside exit(): the static objects a library built

@@ -43,6 +43,7 @@ struct Globals {
   Schedule schedule;
   bool device_tracing = true;  // what the CUPTI source was last told (setCollecting)
   std::vector<std::pair<int64_t, int64_t>> windows;  // captured [start, end); end = max while open
+  int64_t step_start_ns = -1;  // when the current step (marked or counted live) began
 
   // Sources of stopped sessions stay alive until the next start: a trainer thread may still
   // hold the pointer it loaded from activeActivitySource() just before stop.

@@ -56,6 +56,7 @@ void stepBoundary(Globals& s) noexcept {
   bool toggle = false, device_tracing = false;
   {
     std::lock_guard<std::mutex> lock(s.schedule_mutex);
+    s.step_start_ns = now;
     s.schedule.onStepBegin();
     updateCaptureLocked(s, now);
     device_tracing = wantDeviceTracing(s.schedule);
@@ -85,10 +86,39 @@ void onStepBegin(int64_t /*step*/) noexcept {
   stepBoundary(s);
 }
 
+/// Under a schedule, a captured iteration counted live (no step marker) is written as
+/// ProfilerStep#k, k as the schedule counts, from the boundary that began it to this one, as
+/// torch.profiler writes one per prof.step(). Without it the analyzer had to find the steps of
+/// a short window itself, and the window's last iteration, whose end (the next optimizer op)
+/// lies outside the window, was lost: `--schedule 1,1,2,1` gave no step at all.
+void writeCountedStep(Globals& s, int64_t now) noexcept {
+  int64_t start = -1, step = 0;
+  {
+    std::lock_guard<std::mutex> lock(s.schedule_mutex);
+    if (!s.schedule.scheduled() || !s.schedule.capturing()) return;
+    start = s.step_start_ns;
+    step = s.schedule.stepsSeen() - 1;
+  }
+  if (start < 0) return;
+  try {
+    const std::string name = "ProfilerStep#" + std::to_string(step);
+    HostEvent e;
+    e.name = name;
+    e.start_ns = start;
+    e.end_ns = now;
+    e.external_id = nextExternalId();
+    e.kind = HostKind::kUserAnnotation;
+    e.flags = kFlagStep;
+    recordHostEvent(e);
+  } catch (...) {
+  }
+}
+
 void onIterationDetected() noexcept {
   Globals& s = recorderGlobals();
   if (!s.live.load(std::memory_order_relaxed) || s.marked_steps.load(std::memory_order_relaxed))
     return;
+  writeCountedStep(s, nowNs());
   stepBoundary(s);
 }
 

@@ -25,6 +25,8 @@ class Schedule {
   SchedulePhase phase() const noexcept { return phase_; }
   /// Events are kept only in kActive.
   bool capturing() const noexcept { return phase_ == SchedulePhase::kActive; }
+  /// Whether a schedule was asked for at all (else every step is kActive).
+  bool scheduled() const noexcept { return config_.enabled; }
   /// Steps begun so far.
   int64_t stepsSeen() const noexcept { return steps_; }
 

@@ -126,6 +126,49 @@ TEST_CASE("session: the schedule keeps only active steps") {
   CHECK(span[0]->start_ns <= step2[0]->start_ns);
 }
 
+TEST_CASE("session: iterations counted live under a schedule are written as their steps") {
+  // A trainer without step markers (steplint record): without these ranges the window's last
+  // iteration, whose end lies outside it, was lost.
+  ScratchDir dir;
+  const std::string path = dir.file("counted.pt.trace.json");
+  sc::CollectorConfig c = testConfig(path);
+  REQUIRE(sc::parseSchedule("1,1,2,1", &c.schedule));
+  REQUIRE(sc::startSession(c) == sc::StartResult::kStarted);
+  for (int64_t n = 0; n < 6; ++n) {
+    sc::onIterationDetected();
+    const int64_t t = sc::nowNs();
+    recordOp(("op" + std::to_string(n)).c_str(), t, t + 10);
+  }
+  REQUIRE(sc::stopSession());
+  steplint::trace::TraceModel m;
+  REQUIRE(steplint::test::importFile(path, m).ok());
+  for (int n = 0; n < 6; ++n) {
+    INFO("step " << n);
+    const auto step = eventsNamed(m, "ProfilerStep#" + std::to_string(n));
+    REQUIRE(step.size() == (n == 2 || n == 3 ? 1u : 0u));
+    if (step.empty()) continue;
+    // From its boundary to the next: it holds its own iteration's op and no other.
+    for (int k = 2; k < 4; ++k) {
+      const auto op = eventsNamed(m, "op" + std::to_string(k));
+      REQUIRE(op.size() == 1);
+      const bool inside =
+          op[0]->start_ns >= step[0]->start_ns && op[0]->end_ns() <= step[0]->end_ns();
+      CHECK(inside == (k == n));
+    }
+  }
+}
+
+TEST_CASE("session: without a schedule, iterations counted live add no step ranges") {
+  ScratchDir dir;
+  const std::string path = dir.file("unscheduled.pt.trace.json");
+  REQUIRE(sc::startSession(testConfig(path)) == sc::StartResult::kStarted);
+  for (int64_t n = 0; n < 3; ++n) sc::onIterationDetected();
+  REQUIRE(sc::stopSession());
+  steplint::trace::TraceModel m;
+  REQUIRE(steplint::test::importFile(path, m).ok());
+  for (int n = 0; n < 3; ++n) CHECK(eventsNamed(m, "ProfilerStep#" + std::to_string(n)).empty());
+}
+
 TEST_CASE("session: a tiny buffer budget drops events and the trailer counts them") {
   ScratchDir dir;
   const std::string path = dir.file("drop.pt.trace.json");

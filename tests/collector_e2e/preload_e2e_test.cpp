@@ -163,8 +163,13 @@ TEST_CASE("unmarked sample under a schedule: iterations are counted live, the ac
                                       {{"STEPLINT_SCHEDULE", "2,1,3,1"}});
   INFO(notes(t));
   REQUIRE(t.model.events.size() > 100);
-  CHECK(countPrefixed(t.model, "ProfilerStep#") == 0);  // no ranges are invented
   CHECK(t.countNamed("aten::addmm") == 3 * 3);
+  // Each captured iteration is a step, as prof.step() would write it: the last one too, whose
+  // end (the next optimizer op) lies outside the window.
+  CHECK(countPrefixed(t.model, "ProfilerStep#") == 3);
+  for (const char* step : {"ProfilerStep#3", "ProfilerStep#4", "ProfilerStep#5"})
+    CHECK(t.countNamed(step) == 1);
+  CHECK(t.summary.steps.steps.size() == 3);
 }
 
 TEST_CASE("SIGINT to a recorded trainer still yields a valid trace", "[torch]") {

@@ -334,6 +334,39 @@ TEST_CASE("steplint record on Python: Ctrl-C still leaves a complete trace (#16)
   CHECK(matmuls == 31);  // every op before the interrupt
 }
 
+TEST_CASE("steplint record on Python: a program ending in os._exit() leaves a complete trace",
+          "[torch][python]") {
+  requireTorchPython();
+  // os._exit() runs no exit handler: the trace stayed an unfinished .partial (0 bytes when the
+  // program ran under a second). A forked worker that ends the same way must change nothing.
+  const std::string script = scratchPath("os_exit.py");
+  std::ofstream(script) << "import os, torch\n"
+                           "x = torch.randn(32, 32)\n"
+                           "for i in range(20):\n"
+                           "    y = x @ x\n"
+                           "pid = os.fork()\n"
+                           "if pid == 0:\n"
+                           "    os._exit(0)\n"
+                           "os.waitpid(pid, 0)\n"
+                           "os._exit(3)\n";
+  const std::string trace = scratchPath("os_exit.pt.trace.json");
+  const std::string log = scratchPath("os_exit.log");
+  const int rc = runProcess(
+      {STEPLINT_EXE, "record", "--no-report", "-o", trace, "--", kPython, script}, {}, log);
+  const std::string output = readFile(log);
+  INFO(output);
+  CHECK(rc == 3);  // the program's own status
+  CHECK(output.find("did not finish") == std::string::npos);
+  REQUIRE(std::filesystem::exists(trace));
+  CHECK_FALSE(std::filesystem::exists(trace + ".partial"));
+  const nlohmann::json doc = nlohmann::json::parse(readFile(trace), nullptr, false);
+  REQUIRE_FALSE(doc.is_discarded());
+  size_t matmuls = 0;
+  for (const auto& e : doc["traceEvents"]) matmuls += e.value("name", "") == "aten::matmul";
+  CHECK(matmuls == 20);
+  CHECK(doc.contains("cudnn_benchmark"));  // the final settings were written before the end
+}
+
 TEST_CASE("steplint record on Python keeps the environment's sitecustomize working", "[python]") {
   const std::string dir = scratchPath("own_site");
   std::filesystem::create_directories(dir);
