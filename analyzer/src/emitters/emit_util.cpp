@@ -151,12 +151,16 @@ std::string markdownCell(std::string_view text) {
   for (char c : displayText(line)) {
     switch (c) {
       // GFM's backslash escapes: a backslash of the text must not escape our '|' (it would
-      // end the cell), and '[', ']', '*', '`' would start links, images, emphasis or code.
+      // end the cell), and '[', ']', '*', '`' would start links, images, emphasis or code;
+      // '_' and '~' too: the loader's `_SingleProcessDataLoaderIter.__next__` showed "next" in
+      // bold, and "~" pairs strike text through.
       case '\\':
       case '|':
       case '[':
       case ']':
       case '*':
+      case '_':
+      case '~':
       case '`':
         out += '\\';
         out += c;
