@@ -55,6 +55,11 @@ void CheckCommand::addReportOptions(CLI::App& app, bool with_output) {
     app.add_option("-o,--output", output_path_,
                    "Write the report to FILE instead of standard output")
         ->type_name("FILE");
+  else
+    app.add_option("--report-output", output_path_,
+                   "Write the report to FILE instead of standard output (where the trainer "
+                   "writes too)")
+        ->type_name("FILE");
   CLI::Option* config =
       app.add_option("--config", config_path_, "Use this steplint.toml or pyproject.toml")
           ->type_name("FILE");
@@ -158,7 +163,7 @@ bool CheckCommand::resolveConfig(analyzer::LintConfig& config, analyzer::GateOpt
 
 bool CheckCommand::profileBase(analyzer::RunProfile& base) const {
   trace::TraceModel model;  // released before the new traces are read
-  if (!importTraceReporting(compare_path_, model)) return false;
+  if (!importTraceReporting(compare_path_, model, &warnings_)) return false;
   analyzer::SummaryOptions options;
   options.steps = step_flags_.options();
   analyzer::TraceSummary summary = analyzer::summarize(model, options);
@@ -177,8 +182,7 @@ void CheckCommand::gateTrace(const trace::TraceModel& model, const analyzer::Gat
   // What diff would say first: other devices, another model, no steps. A CPU-only base
   // against a GPU run is no regression of the code, and the gate must say so.
   const std::vector<std::string> notes = analyzer::diffRuns(base, next).notes;
-  for (const std::string& n : notes)
-    printWarning("regression gate, " + entry.lint.source + ": " + n);
+  for (const std::string& n : notes) warn("regression gate, " + entry.lint.source + ": " + n);
   analyzer::addGateResults(checks, compare_path_, entry.lint, notes);
 }
 
@@ -218,7 +222,7 @@ bool CheckCommand::lintTraces(const std::vector<JobInput>& inputs,
     }
     const std::string& path = input.path;
     trace::TraceModel model;  // one trace in memory at a time
-    if (!importTraceReporting(path, model)) {
+    if (!importTraceReporting(path, model, &warnings_)) {
       all_ok = false;
       continue;
     }
@@ -241,6 +245,11 @@ bool CheckCommand::lintTraces(const std::vector<JobInput>& inputs,
     report.traces.push_back(std::move(entry));
   }
   return all_ok;
+}
+
+void CheckCommand::warn(std::string text) const {
+  printWarning(text);
+  warnings_.push_back(std::move(text));
 }
 
 bool CheckCommand::writeReport(const analyzer::LintReport& report) const {
@@ -301,6 +310,7 @@ bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::
     JobInputResult result = summarizeRanks(inputs_, options);
     all_ok = result.all_imported;
     ranks_ = std::move(result.ranks);
+    warnings_.insert(warnings_.end(), result.warnings.begin(), result.warnings.end());
   }
   if (!looksLikeJob(ranks_)) return all_ok;
   // A trace that names no rank is no part of the job: it keeps its own findings.
@@ -340,7 +350,7 @@ bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::
                                      }),
                       report.traces.end());
   for (const analyzer::JobAnalysis& job : jobs) {
-    for (const std::string& w : job.warnings) printWarning(w);
+    for (const std::string& w : job.warnings) warn(w);
     for (analyzer::TraceReport& rank : report.traces) rules::scopeRankFindings(job, rank.lint);
     analyzer::TraceReport entry;
     entry.summary.source = jobSource(job);
@@ -359,8 +369,24 @@ bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::
     worse += outcome.worse;
     report.traces.push_back(std::move(entry));
   }
-  for (const std::string& w : warnings) printWarning(w);
+  for (const std::string& w : warnings) warn(w);
   return all_ok;
+}
+
+bool CheckCommand::resolveOptions(analyzer::LintConfig& config, analyzer::GateOptions& gate,
+                                  analyzer::BaselineOptions& baseline_options,
+                                  analyzer::Baseline& baseline) const {
+  if (!checkOutputs() || !resolveConfig(config, gate, baseline_options)) return false;
+  if (!max_regression_.empty() && compare_path_.empty()) {
+    printError("--max-regression needs --compare BASE: the run to compare against");
+    return false;
+  }
+  if (baseline_path_.empty()) return true;
+  if (std::string problem = analyzer::loadBaseline(baseline_path_, baseline); !problem.empty()) {
+    printError(baseline_path_ + ": " + problem);
+    return false;
+  }
+  return true;
 }
 
 bool CheckCommand::checkBeforeRun(const std::string& trace) {
@@ -368,18 +394,8 @@ bool CheckCommand::checkBeforeRun(const std::string& trace) {
   analyzer::LintConfig config;
   analyzer::GateOptions gate;
   analyzer::BaselineOptions baseline_options;
-  if (!checkOutputs() || !resolveConfig(config, gate, baseline_options)) return false;
-  if (!max_regression_.empty() && compare_path_.empty()) {
-    printError("--max-regression needs --compare BASE: the run to compare against");
-    return false;
-  }
   analyzer::Baseline baseline;
-  if (!baseline_path_.empty()) {
-    if (std::string problem = analyzer::loadBaseline(baseline_path_, baseline); !problem.empty()) {
-      printError(baseline_path_ + ": " + problem);
-      return false;
-    }
-  }
+  if (!resolveOptions(config, gate, baseline_options, baseline)) return false;
   std::error_code ec;
   if (!compare_path_.empty() && !fs::is_regular_file(compare_path_, ec)) {
     printError("--compare " + compare_path_ + ": " +
@@ -395,30 +411,19 @@ int CheckCommand::runOn(std::vector<std::string> traces) {
 }
 
 int CheckCommand::run() {
-  if (!checkOutputs()) return kExitUsageError;
+  warnings_.clear();
   analyzer::LintConfig config;
   analyzer::GateOptions gate;
   analyzer::BaselineOptions baseline_options;
-  if (!resolveConfig(config, gate, baseline_options)) return kExitUsageError;
-  if (!max_regression_.empty() && compare_path_.empty()) {
-    printError("--max-regression needs --compare BASE: the run to compare against");
-    return kExitUsageError;
-  }
+  analyzer::Baseline baseline;
+  if (!resolveOptions(config, gate, baseline_options, baseline)) return kExitUsageError;
   analyzer::RunProfile base;
   if (!compare_path_.empty() && !profileBase(base)) return kExitUsageError;
-  analyzer::Baseline baseline;
-  if (!baseline_path_.empty()) {
-    if (std::string problem = analyzer::loadBaseline(baseline_path_, baseline); !problem.empty()) {
-      printError(baseline_path_ + ": " + problem);
-      return kExitUsageError;
-    }
-    if (baseline.version != 2)
-      printNote(
-          baseline_path_ + " is a " +
-          (baseline.version == 1 ? "steplint.baseline/1" : "hand-written") +
-          " baseline: its entries apply to every trace and carry no sizes, so a finding that grew is not "
-          "reported again; rewrite it with --write-baseline to scope them");
-  }
+  if (!baseline_path_.empty() && baseline.version != 2)
+    printNote(baseline_path_ + " is a " +
+              (baseline.version == 1 ? "steplint.baseline/1" : "hand-written") +
+              " baseline: its entries apply to every trace and carry no sizes, so a finding that "
+              "grew is not reported again; rewrite it with --write-baseline to scope them");
   analyzer::LintReport report;
   for (const analyzer::RuleDefinition* rule : config.selectedRules(rules_))
     report.selected.push_back(rule->info());
@@ -438,7 +443,7 @@ int CheckCommand::run() {
   };
   const TraceInputs inputs = expandTraceInputs(traces_);
   for (const std::string& problem : inputs.problems) printError(problem);
-  for (const std::string& skipped : inputs.skipped) printWarning(skipped);
+  for (const std::string& skipped : inputs.skipped) warn(skipped);
   inputs_ = classifyInputs(inputs.files);
   ranks_.clear();
   // A folder or glob of a job's ranks: its traces are not linted one by one unless --per-rank
@@ -455,6 +460,8 @@ int CheckCommand::run() {
   if (job_first_ && report.traces.empty() && !inputs_.empty())
     all_ok = lint_each(inputs_) && all_ok;
   if (report.traces.empty()) return kExitUsageError;  // nothing to report; errors already printed
+  report.warnings = carried_warnings_;
+  report.warnings.insert(report.warnings.end(), warnings_.begin(), warnings_.end());
   if (!writeReport(report)) return kExitUsageError;
   if (format_ != "text" && report.suppressedCount() > 0)
     printNote(std::to_string(report.suppressedCount()) + " finding(s) suppressed by the baseline " +

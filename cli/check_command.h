@@ -34,8 +34,9 @@ class CheckCommand final : public Command {
   void addOptions(CLI::App& app) override;
   int run() override;
 
-  /// Declares every option except TRACE (and -o/--output unless `with_output`); for commands
-  /// that end in a check, such as `steplint record`.
+  /// Declares every option except TRACE; the report's file is -o/--output when `with_output`,
+  /// else --report-output (for commands that end in a check, such as `steplint record`, whose
+  /// -o is the trace).
   void addReportOptions(CLI::App& app, bool with_output);
   /// Runs the check on `traces` with the options parsed so far; returns an ExitCode.
   int runOn(std::vector<std::string> traces);
@@ -43,6 +44,14 @@ class CheckCommand final : public Command {
   /// selectors, --max-regression, the --compare and --baseline files, the outputs), checked
   /// up front: a trainer is not run for minutes only to have its report refused. Prints why.
   bool checkBeforeRun(const std::string& trace);
+  /// The report's format when it is not text and goes to standard output (else empty): after
+  /// `steplint record` it would follow the trainer's own output there.
+  std::string machineFormatOnStdout() const {
+    return format_ != "text" && output_path_.empty() ? format_ : std::string();
+  }
+  /// A warning the caller printed about the traces before the check (`steplint record`: the
+  /// recording did not finish): the report carries it with its own (LintReport::warnings).
+  void carryWarning(std::string text) { carried_warnings_.push_back(std::move(text)); }
   /// As --per-rank: a job's report keeps each rank's own findings besides the job's.
   void keepRankFindings() { per_rank_ = true; }
 
@@ -51,6 +60,12 @@ class CheckCommand final : public Command {
   /// `gate` gets the [compare] limits, replaced by --max-regression flags when given.
   bool resolveConfig(analyzer::LintConfig& config, analyzer::GateOptions& gate,
                      analyzer::BaselineOptions& baseline) const;
+  /// Everything run() and checkBeforeRun() refuse before reading a trace: the outputs, the
+  /// config and flags, --max-regression without --compare, the --baseline file (loaded into
+  /// `baseline`). Prints why and returns false on any.
+  bool resolveOptions(analyzer::LintConfig& config, analyzer::GateOptions& gate,
+                      analyzer::BaselineOptions& baseline_options,
+                      analyzer::Baseline& baseline) const;
   /// --compare BASE: imports and analyses the base run once; false (after printing why) when
   /// it cannot be read.
   bool profileBase(analyzer::RunProfile& base) const;
@@ -81,6 +96,8 @@ class CheckCommand final : public Command {
   /// False (after printing why) when -o or --write-baseline names a directory or an input
   /// (a trace or --config; for -o also --baseline).
   bool checkOutputs() const;
+  /// Prints a warning and keeps it for the report (LintReport::warnings).
+  void warn(std::string text) const;
   /// Renders the report to stdout or -o FILE; false (after printing why) on a write error.
   bool writeReport(const analyzer::LintReport& report) const;
 
@@ -94,6 +111,8 @@ class CheckCommand final : public Command {
   bool job_first_ = false;  // a folder or glob of a job's ranks, without --per-rank
   // Filled by lintTraces (several traces) or lintJobs: each rank's compact summary.
   mutable std::vector<analyzer::RankSummary> ranks_;
+  std::vector<std::string> carried_warnings_;
+  mutable std::vector<std::string> warnings_;  // this run's, as printed
 
   std::vector<std::string> traces_;
   std::string format_ = "text";

@@ -97,7 +97,10 @@ JobInputResult summarizeRanks(const std::vector<JobInput>& inputs, const JobInpu
       continue;
     }
     if (!options.unranked_alone || done.rank.rank >= 0)
-      for (const std::string& w : done.warnings) printWarning(w);
+      for (const std::string& w : done.warnings) {
+        printWarning(w);
+        result.warnings.push_back(w);
+      }
     result.ranks.push_back(std::move(done.rank));
   }
   return result;

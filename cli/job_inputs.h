@@ -44,6 +44,7 @@ struct JobInputResult {
   std::vector<analyzer::RankSummary>
       ranks;                 // the traces that imported and the summary files, in argument order
   bool all_imported = true;  // false after printing an error for a trace
+  std::vector<std::string> warnings;  // the import warnings printed
 };
 
 /// Imports and reduces the trace inputs, several at once, and adds the rank-summary inputs;

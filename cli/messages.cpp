@@ -63,13 +63,17 @@ std::vector<std::string> importWarnings(const std::string& path, const trace::Tr
   return lines;
 }
 
-bool importTraceReporting(const std::string& path, trace::TraceModel& model) {
+bool importTraceReporting(const std::string& path, trace::TraceModel& model,
+                          std::vector<std::string>* warnings) {
   const trace::ImportStatus status = trace::importTraceFile(path, model);
   if (!status.ok()) {
     printError(describeImportError(path, status));
     return false;
   }
-  for (const std::string& line : importWarnings(path, model)) printWarning(line);
+  for (const std::string& line : importWarnings(path, model)) {
+    printWarning(line);
+    if (warnings != nullptr) warnings->push_back(line);
+  }
   return true;
 }
 

@@ -34,7 +34,9 @@ std::vector<std::string> importWarningLines(const std::string& path,
 std::vector<std::string> importWarnings(const std::string& path, const trace::TraceModel& model);
 
 /// Imports one trace for a subcommand: on failure prints the one error line and returns
-/// false; import warnings (error and data-loss counters) are printed but do not fail it.
-bool importTraceReporting(const std::string& path, trace::TraceModel& model);
+/// false; import warnings (error and data-loss counters) are printed, and appended to
+/// `warnings` when given, but do not fail it.
+bool importTraceReporting(const std::string& path, trace::TraceModel& model,
+                          std::vector<std::string>* warnings = nullptr);
 
 }  // namespace steplint::cli

@@ -300,16 +300,22 @@ int RecordCommand::runTrainer(const CollectorLibraries& libs, const std::string&
 }
 
 void RecordCommand::warnAbout(const StagedTrace& trace, const collector::StatusMessage* failure,
-                              int wait_status) const {
-  if (!trace.problem.empty()) printWarning(trace.problem + "; the trace is " + trace.path);
+                              int wait_status) {
+  // The report carries each warning too: its reader may see nothing else of the run.
+  if (!trace.problem.empty()) {
+    printWarning(trace.problem + "; the trace is " + trace.path);
+    check_.carryWarning(trace.problem + "; the trace is " + trace.path);
+  }
   if (trace.state != StagedTrace::State::kPartial) return;
   const std::string analysing = no_report_ ? "" : "; analysing the incomplete trace";
-  if (failure != nullptr) {
-    printError(trace.path + ": " + failure->text + analysing);
-  } else {
-    printWarning(trace.path + ": the recording did not finish (" + unfinishedCause(wait_status) +
-                 ")" + analysing);
-  }
+  const std::string why =
+      failure != nullptr ? failure->text
+                         : "the recording did not finish (" + unfinishedCause(wait_status) + ")";
+  if (failure != nullptr)
+    printError(trace.path + ": " + why + analysing);
+  else
+    printWarning(trace.path + ": " + why + analysing);
+  check_.carryWarning(trace.path + ": " + why + "; the trace is incomplete");
 }
 
 int RecordCommand::reportTraces(std::vector<StagedTrace> traces, int wait_status,
@@ -415,6 +421,11 @@ int RecordCommand::run() {
     }
   }
   if (!no_report_ && !check_.checkBeforeRun(output_path_)) return kExitUsageError;
+  // `record --format json > report.json` would hold the trainer's prints too.
+  if (const std::string format = check_.machineFormatOnStdout(); !no_report_ && !format.empty())
+    printNote("the " + format +
+              " report follows the trainer's own output on standard output; --report-output "
+              "FILE writes it apart");
   TraceStaging staging;
   std::string problem;
   if (!staging.reserve(output_path_, &problem)) {

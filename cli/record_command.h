@@ -66,9 +66,10 @@ class RecordCommand final : public Command {
   /// --summary-dir: each trace's `summary --format json` document (with its rank summary) as
   /// DIR/<trace name>.summary.json. False after printing why one could not be written.
   bool writeSummaries(const std::vector<StagedTrace>& traces) const;
-  /// Warns about a trace that is not where it should be or is cut short.
+  /// Warns about a trace that is not where it should be or is cut short; the report carries
+  /// the warning too.
   void warnAbout(const StagedTrace& trace, const collector::StatusMessage* failure,
-                 int wait_status) const;
+                 int wait_status);
 
   CheckCommand check_;
   std::vector<std::string> command_;

@@ -110,7 +110,7 @@ TEST_CASE("record: a file at -o that is no trace is refused before the program r
   CHECK(readFile(script) == "import torch\n");
   CHECK(othersIn(dir, {"train.py"}).empty());  // no marker: the program did not run
   SECTION("an empty file or an earlier trace, gzipped or not, may be replaced") {
-    for (const std::string& name : {"empty.json", "old.json"}) {
+    for (const std::string name : {"empty.json", "old.json"}) {
       std::ofstream(dir + "/" + name) << (name == "old.json" ? kOldTrace : "");
       CHECK(runSteplint(
                 {"record", "--no-report", "-o", dir + "/" + name, "--", dir + "/no-such-program"})
@@ -141,6 +141,8 @@ TEST_CASE("record: report options a check would refuse are refused before the pr
   refuses({"--compare", dir + "/nope.json"}, "--compare " + dir + "/nope.json: no such file");
   refuses({"--max-regression", "5%"}, "--max-regression needs --compare BASE");
   refuses({"--config", dir + "/missing.toml"}, "missing.toml");
+  refuses({"--report-output", trace}, trace + ": ");  // the report would replace the trace
+  refuses({"--report-output", dir}, dir + ": ");
   // --no-report: no report, nothing to refuse.
   CHECK(recordTouching(trace, marker, {"--select", "SL9999"}).exit_code != 2);
 }

@@ -268,6 +268,25 @@ TEST_CASE("data-loss import warnings go to stderr and keep exit code 0", "[cli]"
   CHECK(found);
 }
 
+TEST_CASE("check: the report carries the import warnings, in every machine format", "[cli]") {
+  // They went to stderr only: a CI job reading the JSON or SARIF saw a clean, whole result.
+  const RunResult json = runSteplint({"check", "--format", "json", kTruncated});
+  const nlohmann::json doc = nlohmann::json::parse(json.out);
+  REQUIRE(doc.at("warnings").size() == json.errLines().size());
+  for (size_t i = 0; i < json.errLines().size(); ++i)
+    CHECK("steplint: warning: " + doc["warnings"][i].get<std::string>() == json.errLines()[i]);
+  CHECK(doc["warnings"][0].get<std::string>().find("json_truncated") != std::string::npos);
+  const nlohmann::json sarif =
+      nlohmann::json::parse(runSteplint({"check", "--format", "sarif", kTruncated}).out);
+  bool found = false;
+  for (const nlohmann::json& n : sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"])
+    found = found || (n["level"] == "warning" && n["message"]["text"] == doc["warnings"][0]);
+  CHECK(found);
+  CHECK(nlohmann::json::parse(runSteplint({"check", "--format", "json", kTinyTrace}).out)
+            .at("warnings")
+            .empty());
+}
+
 // Issue 13: on an MTIA trace steplint said "CUDA activity was not captured" (SL002) and
 // "conv/matmul ops compute on the CPU ... (est. saving 4.4 ms/step, 49%)" (SL604).
 TEST_CASE("check on an MTIA trace: device work counted, no CUDA claim", "[cli][accelerator]") {

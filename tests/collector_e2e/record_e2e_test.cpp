@@ -9,6 +9,8 @@
 #include <fstream>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "e2e_support.h"
 
 namespace steplint::e2e {
@@ -29,6 +31,25 @@ TEST_CASE("steplint record passes the trainer's exit code through and prints the
   std::string error;
   REQUIRE(lintTrace(trace, t, &error));
   CHECK(t.countNamed("ProfilerStep#7") == 1);
+}
+
+TEST_CASE("steplint record --report-output keeps a JSON report apart from the trainer's output",
+          "[torch]") {
+  // On standard output the report would follow the trainer's prints: not JSON any more.
+  const std::string trace = scratchPath("report-output.pt.trace.json.gz");
+  const std::string report = scratchPath("report-output.json");
+  const std::string log = scratchPath("report-output.log");
+  const int rc = runProcess(
+      {STEPLINT_EXE, "record", "-o", trace, "--no-cupti", "--no-config", "--format", "json",
+       "--report-output", report, "--", SLOW_TRAINER, "--steps", "8", "--steplint-steps"},
+      {}, log);
+  INFO(readFile(log));
+  CHECK(rc == 0);
+  const nlohmann::json doc = nlohmann::json::parse(readFile(report));
+  CHECK(doc.at("traces").at(0).at("source").get<std::string>().find("report-output.pt.trace") !=
+        std::string::npos);
+  CHECK(readFile(log).find("\"traces\"") == std::string::npos);
+  CHECK(readFile(log).find("--report-output") == std::string::npos);  // no note: it is apart
 }
 
 TEST_CASE("steplint record samples host memory every step: a held 8 MiB per step is SL404",

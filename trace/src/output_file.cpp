@@ -8,6 +8,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 namespace steplint::trace {
 namespace {
@@ -86,7 +87,16 @@ std::string writeReplacing(const std::string& path, std::string_view contents,
 
 std::string checkOutputPath(const std::string& path, const std::vector<std::string>& inputs) {
   struct stat out {};
-  if (::stat(path.c_str(), &out) != 0) return {};  // not there yet, so it is no input either
+  if (::stat(path.c_str(), &out) != 0) {
+    // Not there yet, but an input may be too: `steplint record` checks its report's path
+    // against the trace it is about to write.
+    std::error_code ec;
+    const std::filesystem::path spelled = std::filesystem::absolute(path, ec).lexically_normal();
+    for (const std::string& input : inputs)
+      if (!ec && std::filesystem::absolute(input, ec).lexically_normal() == spelled)
+        return "is the same file as the input " + input + " (refusing to overwrite an input)";
+    return {};
+  }
   if (S_ISDIR(out.st_mode)) return "is a directory";
   if (!S_ISREG(out.st_mode)) return {};  // /dev/null, a FIFO: writing cannot harm an input
   for (const std::string& input : inputs) {

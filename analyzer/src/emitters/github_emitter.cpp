@@ -87,6 +87,8 @@ void GithubEmitter::emit(const LintReport& report, const EmitOptions& options,
           << '\n';
     }
   }
+  for (const std::string& w : report.warnings)
+    out << "::warning title=steplint::" << escapeData(w) << '\n';
 }
 
 }  // namespace steplint::analyzer

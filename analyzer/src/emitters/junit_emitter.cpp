@@ -104,6 +104,13 @@ void JunitEmitter::emit(const LintReport& report, const EmitOptions& options,
         << "\" tests=\"" << c.tests << "\" failures=\"" << c.failures
         << "\" errors=\"0\" skipped=\"" << c.skipped << "\">\n";
     for (const RuleOutcome& o : suites[i]) printTestcase(out, o);
+    // JUnit has no warning element, and <testsuites> no log: the run's warnings go to the
+    // first suite's system-err, which Jenkins and GitLab show beside its tests.
+    if (i == 0 && !report.warnings.empty()) {
+      out << "    <system-err>";
+      for (const std::string& w : report.warnings) out << xmlEscape("warning: " + w + "\n");
+      out << "</system-err>\n";
+    }
     out << "  </testsuite>\n";
   }
   out << "</testsuites>\n";

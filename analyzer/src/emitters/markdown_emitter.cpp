@@ -86,6 +86,10 @@ void MarkdownEmitter::emit(const LintReport& report, const EmitOptions& options,
     printNotChecked(out, t.lint);
     if (t.suppressed > 0) out << "_" << t.suppressed << " suppressed by the baseline._\n\n";
   }
+  if (report.warnings.empty()) return;
+  out << "**Warnings**\n\n";
+  for (const std::string& w : report.warnings) out << "- " << emit::markdownCell(w) << '\n';
+  out << '\n';
 }
 
 }  // namespace steplint::analyzer

@@ -127,6 +127,8 @@ void SarifEmitter::emit(const LintReport& report, const EmitOptions& options,
     for (const NotChecked& n : t.lint.not_checked)
       notifications.push_back(notificationFor(n, index[n.code], path));
   }
+  for (const std::string& w : report.warnings)
+    notifications.push_back({{"level", "warning"}, {"message", {{"text", w}}}});
   const json driver = {{"name", "steplint"},
                        {"informationUri", kProjectUrl},
                        {"version", report.tool_version},

@@ -8,4 +8,5 @@ list(APPEND STEPLINT_RULE_TESTS
   emitters/github_emitter_test.cpp
   emitters/markdown_emitter_test.cpp
   emitters/hostile_text_test.cpp
+  emitters/report_warnings_test.cpp
 )

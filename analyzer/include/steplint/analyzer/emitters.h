@@ -42,6 +42,11 @@ struct LintReport {
   std::vector<RuleInfo> selected;
   Severity fail_on = Severity::kWarning;
   std::string tool_version;  // "0.1.0"
+  /// What makes a result partial or less certain, as `steplint: warning:` said it on stderr
+  /// (events lost on import, ranks missing from a job, inputs skipped, a recording that did not
+  /// finish, the gate's notes): a CI job reading only the report must see them too. Text
+  /// output leaves them to stderr.
+  std::vector<std::string> warnings;
   /// Rule code -> the doc page's "What it does" paragraph (SARIF fullDescription); optional.
   std::map<std::string, std::string> rule_descriptions;
 

@@ -18,7 +18,8 @@
 namespace steplint::trace {
 
 /// Checks before any work is done that `path` may be written: not a directory, and not the
-/// same file (device and inode, so other spellings and hard links count) as any of `inputs`.
+/// same file (device and inode, so other spellings and hard links count; for a path that does
+/// not exist yet, the same absolute path) as any of `inputs`.
 /// Returns "" or one phrase without the path: "is a directory", "is the same file as the
 /// input t.json (refusing to overwrite an input)".
 std::string checkOutputPath(const std::string& path, const std::vector<std::string>& inputs);
