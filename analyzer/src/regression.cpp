@@ -36,7 +36,7 @@ std::string percentText(double fraction) {
 std::string pText(double p) { return p < 0.001 ? "< 0.001" : "= " + formatFixed(p, 3); }
 
 void decide(const GateOptions& options, const std::vector<int64_t>& base,
-            const std::vector<int64_t>& next, GateCheck& c) {
+            const std::vector<int64_t>& next, double base_step_ns, GateCheck& c) {
   const std::string figures = c.what + " " + formatMs(c.base_mean_ns) + " -> " +
                               formatMs(c.new_mean_ns) + " ms/step (" + percentText(c.change()) +
                               ", limit +" + formatFixed(100.0 * c.limit.max_fraction, 1) + "%)";
@@ -51,6 +51,13 @@ void decide(const GateOptions& options, const std::vector<int64_t>& base,
   }
   if (!(c.change() > c.limit.max_fraction)) {
     c.reason = figures + ": within the limit";
+    return;
+  }
+  const double floor_ns = options.min_step_share * base_step_ns;
+  if (c.limit.category && c.new_mean_ns - c.base_mean_ns < floor_ns) {
+    c.reason = figures + ", but it grew by under " +
+               formatFixed(100.0 * options.min_step_share, 1) + "% of the base step (" +
+               formatMs(floor_ns) + " ms): too little to matter";
     return;
   }
   c.p_value = mannWhitneyGreater(base, next).p_greater;
@@ -151,6 +158,7 @@ double GateCheck::change() const {
 std::vector<GateCheck> runGate(const RunProfile& base, const RunProfile& next,
                                const GateOptions& options) {
   std::vector<GateCheck> out;
+  const double base_step_ns = mean(base.step_ns);
   for (const RegressionLimit& limit : options.limits) {
     GateCheck c;
     c.limit = limit;
@@ -162,7 +170,7 @@ std::vector<GateCheck> runGate(const RunProfile& base, const RunProfile& next,
     c.new_mean_ns = mean(n);
     c.base_steps = b.size();
     c.new_steps = n.size();
-    decide(options, b, n, c);
+    decide(options, b, n, base_step_ns, c);
     out.push_back(std::move(c));
   }
   return out;

@@ -42,6 +42,10 @@ struct GateOptions {
   std::vector<RegressionLimit> limits;
   double alpha = 0.05;   // one-sided significance level of the test
   size_t min_steps = 5;  // per run; below it the test cannot reach alpha reliably
+  /// A category's growth must also be this share of the base run's mean step: `kernel=10%` on
+  /// a category of 0.01 ms per step would otherwise fail CI for 0.001 ms, however significant.
+  /// The step limit itself needs no floor (its percentage is of the step already).
+  double min_step_share = 0.005;
 };
 
 struct MannWhitneyResult {
