@@ -129,3 +129,26 @@ TEST_CASE("a category's growth must also matter to the step", "[regression]") {
   CHECK(analyzer::runGate(run(steps, 1000), run(steps, 3000), options)[0].verdict ==
         GateVerdict::kRegressed);
 }
+
+TEST_CASE("several limits are corrected for together (Holm)", "[regression]") {
+  // Eight steps each: a step-time shift that one limit alone calls significant at 0.05 is
+  // not once three limits share the budget, while a clear shift still fails.
+  const auto base = run({100, 102, 98, 101, 99, 100, 103, 97}, 50);
+  const auto marginal = run({100, 104, 101, 103, 102, 105, 104, 100}, 50);
+  analyzer::GateOptions one;
+  one.limits = {{std::nullopt, 0.01}};
+  const auto alone = analyzer::runGate(base, marginal, one);
+  REQUIRE(alone[0].verdict == GateVerdict::kRegressed);
+  REQUIRE(alone[0].p_value > 0.05 / 3);
+  analyzer::GateOptions three = one;
+  three.limits = {
+      {std::nullopt, 0.01}, {StepCategory::kKernel, 0.10}, {StepCategory::kOther, 0.10}};
+  const auto corrected = analyzer::runGate(base, marginal, three);
+  CHECK(corrected[0].verdict == GateVerdict::kPass);
+  CHECK(corrected[0].p_value == Approx(alone[0].p_value));
+  CHECK(corrected[0].reason.find("not significant once corrected for the 3 limits checked") !=
+        std::string::npos);
+  const auto clear =
+      analyzer::runGate(base, run({120, 122, 118, 121, 119, 120, 123, 117}, 50), three);
+  CHECK(clear[0].verdict == GateVerdict::kRegressed);
+}
