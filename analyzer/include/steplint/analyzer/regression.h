@@ -45,7 +45,7 @@ struct GateOptions {
   /// A category's growth must also be this share of the base run's mean step: `kernel=10%` on
   /// a category of 0.01 ms per step would otherwise fail CI for 0.001 ms, however significant.
   /// The step limit itself needs no floor (its percentage is of the step already).
-  double min_step_share = 0.005;
+  double min_step_share = 0.001;
 };
 
 struct MannWhitneyResult {
