@@ -222,8 +222,9 @@ bool CheckCommand::lintTraces(const std::vector<JobInput>& inputs,
     }
     const std::string& path = input.path;
     trace::TraceModel model;  // one trace in memory at a time
-    if (!importTraceReporting(path, model, &warnings_)) {
-      all_ok = false;
+    bool skipped = false;
+    if (!importTraceReporting(path, model, &warnings_, input.expanded ? &skipped : nullptr)) {
+      all_ok = all_ok && skipped;
       continue;
     }
     analyzer::TraceReport entry;
@@ -444,7 +445,7 @@ int CheckCommand::run() {
   const TraceInputs inputs = expandTraceInputs(traces_);
   for (const std::string& problem : inputs.problems) printError(problem);
   for (const std::string& skipped : inputs.skipped) warn(skipped);
-  inputs_ = classifyInputs(inputs.files);
+  inputs_ = classifyInputs(inputs.files, inputs.expanded);
   ranks_.clear();
   // A folder or glob of a job's ranks: its traces are not linted one by one unless --per-rank
   // asks, or the gate compares each rank with the base. Whether it is a job is known from the

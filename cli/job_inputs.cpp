@@ -40,11 +40,13 @@ void importOne(const std::string& path, const JobInputOptions& options, int pars
 
 }  // namespace
 
-std::vector<JobInput> classifyInputs(const std::vector<std::string>& paths) {
+std::vector<JobInput> classifyInputs(const std::vector<std::string>& paths,
+                                     const std::set<std::string>& expanded) {
   std::vector<JobInput> inputs(paths.size());
   for (size_t i = 0; i < paths.size(); ++i) {
     JobInput& input = inputs[i];
     input.path = paths[i];
+    input.expanded = expanded.count(input.path) > 0;
     const trace::FilePeek peek = trace::peekFile(input.path);
     std::string problem;
     if (analyzer::readRankSummaryFile(input.path, peek, input.rank, problem)) {
@@ -92,8 +94,14 @@ JobInputResult summarizeRanks(const std::vector<JobInput>& inputs, const JobInpu
     }
     Slot& done = slots[slot++];
     if (!done.status.ok()) {
-      printError(describeImportError(input.path, done.status));
-      result.all_imported = false;
+      if (input.expanded && isOtherJson(input.path, done.status)) {
+        const std::string line = skippedOtherJson(input.path, done.status);
+        printWarning(line);
+        result.warnings.push_back(line);
+      } else {
+        printError(describeImportError(input.path, done.status));
+        result.all_imported = false;
+      }
       continue;
     }
     if (!options.unranked_alone || done.rank.rank >= 0)

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,11 +25,15 @@ struct JobInput {
   /// kRankSummary: the file's whole rank summary. kTrace: who the trace is (source, rank,
   /// world size), as far as its first bytes say. kFailed: nothing; the error was printed.
   analyzer::RankSummary rank;
+  /// Found in a folder or by a pattern, not named: if it turns out to be another JSON document
+  /// (a config or metrics file beside the traces), it is skipped with a warning, not an error.
+  bool expanded = false;
 };
 
 /// Sorts `paths` (argument order kept). A rank-summary file (`steplint summary --format json`)
 /// is read whole here, being small; a broken one gets its error printed. Traces are only peeked.
-std::vector<JobInput> classifyInputs(const std::vector<std::string>& paths);
+std::vector<JobInput> classifyInputs(const std::vector<std::string>& paths,
+                                     const std::set<std::string>& expanded = {});
 
 struct JobInputOptions {
   analyzer::SummaryOptions summary;

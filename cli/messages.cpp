@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "steplint/analyzer/display_text.h"
+#include "steplint/trace/peek.h"
 
 namespace steplint::cli {
 namespace {
@@ -63,9 +64,26 @@ std::vector<std::string> importWarnings(const std::string& path, const trace::Tr
   return lines;
 }
 
+bool isOtherJson(const std::string& path, const trace::ImportStatus& status) {
+  return status.error == trace::ImportError::kNotATrace && trace::peekFile(path).mayBeOtherJson();
+}
+
+std::string skippedOtherJson(const std::string& path, const trace::ImportStatus& status) {
+  std::string why = describeImportError(path, status);
+  why.insert(path.size() + 2, "skipped: ");
+  return why;
+}
+
 bool importTraceReporting(const std::string& path, trace::TraceModel& model,
-                          std::vector<std::string>* warnings) {
+                          std::vector<std::string>* warnings, bool* skipped) {
   const trace::ImportStatus status = trace::importTraceFile(path, model);
+  if (!status.ok() && skipped != nullptr && isOtherJson(path, status)) {
+    *skipped = true;
+    const std::string line = skippedOtherJson(path, status);
+    printWarning(line);
+    if (warnings != nullptr) warnings->push_back(line);
+    return false;
+  }
   if (!status.ok()) {
     printError(describeImportError(path, status));
     return false;

@@ -35,8 +35,16 @@ std::vector<std::string> importWarnings(const std::string& path, const trace::Tr
 
 /// Imports one trace for a subcommand: on failure prints the one error line and returns
 /// false; import warnings (error and data-loss counters) are printed, and appended to
-/// `warnings` when given, but do not fail it.
+/// `warnings` when given, but do not fail it. With `skipped` (a file a folder or pattern
+/// brought in), a file that is another JSON document is a warning instead (skippedOtherJson),
+/// and *skipped says so.
 bool importTraceReporting(const std::string& path, trace::TraceModel& model,
-                          std::vector<std::string>* warnings = nullptr);
+                          std::vector<std::string>* warnings = nullptr, bool* skipped = nullptr);
+
+/// The import failed because `path` is a JSON document but no trace (a config or metrics file
+/// beside the traces), not because it is broken or unreadable.
+bool isOtherJson(const std::string& path, const trace::ImportStatus& status);
+/// "FILE: skipped: not a trace (...)".
+std::string skippedOtherJson(const std::string& path, const trace::ImportStatus& status);
 
 }  // namespace steplint::cli

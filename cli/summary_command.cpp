@@ -88,8 +88,9 @@ void summarizeEach(const std::vector<JobInput>& inputs, const analyzer::SummaryO
       continue;
     }
     trace::TraceModel model;  // one trace in memory at a time
-    if (!importTraceReporting(input.path, model)) {
-      out.any_failed = true;
+    bool skipped = false;
+    if (!importTraceReporting(input.path, model, nullptr, input.expanded ? &skipped : nullptr)) {
+      out.any_failed = out.any_failed || !skipped;
       continue;
     }
     analyzer::TraceSummary summary = analyzer::summarize(model, options);
@@ -168,7 +169,7 @@ int SummaryCommand::run() {
 
   bool any_failed = !inputs.problems.empty();
   std::vector<analyzer::RankSummary> ranks;
-  const std::vector<JobInput> classified = classifyInputs(inputs.files);
+  const std::vector<JobInput> classified = classifyInputs(inputs.files, inputs.expanded);
   // A folder or glob of a job's ranks without --per-rank: import several ranks at once and keep
   // only their summaries. Explicit files, and a folder that is no job, get one report per trace.
   const bool job_first = inputs.from_folder_or_glob && !per_rank_ && looksLikeJob(classified);

@@ -74,15 +74,19 @@ TraceInputs expandTraceInputs(const std::vector<std::string>& arguments) {
   TraceInputs inputs;
   // Repeated paths are kept: the job report warns about a rank given twice.
   auto add = [&](const std::string& path) { inputs.files.push_back(path); };
+  auto add_found = [&](const std::string& path) {
+    add(path);
+    inputs.expanded.insert(path);
+  };
   for (const std::string& arg : arguments) {
     std::error_code ec;
     std::string problem;
     if (fs::is_directory(arg, ec)) {
       inputs.from_folder_or_glob = true;
-      for (const std::string& f : folderTraces(arg, problem, inputs.skipped)) add(f);
+      for (const std::string& f : folderTraces(arg, problem, inputs.skipped)) add_found(f);
     } else if (!fs::exists(arg, ec) && hasGlobCharacters(arg)) {
       inputs.from_folder_or_glob = true;
-      for (const std::string& f : globTraces(arg, problem)) add(f);
+      for (const std::string& f : globTraces(arg, problem)) add_found(f);
     } else {
       add(arg);
     }

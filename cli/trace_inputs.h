@@ -2,6 +2,7 @@
 // as torch.profiler's tensorboard_trace_handler writes one per rank) and quoted globs.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@ struct TraceInputs {
   std::vector<std::string> problems;  // "DIR: no trace files in it", "PATTERN: matches nothing"
   std::vector<std::string> skipped;   // a folder's trace-named entries that are no file to read
   bool from_folder_or_glob = false;   // a folder or pattern was given: the user means a job
+  std::set<std::string> expanded;     // the files a folder or pattern brought in, not named
 };
 
 /// True for the names torch.profiler and steplint give traces: *.json, *.json.gz.

@@ -82,6 +82,36 @@ TEST_CASE("inputs: a folder's dangling links and FIFOs named like traces are sai
                    "file") != std::string::npos);
 }
 
+TEST_CASE("inputs: a folder's other JSON files are skipped with a warning, broken traces not",
+          "[cli][input]") {
+  // A config or metrics file beside the traces made the whole run exit 2, report and all.
+  const std::string dir = scratchPath("other_json_folder");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(kTiny, dir + "/a.pt.trace.json");
+  std::ofstream(dir + "/config.json") << R"({"lr": 0.1, "epochs": 3})";
+  const std::string said = "steplint: warning: " + dir +
+                           "/config.json: skipped: not a trace (a JSON object without traceEvents";
+  const RunResult summary = runSteplint({"summary", "--format", "json", dir});
+  INFO(summary.err);
+  CHECK(summary.exit_code == 0);
+  CHECK(summary.err.find(said) != std::string::npos);
+  CHECK(nlohmann::json::parse(summary.out).size() == 1);
+  const RunResult check = runSteplint({"check", "--no-config", "--format", "json", dir});
+  INFO(check.err);
+  CHECK(check.exit_code != 2);  // 1: the trace's own findings
+  const nlohmann::json report = nlohmann::json::parse(check.out);
+  REQUIRE(report.at("warnings").size() == 1);
+  CHECK(("steplint: warning: " + report["warnings"][0].get<std::string>()).rfind(said, 0) == 0);
+  // Named on the command line it is an error, and so is a trace-named file that is broken.
+  CHECK(runSteplint({"check", "--no-config", dir + "/config.json"}).exit_code == 2);
+  std::ofstream(dir + "/b.pt.trace.json") << "{\"traceEvents\": [{\"ph\": ";
+  std::ofstream(dir + "/c.pt.trace.json");  // empty: a rank that crashed before writing
+  const RunResult broken = runSteplint({"summary", dir});
+  CHECK(broken.exit_code == 2);
+  CHECK(broken.err.find("steplint: error: " + dir + "/c.pt.trace.json: ") != std::string::npos);
+}
+
 TEST_CASE("inputs: devices are refused by what they are (#12)", "[cli][input]") {
   const RunResult trace = runSteplint({"summary", "/dev/zero"});
   CHECK(trace.exit_code == 2);
