@@ -236,6 +236,9 @@ std::string InferredInputWait::method() const {
                   static_cast<long long>(longest_step));
     out += buf;
   }
+  out +=
+      "; a batch fetched after the forward starts (nanoGPT fetches the next one before the "
+      "backward) is not seen";
   return out;
 }
 

@@ -297,6 +297,7 @@ TEST_CASE("input wait: an evaluation without autograd nodes ends the input phase
                            "in 2 of 6 steps); the evaluation, and what follows it until the "
                            "training forward (a checkpoint, the next batch), is not counted") !=
         std::string::npos);
+  CHECK(wait.method().find("a batch fetched after the forward starts") != std::string::npos);
 }
 
 TEST_CASE("input wait: a loader op named like the forward's first op is still input",
@@ -322,6 +323,30 @@ TEST_CASE("input wait: a loader op named like the forward's first op is still in
   REQUIRE(wait.inferred);
   CHECK(wait.per_step_ns == std::vector<int64_t>{ns(400), ns(400), ns(400)});
   CHECK(wait.steps_by_end[static_cast<size_t>(InputEnd::kForwardWithoutGrad)] == 0);
+}
+
+TEST_CASE("input wait: a batch fetched between forward and backward is not seen, and said so",
+          "[input_wait]") {
+  // nanoGPT's order (h6 D9): forward, then the next batch (4 ms of ops without autograd
+  // nodes), then backward. Only the prefix before the forward is an input phase: empty here.
+  TestTrace t;
+  for (int n = 0; n < 3; ++n) {
+    const double b = 10 * kStepUs * n;
+    const int64_t s = 10 * n;
+    t.step(n, b, 10 * kStepUs);
+    t.op("aten::linear", b, 100);
+    t.seqOp("aten::t", b + 1, 4, s);
+    t.seqOp("aten::addmm", b + 10, 80, s + 1);
+    t.seqOp("aten::stack", b + 200, 4000, s + 2);  // get_batch
+    t.op("autograd::engine::evaluate_function: AddmmBackward0", b + 4300, 100);
+  }
+  t.finalize();
+  const analyzer::StepResult steps = analyzer::computeSteps(t.model);
+  const analyzer::InferredInputWait wait = analyzer::inferInputWait(t.model, steps);
+  REQUIRE(wait.inferred);
+  CHECK(wait.per_step_ns == std::vector<int64_t>{0, 0, 0});
+  CHECK(wait.method().find("; a batch fetched after the forward starts (nanoGPT fetches the next "
+                           "one before the backward) is not seen") != std::string::npos);
 }
 
 TEST_CASE("input wait: phases far above their median are averaged, and the method says so",

@@ -12,7 +12,8 @@
 //
 // An evaluation at the top of an iteration (nanoGPT's estimate_loss() under torch.no_grad(),
 // then torch.save) creates no autograd node: the phase ends where such a forward starts, known
-// by the training forward's first ops, by name and in order.
+// by the training forward's first ops, by name and in order. Only the prefix is looked at: a
+// batch fetched after the forward (nanoGPT fetches the next one before the backward) is not.
 //
 // tb_plugin, HTA and TraceLens compute no data-loading figure without the named ranges
 // (tb_plugin counts this time as CPU Exec or Other), so this is steplint's own; every figure
