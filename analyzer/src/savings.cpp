@@ -110,6 +110,7 @@ SavingsTotal attributeSavings(const AnalysisContext& context,
   all.findings = with_effect.size();
   all.replayed_steps = replay.windowSteps();
   all.exact_shares = savings.exact_shares;
+  all.whole_trace_step = context.steps().source == StepSource::kWholeTrace;
   return all;
 }
 

@@ -244,3 +244,135 @@ TEST_CASE("attribution: the inferred input phase is the host's DataLoader cause,
   CHECK(plain.per_step[0].host_ns[static_cast<size_t>(analyzer::HostCause::kDataLoader)] == 0);
   CHECK(analyzer::hostCauseLabel(plain, analyzer::HostCause::kDataLoader) == "DataLoader");
 }
+
+namespace {
+
+// nanoGPT's loop (h6 D2): every 3rd iteration starts with an evaluation under torch.no_grad()
+// (a 100 µs batch, then a 2 ms forward of linear, relu, linear whose ops record no sequence
+// number and create no node) and a 1 ms checkpoint, then fetches its batch (400 µs) and trains.
+// Returns the end.
+double nanoGptIteration(TestTrace& t, int n, double b, bool eval) {
+  const int64_t s = 10 * n;
+  const double length = eval ? 4100 + kStepUs : kStepUs;
+  t.step(n, b, length);
+  double at = b;
+  if (eval) {
+    t.op("aten::randint", at, 100);
+    t.op("aten::linear", at + 100, 1500);
+    t.op("aten::t", at + 101, 4);
+    t.op("aten::addmm", at + 110, 1400);
+    t.op("aten::relu", at + 1600, 100);
+    t.op("aten::linear", at + 1700, 400);
+    t.op("aten::_save", at + 3000, 1000);  // torch.save: unrecorded Python around one op
+    at += 4100;
+  }
+  t.seqOp("aten::randint", at + 1, kLoaderUs - 2, s);
+  at += kLoaderUs;
+  t.op("aten::linear", at, 100);
+  t.seqOp("aten::t", at + 1, 4, s);
+  t.seqOp("aten::addmm", at + 10, 80, s + 1);
+  t.seqOp("aten::relu", at + 100, 20, s + 2);
+  t.seqOp("aten::linear", at + 120, 50, s + 3);
+  t.op("autograd::engine::evaluate_function: AddmmBackward0", at + 170, 100);
+  t.annotation("Optimizer.step#SGD.step", at + 270, 50);
+  return b + length;
+}
+
+}  // namespace
+
+TEST_CASE("input wait: an evaluation without autograd nodes ends the input phase", "[input_wait]") {
+  TestTrace t;
+  double at = 0;
+  for (int n = 0; n < 6; ++n) at = nanoGptIteration(t, n, at, n % 3 == 2);
+  t.finalize();
+  const analyzer::StepResult steps = analyzer::computeSteps(t.model);
+  const analyzer::InferredInputWait wait = analyzer::inferInputWait(t.model, steps);
+  REQUIRE(wait.inferred);
+  // Was 4.5 ms in the evaluating steps: the evaluation, the checkpoint and the batch after it.
+  CHECK(wait.per_step_ns ==
+        std::vector<int64_t>{ns(400), ns(400), ns(100), ns(400), ns(400), ns(100)});
+  CHECK(wait.steps_by_end[static_cast<size_t>(InputEnd::kForwardWithoutGrad)] == 2);
+  CHECK(wait.steps_by_end[static_cast<size_t>(InputEnd::kForward)] == 4);
+  CHECK(wait.method().find("a forward without autograd nodes (an evaluation under torch.no_grad) "
+                           "in 2 of 6 steps); the evaluation, and what follows it until the "
+                           "training forward (a checkpoint, the next batch), is not counted") !=
+        std::string::npos);
+  CHECK(wait.method().find("a batch fetched after the forward starts") != std::string::npos);
+}
+
+TEST_CASE("input wait: a loader op named like the forward's first op is still input",
+          "[input_wait]") {
+  // The batch is projected by its own aten::linear, then stacked: not the model's first ops
+  // (linear, relu, the backward), so not an evaluation.
+  TestTrace t;
+  for (int n = 0; n < 3; ++n) {
+    const double b = kStepUs * n;
+    const int64_t s = 10 * n;
+    t.step(n, b, kStepUs);
+    t.seqOp("aten::linear", b + 1, 100, s);
+    t.seqOp("aten::stack", b + 200, 100, s);
+    t.op("aten::linear", b + 400, 100);
+    t.seqOp("aten::t", b + 401, 4, s);
+    t.seqOp("aten::addmm", b + 410, 80, s + 1);
+    t.seqOp("aten::relu", b + 500, 20, s + 2);
+    t.op("autograd::engine::evaluate_function: AddmmBackward0", b + 520, 100);
+  }
+  t.finalize();
+  const analyzer::StepResult steps = analyzer::computeSteps(t.model);
+  const analyzer::InferredInputWait wait = analyzer::inferInputWait(t.model, steps);
+  REQUIRE(wait.inferred);
+  CHECK(wait.per_step_ns == std::vector<int64_t>{ns(400), ns(400), ns(400)});
+  CHECK(wait.steps_by_end[static_cast<size_t>(InputEnd::kForwardWithoutGrad)] == 0);
+}
+
+TEST_CASE("input wait: a batch fetched between forward and backward is not seen, and said so",
+          "[input_wait]") {
+  // nanoGPT's order (h6 D9): forward, then the next batch (4 ms of ops without autograd
+  // nodes), then backward. Only the prefix before the forward is an input phase: empty here.
+  TestTrace t;
+  for (int n = 0; n < 3; ++n) {
+    const double b = 10 * kStepUs * n;
+    const int64_t s = 10 * n;
+    t.step(n, b, 10 * kStepUs);
+    t.op("aten::linear", b, 100);
+    t.seqOp("aten::t", b + 1, 4, s);
+    t.seqOp("aten::addmm", b + 10, 80, s + 1);
+    t.seqOp("aten::stack", b + 200, 4000, s + 2);  // get_batch
+    t.op("autograd::engine::evaluate_function: AddmmBackward0", b + 4300, 100);
+  }
+  t.finalize();
+  const analyzer::StepResult steps = analyzer::computeSteps(t.model);
+  const analyzer::InferredInputWait wait = analyzer::inferInputWait(t.model, steps);
+  REQUIRE(wait.inferred);
+  CHECK(wait.per_step_ns == std::vector<int64_t>{0, 0, 0});
+  CHECK(wait.method().find("; a batch fetched after the forward starts (nanoGPT fetches the next "
+                           "one before the backward) is not seen") != std::string::npos);
+}
+
+TEST_CASE("input wait: phases far above their median are averaged, and the method says so",
+          "[input_wait]") {
+  // A loader stall of 8 ms in step 2 against 0.4 ms elsewhere: it may be the loader or not.
+  TestTrace t;
+  double at = 0;
+  for (int n = 0; n < 5; ++n) {
+    const double fetch = n == 2 ? 8000 : kLoaderUs;
+    const int64_t s = 10 * n;
+    t.step(n, at, fetch + 600);
+    t.seqOp("aten::stack", at + 1, fetch - 2, s);
+    t.op("aten::linear", at + fetch, 100);
+    t.seqOp("aten::t", at + fetch + 1, 4, s);
+    t.seqOp("aten::addmm", at + fetch + 10, 80, s + 1);
+    at += fetch + 600;
+  }
+  t.finalize();
+  const analyzer::StepResult steps = analyzer::computeSteps(t.model);
+  const analyzer::InferredInputWait wait = analyzer::inferInputWait(t.model, steps);
+  REQUIRE(wait.inferred);
+  CHECK(wait.average_ns == Approx(ns(4 * 400 + 8000) / 5.0));
+  CHECK(wait.median_ns == ns(400));
+  CHECK(wait.method().find("; the phases vary widely (median 0.40 ms, longest 8.00 ms in step 2): "
+                           "a long one may hold other work than loading") != std::string::npos);
+  Loop regular;
+  requireFetchInferred(regular, Shape{});
+  CHECK(regular.wait.method().find("vary widely") == std::string::npos);
+}

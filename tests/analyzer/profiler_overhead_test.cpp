@@ -79,15 +79,15 @@ TEST_CASE("profiler cost bound: too few dense callers, mixed or overlapping chil
     CHECK(overhead.per_python_frame_ns == kTorchProfilerEventNs);
     CHECK(overhead.source == "torch.profiler's cost per recorded host event estimated at 2 us");
   }
-  SECTION("fewer callers than kMinParents: the loosest of their bounds, not a quantile") {
+  SECTION("few callers: the lowest bound but one, which one clipped caller cannot pull down") {
     TestTrace t;
-    denseCallers(t, ProfilerCostBounds::kMinParents - 2, 10);  // 1000 ns each (see above)
+    denseCallers(t, 14, 10);  // 1000 ns each (see above)
     // One caller whose 10 children fill it: self time 0, so it alone would say 500 ns.
     t.event(EventKind::kPythonFunction, "forward", 5000, 5);
     for (int c = 0; c < 10; ++c) t.event(EventKind::kPythonFunction, "helper", 5000 + 0.5 * c, 0.5);
     t.finalize();
     const ProfilerCostBounds b = boundProfilerCost(t.model);
-    CHECK(b.python.parents == ProfilerCostBounds::kMinParents - 1);
+    CHECK(b.python.parents == 15);
     CHECK(b.python.ns == Approx(1000.0));
   }
   SECTION("callers of both sorts bound a mix of two costs: left out") {
@@ -149,7 +149,7 @@ TEST_CASE("replay: Python frames come out at their own cost, ops and annotations
 
 TEST_CASE("summary: the profiler's cost per step by sort, Python frames apart") {
   TestTrace t;
-  loaderOfFrames(t);  // 4 dense callers: too few to bound anything, 2 µs for both sorts
+  loaderOfFrames(t);  // 4 dense callers bounding ~4 µs: 2 µs for both sorts
   const steplint::analyzer::TraceSummary s = steplint::analyzer::summarize(t.model);
   CHECK(s.profiler.events_per_step == Approx(1002.0));
   CHECK(s.profiler.python_frames_per_step == Approx(999.0));
@@ -197,4 +197,99 @@ TEST_CASE("profiler cost: the recording fits in each step's time on its thread")
                               {"steplint_op_overhead_ns", "300"}};
     CHECK(steplint::analyzer::summarize(u.model).profiler.overhead.per_event_ns == Approx(300.0));
   }
+}
+
+namespace {
+
+/// `n` ops calling 10 ops of 1 µs each, whose bounds rise by 50 ns: 1200, 1250, 1300 ... ns
+/// (self time 2 + 0.5 k µs over 10 children, plus the shortest child's 1 µs).
+void risingOpCallers(TestTrace& t, int n) {
+  for (int k = 0; k < n; ++k) {
+    const double at = 100.0 * k;
+    t.op("aten::stack", at, 10 + 2 + 0.5 * k);
+    for (int c = 0; c < 10; ++c) t.op("aten::empty", at + 0.1 + 1.1 * c, 1);
+  }
+}
+
+/// One step of a torch.profiler trace of a small MLP, as the legacy export writes it (every
+/// range a plain op): the step's, the DataLoader's and the optimizer's ranges hold many ops
+/// and much unrecorded Python; two aten ops bound the cost at 200 and 300 ns.
+void mlpStep(TestTrace& t, int n) {
+  const double at = 1000.0 * n;
+  t.op("ProfilerStep#" + std::to_string(n + 1), at, 1000);  // the legacy export's kind
+  t.op("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", at + 1, 200);
+  for (int c = 0; c < 40; ++c) t.op("aten::randn", at + 3 + 4 * c, 1);  // self time 160 µs
+  for (int k = 0; k < 2; ++k) {  // self time 2 and 3 µs over 10 children, the last of 0 µs
+    const double p = at + 300 + 100 * k;
+    t.op("aten::stack", p, 11 + k);
+    for (int c = 0; c < 10; ++c) t.op("aten::cat", p + 1 + c, c == 9 ? 0 : 1);
+  }
+  t.op("Optimizer.step#SGD.step", at + 600, 100);
+  for (int c = 0; c < 10; ++c) t.op("aten::add_", at + 605 + 8 * c, 2);  // self time 80 µs
+  for (int c = 0; c < 10; ++c) t.op("aten::relu", at + 750 + 10 * c, 2);
+}
+
+}  // namespace
+
+TEST_CASE("profiler cost bound: the rank grows with the callers' count, with no switch") {
+  for (const auto& [n, rank] : std::vector<std::pair<int, int>>{
+           {1, 0}, {2, 1}, {3, 1}, {15, 1}, {16, 1}, {21, 1}, {41, 2}, {61, 3}}) {
+    TestTrace t;
+    risingOpCallers(t, n);
+    t.finalize();
+    const ProfilerCostBounds b = boundProfilerCost(t.model);
+    CAPTURE(n);
+    CHECK(b.op.parents == static_cast<size_t>(n));
+    CHECK(b.op.ns == Approx(1200 + 50.0 * rank));
+  }
+}
+
+TEST_CASE("profiler cost bound: steps and ranges around Python code are no bounds") {
+  // h7 D2: with 3 steps, 15 dense callers (16 needed for the quantile) made the loosest bound,
+  // a ProfilerStep's, the estimate: 2 µs per op, 63 % of the step, where 4 steps gave 273 ns.
+  for (int steps : {3, 4}) {
+    TestTrace t;
+    for (int n = 0; n < steps; ++n) mlpStep(t, n);
+    t.finalize();
+    const ProfilerCostBounds b = boundProfilerCost(t.model);
+    CAPTURE(steps);
+    CHECK(b.op.parents == static_cast<size_t>(2 * steps));  // the aten::stack callers only
+    CHECK(b.op.ns == Approx(200.0));  // 2 µs over 10, then 0: the lowest but one of 200 / 300
+    CHECK(profilerOverhead(t.model).per_event_ns == Approx(200.0));
+  }
+  SECTION("a user annotation over ops, but not one over Python frames (they record its code)") {
+    TestTrace t;
+    for (int k = 0; k < 4; ++k) {
+      const bool frames = k % 2 == 1;
+      t.annotation("train_step", 100.0 * k, 50);
+      for (int c = 0; c < 10; ++c)
+        t.event(frames ? EventKind::kPythonFunction : EventKind::kCpuOp, "child",
+                100.0 * k + 1 + 4 * c, 1);
+    }
+    t.finalize();
+    const ProfilerCostBounds b = boundProfilerCost(t.model);
+    CHECK(b.op.parents == 0);
+    CHECK(b.python.parents == 2);
+  }
+}
+
+TEST_CASE("profiler cost bound: whole-µs timestamps let a child stick out by one tick") {
+  // 20 callers of 11 µs over 10 ops of 1 µs; the last one sticks out by `over` µs. Counted
+  // clipped: self time 1 µs, 100 ns per child plus the shortest child's 1 µs.
+  auto bound = [](double over, bool ns_clock) {
+    TestTrace t;
+    for (int k = 0; k < 20; ++k) {
+      const double at = 100.0 * k;
+      t.op("aten::cat", at, 11);
+      for (int c = 0; c < 10; ++c) t.op("aten::empty", at + 1 + c, c == 9 ? 1 + over : 1);
+    }
+    if (ns_clock) t.op("aten::empty", 5000.25, 0.5);  // a clock with a finer tick
+    t.finalize();
+    return boundProfilerCost(t.model).op;
+  };
+  CHECK(bound(0, false).ns == Approx(1100.0));
+  CHECK(bound(1, false).parents == 20);
+  CHECK(bound(1, false).ns == Approx(1100.0));
+  CHECK(bound(2, false).parents == 0);
+  CHECK(bound(1, true).parents == 0);
 }

@@ -70,6 +70,12 @@ std::string savingAllText(const SavingsTotal& total) {
       std::snprintf(buffer.data(), buffer.size(), " of the %.1f ms step", total.step_ms);
     text += " (" + percentText(total.fraction_of_step).substr(2) + buffer.data() + ")";
   }
+  // The whole-trace fallback's "step" may hold many iterations (h6 D10: 2 of 18.5 ms read as
+  // "16.8 ms/step" of loader wait): say what the unit is.
+  if (total.whole_trace_step)
+    text +=
+        "; no iterations were found, so the step is the whole trace and each ms/step is for "
+        "all of it";
   return text;
 }
 

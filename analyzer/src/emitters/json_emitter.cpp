@@ -50,6 +50,7 @@ json savingAllToJson(const SavingsTotal& t) {
       {"exact_shares", t.exact_shares}};
   if (t.low_ms >= 0) out["low_ms"] = t.low_ms;
   if (t.suppressed > 0) out["suppressed_by_baseline"] = t.suppressed;
+  if (t.whole_trace_step) out["whole_trace_step"] = true;
   return out;
 }
 

@@ -87,5 +87,17 @@ TEST_CASE("json emitter: invalid UTF-8 in a message does not abort the report",
   CHECK(doc["traces"][0]["findings"][0]["message"] == "kernel \xEF\xBF\xBD\xEF\xBF\xBD name");
 }
 
+TEST_CASE("json emitter: a whole-trace step is marked in saving_all", "[emitters][json]") {
+  EmitterFixture f;
+  analyzer::SavingsTotal& total = f.report.traces[0].lint.saving_all;
+  total = {};
+  total.per_step_ms = 16.7;
+  CHECK_FALSE(nlohmann::json::parse(f.render("json"))["traces"][0]["saving_all"].contains(
+      "whole_trace_step"));
+  total.whole_trace_step = true;
+  CHECK(nlohmann::json::parse(f.render("json"))["traces"][0]["saving_all"]["whole_trace_step"] ==
+        true);
+}
+
 }  // namespace
 }  // namespace steplint::test

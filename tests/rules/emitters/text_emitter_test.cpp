@@ -93,5 +93,24 @@ TEST_CASE("text emitter: absolute paths below base_dir become relative", "[emitt
   CHECK(lines(f.render("text", options))[0].rfind("/ci/work/run/a.json:step 3:", 0) == 0);
 }
 
+TEST_CASE("text emitter: a whole-trace step says its ms/step is for the whole trace (h6 D10)",
+          "[emitters][text]") {
+  EmitterFixture f;
+  analyzer::SavingsTotal& total = f.report.traces[0].lint.saving_all;
+  total = {};
+  total.per_step_ms = 16.7;
+  total.fraction_of_step = 0.42;
+  total.step_ms = 39.9;
+  const std::string line =
+      "run/a.pt.trace.json: fixing all findings: ~16.7 ms/step (42% of the "
+      "39.9 ms step)";
+  CHECK(lines(f.render("text"))[3] == line);
+  total.whole_trace_step = true;
+  CHECK(lines(f.render("text"))[3] ==
+        line +
+            "; no iterations were found, so the step is the whole trace and each ms/step is "
+            "for all of it");
+}
+
 }  // namespace
 }  // namespace steplint::test

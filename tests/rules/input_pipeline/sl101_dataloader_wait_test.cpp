@@ -92,6 +92,24 @@ TEST_CASE("SL101: a short DataLoader wait is not flagged", "[rules][SL101]") {
       1);
 }
 
+TEST_CASE("SL101: a trace without steps is one step, and the savings say so (h6 D10)",
+          "[rules][SL101]") {
+  // Two iterations without ProfilerStep ranges: too few backward passes to detect steps, so
+  // the one step is the whole trace and its 8 ms of loader wait are two iterations' 4 ms.
+  KinetoTrace t;
+  for (int i = 0; i < 2; ++i) {
+    const double b = 10000.0 * i;
+    t.annotation(kSingle, b + 10, 4000);
+    t.op("aten::conv2d", b + 4100, 3000);
+    t.op("autograd::engine::evaluate_function: ConvolutionBackward0", b + 7200, 2000);
+  }
+  const RuleRun run = runRuleOnJson("SL101", t.str());
+  REQUIRE(run.diagnostics.size() == 1);
+  CHECK(run.diagnostics[0].saving.per_step_ms == Approx(8.0).margin(0.01));
+  CHECK(run.saving_all.whole_trace_step);
+  CHECK_FALSE(runRuleOnJson("SL101", loaderSteps(4000)).saving_all.whole_trace_step);
+}
+
 TEST_CASE("SL101: without DataLoader ranges the rule is not checked", "[rules][SL101]") {
   KinetoTrace t;
   t.step(1, 0, 1000).op("aten::mm", 10, 100);

@@ -10,6 +10,11 @@
 //                    ^ step start                 ^ the first of: host-to-device copy,
 //                                                   Optimizer.zero_grad, first autograd node
 //
+// An evaluation at the top of an iteration (nanoGPT's estimate_loss() under torch.no_grad(),
+// then torch.save) creates no autograd node: the phase ends where such a forward starts, known
+// by the training forward's first ops, by name and in order. Only the prefix is looked at: a
+// batch fetched after the forward (nanoGPT fetches the next one before the backward) is not.
+//
 // tb_plugin, HTA and TraceLens compute no data-loading figure without the named ranges
 // (tb_plugin counts this time as CPU Exec or Other), so this is steplint's own; every figure
 // that uses it says it is inferred.
@@ -28,12 +33,13 @@ namespace steplint::analyzer {
 
 /// What ended an iteration's input phase.
 enum class InputEnd : uint8_t {
-  kNone,          // nothing found: the step's inferred wait is 0
-  kHostToDevice,  // the first host-to-device copy (the batch moving to the device)
-  kZeroGrad,      // an Optimizer.zero_grad range before the forward
-  kForward,       // the op that created the iteration's first autograd node
+  kNone,                // nothing found: the step's inferred wait is 0
+  kHostToDevice,        // the first host-to-device copy (the batch moving to the device)
+  kZeroGrad,            // an Optimizer.zero_grad range before the forward
+  kForward,             // the op that created the iteration's first autograd node
+  kForwardWithoutGrad,  // the model's first ops run earlier without autograd nodes (evaluation)
 };
-inline constexpr int kInputEndCount = 4;
+inline constexpr int kInputEndCount = 5;
 
 struct InferredInputWait {
   /// False when nothing was inferred; `reason` says why (the trace has DataLoader ranges, no
@@ -52,6 +58,9 @@ struct InferredInputWait {
   std::array<int64_t, kInputEndCount> steps_by_end{};  // how many steps each signal ended
   double average_ns = 0;
   double average_worker_wait_ns = 0;
+  /// The median and the longest per-step figure, and the longest one's step number: a phase
+  /// far above the median may hold other work than loading, which method() then mentions.
+  int64_t median_ns = 0, longest_ns = 0, longest_step = 0;
 
   /// One sentence: how the wait was inferred and which signals ended the steps' input phases.
   std::string method() const;

@@ -26,6 +26,9 @@ struct SavingsTotal {
                                     // are in the total but no longer listed
   size_t replayed_steps = 0;        // steps in the replayed window
   bool exact_shares = true;         // false: shares from sampled fix orders (many findings)
+  /// The one step is the whole trace (no ProfilerStep ranges, no iterations detected): every
+  /// "ms/step" of the trace is for the whole trace, however many iterations it holds.
+  bool whole_trace_step = false;
   /// Non-empty when the findings have time savings but none was estimated, and why (the replay
   /// did not reproduce the recorded steps); per_step_ms is then < 0.
   std::string not_estimated;
