@@ -19,15 +19,23 @@ using trace::TraceModel;
 
 constexpr int64_t kNoTime = std::numeric_limits<int64_t>::min();
 
-// Backward ops that are not inside another backward op: one entry per autograd node.
+// Backward ops that are not inside another backward op: one entry per autograd node. A
+// rounded child (detect::isRoundedChild) of the node before it on its thread is that node's
+// (a zero-length AccumulateGrad at the end of its evaluate_function would count twice).
 std::vector<std::pair<int64_t, int64_t>> outermostBackwardOps(const TraceModel& model) {
   std::vector<std::pair<int64_t, int64_t>> ops;
+  uint32_t last_track = trace::kNoIndex;  // model.events holds each track's events together
+  int64_t last_end = kNoTime;
   for (const Event& e : model.events) {
     if (e.kind != trace::EventKind::kCpuOp || !isBackwardOpName(model.name(e))) continue;
     bool nested = false;
     for (uint32_t p = e.parent; p != trace::kNoIndex && !nested; p = model.events[p].parent)
       nested = isBackwardOpName(model.name(model.events[p]));
-    if (!nested) ops.emplace_back(e.start_ns, e.end_ns());
+    if (nested) continue;
+    const bool part_of_last = e.track == last_track && detect::isRoundedChild(e, last_end);
+    last_track = e.track;
+    last_end = e.end_ns();
+    if (!part_of_last) ops.emplace_back(e.start_ns, e.end_ns());
   }
   std::sort(ops.begin(), ops.end());
   return ops;

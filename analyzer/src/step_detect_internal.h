@@ -30,8 +30,15 @@ std::vector<std::vector<Pass>> backwardPassCandidates(
 /// Every pass has a similar number of backward ops (the same model); edge passes may be cut.
 bool passesRegular(const std::vector<Pass>& passes);
 
+/// True when `e` starts exactly where an op ending at `prev_end` ends and lasts at most 1 µs:
+/// in whole-µs traces (torch.autograd.profiler without Kineto rounds each start and length to
+/// the µs) a child that starts in its parent's last microsecond lands at the parent's end,
+/// 0 or 1 µs long, outside the parent it belongs to. Taken as part of that op.
+bool isRoundedChild(const trace::Event& e, int64_t prev_end);
+
 /// Outermost cpu_op / user_annotation ranges of one thread, skipping backward ops and ranges
 /// that span two or more pass starts (an epoch or whole-loop annotation is not an iteration op).
+/// A rounded child (isRoundedChild) of an outer op is part of it, not an op of its own.
 std::vector<uint32_t> outerOps(const trace::TraceModel& model, uint32_t track,
                                const std::vector<Pass>& passes);
 

@@ -162,6 +162,11 @@ bool passesRegular(const std::vector<Pass>& passes) {
   return true;
 }
 
+bool isRoundedChild(const Event& e, int64_t prev_end) {
+  constexpr int64_t kMicrosecondNs = 1000;
+  return e.start_ns == prev_end && e.dur_ns <= kMicrosecondNs;
+}
+
 std::vector<uint32_t> outerOps(const TraceModel& model, uint32_t track,
                                const std::vector<Pass>& passes) {
   std::vector<uint32_t> out;
@@ -171,6 +176,12 @@ std::vector<uint32_t> outerOps(const TraceModel& model, uint32_t track,
     if (e->kind != trace::EventKind::kCpuOp && e->kind != trace::EventKind::kUserAnnotation)
       continue;
     if (e->start_ns < cur_end) continue;
+    // Left as outer ops, the zero-length children at the end of backward nodes start inside
+    // most passes, and the training thread looks like a busy loader worker (busyThroughPasses).
+    if (isRoundedChild(*e, cur_end)) {
+      cur_end = e->end_ns();
+      continue;
+    }
     const auto first = std::lower_bound(passes.begin(), passes.end(), e->start_ns,
                                         [](const Pass& p, int64_t t) { return p.start_ns < t; });
     if (first != passes.end() && first + 1 != passes.end() && (first + 1)->start_ns < e->end_ns())
