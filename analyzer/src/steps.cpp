@@ -99,6 +99,30 @@ void dropRepeatedNumbers(std::vector<Step>& steps, std::vector<std::string>& not
       "number is used");
 }
 
+// torch 1.13 and older name the range that profile.step() opens after the step it closes
+// (record_function("ProfilerStep#" + str(cur_step)), fixed in torch 2.0), so a recording that
+// includes profile.start() reads ProfilerStep#0, #0, #1, #2, ...: one range per iteration,
+// named one behind from the second on. Exactly that pattern (one thread, one range after the
+// other, the numbers running on) is numbered again in order; read as a repeat, it lost an
+// iteration and was called malformed.
+void renumberTorch113Steps(const TraceModel& model, std::vector<Step>& steps,
+                           std::vector<std::string>& notes) {
+  if (steps.size() < 2 || steps[0].number != 0 || steps[1].number != 0) return;
+  const uint32_t track = model.events[steps[0].event].track;
+  for (size_t i = 1; i < steps.size(); ++i) {
+    if (model.events[steps[i].event].track != track ||
+        steps[i].host_start_ns < steps[i - 1].host_end_ns ||
+        (i > 1 && steps[i].number != static_cast<int64_t>(i) - 1))
+      return;
+  }
+  for (size_t i = 1; i < steps.size(); ++i) steps[i].number = static_cast<int64_t>(i);
+  notes.push_back(
+      "ProfilerStep#0 appears twice, then the numbers run on: torch 1.13 and older name each "
+      "step's range after the step before it. All " +
+      std::to_string(steps.size()) + " ranges are kept, as steps 0.." +
+      std::to_string(steps.size() - 1) + " (the trace's ProfilerStep#k is step k+1)");
+}
+
 // tb_plugin's fallback: one step over all CPU activity. tb uses ops and Python events only;
 // we also count user annotations, which only widens the step to annotated CPU work, and
 // runtime and driver calls: a cudaDeviceSynchronize after the last op is the step's end on the
@@ -293,6 +317,7 @@ void dropWarmup(StepResult& result) {
 StepResult computeSteps(const TraceModel& model, const StepOptions& options) {
   StepResult result;
   result.steps = hostSteps(model);
+  renumberTorch113Steps(model, result.steps, result.notes);
   dropRepeatedNumbers(result.steps, result.notes);
   result.source = StepSource::kProfilerStep;
   if (!result.steps.empty()) result.main_track = model.events[result.steps.front().event].track;

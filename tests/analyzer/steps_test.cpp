@@ -332,3 +332,52 @@ TEST_CASE("repeated step numbers at different times keep the earliest range of e
             "ProfilerStep#2 x2, ProfilerStep#3 x2, ...; 0 exact copies)",
             0) == 0);
 }
+
+TEST_CASE("torch 1.13's ProfilerStep#0 written twice keeps every iteration, numbered in order",
+          "[steps]") {
+  // torch <= 1.13's profile.step() opens the next range under the number of the step it closes:
+  // with profile.start() recorded the trace reads #0, #0, #1, #2 (h6 D7: one iteration was
+  // dropped and the trace called malformed).
+  TestTrace t;
+  t.step(0, 0, 100);
+  t.step(0, 105, 100);
+  t.step(1, 210, 100);
+  t.step(2, 315, 100);
+  t.finalize();
+  analyzer::StepOptions keep;
+  keep.drop_warmup_head = false;
+  const auto r = computeSteps(t.model, keep);
+  REQUIRE(r.steps.size() == 4);
+  std::vector<int64_t> numbers, starts;
+  for (const auto& s : r.steps) {
+    numbers.push_back(s.number);
+    starts.push_back(s.host_start_ns);
+  }
+  CHECK(numbers == std::vector<int64_t>{0, 1, 2, 3});
+  CHECK(starts == std::vector<int64_t>{0, 105'000, 210'000, 315'000});
+  REQUIRE(r.notes.size() == 1);
+  CHECK(r.notes[0] ==
+        "ProfilerStep#0 appears twice, then the numbers run on: torch 1.13 and older name each "
+        "step's range after the step before it. All 4 ranges are kept, as steps 0..3 (the "
+        "trace's ProfilerStep#k is step k+1)");
+}
+
+TEST_CASE("two recordings merged are still a repeat, even when both start at ProfilerStep#0",
+          "[steps]") {
+  for (const bool second_overlaps : {false, true}) {
+    INFO("second #0 overlaps the first: " << second_overlaps);
+    TestTrace t;
+    t.step(0, 0, 100);
+    t.step(1, 100, 100);
+    t.step(0, second_overlaps ? 50 : 200, 100);  // #0, #1, #0, #1 or #0 twice at once
+    t.step(1, 300, 100);
+    t.finalize();
+    analyzer::StepOptions keep;
+    keep.drop_warmup_head = false;
+    const auto r = computeSteps(t.model, keep);
+    CHECK(r.steps.size() == 2);
+    REQUIRE(r.notes.size() == 1);
+    CHECK(r.notes[0].rfind("malformed trace: 2 ProfilerStep range(s) repeat a step number", 0) ==
+          0);
+  }
+}
