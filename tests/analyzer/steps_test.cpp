@@ -381,3 +381,60 @@ TEST_CASE("two recordings merged are still a repeat, even when both start at Pro
           0);
   }
 }
+
+namespace {
+
+// A CPU-only torch.profiler loop: `durations` (µs) per ProfilerStep, each holding `ops` ops.
+TestTrace cpuLoop(const std::vector<std::pair<double, int>>& steps) {
+  TestTrace t;
+  double at = 0;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const auto [dur, ops] = steps[i];
+    t.step(static_cast<int>(i) + 1, at, dur);
+    for (int k = 0; k < ops; ++k) t.op("aten::addmm", at + k * dur / ops, dur / ops / 2);
+    at += dur + 5;
+  }
+  t.finalize();
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("CPU traces: the near-empty step the profiler closes at exit is dropped, with a note",
+          "[steps]") {
+  // profile.stop() closes the range the loop's last profile.step() opened (h7 D3: 0.018 ms and
+  // 6 ops after 1 ms steps; it made the mean step 20 % shorter).
+  TestTrace t = cpuLoop({{1000, 300}, {1100, 300}, {900, 300}, {1000, 300}, {18, 6}});
+  const auto r = computeSteps(t.model);
+  REQUIRE(r.steps.size() == 4);
+  CHECK(r.steps.back().number == 4);
+  CHECK(r.dropped_tail_steps == 1);
+  REQUIRE(r.notes.size() == 1);
+  CHECK(
+      r.notes[0] ==
+      "dropped the last step (5): 0.018 ms and 6 CPU op(s) against a median step of 1.000 ms "
+      "and 300, the range the profiler closes when it stops after the loop's last profile.step(), "
+      "not an iteration (--keep-tail-steps keeps it)");
+
+  analyzer::StepOptions keep;
+  keep.drop_incomplete_tail = false;
+  const auto kept = computeSteps(t.model, keep);
+  CHECK(kept.steps.size() == 5);
+  CHECK(kept.dropped_tail_steps == 0);
+  CHECK(kept.notes.empty());
+}
+
+TEST_CASE("CPU traces: a short last step that runs the loop body is kept", "[steps]") {
+  SECTION("a smaller last batch: a fifth of the time, every op") {
+    TestTrace t = cpuLoop({{1000, 300}, {1000, 300}, {1000, 300}, {200, 300}});
+    CHECK(computeSteps(t.model).steps.size() == 4);
+  }
+  SECTION("short, but with a fifth of the ops") {
+    TestTrace t = cpuLoop({{1000, 300}, {1000, 300}, {1000, 300}, {50, 60}});
+    CHECK(computeSteps(t.model).steps.size() == 4);
+  }
+  SECTION("two steps: no median to compare with") {
+    TestTrace t = cpuLoop({{1000, 300}, {18, 6}});
+    CHECK(computeSteps(t.model).steps.size() == 2);
+  }
+}
