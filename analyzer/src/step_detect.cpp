@@ -180,7 +180,7 @@ DetectedSteps detectWith(const TraceModel& model, const std::vector<Pass>& passe
           "could not detect steps: no iteration start found between backward passes " +
           std::to_string(p - 1) + " and " + std::to_string(p));
   }
-  DetectedSteps d = detect::assembleSteps(model, passes, ops, bound);
+  DetectedSteps d = detect::assembleSteps(model, main, passes, ops, bound);
   d.main_track = main;
   d.backward_passes = static_cast<int64_t>(k);
   if (d.steps.size() < 2)

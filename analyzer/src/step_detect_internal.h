@@ -48,9 +48,10 @@ bool isOptimizerPhaseName(std::string_view name);
 bool isZeroGradName(std::string_view name);
 
 /// Steps from the boundaries found between passes (bound[p]: where the iteration of pass p
-/// begins). The first and last iterations are kept only when they look complete.
-DetectedSteps assembleSteps(const trace::TraceModel& model, const std::vector<Pass>& passes,
-                            const std::vector<uint32_t>& ops,
+/// begins) on the main thread `track` (its outer ops: `ops`). The first and last iterations
+/// are kept only when they look complete.
+DetectedSteps assembleSteps(const trace::TraceModel& model, uint32_t track,
+                            const std::vector<Pass>& passes, const std::vector<uint32_t>& ops,
                             const std::vector<std::optional<int64_t>>& bound);
 
 }  // namespace steplint::analyzer::detect
