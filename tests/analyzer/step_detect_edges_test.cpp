@@ -1,5 +1,5 @@
 // Step detection (step_detect.h) at the loop's edges: when the last iteration counts as
-// complete.
+// complete, and where the first one begins when setup comes before the loop.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
@@ -19,6 +19,7 @@ struct Loop {
   double pause_us = 0;     // unrecorded Python after the optimizer (logging, a sleep)
   double first_to_us = 5;  // the first iteration's batch.to(): CUDA's lazy start-up
   double setup_us = 0;     // a dataset built before the loop (aten::randn), then the model
+  double wait_us = 1;      // idle between the model and the first batch's first op
 };
 
 // One iteration: batch, forward, 4 backward nodes, optimizer, loss.item(). Returns its end.
@@ -60,10 +61,10 @@ std::vector<double> build(TestTrace& t, const Loop& loop, int iterations) {
     t.op("aten::normal_", 1, loop.setup_us - 2);
     at = loop.setup_us + 20;
     for (const char* name : {"aten::empty", "aten::uniform_", "aten::empty", "aten::uniform_"}) {
-      t.op(name, at, 5);
+      t.op(name, at + 2, 5);
       at += 7;
     }
-    at += 100;  // Python between the model and the loop
+    at += loop.wait_us;  // after the model's last op
   }
   std::vector<double> starts;
   for (int i = 0; i < iterations; ++i) {
@@ -102,4 +103,40 @@ TEST_CASE("a last iteration followed by no recorded Python is complete, not cut"
   }
   CHECK(d.steps.back().host_end_ns == ns(starts[6]));
   CHECK(d.note.rfind("6 steps detected from 6 backward passes; iterations of thread", 0) == 0);
+}
+
+TEST_CASE("setup before a loop without a DataLoader is not the first step's", "[steps][detect]") {
+  // Step 0 began at the program's first op: 20 ms of building the dataset became its "input
+  // wait" (h6 D1). It now reaches back no further than the longest interior pre-backward
+  // phase, in time or in ops.
+  Loop loop;
+  loop.setup_us = 20000;
+  double wait_us = 0;  // of the first iteration, before its first op
+  SECTION("a steady first iteration") {}
+  SECTION("a first iteration slowed by lazy start-up") { loop.first_to_us = 300000; }
+  SECTION("a first batch that waits for loader threads starting up") {
+    // As between passes, a wide idle gap before the first op is a wait, and the step starts
+    // with it (a recorded LibTorch trainer with 2 loader threads: 24.5 ms in step 0).
+    wait_us = loop.wait_us = 25000;
+  }
+  TestTrace t;
+  const std::vector<double> starts = build(t, loop, 5);
+  const analyzer::DetectedSteps d = analyzer::detectSteps(t.model);
+  REQUIRE(d.steps.size() == 5);
+  CHECK_FALSE(d.first_cut);
+  CHECK(d.steps[0].host_start_ns == ns(starts[0] - wait_us));
+  CHECK(d.steps[0].host_end_ns == ns(starts[1]));
+}
+
+TEST_CASE("a first iteration with its DataLoader call starts there, setup or not",
+          "[steps][detect]") {
+  Loop loop;
+  loop.loader = true;
+  loop.setup_us = 20000;
+  loop.first_to_us = 300000;
+  TestTrace t;
+  const std::vector<double> starts = build(t, loop, 5);
+  const analyzer::DetectedSteps d = analyzer::detectSteps(t.model);
+  REQUIRE(d.steps.size() == 5);
+  CHECK(d.steps[0].host_start_ns == ns(starts[0]));
 }
