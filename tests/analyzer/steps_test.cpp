@@ -438,3 +438,35 @@ TEST_CASE("CPU traces: a short last step that runs the loop body is kept", "[ste
     CHECK(computeSteps(t.model).steps.size() == 2);
   }
 }
+
+TEST_CASE("a file cut inside its last step loses that step, not the ones before it", "[steps]") {
+  // h7 D7: a truncated .gz kept the step it ended in, its lost events counted as "Other".
+  const auto loop = [](double last_recorded_us, bool truncated) {
+    TestTrace t;
+    for (int i = 0; i < 4; ++i) {
+      const double at = i * 1000.0;
+      t.step(i + 1, at, 995);
+      const double recorded = i == 3 ? last_recorded_us : 990;
+      for (double op = at + 1; op + 10 <= at + recorded; op += 10) t.op("aten::addmm", op, 9);
+    }
+    t.finalize();
+    if (truncated) t.model.stats.add(trace::Stat::gzip_error);
+    return t;
+  };
+  TestTrace cut = loop(300, true);
+  const auto r = computeSteps(cut.model);
+  REQUIRE(r.steps.size() == 3);
+  CHECK(r.dropped_tail_steps == 1);
+  REQUIRE(r.notes.size() == 1);
+  CHECK(r.notes[0] ==
+        "dropped the last step (4): the trace file ends inside it (later events lost) and its "
+        "last 0.705 ms hold no recorded op (other steps: 0.015 ms) (--keep-tail-steps keeps it)");
+
+  analyzer::StepOptions keep;
+  keep.drop_incomplete_tail = false;
+  CHECK(computeSteps(cut.model, keep).steps.size() == 4);
+  TestTrace whole = loop(300, false);  // the same short step in a complete file
+  CHECK(computeSteps(whole.model).steps.size() == 4);
+  TestTrace cut_after = loop(990, true);  // the file ends after the last step's events
+  CHECK(computeSteps(cut_after.model).steps.size() == 4);
+}
