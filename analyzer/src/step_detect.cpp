@@ -19,15 +19,23 @@ using trace::TraceModel;
 
 constexpr int64_t kNoTime = std::numeric_limits<int64_t>::min();
 
-// Backward ops that are not inside another backward op: one entry per autograd node.
+// Backward ops that are not inside another backward op: one entry per autograd node. A
+// rounded child (detect::isRoundedChild) of the node before it on its thread is that node's
+// (a zero-length AccumulateGrad at the end of its evaluate_function would count twice).
 std::vector<std::pair<int64_t, int64_t>> outermostBackwardOps(const TraceModel& model) {
   std::vector<std::pair<int64_t, int64_t>> ops;
+  uint32_t last_track = trace::kNoIndex;  // model.events holds each track's events together
+  int64_t last_end = kNoTime;
   for (const Event& e : model.events) {
     if (e.kind != trace::EventKind::kCpuOp || !isBackwardOpName(model.name(e))) continue;
     bool nested = false;
     for (uint32_t p = e.parent; p != trace::kNoIndex && !nested; p = model.events[p].parent)
       nested = isBackwardOpName(model.name(model.events[p]));
-    if (!nested) ops.emplace_back(e.start_ns, e.end_ns());
+    if (nested) continue;
+    const bool part_of_last = e.track == last_track && detect::isRoundedChild(e, last_end);
+    last_track = e.track;
+    last_end = e.end_ns();
+    if (!part_of_last) ops.emplace_back(e.start_ns, e.end_ns());
   }
   std::sort(ops.begin(), ops.end());
   return ops;
@@ -120,6 +128,54 @@ std::optional<int64_t> findBoundary(const TraceModel& model, const std::vector<u
   return model.events[ops[s]].start_ns;
 }
 
+// Where the window of iteration 0 starts: it has no pass before it, and one-time setup
+// before the loop (building the dataset or the model) must not be its input phase. Its
+// DataLoader call starts it when it has one, as for the others, so the window is the whole
+// trace before the pass. Without, it reaches back no further than the longest interior
+// iteration's pre-pass phase, in time or in main-thread ops, whichever reaches further (a first
+// iteration slowed by lazy initialisation keeps its ops).
+int64_t firstWindowStart(const TraceModel& model, const std::vector<uint32_t>& ops,
+                         const std::vector<Pass>& passes,
+                         const std::vector<std::optional<int64_t>>& bound) {
+  const std::vector<uint32_t> before = opsIn(model, ops, kNoTime, passes[0].start_ns);
+  for (uint32_t i : before)
+    if (isDataLoaderName(model.name(model.events[i]))) return kNoTime;
+  int64_t longest_ns = 0;
+  size_t most_ops = 0;
+  for (size_t p = 1; p < passes.size(); ++p) {
+    longest_ns = std::max(longest_ns, passes[p].start_ns - *bound[p]);
+    most_ops = std::max(most_ops, opsIn(model, ops, *bound[p], passes[p].start_ns).size());
+  }
+  if (before.size() <= most_ops) return kNoTime;
+  return std::min(passes[0].start_ns - longest_ns,
+                  model.events[before[before.size() - most_ops]].start_ns);
+}
+
+// Where iteration 0 begins: findBoundary in its window (firstWindowStart). When the window
+// was bounded, an idle gap before its start as wide as findBoundary's wait gaps is a wait of
+// the iteration, as between passes: loader workers starting up make the first batch wait
+// longest, and the iteration starts when the wait starts.
+std::optional<int64_t> firstBoundary(const TraceModel& model, const std::vector<uint32_t>& ops,
+                                     const std::vector<Pass>& passes,
+                                     const std::vector<std::optional<int64_t>>& bound,
+                                     int64_t period) {
+  const int64_t from = firstWindowStart(model, ops, passes, bound);
+  const std::vector<uint32_t> window = opsIn(model, ops, from, passes[0].start_ns);
+  const std::optional<int64_t> start = findBoundary(model, window, period);
+  if (from == kNoTime || !start) return start;
+  const auto first = std::lower_bound(ops.begin(), ops.end(), *start, [&](uint32_t i, int64_t t) {
+    return model.events[i].start_ns < t;
+  });
+  if (first == ops.begin()) return start;
+  const int64_t wait_start = model.events[*(first - 1)].end_ns(), gap = *start - wait_start;
+  std::vector<int64_t> gaps;
+  for (size_t i = 1; i < window.size(); ++i)
+    gaps.push_back(std::max<int64_t>(
+        0, model.events[window[i]].start_ns - model.events[window[i - 1]].end_ns()));
+  if (gap > 0 && gap * 50 >= period && gap >= 4 * median(gaps)) return wait_start;
+  return start;
+}
+
 DetectedSteps notDetected(std::string why) {
   DetectedSteps d;
   d.note = std::move(why);
@@ -163,16 +219,16 @@ DetectedSteps detectWith(const TraceModel& model, const std::vector<Pass>& passe
   const size_t k = passes.size();
   // bound[p]: where the iteration of pass p begins (p = k: the one after the last pass).
   std::vector<std::optional<int64_t>> bound(k + 1);
-  for (size_t p = 0; p <= k; ++p) {
-    const int64_t lo = p == 0 ? kNoTime : passes[p - 1].end_ns;
+  for (size_t p = 1; p <= k; ++p) {
     const int64_t hi = p == k ? std::numeric_limits<int64_t>::max() : passes[p].start_ns;
-    bound[p] = findBoundary(model, opsIn(model, ops, lo, hi), period);
-    if (p > 0 && p < k && (!bound[p] || (bound[p - 1] && *bound[p] <= *bound[p - 1])))
+    bound[p] = findBoundary(model, opsIn(model, ops, passes[p - 1].end_ns, hi), period);
+    if (p < k && (!bound[p] || (p > 1 && *bound[p] <= *bound[p - 1])))
       return notDetected(
           "could not detect steps: no iteration start found between backward passes " +
           std::to_string(p - 1) + " and " + std::to_string(p));
   }
-  DetectedSteps d = detect::assembleSteps(model, passes, ops, bound);
+  bound[0] = firstBoundary(model, ops, passes, bound, period);
+  DetectedSteps d = detect::assembleSteps(model, main, passes, ops, bound);
   d.main_track = main;
   d.backward_passes = static_cast<int64_t>(k);
   if (d.steps.size() < 2)

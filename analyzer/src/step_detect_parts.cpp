@@ -112,6 +112,24 @@ std::vector<Pass> mergeSplitPasses(const std::vector<Pass>& passes) {
   return out;
 }
 
+// Time on `track` covered by the ops and annotations that start in [from, to), clipped to
+// `to`: the recorded work of a phase, without the unrecorded Python (logging, the loop's own
+// code) and idle time between its ops.
+int64_t recordedNs(const TraceModel& model, uint32_t track, int64_t from, int64_t to) {
+  const auto [begin, end] = model.trackEvents(track);
+  const Event* e =
+      std::lower_bound(begin, end, from, [](const Event& x, int64_t t) { return x.start_ns < t; });
+  int64_t total = 0, covered_to = from;
+  for (; e != end && e->start_ns < to; ++e) {
+    if (e->kind != trace::EventKind::kCpuOp && e->kind != trace::EventKind::kUserAnnotation)
+      continue;
+    covered_to = std::max(covered_to, e->start_ns);
+    const int64_t stop = std::min(e->end_ns(), to);
+    if (stop > covered_to) total += stop - covered_to, covered_to = stop;
+  }
+  return total;
+}
+
 // A pass at the edge of the trace may have been cut by the start or end of profiling.
 bool passComplete(const Pass& pass, int64_t median_ops) { return pass.ops * 5 >= median_ops * 4; }
 
@@ -162,6 +180,11 @@ bool passesRegular(const std::vector<Pass>& passes) {
   return true;
 }
 
+bool isRoundedChild(const Event& e, int64_t prev_end) {
+  constexpr int64_t kMicrosecondNs = 1000;
+  return e.start_ns == prev_end && e.dur_ns <= kMicrosecondNs;
+}
+
 std::vector<uint32_t> outerOps(const TraceModel& model, uint32_t track,
                                const std::vector<Pass>& passes) {
   std::vector<uint32_t> out;
@@ -171,6 +194,12 @@ std::vector<uint32_t> outerOps(const TraceModel& model, uint32_t track,
     if (e->kind != trace::EventKind::kCpuOp && e->kind != trace::EventKind::kUserAnnotation)
       continue;
     if (e->start_ns < cur_end) continue;
+    // Left as outer ops, the zero-length children at the end of backward nodes start inside
+    // most passes, and the training thread looks like a busy loader worker (busyThroughPasses).
+    if (isRoundedChild(*e, cur_end)) {
+      cur_end = e->end_ns();
+      continue;
+    }
     const auto first = std::lower_bound(passes.begin(), passes.end(), e->start_ns,
                                         [](const Pass& p, int64_t t) { return p.start_ns < t; });
     if (first != passes.end() && first + 1 != passes.end() && (first + 1)->start_ns < e->end_ns())
@@ -210,20 +239,22 @@ bool isZeroGradName(std::string_view name) {
   return op == "zero_" || op == "detach_" || op == "fill_";
 }
 
-DetectedSteps assembleSteps(const TraceModel& model, const std::vector<Pass>& passes,
-                            const std::vector<uint32_t>& ops,
+DetectedSteps assembleSteps(const TraceModel& model, uint32_t track,
+                            const std::vector<Pass>& passes, const std::vector<uint32_t>& ops,
                             const std::vector<std::optional<int64_t>>& bound) {
   const size_t k = passes.size();
   const int64_t med = medianOps(passes);
-  // An edge iteration cut by the profiling window has fewer ops before its pass (first) or a
-  // shorter optimizer phase after it (last) than every interior iteration. Time, not ops, for
-  // the last one: the ops between the optimizer and the next DataLoader call (the profiler's
-  // own, in torch.profiler traces) are missing at the end of the trace.
+  // An edge iteration cut by the profiling window has fewer ops before its pass (first) or
+  // less recorded work after it (last) than every interior iteration. Time, not ops, for the
+  // last one: the ops between the optimizer and the next DataLoader call (the profiler's own,
+  // in torch.profiler traces) are missing at the end of the trace. Recorded time, not the
+  // span to the next boundary: an interior span also holds the unrecorded Python up to the
+  // next iteration (logging, a sleep), which the last iteration has no boundary to hold.
   int64_t min_pre = std::numeric_limits<int64_t>::max(),
           min_post_ns = std::numeric_limits<int64_t>::max();
   for (size_t p = 1; p < k; ++p) {
     min_pre = std::min(min_pre, countStarts(model, ops, *bound[p], passes[p].start_ns));
-    min_post_ns = std::min(min_post_ns, *bound[p] - passes[p - 1].end_ns);
+    min_post_ns = std::min(min_post_ns, recordedNs(model, track, passes[p - 1].end_ns, *bound[p]));
   }
   std::vector<std::pair<int64_t, int64_t>> ranges;
   DetectedSteps d;
@@ -231,16 +262,16 @@ DetectedSteps assembleSteps(const TraceModel& model, const std::vector<Pass>& pa
                   countStarts(model, ops, *bound[0], passes[0].start_ns) >= min_pre);
   if (!d.first_cut) ranges.emplace_back(*bound[0], *bound[1]);
   for (size_t p = 1; p + 1 < k; ++p) ranges.emplace_back(*bound[p], *bound[p + 1]);
+  // The last iteration ends at the next one's boundary, or else with its last outer op: one
+  // after the pass, or one around it (a record_function wrapping each iteration).
   int64_t last_end = passes[k - 1].end_ns;
   if (bound[k]) {
     last_end = *bound[k];
   } else {
-    for (uint32_t i : ops)
-      if (model.events[i].start_ns >= passes[k - 1].end_ns)
-        last_end = std::max(last_end, model.events[i].end_ns());
+    for (uint32_t i : ops) last_end = std::max(last_end, model.events[i].end_ns());
   }
-  d.last_cut = !(passComplete(passes[k - 1], med) &&
-                 (last_end - passes[k - 1].end_ns) * 10 >= min_post_ns * 7);
+  const int64_t last_post_ns = recordedNs(model, track, passes[k - 1].end_ns, last_end);
+  d.last_cut = !(passComplete(passes[k - 1], med) && last_post_ns * 10 >= min_post_ns * 7);
   if (!d.last_cut) ranges.emplace_back(*bound[k - 1], last_end);
   for (const auto& [start, end] : ranges) {
     Step s;

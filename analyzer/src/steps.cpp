@@ -99,6 +99,30 @@ void dropRepeatedNumbers(std::vector<Step>& steps, std::vector<std::string>& not
       "number is used");
 }
 
+// torch 1.13 and older name the range that profile.step() opens after the step it closes
+// (record_function("ProfilerStep#" + str(cur_step)), fixed in torch 2.0), so a recording that
+// includes profile.start() reads ProfilerStep#0, #0, #1, #2, ...: one range per iteration,
+// named one behind from the second on. Exactly that pattern (one thread, one range after the
+// other, the numbers running on) is numbered again in order; read as a repeat, it lost an
+// iteration and was called malformed.
+void renumberTorch113Steps(const TraceModel& model, std::vector<Step>& steps,
+                           std::vector<std::string>& notes) {
+  if (steps.size() < 2 || steps[0].number != 0 || steps[1].number != 0) return;
+  const uint32_t track = model.events[steps[0].event].track;
+  for (size_t i = 1; i < steps.size(); ++i) {
+    if (model.events[steps[i].event].track != track ||
+        steps[i].host_start_ns < steps[i - 1].host_end_ns ||
+        (i > 1 && steps[i].number != static_cast<int64_t>(i) - 1))
+      return;
+  }
+  for (size_t i = 1; i < steps.size(); ++i) steps[i].number = static_cast<int64_t>(i);
+  notes.push_back(
+      "ProfilerStep#0 appears twice, then the numbers run on: torch 1.13 and older name each "
+      "step's range after the step before it. All " +
+      std::to_string(steps.size()) + " ranges are kept, as steps 0.." +
+      std::to_string(steps.size() - 1) + " (the trace's ProfilerStep#k is step k+1)");
+}
+
 // tb_plugin's fallback: one step over all CPU activity. tb uses ops and Python events only;
 // we also count user annotations, which only widens the step to annotated CPU work, and
 // runtime and driver calls: a cudaDeviceSynchronize after the last op is the step's end on the
@@ -249,6 +273,100 @@ void dropTail(StepResult& result) {
       "(as tb_plugin does; --keep-tail-steps keeps them)");
 }
 
+int64_t medianOf(std::vector<int64_t> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+// CPU ops of `track` that start in [from, to), not counting ProfilerStep ranges (cpu_op in
+// the legacy export); a track's events are in start order.
+int64_t cpuOpsIn(const TraceModel& model, uint32_t track, int64_t from, int64_t to) {
+  const auto [begin, end] = model.trackEvents(track);
+  const Event* e =
+      std::lower_bound(begin, end, from, [](const Event& x, int64_t t) { return x.start_ns < t; });
+  int64_t n = 0;
+  for (; e != end && e->start_ns < to; ++e)
+    n += e->kind == EventKind::kCpuOp && !isHostStepEvent(model, *e);
+  return n;
+}
+
+// profile.stop() closes the ProfilerStep range that the loop's last profile.step() opened, so
+// a loop that ends while recording leaves a last step with no iteration in it: the
+// DataLoader's StopIteration (recorded: 0.018 ms and 6 ops after 1 ms steps of 320 ops). With
+// GPU work the tail rule above drops it (it launches nothing); without, the last step goes
+// when it is under a tenth of the median of the others both in time and in CPU ops on the
+// training thread. A tenth: a real iteration, even a short one at the end of an epoch, runs
+// the whole loop body, while a tail of a tenth or less has none of it.
+void dropEmptyLastStep(const TraceModel& model, StepResult& result) {
+  constexpr int64_t kFar = 10;
+  const std::vector<Step>& steps = result.steps;
+  if (steps.size() < 3 || result.main_track == trace::kNoIndex) return;
+  std::vector<int64_t> durations, ops;
+  for (size_t i = 0; i + 1 < steps.size(); ++i) {
+    durations.push_back(steps[i].duration_ns());
+    ops.push_back(cpuOpsIn(model, result.main_track, steps[i].host_start_ns, steps[i].host_end_ns));
+  }
+  const Step& last = steps.back();
+  const int64_t last_ops = cpuOpsIn(model, result.main_track, last.host_start_ns, last.host_end_ns);
+  const int64_t median_ns = medianOf(durations), median_ops = medianOf(ops);
+  if (last.duration_ns() * kFar >= median_ns || last_ops * kFar >= median_ops) return;
+  char buf[200];
+  std::snprintf(buf, sizeof buf,
+                "%.3f ms and %lld CPU op(s) against a median step of %.3f ms and %lld",
+                static_cast<double>(last.duration_ns()) / 1e6, static_cast<long long>(last_ops),
+                static_cast<double>(median_ns) / 1e6, static_cast<long long>(median_ops));
+  result.notes.push_back("dropped the last step (" + std::to_string(last.number) + "): " + buf +
+                         ", the range the profiler closes when it stops after the loop's last "
+                         "profile.step(), not an iteration (--keep-tail-steps keeps it)");
+  result.steps.pop_back();
+  result.dropped_tail_steps = 1;
+}
+
+// Time from the end of the last op or annotation on `track` that starts in [from, to)
+// (ProfilerStep ranges aside) to `to`: how much of a step's end no recorded work reaches.
+int64_t unrecordedTail(const TraceModel& model, uint32_t track, int64_t from, int64_t to) {
+  const auto [begin, end] = model.trackEvents(track);
+  const Event* e =
+      std::lower_bound(begin, end, from, [](const Event& x, int64_t t) { return x.start_ns < t; });
+  int64_t last = from;
+  for (; e != end && e->start_ns < to; ++e)
+    if (trace::isCpuRange(e->kind) && !isHostStepEvent(model, *e))
+      last = std::max(last, std::min(e->end_ns(), to));
+  return to - last;
+}
+
+// A file cut short ("later events lost") keeps the range of the step it ends in, written
+// when the step began, but not the step's later events: their time read as "Other" (h7 D7,
+// a truncated .gz: 0.832 ms of 1.106). That step is the last, and no recorded op on the
+// training thread reaches as close to its end as in every other step: it is dropped.
+void dropTruncatedLastStep(const TraceModel& model, StepResult& result) {
+  using trace::Stat;
+  const auto& stats = model.stats;
+  if (stats.get(Stat::json_truncated) + stats.get(Stat::gzip_error) +
+              stats.get(Stat::input_read_error) ==
+          0 ||
+      result.steps.size() < 2 || result.main_track == trace::kNoIndex)
+    return;
+  int64_t others = 0;  // the longest unrecorded tail of the other steps
+  for (size_t i = 0; i + 1 < result.steps.size(); ++i) {
+    const Step& s = result.steps[i];
+    others =
+        std::max(others, unrecordedTail(model, result.main_track, s.host_start_ns, s.host_end_ns));
+  }
+  const Step& last = result.steps.back();
+  const int64_t tail =
+      unrecordedTail(model, result.main_track, last.host_start_ns, last.host_end_ns);
+  if (tail <= others) return;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "its last %.3f ms hold no recorded op (other steps: %.3f ms)",
+                static_cast<double>(tail) / 1e6, static_cast<double>(others) / 1e6);
+  result.notes.push_back("dropped the last step (" + std::to_string(last.number) +
+                         "): the trace file ends inside it (later events lost) and " + buf +
+                         " (--keep-tail-steps keeps it)");
+  result.steps.pop_back();
+  result.dropped_tail_steps = 1;
+}
+
 // Median duration of steps [from, end).
 int64_t medianDuration(const std::vector<Step>& steps, size_t from) {
   std::vector<int64_t> d;
@@ -293,6 +411,7 @@ void dropWarmup(StepResult& result) {
 StepResult computeSteps(const TraceModel& model, const StepOptions& options) {
   StepResult result;
   result.steps = hostSteps(model);
+  renumberTorch113Steps(model, result.steps, result.notes);
   dropRepeatedNumbers(result.steps, result.notes);
   result.source = StepSource::kProfilerStep;
   if (!result.steps.empty()) result.main_track = model.events[result.steps.front().event].track;
@@ -319,15 +438,18 @@ StepResult computeSteps(const TraceModel& model, const StepOptions& options) {
           detected.note + ")");
     }
   }
+  if (options.drop_incomplete_tail) dropTruncatedLastStep(model, result);
   const DeviceMatch match = matchDeviceOps(model, result.steps);
   if (match.any) {
     extendSteps(model, result.steps, match, result.notes);
     if (options.drop_incomplete_tail) dropTail(result);
-  } else if (model.events.end() !=
-             std::find_if(model.events.begin(), model.events.end(),
-                          [](const Event& e) { return trace::isDeviceOp(e.kind); })) {
-    result.notes.push_back(
-        "no GPU work was launched inside a step: steps are the host ranges only");
+  } else {
+    if (model.events.end() !=
+        std::find_if(model.events.begin(), model.events.end(),
+                     [](const Event& e) { return trace::isDeviceOp(e.kind); }))
+      result.notes.push_back(
+          "no GPU work was launched inside a step: steps are the host ranges only");
+    if (options.drop_incomplete_tail) dropEmptyLastStep(model, result);
   }
   if (options.drop_warmup_head && result.stepsAreIterations()) dropWarmup(result);
   return result;

@@ -286,3 +286,49 @@ TEST_CASE("an iteration cut by the trace's end is left out, and the note says so
   CHECK(d.note.find("5 steps detected from 6 backward passes (the last iteration, cut by the "
                     "trace's end, left out)") != std::string::npos);
 }
+
+TEST_CASE("whole-µs traces: children rounded to their backward node's end do not hide the loop",
+          "[steps][detect]") {
+  // torch.autograd.profiler without Kineto (torch 1.13 on CPU) writes whole µs, rounding each
+  // start and length: a node's last children land at its end, 0 or 1 µs long, outside it
+  // (recorded: evaluate_function: AccumulateGrad at 2153 for 1 µs, AccumulateGrad and
+  // aten::detach at 2154 for 0). Taken as ops of their own, they started inside every pass and
+  // the training thread was taken for a busy loader worker: one whole-trace step (h7 D1).
+  TestTrace t;
+  std::vector<double> starts;
+  double at = 0;
+  for (int i = 0; i < 6; ++i) {
+    starts.push_back(at);
+    t.op("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", at, 30);
+    t.op("aten::stack", at + 2, 20);
+    at += 32;
+    for (const char* name : {"aten::addmm", "aten::relu", "aten::addmm", "aten::mse_loss"}) {
+      t.op(name, at, 10);
+      at += 12;
+    }
+    for (int node = 0; node < 3; ++node, at += 9) {
+      t.op("autograd::engine::evaluate_function: TBackward0", at, 4);
+      t.op("TBackward0", at, 3);
+      t.op("aten::t", at + 4, 1);  // 1 µs past its node
+      t.op("autograd::engine::evaluate_function: torch::autograd::AccumulateGrad", at + 6, 1);
+      for (const char* child : {"torch::autograd::AccumulateGrad", "aten::detach", "detach"})
+        t.op(child, at + 7, 0);
+    }
+    t.op("Optimizer.step#SGD.step", at + 5, 20);
+    t.op("aten::add_", at + 6, 10);
+    t.op("aten::item", at + 26, 4);
+    at += 30;
+  }
+  starts.push_back(at);
+  t.finalize();
+  const auto r = computeSteps(t.model);
+  REQUIRE(r.source == StepSource::kDetected);
+  REQUIRE(r.steps.size() == 6);
+  for (size_t i = 0; i < 6; ++i) {
+    INFO("step " << i);
+    CHECK(r.steps[i].host_start_ns == ns(starts[i]));
+    CHECK(r.steps[i].host_end_ns == ns(starts[i + 1]));
+  }
+  REQUIRE_FALSE(r.notes.empty());
+  CHECK(r.notes[0].find("6 steps detected from 6 backward passes;") != std::string::npos);
+}

@@ -332,3 +332,141 @@ TEST_CASE("repeated step numbers at different times keep the earliest range of e
             "ProfilerStep#2 x2, ProfilerStep#3 x2, ...; 0 exact copies)",
             0) == 0);
 }
+
+TEST_CASE("torch 1.13's ProfilerStep#0 written twice keeps every iteration, numbered in order",
+          "[steps]") {
+  // torch <= 1.13's profile.step() opens the next range under the number of the step it closes:
+  // with profile.start() recorded the trace reads #0, #0, #1, #2 (h6 D7: one iteration was
+  // dropped and the trace called malformed).
+  TestTrace t;
+  t.step(0, 0, 100);
+  t.step(0, 105, 100);
+  t.step(1, 210, 100);
+  t.step(2, 315, 100);
+  t.finalize();
+  analyzer::StepOptions keep;
+  keep.drop_warmup_head = false;
+  const auto r = computeSteps(t.model, keep);
+  REQUIRE(r.steps.size() == 4);
+  std::vector<int64_t> numbers, starts;
+  for (const auto& s : r.steps) {
+    numbers.push_back(s.number);
+    starts.push_back(s.host_start_ns);
+  }
+  CHECK(numbers == std::vector<int64_t>{0, 1, 2, 3});
+  CHECK(starts == std::vector<int64_t>{0, 105'000, 210'000, 315'000});
+  REQUIRE(r.notes.size() == 1);
+  CHECK(r.notes[0] ==
+        "ProfilerStep#0 appears twice, then the numbers run on: torch 1.13 and older name each "
+        "step's range after the step before it. All 4 ranges are kept, as steps 0..3 (the "
+        "trace's ProfilerStep#k is step k+1)");
+}
+
+TEST_CASE("two recordings merged are still a repeat, even when both start at ProfilerStep#0",
+          "[steps]") {
+  for (const bool second_overlaps : {false, true}) {
+    INFO("second #0 overlaps the first: " << second_overlaps);
+    TestTrace t;
+    t.step(0, 0, 100);
+    t.step(1, 100, 100);
+    t.step(0, second_overlaps ? 50 : 200, 100);  // #0, #1, #0, #1 or #0 twice at once
+    t.step(1, 300, 100);
+    t.finalize();
+    analyzer::StepOptions keep;
+    keep.drop_warmup_head = false;
+    const auto r = computeSteps(t.model, keep);
+    CHECK(r.steps.size() == 2);
+    REQUIRE(r.notes.size() == 1);
+    CHECK(r.notes[0].rfind("malformed trace: 2 ProfilerStep range(s) repeat a step number", 0) ==
+          0);
+  }
+}
+
+namespace {
+
+// A CPU-only torch.profiler loop: `durations` (µs) per ProfilerStep, each holding `ops` ops.
+TestTrace cpuLoop(const std::vector<std::pair<double, int>>& steps) {
+  TestTrace t;
+  double at = 0;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const auto [dur, ops] = steps[i];
+    t.step(static_cast<int>(i) + 1, at, dur);
+    for (int k = 0; k < ops; ++k) t.op("aten::addmm", at + k * dur / ops, dur / ops / 2);
+    at += dur + 5;
+  }
+  t.finalize();
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("CPU traces: the near-empty step the profiler closes at exit is dropped, with a note",
+          "[steps]") {
+  // profile.stop() closes the range the loop's last profile.step() opened (h7 D3: 0.018 ms and
+  // 6 ops after 1 ms steps; it made the mean step 20 % shorter).
+  TestTrace t = cpuLoop({{1000, 300}, {1100, 300}, {900, 300}, {1000, 300}, {18, 6}});
+  const auto r = computeSteps(t.model);
+  REQUIRE(r.steps.size() == 4);
+  CHECK(r.steps.back().number == 4);
+  CHECK(r.dropped_tail_steps == 1);
+  REQUIRE(r.notes.size() == 1);
+  CHECK(
+      r.notes[0] ==
+      "dropped the last step (5): 0.018 ms and 6 CPU op(s) against a median step of 1.000 ms "
+      "and 300, the range the profiler closes when it stops after the loop's last profile.step(), "
+      "not an iteration (--keep-tail-steps keeps it)");
+
+  analyzer::StepOptions keep;
+  keep.drop_incomplete_tail = false;
+  const auto kept = computeSteps(t.model, keep);
+  CHECK(kept.steps.size() == 5);
+  CHECK(kept.dropped_tail_steps == 0);
+  CHECK(kept.notes.empty());
+}
+
+TEST_CASE("CPU traces: a short last step that runs the loop body is kept", "[steps]") {
+  SECTION("a smaller last batch: a fifth of the time, every op") {
+    TestTrace t = cpuLoop({{1000, 300}, {1000, 300}, {1000, 300}, {200, 300}});
+    CHECK(computeSteps(t.model).steps.size() == 4);
+  }
+  SECTION("short, but with a fifth of the ops") {
+    TestTrace t = cpuLoop({{1000, 300}, {1000, 300}, {1000, 300}, {50, 60}});
+    CHECK(computeSteps(t.model).steps.size() == 4);
+  }
+  SECTION("two steps: no median to compare with") {
+    TestTrace t = cpuLoop({{1000, 300}, {18, 6}});
+    CHECK(computeSteps(t.model).steps.size() == 2);
+  }
+}
+
+TEST_CASE("a file cut inside its last step loses that step, not the ones before it", "[steps]") {
+  // h7 D7: a truncated .gz kept the step it ended in, its lost events counted as "Other".
+  const auto loop = [](double last_recorded_us, bool truncated) {
+    TestTrace t;
+    for (int i = 0; i < 4; ++i) {
+      const double at = i * 1000.0;
+      t.step(i + 1, at, 995);
+      const double recorded = i == 3 ? last_recorded_us : 990;
+      for (double op = at + 1; op + 10 <= at + recorded; op += 10) t.op("aten::addmm", op, 9);
+    }
+    t.finalize();
+    if (truncated) t.model.stats.add(trace::Stat::gzip_error);
+    return t;
+  };
+  TestTrace cut = loop(300, true);
+  const auto r = computeSteps(cut.model);
+  REQUIRE(r.steps.size() == 3);
+  CHECK(r.dropped_tail_steps == 1);
+  REQUIRE(r.notes.size() == 1);
+  CHECK(r.notes[0] ==
+        "dropped the last step (4): the trace file ends inside it (later events lost) and its "
+        "last 0.705 ms hold no recorded op (other steps: 0.015 ms) (--keep-tail-steps keeps it)");
+
+  analyzer::StepOptions keep;
+  keep.drop_incomplete_tail = false;
+  CHECK(computeSteps(cut.model, keep).steps.size() == 4);
+  TestTrace whole = loop(300, false);  // the same short step in a complete file
+  CHECK(computeSteps(whole.model).steps.size() == 4);
+  TestTrace cut_after = loop(990, true);  // the file ends after the last step's events
+  CHECK(computeSteps(cut_after.model).steps.size() == 4);
+}
