@@ -120,6 +120,13 @@ bool isFile(const fs::path& p) {
   return fs::is_regular_file(p, ec);
 }
 
+/// A trace the recording left with no byte in it (the trainer killed before the collector
+/// wrote any): nothing to analyse.
+bool isEmptyFile(const std::string& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec) && fs::file_size(path, ec) == 0 && !ec;
+}
+
 std::string absolutePath(const std::string& path) {
   std::error_code ec;
   const fs::path abs = fs::absolute(path, ec);
@@ -307,7 +314,12 @@ void RecordCommand::warnAbout(const StagedTrace& trace, const collector::StatusM
     check_.carryWarning(trace.problem + "; the trace is " + trace.path);
   }
   if (trace.state != StagedTrace::State::kPartial) return;
-  const std::string analysing = no_report_ ? "" : "; analysing the incomplete trace";
+  // An empty file is not analysed (reportTraces leaves it out): saying it would be, and then
+  // "not a trace (empty file)", contradicted itself.
+  const bool empty = isEmptyFile(trace.path);
+  const std::string analysing = empty        ? "; the file is empty: there is nothing to analyse"
+                                : no_report_ ? ""
+                                             : "; analysing the incomplete trace";
   const std::string why =
       failure != nullptr ? failure->text
                          : "the recording did not finish (" + unfinishedCause(wait_status) + ")";
@@ -315,7 +327,8 @@ void RecordCommand::warnAbout(const StagedTrace& trace, const collector::StatusM
     printError(trace.path + ": " + why + analysing);
   else
     printWarning(trace.path + ": " + why + analysing);
-  check_.carryWarning(trace.path + ": " + why + "; the trace is incomplete");
+  check_.carryWarning(trace.path + ": " + why +
+                      (empty ? "; the trace is empty" : "; the trace is incomplete"));
 }
 
 int RecordCommand::reportTraces(std::vector<StagedTrace> traces, int wait_status,
@@ -360,8 +373,14 @@ int RecordCommand::reportTraces(std::vector<StagedTrace> traces, int wait_status
   traces.erase(std::remove_if(traces.begin(), traces.end(),
                               [&](const StagedTrace& t) { return !written(t); }),
                traces.end());
-  const std::vector<std::string> report = tracesToReport(traces);
+  std::vector<std::string> report = tracesToReport(traces);
   for (const StagedTrace& trace : traces) warnAbout(trace, failure, wait_status);
+  const auto emptyPartial = [](const StagedTrace& t) {
+    return t.state == StagedTrace::State::kPartial && isEmptyFile(t.path);
+  };
+  for (const StagedTrace& trace : traces)
+    if (emptyPartial(trace))
+      report.erase(std::remove(report.begin(), report.end(), trace.path), report.end());
   // A run of ranks: the job's findings and each rank's own, as `check --per-rank` (a rank's
   // pageable copies or slow loader must not disappear behind the job report).
   if (report.size() > 1) check_.keepRankFindings();

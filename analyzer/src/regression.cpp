@@ -41,9 +41,9 @@ std::string figuresText(const GateCheck& c) {
          "%)";
 }
 
-std::string testText(const GateCheck& c) {
-  return "Mann-Whitney p " + pText(c.p_value) + " over " + std::to_string(c.base_steps) + " and " +
-         std::to_string(c.new_steps) + " steps";
+std::string testText(double p, size_t base_steps, size_t new_steps) {
+  return "Mann-Whitney p " + pText(p) + " over " + std::to_string(base_steps) + " and " +
+         std::to_string(new_steps) + " steps";
 }
 
 void decide(const GateOptions& options, const std::vector<int64_t>& base,
@@ -69,14 +69,14 @@ void decide(const GateOptions& options, const std::vector<int64_t>& base,
                formatMs(floor_ns) + " ms): too little to matter";
     return;
   }
-  c.p_value = mannWhitneyGreater(base, next).p_greater;
-  const std::string test = testText(c);
-  if (c.p_value < options.alpha) {
+  // The change grew beyond the limit (>= 0), so the test is the one-sided "greater" one.
+  const ChangeTest test = testChange(base, next, options);
+  c.p_value = test.p_value;
+  if (test.significant) {
     c.verdict = GateVerdict::kRegressed;
-    c.reason = figures + "; significant given the per-step spread (" + test + ")";
+    c.reason = figures + "; " + test.text;
   } else {
-    c.reason = figures + ", but not significant given the per-step spread (" + test +
-               "): treated as noise";
+    c.reason = figures + ", but " + test.text + ": treated as noise";
   }
 }
 
@@ -99,8 +99,9 @@ void correctForLimits(const GateOptions& options, std::vector<GateCheck>& checks
     if (rejecting || c.verdict != GateVerdict::kRegressed) continue;
     c.verdict = GateVerdict::kPass;
     c.reason = figuresText(c) + ", but not significant once corrected for the " +
-               std::to_string(m) + " limits checked (" + testText(c) +
-               "; Holm's correction needs p < " + formatFixed(threshold, 4) + "): treated as noise";
+               std::to_string(m) + " limits checked (" +
+               testText(c.p_value, c.base_steps, c.new_steps) + "; Holm's correction needs p < " +
+               formatFixed(threshold, 4) + "): treated as noise";
   }
 }
 
@@ -167,6 +168,27 @@ MannWhitneyResult mannWhitneyGreater(const std::vector<int64_t>& base,
   r.z = (r.u - d1 * d2 / 2.0 - 0.5) / std::sqrt(variance);
   r.p_greater = 0.5 * std::erfc(r.z / std::sqrt(2.0));
   return r;
+}
+
+ChangeTest testChange(const std::vector<int64_t>& base, const std::vector<int64_t>& next,
+                      const GateOptions& options) {
+  ChangeTest t;
+  const double delta = mean(next) - mean(base);
+  if (delta == 0 || base.empty() || next.empty()) return t;
+  if (base.size() < options.min_steps || next.size() < options.min_steps) {
+    t.text = "too few steps to tell from step-to-step noise (" + std::to_string(base.size()) +
+             " and " + std::to_string(next.size()) + "; the test needs " +
+             std::to_string(options.min_steps) + " in each)";
+    return t;
+  }
+  t.tested = true;
+  // One-sided in the direction of the change: a faster run is tested for being faster.
+  t.p_value =
+      (delta > 0 ? mannWhitneyGreater(base, next) : mannWhitneyGreater(next, base)).p_greater;
+  t.significant = t.p_value < options.alpha;
+  t.text = std::string(t.significant ? "significant" : "not significant") +
+           " given the per-step spread (" + testText(t.p_value, base.size(), next.size()) + ")";
+  return t;
 }
 
 std::string_view gateVerdictName(GateVerdict verdict) {

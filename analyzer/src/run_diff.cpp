@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "steplint/analyzer/regression.h"
 #include "steplint/analyzer/run_diff.h"
 
 namespace steplint::analyzer {
@@ -215,6 +216,15 @@ void addNotes(const RunProfile& base, const RunProfile& next, RunDiff& diff) {
       diff.notes.push_back(f.next.code + " is compared across GPU indices (" + f.base.fingerprint +
                            " in the base run, " + f.next.fingerprint +
                            " in the new one): the only such finding in each run");
+  // A worse or better finding compares averages, which the same per-step spread moves.
+  const bool resized = std::any_of(diff.findings.begin(), diff.findings.end(), [](const auto& f) {
+    return f.change == FindingChange::kWorse || f.change == FindingChange::kBetter;
+  });
+  if (resized && diff.step_test.tested && !diff.step_test.significant)
+    diff.notes.push_back(
+        "the step time's change is " + diff.step_test.text +
+        ": findings marked worse or better compare per-step averages, which a few long steps "
+        "move as much");
   if (!base.step_ns.empty() && !next.step_ns.empty() && base.step_source != next.step_source)
     diff.notes.push_back(
         "the runs' steps were found differently (ProfilerStep ranges in one, detected in the other)");
@@ -278,6 +288,7 @@ RunDiff diffRuns(const RunProfile& base, const RunProfile& next, const DiffOptio
   diff.base_steps = describeDistribution(base.step_ns);
   diff.new_steps = describeDistribution(next.step_ns);
   diff.step_delta_ns = next.average_step_ns - base.average_step_ns;
+  diff.step_test = testChange(base.step_ns, next.step_ns);
   for (int c = 0; c < kStepCategoryCount; ++c)
     diff.categories.push_back(
         {static_cast<StepCategory>(c), base.category_ns[c], next.category_ns[c]});

@@ -66,6 +66,16 @@ json findingsJson(const RunDiff& d) {
 
 json fraction(double f) { return f < 0 ? json(nullptr) : json(f); }
 
+// The gate's test on the per-step times (regression.h testChange); null figures when untested.
+json stepTestJson(const RunDiff& d) {
+  const ChangeTest& t = d.step_test;
+  return {{"tested", t.tested},
+          {"significant", t.tested ? json(t.significant) : json(nullptr)},
+          {"p_value", t.tested ? json(t.p_value) : json(nullptr)},
+          {"median_delta_ms", ms(d.new_steps.median_ns - d.base_steps.median_ns)},
+          {"verdict", t.text.empty() ? json(nullptr) : json(t.text)}};
+}
+
 }  // namespace
 
 json runDiffToJson(const RunDiff& d) {
@@ -86,6 +96,7 @@ json runDiffToJson(const RunDiff& d) {
           {"base", {{"source", d.base_source}, {"steps", distributionJson(d.base_steps)}}},
           {"new", {{"source", d.new_source}, {"steps", distributionJson(d.new_steps)}}},
           {"step_delta_ms", ms(d.step_delta_ns)},
+          {"step_change", stepTestJson(d)},
           {"categories", categories},
           {"device_ops", device},
           {"cpu_ops", ops},

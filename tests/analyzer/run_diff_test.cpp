@@ -309,3 +309,79 @@ TEST_CASE("text, Markdown and JSON carry the same deltas", "[run_diff]") {
   CHECK(j["device_ops"][0]["stream"] == 7);
   CHECK(j["findings"].is_null());  // not linted: not compared, not "no findings"
 }
+
+namespace {
+// Back-to-back steps of the given lengths (µs), each with one op.
+void stepsOf(TestTrace& t, const std::vector<double>& lengths_us) {
+  double ts = 0;
+  for (size_t i = 0; i < lengths_us.size(); ++i) {
+    t.step(static_cast<int>(i), ts, lengths_us[i]);
+    t.op("aten::mm", ts + 10, 50);
+    ts += lengths_us[i];
+  }
+  t.finalize();
+}
+}  // namespace
+
+TEST_CASE("the headline carries the gate's test: one long step is not a change", "[run_diff]") {
+  // h7 D5: two runs of one command; one 5 ms stall moved the mean +60%, the gate (Mann-Whitney
+  // p = 0.159) called it noise and diff called it a change.
+  TestTrace base, next, slower, few;
+  stepsOf(base, {1000, 1010, 990, 1005, 995, 1020, 980, 1000});
+  stepsOf(next, {1002, 1012, 992, 5000, 998, 1022, 982, 1002});
+  stepsOf(slower, {1500, 1510, 1490, 1505, 1495, 1520, 1480, 1500});
+  stepsOf(few, {1000, 5000, 1000});
+  const analyzer::RunProfile b = profileOf(base.model, "b");
+  const analyzer::RunDiff noise = analyzer::diffRuns(b, profileOf(next.model, "n"));
+  CHECK(noise.step_test.tested);
+  CHECK_FALSE(noise.step_test.significant);
+  CHECK(noise.step_test.p_value > 0.05);
+  const std::string headline = analyzer::runDiffHeadline(noise);
+  INFO(headline);
+  CHECK(headline.find("ms, +50.1% mean; not significant given the per-step spread (Mann-Whitney "
+                      "p = ") != std::string::npos);
+  CHECK(headline.find("over 8 and 8 steps); median +0.2%)") != std::string::npos);
+  const nlohmann::json j = analyzer::runDiffToJson(noise);
+  CHECK(j["step_change"]["tested"] == true);
+  CHECK(j["step_change"]["significant"] == false);
+  CHECK(j["step_change"]["p_value"].get<double>() == Approx(noise.step_test.p_value));
+  CHECK(j["step_change"]["median_delta_ms"].get<double>() == Approx(0.002));
+  CHECK(j["step_change"]["verdict"] == noise.step_test.text);
+  std::ostringstream markdown;
+  analyzer::printRunDiffMarkdown(markdown, noise);
+  CHECK(markdown.str().find("mean; not significant given the per-step spread") !=
+        std::string::npos);
+
+  const analyzer::RunDiff real = analyzer::diffRuns(b, profileOf(slower.model, "s"));
+  CHECK(real.step_test.significant);
+  CHECK(analyzer::runDiffHeadline(real).find(
+            "(+0.500 ms, +50.0%; significant given the per-step spread (Mann-Whitney p < 0.001 "
+            "over 8 and 8 steps))") != std::string::npos);
+  // Faster is tested as faster.
+  CHECK(analyzer::diffRuns(profileOf(slower.model, "s"), b).step_test.significant);
+
+  const analyzer::RunDiff short_run = analyzer::diffRuns(b, profileOf(few.model, "f"));
+  CHECK_FALSE(short_run.step_test.tested);
+  CHECK(analyzer::runDiffHeadline(short_run).find(
+            "; too few steps to tell from step-to-step noise (8 and 3; the test needs 5 in "
+            "each))") != std::string::npos);
+}
+
+TEST_CASE("a worse finding beside a step change that is not significant gets a note",
+          "[run_diff]") {
+  TestTrace base, next;
+  stepsOf(base, {1000, 1010, 990, 1005, 995, 1020, 980, 1000});
+  stepsOf(next, {1002, 1012, 992, 5000, 998, 1022, 982, 1002});
+  analyzer::LintResult base_lint, new_lint;
+  base_lint.diagnostics = {finding("SL101", "dataloader", "dataloader_ms_per_step", 0.17)};
+  new_lint.diagnostics = {finding("SL101", "dataloader", "dataloader_ms_per_step", 0.71)};
+  const analyzer::RunDiff d = analyzer::diffRuns(profileOf(base.model, "b", &base_lint),
+                                                 profileOf(next.model, "n", &new_lint));
+  REQUIRE(d.findings.size() == 1);
+  CHECK(d.findings[0].change == FindingChange::kWorse);
+  REQUIRE(d.notes.size() == 1);
+  CHECK(d.notes[0].rfind("the step time's change is not significant given the per-step spread",
+                         0) == 0);
+  CHECK(d.notes[0].find("findings marked worse or better compare per-step averages") !=
+        std::string::npos);
+}

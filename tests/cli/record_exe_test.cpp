@@ -190,4 +190,20 @@ TEST_CASE("record: a program without LibTorch leaves no trace and no staging fil
   CHECK(othersIn(dir, {"ran"}).empty());
 }
 
+TEST_CASE("record: a trainer killed before it wrote a byte leaves nothing to analyse, said once",
+          "[cli][record]") {
+  // h6 D11: "analysing the incomplete trace", then "not a trace (empty file)". The program
+  // stands in for a trainer SIGKILLed while its collector had the trace open but empty.
+  const std::string dir = scratchDir("killed");
+  const RunResult r = runSteplint({"record", "--no-config", "-o", dir + "/t.json", "--", "/bin/sh",
+                                   "-c", ": > \"$STEPLINT_OUTPUT.partial\"; kill -9 $$"});
+  INFO(r.err);
+  CHECK(r.exit_code == 128 + 9);  // the trainer's
+  CHECK(r.err.find("steplint: warning: " + dir +
+                   "/t.json.partial: the recording did not finish (") != std::string::npos);
+  CHECK(r.err.find("; the file is empty: there is nothing to analyse\n") != std::string::npos);
+  CHECK(r.err.find("analysing the incomplete trace") == std::string::npos);
+  CHECK(r.err.find("not a trace") == std::string::npos);
+}
+
 }  // namespace steplint::test

@@ -323,6 +323,29 @@ TEST_CASE("array form without closing bracket (legacy autograd profiler)", "[tra
   CHECK(r.model.events.size() == 2);
   CHECK(r.model.events[0].kind == EventKind::kCpuOp);
   CHECK(r.model.stats.get(Stat::json_truncated) == 0);
+  CHECK(r.model.metadata.legacy_profiler_export);  // C++ RecordProfile's "CPU Functions"
+}
+
+TEST_CASE("the legacy profiler's export is marked, and only it", "[trace][import]") {
+  // torch 1.13 without Kineto: export_chrome_trace writes no cat, pid "CPU functions".
+  CHECK(
+      importJson(
+          R"([{"name": "aten::add", "ph": "X", "ts": 10, "dur": 2, "tid": 1, "pid": "CPU functions", "args": {}}])")
+          .model.metadata.legacy_profiler_export);
+  // An array with categories (another writer's), a CPU functions row with one, and Kineto's
+  // object form are not.
+  CHECK_FALSE(
+      importJson(
+          R"([{"name": "aten::add", "ph": "X", "cat": "cpu_op", "ts": 10, "dur": 2, "tid": 1, "pid": 1}])")
+          .model.metadata.legacy_profiler_export);
+  CHECK_FALSE(
+      importJson(
+          R"([{"name": "aten::add", "ph": "X", "cat": "cpu_op", "ts": 10, "dur": 2, "tid": 1, "pid": "CPU functions"}])")
+          .model.metadata.legacy_profiler_export);
+  CHECK_FALSE(
+      importJson(
+          R"({"traceEvents": [{"name": "aten::add", "ph": "X", "ts": 10, "dur": 2, "tid": 1, "pid": "CPU functions"}]})")
+          .model.metadata.legacy_profiler_export);
 }
 
 TEST_CASE("legacy use_cuda array form: the CUDA functions row is GPU time, not host work",

@@ -26,6 +26,22 @@ constexpr size_t kKeysNamed = 5;  // keys a "not a trace" message names
 
 bool isSpace(int c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
+// The legacy autograd profiler's export (docs/reference/trace-format.md, the array form): ranges
+// on pid "CPU functions" (Python's export_chrome_trace; "CPU Functions" from C++ RecordProfile),
+// and with use_cuda "CUDA functions", none with a `cat`.
+bool isLegacyProfilerExport(const TraceModel& model) {
+  if (model.metadata.format != "chrome-json-array") return false;
+  const int64_t python = model.strings.find("CPU functions"),
+                cpp = model.strings.find("CPU Functions");
+  const bool on_cpu_row =
+      std::any_of(model.tracks.begin(), model.tracks.end(), [&](const Track& t) {
+        const auto label = static_cast<int64_t>(t.pid_label);
+        return t.pid_label != 0 && t.event_count > 0 && (label == python || label == cpp);
+      });
+  return on_cpu_row && std::all_of(model.events.begin(), model.events.end(),
+                                   [&](const Event& e) { return model.str(e.category).empty(); });
+}
+
 // Chunked input with a byte cursor for the top level and whole chunks for the events.
 class Reader {
  public:
@@ -393,6 +409,7 @@ void ChromeJsonImport::finish() {
   model_.metadata.input_bytes = reader_.bytesRead();
   reportProgress();
   builder_.finalize(std::max(workerCount(options_), 1));
+  model_.metadata.legacy_profiler_export = isLegacyProfilerExport(model_);
 }
 
 ImportStatus ChromeJsonImport::run() {

@@ -1,12 +1,15 @@
 #include "emit_util.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <string_view>
+#include <vector>
 
 #include "steplint/analyzer/display_text.h"
+#include "steplint/analyzer/regression.h"
 #include "steplint/trace/utf8.h"
 
 namespace steplint::analyzer::emit {
@@ -53,13 +56,15 @@ std::string savingText(const SavingEstimate& saving) {
   return msText(saving.per_step_ms, saving.low_ms) + percentText(saving.fraction_of_step);
 }
 
-std::string savingAllText(const SavingsTotal& total) {
+std::string savingAllText(const LintResult& lint) {
+  const SavingsTotal& total = lint.saving_all;
   if (total.per_step_ms < 0)
     return total.not_estimated.empty() ? std::string() : "savings " + total.not_estimated;
   std::string text = "fixing all findings";
   if (total.suppressed > 0)
     text += ", the " + std::to_string(total.suppressed) + " the baseline hides included";
   text += ": ~" + msText(total.per_step_ms, total.low_ms);
+  std::string aside;  // what the parentheses hold
   if (total.fraction_of_step >= 0) {
     std::array<char, 160> buffer{};
     if (total.profiler_overhead_ms >= 0.05)
@@ -68,8 +73,21 @@ std::string savingAllText(const SavingsTotal& total) {
                     total.profiler_overhead_ms);
     else
       std::snprintf(buffer.data(), buffer.size(), " of the %.1f ms step", total.step_ms);
-    text += " (" + percentText(total.fraction_of_step).substr(2) + buffer.data() + ")";
+    aside = percentText(total.fraction_of_step).substr(2) + buffer.data();
   }
+  // Findings without a time estimate are not in the total: say which, so "all" is not read as
+  // every finding listed above. The gate's regression (SL801) is no fix and has no saving.
+  std::vector<std::string> left_out;
+  for (const Diagnostic& d : lint.diagnostics)
+    if (!d.saving.known() && d.code != kRegressionCode &&
+        std::find(left_out.begin(), left_out.end(), d.code) == left_out.end())
+      left_out.push_back(d.code);
+  if (!left_out.empty()) {
+    std::string codes;
+    for (const std::string& code : left_out) codes += (codes.empty() ? "" : ", ") + code;
+    aside += (aside.empty() ? "" : "; ") + codes + " not estimated, not included";
+  }
+  if (!aside.empty()) text += " (" + aside + ")";
   // The whole-trace fallback's "step" may hold many iterations (h6 D10: 2 of 18.5 ms read as
   // "16.8 ms/step" of loader wait): say what the unit is.
   if (total.whole_trace_step)

@@ -16,8 +16,10 @@ std::string displayPath(const std::string& path, const std::string& base_dir);
 /// "58.3 ms/step, 33%", "0.3 ms/step, <1%", "58.3 ms/step", or "" when the saving is unknown.
 std::string savingText(const SavingEstimate& saving);
 
-/// "fixing all findings: ~41.2 ms/step (37% of the step)", or "" without time savings.
-std::string savingAllText(const SavingsTotal& total);
+/// "fixing all findings: ~41.2 ms/step (37% of the step)", or "" without time savings; findings
+/// without a time estimate are named as left out: "(37% of the step; SL102 not estimated, not
+/// included)".
+std::string savingAllText(const LintResult& lint);
 
 /// The first evidence step, if any.
 std::optional<int64_t> firstStep(const Diagnostic& d);

@@ -41,7 +41,7 @@ void printFindings(std::ostream& out, const LintResult& lint) {
         << (saving.empty() ? "–" : emit::markdownCell(saving)) << " |\n";
   }
   out << '\n';
-  if (const std::string all = emit::savingAllText(lint.saving_all); !all.empty()) {
+  if (const std::string all = emit::savingAllText(lint); !all.empty()) {
     std::string sentence = all;
     sentence[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(sentence[0])));
     out << "**" << sentence << "**\n\n";

@@ -111,7 +111,7 @@ void TextEmitter::emit(const LintReport& report, const EmitOptions& options,
   for (const TraceReport& trace : report.traces) {
     const std::string path = displayText(emit::displayPath(trace.lint.source, options.base_dir));
     for (const Diagnostic& d : trace.lint.diagnostics) printFinding(out, path, d, options.color);
-    if (const std::string all = emit::savingAllText(trace.lint.saving_all); !all.empty())
+    if (const std::string all = emit::savingAllText(trace.lint); !all.empty())
       out << paint(path, kBold, options.color) << ": " << all << '\n';
   }
   printNotChecked(out, report, options.base_dir);

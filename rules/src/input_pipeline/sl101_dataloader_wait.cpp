@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -174,6 +175,68 @@ void DataLoaderWaitRule::checkInferred(const analyzer::AnalysisContext& context,
   report(context, sink, wait, evidence, effect);
 }
 
+namespace {
+
+/// The worker count to suggest and why, from the GPUs this process used (a rule of thumb per
+/// GPU; none on a CPU-only trace), the cores per training process, and the count the trace
+/// records (dataloader_workers: steplint record, or the trainer's own metadata).
+struct WorkerAdvice {
+  int64_t suggested = 0;
+  std::optional<int64_t> recorded;
+  int64_t cores = 0;      // of the host; 0: unknown
+  int64_t processes = 1;  // training processes on the host
+  std::string why;        // "4 per GPU x 1 GPU used, at most cpu-cores - 1 = 3"
+  /// The recorded workers and the training processes want more cores than the host has (SL102).
+  bool oversubscribed() const {
+    return recorded && cores > 0 && (*recorded + 1) * processes > cores;
+  }
+};
+
+WorkerAdvice adviseWorkers(const trace::TraceMetadata& meta, size_t gpus, int64_t per_gpu,
+                           int64_t cpu_cores_option) {
+  WorkerAdvice a;
+  a.recorded = metadataInteger(meta, {"dataloader_workers", "num_workers"});
+  if (a.recorded && *a.recorded < 0) a.recorded.reset();
+  a.cores = hostCpuCores(meta, cpu_cores_option);
+  a.processes = std::max<int64_t>(1, metadataInteger(meta, {"local_world_size"}).value_or(1));
+  a.suggested = per_gpu * std::max<int64_t>(1, static_cast<int64_t>(gpus));
+  std::string cap = "up to the number of CPU cores";
+  if (a.cores > 0) {
+    const int64_t most = std::max<int64_t>(1, a.cores / a.processes - 1);
+    a.suggested = std::min(a.suggested, most);
+    cap = a.processes > 1 ? strf("at most cpu-cores / %lld processes - 1 = %lld",
+                                 static_cast<long long>(a.processes), static_cast<long long>(most))
+                          : strf("at most cpu-cores - 1 = %lld", static_cast<long long>(most));
+  }
+  a.why = gpus == 0
+              ? "no GPU in the trace: the workers share the CPU cores with the training, " + cap
+              : strf("%lld per GPU x %zu GPU%s used, %s", static_cast<long long>(per_gpu), gpus,
+                     gpus == 1 ? "" : "s", cap.c_str());
+  return a;
+}
+
+/// The fix for a multi-process loader, against the count the trace records.
+std::string workerFix(const WorkerAdvice& a) {
+  const std::string n = std::to_string(a.suggested);
+  if (!a.recorded)
+    return "raise num_workers to " + n + " if it is lower (" + a.why +
+           ") and prefetch_factor; keep persistent_workers=True";
+  const std::string have = std::to_string(*a.recorded);
+  if (a.oversubscribed())
+    return strf(
+        "num_workers=%s already wants more cores than the host has (%s workers + the training "
+        "process on %lld CPU cores, SL102): %smake each batch cheaper to load",
+        have.c_str(), have.c_str(), static_cast<long long>(a.cores),
+        *a.recorded > a.suggested ? ("lower it to " + n + " and ").c_str() : "");
+  if (*a.recorded >= a.suggested)
+    return "keep num_workers=" + have + " (at least the " + n + " suggested: " + a.why +
+           "); more workers will not help when they are saturated";
+  return "raise num_workers from " + have + " to " + n + " (" + a.why +
+         ") and prefetch_factor; keep persistent_workers=True";
+}
+
+}  // namespace
+
 void DataLoaderWaitRule::report(const analyzer::AnalysisContext& context,
                                 analyzer::DiagnosticSink& sink, const Wait& wait,
                                 EvidenceBuilder& evidence, EffectBuilder& effect) const {
@@ -181,22 +244,15 @@ void DataLoaderWaitRule::report(const analyzer::AnalysisContext& context,
   std::set<int32_t> gpus;
   for (const trace::Event& e : model.events)
     if (trace::isDeviceOp(e.kind)) gpus.insert(model.deviceOf(e));
-  const int64_t gpu_count = std::max<int64_t>(1, static_cast<int64_t>(gpus.size()));
-  int64_t workers = workers_per_gpu() * gpu_count;
-  const int64_t cores = hostCpuCores(model.metadata, options().cpu_cores);
-  if (cores > 0) workers = std::min(workers, std::max<int64_t>(1, cores - 1));
-  const std::string cap =
-      cores > 0 ? strf("at most cpu-cores - 1 = %lld", static_cast<long long>(cores - 1))
-                : std::string("up to the number of CPU cores");
-  const std::string why =
-      strf("%lld per GPU x %lld GPU%s used, %s", static_cast<long long>(workers_per_gpu()),
-           static_cast<long long>(gpu_count), gpu_count == 1 ? "" : "s", cap.c_str());
+  const WorkerAdvice advice =
+      adviseWorkers(model.metadata, gpus.size(), workers_per_gpu(), options().cpu_cores);
   evidence.metric("dataloader_fraction", wait.fraction);
   evidence.metric("dataloader_ms_per_step", wait.ms);
   if (!wait.inferred) evidence.metric("host_wait_ms_per_step", wait.host_ms);
   evidence.metric("threshold_fraction", options().min_wait_fraction);
   evidence.metric("gpus_used", static_cast<double>(gpus.size()));
-  evidence.metric("recommended_workers", static_cast<double>(workers));
+  evidence.metric("recommended_workers", static_cast<double>(advice.suggested));
+  if (advice.recorded) evidence.metric("dataloader_workers", static_cast<double>(*advice.recorded));
   if (wait.inferred) {
     evidence.metric("dataloader_inferred", 1);
     evidence.metric("worker_wait_ms_per_step", wait.inferred->average_worker_wait_ns / 1e6);
@@ -209,21 +265,31 @@ void DataLoaderWaitRule::report(const analyzer::AnalysisContext& context,
       "the DataLoader waits removed: enough loader workers prepare the next batches while the step "
       "runs";
   if (wait.inferred) d.saving.method += "; the wait is " + wait.inferred->method();
+  // The replay removes the waits only; workers that take the training thread's cores also slow
+  // its own work, which removing the loading would give back too.
+  if (advice.oversubscribed())
+    d.saving.method += strf(
+        "; the %lld workers also compete with the training thread for the %lld CPU cores (SL102), "
+        "which is not counted: removing the loading cost may save more",
+        static_cast<long long>(*advice.recorded), static_cast<long long>(advice.cores));
   d.effect = effect.take(/*host_factor=*/0);
-  const std::string n = std::to_string(workers);
+  const std::string n = std::to_string(advice.suggested);
   if (wait.single_process || !wait.multi_process) {
     d.fix.push_back(
         "LibTorch: torch::data::make_data_loader(dataset, torch::data::DataLoaderOptions()"
         ".batch_size(B).workers(" +
         n + "))");
+    // Pinned memory speeds up host-to-device copies: nothing to pin for without a GPU.
     d.fix.push_back("Python: DataLoader(..., num_workers=" + n +
-                    ", pin_memory=True, persistent_workers=True) (" + why + ")");
+                    (gpus.empty() ? "" : ", pin_memory=True") + ", persistent_workers=True) (" +
+                    advice.why + ")");
   } else {
-    d.fix.push_back("raise num_workers to " + n + " (" + why +
-                    ") and prefetch_factor; keep persistent_workers=True");
-    d.fix.push_back(
-        "if the workers are already saturated, make decoding/augmentation cheaper "
-        "(pre-resized data, GPU augmentation, NVIDIA DALI)");
+    d.fix.push_back(workerFix(advice));
+    d.fix.push_back(gpus.empty() ? "if the workers are already saturated, make decoding/"
+                                   "augmentation cheaper (pre-processed or pre-resized data)"
+                                 : "if the workers are already saturated, make decoding/"
+                                   "augmentation cheaper (pre-resized data, GPU augmentation, "
+                                   "NVIDIA DALI)");
   }
   if (wait.inferred)
     d.fix.push_back(

@@ -218,7 +218,13 @@ void MemoryGrowsAcrossStepsRule::check(const AnalysisContext& context, Diagnosti
                                                           [](const trace::MemoryEvent& m) {
                                                             return m.total_allocated >= 0;
                                                           });
-  if (!enough && untotalled)
+  if (!enough && events.empty() && context.model().metadata.legacy_profiler_export)
+    sink.notChecked(
+        "the trace is the legacy profiler's export (torch without Kineto, or use_kineto=False), "
+        "whose format carries no memory events whatever profile_memory says: record with steplint "
+        "record (host memory every step; GPU allocator peaks with CUDA), or torch.profiler on a "
+        "torch built with Kineto");
+  else if (!enough && untotalled)
     sink.notChecked(
         "the memory events carry no Total Allocated (legacy trace): no per-step totals to compare");
   else if (!enough)

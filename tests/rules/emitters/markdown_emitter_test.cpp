@@ -28,6 +28,17 @@ TEST_CASE("markdown emitter: header and findings table", "[emitters][markdown]")
   CHECK(contains(md, "**Not checked**\n\n- SL001 `dropped-thing`: no trace metadata\n"));
 }
 
+TEST_CASE("markdown emitter: the total names the findings it leaves out", "[emitters][markdown]") {
+  EmitterFixture f;
+  analyzer::SavingsTotal& all = f.report.traces[0].lint.saving_all;
+  all.per_step_ms = 70.34;
+  all.fraction_of_step = 0.402;
+  all.step_ms = 175.0;
+  CHECK(contains(f.render("markdown"),
+                 "**Fixing all findings: ~70.3 ms/step (40% of the 175.0 ms "
+                 "step; SL102 not estimated, not included)**\n"));
+}
+
 TEST_CASE("markdown emitter: step-time breakdown from the summary", "[emitters][markdown]") {
   const EmitterFixture f;
   const std::string md = f.render("markdown");

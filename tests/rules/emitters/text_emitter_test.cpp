@@ -66,6 +66,22 @@ TEST_CASE("text emitter: savings withheld say why", "[emitters][text]") {
   CHECK(f.render("text").find(": savings not estimated: the replay strays\n") != std::string::npos);
 }
 
+TEST_CASE("text emitter: the total names the findings it leaves out", "[emitters][text]") {
+  // h6 D4: "fixing all findings: ~3.3 ms/step" read as every finding listed, SL102 included.
+  EmitterFixture f;
+  analyzer::SavingsTotal& all = f.report.traces[0].lint.saving_all;
+  all.per_step_ms = 70.34;
+  all.fraction_of_step = 0.402;
+  all.step_ms = 175.0;
+  all.findings = 2;
+  CHECK(f.render("text").find("run/a.pt.trace.json: fixing all findings: ~70.3 ms/step (40% of "
+                              "the 175.0 ms step; SL102 not estimated, not included)\n") !=
+        std::string::npos);
+  all.fraction_of_step = -1;  // no step to divide by: the parentheses hold the rest alone
+  CHECK(f.render("text").find("fixing all findings: ~70.3 ms/step (SL102 not estimated, not "
+                              "included)\n") != std::string::npos);
+}
+
 TEST_CASE("text emitter: no findings", "[emitters][text]") {
   EmitterFixture f;
   f.report.traces = {EmitterFixture::secondTrace()};

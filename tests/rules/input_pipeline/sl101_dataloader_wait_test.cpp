@@ -12,9 +12,10 @@ constexpr const char* kMulti = "enumerate(DataLoader)#_MultiProcessingDataLoader
 // Three 10 ms steps: the DataLoader for `loader_us`, then model ops; with `gpu`, each step
 // also runs a 2 ms kernel after the loader.
 std::string loaderSteps(double loader_us, const char* loader = kSingle, bool gpu = false,
-                        int cpu_cores = 0) {
+                        int cpu_cores = 0, int workers = -1) {
   KinetoTrace t;
   if (cpu_cores > 0) t.metadata("cpu_cores", std::to_string(cpu_cores));
+  if (workers >= 0) t.metadata("dataloader_workers", std::to_string(workers));
   if (gpu) t.device(0).device(1);
   forEachStep(t, 3, 10000, [&](int, double b) {
     t.annotation(loader, b + 10, loader_us);
@@ -38,10 +39,9 @@ TEST_CASE("SL101: 40% of the step in the DataLoader is flagged with a worker cou
   CHECK(d.evidence.events.size() == 3);
   CHECK(d.evidence.metric("recommended_workers") == Approx(4));
   CHECK(d.fix[0].find("DataLoaderOptions().batch_size(B).workers(4)") != std::string::npos);
-  CHECK(
-      d.fix[1] ==
-      "Python: DataLoader(..., num_workers=4, pin_memory=True, persistent_workers=True) (4 per GPU x 1 "
-      "GPU used, up to the number of CPU cores)");
+  CHECK(d.fix[1] ==
+        "Python: DataLoader(..., num_workers=4, persistent_workers=True) (no GPU in the trace: the "
+        "workers share the CPU cores with the training, up to the number of CPU cores)");
   CHECK(d.fingerprint_key == "dataloader");
 }
 
@@ -54,8 +54,36 @@ TEST_CASE("SL101: the worker count scales with the GPUs used and is capped by cp
   CHECK(gpu.diagnostics[0].message.find("(multi-process loader)") != std::string::npos);
   CHECK(gpu.diagnostics[0].evidence.metric("gpus_used") == Approx(1));
   CHECK(gpu.diagnostics[0].evidence.metric("recommended_workers") == Approx(2));  // min(4, 3 - 1)
-  CHECK(gpu.diagnostics[0].fix[0].rfind(
-            "raise num_workers to 2 (4 per GPU x 1 GPU used, at most cpu-cores - 1 = 2)", 0) == 0);
+  CHECK(gpu.diagnostics[0].fix[0].rfind("raise num_workers to 2 if it is lower (4 per GPU x 1 GPU "
+                                        "used, at most cpu-cores - 1 = 2)",
+                                        0) == 0);
+}
+
+TEST_CASE("SL101: the advice starts from the worker count the trace records", "[rules][SL101]") {
+  // h6 D4: 2 workers on 2 cores, CPU only. The advice was "raise num_workers to 1 (4 per GPU x
+  // 1 GPU used, ...)": a decrease, and no GPU in the trace.
+  const RuleRun cpu = runRuleOnJson("SL101", loaderSteps(4000, kMulti, false, 2, 2));
+  REQUIRE(cpu.diagnostics.size() == 1);
+  const auto& d = cpu.diagnostics[0];
+  CHECK(d.fix[0] ==
+        "num_workers=2 already wants more cores than the host has (2 workers + the training "
+        "process on 2 CPU cores, SL102): lower it to 1 and make each batch cheaper to load");
+  for (const std::string& fix : d.fix) CHECK(fix.find("GPU") == std::string::npos);
+  CHECK(d.evidence.metric("dataloader_workers") == Approx(2));
+  CHECK(d.evidence.metric("recommended_workers") == Approx(1));
+  CHECK(d.saving.method.find("the 2 workers also compete with the training thread for the 2 CPU "
+                             "cores (SL102), which is not counted") != std::string::npos);
+
+  const RuleRun few = runRuleOnJson("SL101", loaderSteps(4000, kMulti, true, 16, 1));
+  REQUIRE(few.diagnostics.size() == 1);
+  CHECK(few.diagnostics[0].fix[0].rfind(
+            "raise num_workers from 1 to 4 (4 per GPU x 1 GPU used, at most cpu-cores - 1 = 15)",
+            0) == 0);
+  CHECK(few.diagnostics[0].saving.method.find("compete") == std::string::npos);
+
+  const RuleRun enough = runRuleOnJson("SL101", loaderSteps(4000, kMulti, true, 16, 6));
+  REQUIRE(enough.diagnostics.size() == 1);
+  CHECK(enough.diagnostics[0].fix[0].rfind("keep num_workers=6 (at least the 4 suggested", 0) == 0);
 }
 
 // The breakdown leaves out the wait the previous step's kernels overlap; the replay removes

@@ -99,6 +99,29 @@ TEST_CASE("SL404 is not checked without memory samples in enough steps", "[rules
   CHECK(old.not_checked[0].find("no Total Allocated") != std::string::npos);
 }
 
+TEST_CASE("SL404 on the legacy profiler's export names the format, not profile_memory",
+          "[rules][SL404]") {
+  // h7 D6: torch 1.13 without Kineto writes no memory events whatever profile_memory says; the
+  // reason asked for profile_memory=True, which the user had set.
+  std::string json = "[";
+  for (int i = 0; i < 6; ++i) {
+    const std::string ts = std::to_string(1000 * i);
+    json += std::string(i ? ", " : "") + "{\"name\": \"ProfilerStep#" + std::to_string(i + 1) +
+            "\", \"ph\": \"X\", \"ts\": " + ts +
+            ", \"dur\": 1000, \"tid\": 1, \"pid\": \"CPU functions\", \"args\": {}}, "
+            "{\"name\": \"aten::mm\", \"ph\": \"X\", \"ts\": " +
+            std::to_string(1000 * i + 10) +
+            ", \"dur\": 500, \"tid\": 1, \"pid\": \"CPU functions\", \"args\": {}}";
+  }
+  const auto run = steplint::test::runRuleOnJson("SL404", json + "]");
+  REQUIRE(run.not_checked.size() == 1);
+  CHECK(run.not_checked[0].rfind("the trace is the legacy profiler's export", 0) == 0);
+  CHECK(run.not_checked[0].find("carries no memory events whatever profile_memory says") !=
+        std::string::npos);
+  CHECK(run.not_checked[0].find("steplint record") != std::string::npos);
+  CHECK(run.not_checked[0].find("profile_memory=True") == std::string::npos);
+}
+
 TEST_CASE("SL404: steplint's GPU recordings have flat per-step peaks", "[rules][SL404]") {
   for (const char* name : {"fast_trainer_marked", "slow_trainer_marked"}) {
     const auto run = steplint::test::runRuleOnFile(

@@ -60,6 +60,13 @@ struct MannWhitneyResult {
 MannWhitneyResult mannWhitneyGreater(const std::vector<int64_t>& base,
                                      const std::vector<int64_t>& next);
 
+/// The gate's test for any two runs' per-step values: whether `next` moved from `base` beyond
+/// step-to-step noise in the direction its mean moved (one-sided Mann-Whitney U at
+/// options.alpha; untested with fewer than options.min_steps in a run, or when the means are
+/// equal). `steplint diff` puts it beside its change of the mean.
+ChangeTest testChange(const std::vector<int64_t>& base, const std::vector<int64_t>& next,
+                      const GateOptions& options = {});
+
 enum class GateVerdict : uint8_t { kPass, kRegressed, kUndecided };
 std::string_view gateVerdictName(GateVerdict verdict);  // "pass" | "regressed" | "undecided"
 

@@ -140,6 +140,18 @@ struct MetadataDelta {
   bool differs() const { return base != next; }
 };
 
+/// Whether the new run's per-step times moved from the base run's beyond step-to-step noise:
+/// the regression gate's test (regression.h, testChange), in the direction the mean moved. One
+/// long step moves a mean by tens of percent; the test, on ranks, is not fooled by it.
+struct ChangeTest {
+  bool tested = false;       // false: no change, or too few steps (then `text` says so)
+  double p_value = -1;       // one-sided, in the direction of the means' change
+  bool significant = false;  // p_value < the gate's significance level
+  /// "significant given the per-step spread (Mann-Whitney p < 0.001 over 10 and 10 steps)",
+  /// "not significant given ..." or "too few steps to tell from noise (...)"; "" when no change.
+  std::string text;
+};
+
 struct DiffOptions {
   /// A finding is worse (better) when its magnitude grew (shrank) by at least this factor.
   double finding_factor = 1.25;
@@ -149,6 +161,7 @@ struct RunDiff {
   std::string base_source, new_source;
   DistributionStats base_steps, new_steps;
   double step_delta_ns = 0;               // new mean step - base mean step
+  ChangeTest step_test;                   // the per-step times, as the gate tests them
   std::vector<CategoryDelta> categories;  // StepCategory order
   std::vector<GroupDelta> ops;            // largest |delta per step| first
   std::vector<GroupDelta> device_ops;
@@ -165,7 +178,9 @@ struct RunDiff {
 RunDiff diffRuns(const RunProfile& base, const RunProfile& next, const DiffOptions& options = {});
 
 /// The one-line verdict the renderings open with: "Step time: 77.5 → 124.1 ms/step (+46.6 ms,
-/// +60.1%): Kernel +44.4, Memcpy +13.8" (categories that moved by 5 µs/step or more).
+/// +60.1%; significant given the per-step spread (...)): Kernel +44.4, Memcpy +13.8"
+/// (categories that moved by 5 µs/step or more). A change that is not significant says "mean"
+/// and adds the median's change.
 std::string runDiffHeadline(const RunDiff& diff);
 
 /// Renderings. `top` limits each op table (0 = all rows).

@@ -256,6 +256,10 @@ struct DistributedInfo {
 struct TraceMetadata {
   std::string source_path;
   std::string format;  // "kineto-json" (object form) or "chrome-json-array"
+  /// The legacy autograd profiler's export (torch without Kineto, or use_kineto=False): the array
+  /// form with ranges on pid "CPU functions" and no `cat`. It never carries memory events,
+  /// shapes, stacks or kernels, whatever the profiler was asked to record.
+  bool legacy_profiler_export = false;
   int64_t schema_version = -1;
   bool has_base_time = false;
   int64_t base_time_ns = 0;  // baseTimeNanoseconds: epoch of relative `ts`
