@@ -6,6 +6,7 @@
 
 #include "steplint/analyzer/fix_effect.h"
 #include "steplint/analyzer/profiler_overhead.h"
+#include "steplint/analyzer/regression.h"
 #include "steplint/analyzer/replay.h"
 
 namespace steplint::analyzer {
@@ -112,6 +113,15 @@ SavingsTotal attributeSavings(const AnalysisContext& context,
   all.exact_shares = savings.exact_shares;
   all.whole_trace_step = context.steps().source == StepSource::kWholeTrace;
   return all;
+}
+
+std::vector<std::string> findingsLeftOutOfSavings(const LintResult& lint) {
+  std::vector<std::string> codes;
+  for (const Diagnostic& d : lint.diagnostics)
+    if (!d.saving.known() && d.code != kRegressionCode &&
+        std::find(codes.begin(), codes.end(), d.code) == codes.end())
+      codes.push_back(d.code);
+  return codes;
 }
 
 }  // namespace steplint::analyzer

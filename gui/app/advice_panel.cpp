@@ -46,7 +46,8 @@ QString savingLine(const analyzer::SavingEstimate& s) {
 
 }  // namespace
 
-QString savingAllMarkdown(const analyzer::SavingsTotal& total) {
+QString savingAllMarkdown(const analyzer::SavingsTotal& total,
+                          const std::vector<std::string>& left_out) {
   if (total.per_step_ms < 0 && !total.not_estimated.empty())
     return QObject::tr("**Savings** %1.\n\n").arg(literal(total.not_estimated));
   if (total.per_step_ms < 0) return {};
@@ -63,6 +64,15 @@ QString savingAllMarkdown(const analyzer::SavingsTotal& total) {
   if (total.profiler_overhead_ms >= 0.05)
     md += QObject::tr(", after taking out the profiler's ~%1 ms/step")
               .arg(total.profiler_overhead_ms, 0, 'f', 1);
+  if (!left_out.empty()) {
+    QStringList codes;
+    for (const std::string& code : left_out) codes << QString::fromStdString(code);
+    md += QObject::tr("; %1 not estimated, not included").arg(codes.join(QStringLiteral(", ")));
+  }
+  if (total.whole_trace_step)
+    md += QObject::tr(
+        "; no iterations were found, so the step is the whole trace and each ms/step is for all "
+        "of it");
   return md +
          QObject::tr(
              ". Each finding's saving is its own share of this: they add up to it and never count "
@@ -142,7 +152,8 @@ void AdvicePanel::setTrace(std::shared_ptr<const LoadedTrace> trace) {
     summary_ = tr(
         "**No findings.** The rules that could not decide on this trace are under *Not checked*.");
   else
-    summary_ = savingAllMarkdown(trace_->lint.saving_all) +
+    summary_ = savingAllMarkdown(trace_->lint.saving_all,
+                                 analyzer::findingsLeftOutOfSavings(trace_->lint)) +
                tr("Select a finding to zoom the timeline to its evidence and read how to fix it.");
   setLists(trace_ ? trace_->warnings : std::vector<std::string>{}, tr("Trace health (%1)"));
 }

@@ -77,7 +77,9 @@ class AdvicePanel final : public QWidget {
 QString findingMarkdown(const analyzer::Diagnostic& diagnostic);
 
 /// "**Fixing all findings:** ~9.1 ms/step (38% of the 24.0 ms step) ...", or "" without time
-/// savings (docs/savings.md).
-QString savingAllMarkdown(const analyzer::SavingsTotal& total);
+/// savings (docs/savings.md); `left_out` (analyzer::findingsLeftOutOfSavings) are named as not
+/// included.
+QString savingAllMarkdown(const analyzer::SavingsTotal& total,
+                          const std::vector<std::string>& left_out = {});
 
 }  // namespace steplint::gui

@@ -91,4 +91,11 @@ TEST_CASE("advice panel: the overview text gives what fixing all findings saves 
   withheld.not_estimated = "not estimated: the replay strays";
   CHECK(gui::savingAllMarkdown(withheld) ==
         QStringLiteral("**Savings** not estimated: the replay strays.\n\n"));
+  // Findings without a time saving are named, as in the text report; and a whole-trace step.
+  total.whole_trace_step = true;
+  const QString named = gui::savingAllMarkdown(total, {"SL102", "SL304"});
+  INFO(named.toStdString());
+  CHECK(named.contains(QStringLiteral(
+      "~1.3 ms/step; SL102, SL304 not estimated, not included; no iterations were found, so the "
+      "step is the whole trace")));
 }

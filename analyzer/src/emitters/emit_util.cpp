@@ -76,12 +76,8 @@ std::string savingAllText(const LintResult& lint) {
     aside = percentText(total.fraction_of_step).substr(2) + buffer.data();
   }
   // Findings without a time estimate are not in the total: say which, so "all" is not read as
-  // every finding listed above. The gate's regression (SL801) is no fix and has no saving.
-  std::vector<std::string> left_out;
-  for (const Diagnostic& d : lint.diagnostics)
-    if (!d.saving.known() && d.code != kRegressionCode &&
-        std::find(left_out.begin(), left_out.end(), d.code) == left_out.end())
-      left_out.push_back(d.code);
+  // every finding listed above.
+  const std::vector<std::string> left_out = findingsLeftOutOfSavings(lint);
   if (!left_out.empty()) {
     std::string codes;
     for (const std::string& code : left_out) codes += (codes.empty() ? "" : ", ") + code;

@@ -47,6 +47,11 @@ struct LintResult {
 /// single rule call it too, so they see the numbers users see.
 SavingsTotal attributeSavings(const AnalysisContext& context, std::vector<Diagnostic>& diagnostics);
 
+/// The codes of the findings that fixing all of them leaves out, once each, in order: those
+/// without a time saving (the gate's SL801 is no fix and is not counted). The text, Markdown
+/// and GUI name them beside saving_all, so "all" is not read as every finding listed.
+std::vector<std::string> findingsLeftOutOfSavings(const LintResult& lint);
+
 /// Builds the selected rules with their options from `config` and runs them. The rules are
 /// this run's own (RuleDefinition::create), so runs may share the registry and overlap.
 LintResult runLint(const trace::TraceModel& model, const TraceSummary& summary,
