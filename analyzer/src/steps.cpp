@@ -371,8 +371,7 @@ void dropTruncatedLastStep(const TraceModel& model, StepResult& result) {
 int64_t medianDuration(const std::vector<Step>& steps, size_t from) {
   std::vector<int64_t> d;
   for (size_t i = from; i < steps.size(); ++i) d.push_back(steps[i].duration_ns());
-  std::nth_element(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(d.size() / 2), d.end());
-  return d[d.size() / 2];
+  return medianOf(std::move(d));
 }
 
 // Start-up makes the first step(s) of an unscheduled recording tens of times longer than the
