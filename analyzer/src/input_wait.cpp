@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "steplint/analyzer/breakdown.h"
+#include "steplint/analyzer/medians.h"
 #include "steplint/analyzer/name_memo.h"
 
 namespace steplint::analyzer {
@@ -188,10 +189,7 @@ void average(InferredInputWait& w, const StepResult& steps) {
     if (w.per_step_ns[s] > w.longest_ns)
       w.longest_ns = w.per_step_ns[s], w.longest_step = steps.steps[s].number;
   }
-  std::vector<int64_t> sorted = w.per_step_ns;
-  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2),
-                   sorted.end());
-  w.median_ns = sorted[sorted.size() / 2];
+  w.median_ns = upperMedian(w.per_step_ns);
 }
 
 }  // namespace

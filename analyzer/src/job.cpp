@@ -2,6 +2,7 @@
 #include "steplint/analyzer/job.h"
 
 #include "job_match.h"
+#include "steplint/analyzer/medians.h"
 
 #include <algorithm>
 #include <array>
@@ -10,16 +11,6 @@
 
 namespace steplint::analyzer {
 namespace {
-
-int64_t median(std::vector<int64_t> v) {
-  if (v.empty()) return 0;
-  const size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  if (v.size() % 2) return v[mid];
-  const int64_t upper = v[mid];
-  const int64_t lower = *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid));
-  return lower + (upper - lower) / 2;
-}
 
 std::string jobIdentity(const RankSummary& r) {
   if (r.rank_from_file_name || r.world_size < 0) return "ranks from file names";
@@ -54,7 +45,7 @@ std::vector<NamedTime> grownKernels(const std::vector<const RankStep*>& rows, si
                              [&](const NamedTime& o) { return o.name == k.name; });
       others.push_back(it == top.end() ? 0 : it->ns);
     }
-    const int64_t excess = k.ns - median(std::move(others));
+    const int64_t excess = k.ns - middleMedian(std::move(others));
     if (excess > 0) grown.push_back({k.name, excess});
   }
   std::sort(grown.begin(), grown.end(),
@@ -96,7 +87,7 @@ void judgeCause(const std::vector<const RankStep*>& rows, const std::vector<Part
     std::vector<int64_t> others;
     for (size_t r = 0; r < parts.size(); ++r)
       if (r != late) others.push_back(parts[r].ns[i]);
-    const int64_t excess = parts[late].ns[i] - median(std::move(others));
+    const int64_t excess = parts[late].ns[i] - middleMedian(std::move(others));
     if (excess > best) best = excess, cause = kPartCause[i];
   }
   if (2 * best < step.late_ns) cause = LateCause::kUnexplained;
@@ -373,7 +364,7 @@ JobAnalysis analyzeJob(const Job& job, const JobOptions& options) {
     step.number = number;
     std::vector<int64_t> times;
     for (const RankStep* row : rows) times.push_back(row->step_ns);
-    step.median_step_ns = median(times);
+    step.median_step_ns = middleMedian(times);
     step_medians.push_back(step.median_step_ns);
     StepComm comm = matchCollectives(rows, rank_ids, members, out.warnings);
     fitToCommTime(rows, comm);
@@ -401,7 +392,7 @@ JobAnalysis analyzeJob(const Job& job, const JobOptions& options) {
       std::vector<int64_t> others;
       for (size_t r = 0; r < n; ++r)
         if (r != late && comm.took_part[r]) others.push_back(comm.wait_ns[r]);
-      step.late_ns = median(others) - comm.wait_ns[late];
+      step.late_ns = middleMedian(others) - comm.wait_ns[late];
       const auto noise = std::max<int64_t>(
           options.min_late_ns,
           static_cast<int64_t>(options.noise_fraction * static_cast<double>(step.median_step_ns)));
@@ -433,7 +424,7 @@ JobAnalysis analyzeJob(const Job& job, const JobOptions& options) {
                         &r.host_work_ns, &r.dataloader_ns, &r.idle_ns})
         *v /= steps;
     out.mean_wait_ns = wait_sum / (steps * static_cast<double>(n));
-    out.median_step_ns = static_cast<double>(median(step_medians));
+    out.median_step_ns = static_cast<double>(middleMedian(step_medians));
   }
   verdict(out);
   return out;

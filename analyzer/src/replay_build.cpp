@@ -11,6 +11,7 @@
 #include "replay_fix_mask.h"
 #include "replay_internal.h"
 #include "replay_recorded.h"
+#include "steplint/analyzer/medians.h"
 #include "steplint/analyzer/name_memo.h"
 #include "steplint/analyzer/sync_api.h"
 
@@ -375,8 +376,8 @@ class Builder {
         queue_bound.push_back(c.start - c.queue);
       prev_end[info.slot] = at(model_.events[info.event].end_ns());
     }
-    const double typical_launch = median(launch_bound);
-    const double typical_queue = median(queue_bound);
+    const double typical_launch = std::max(0.0, upperMedian(std::move(launch_bound)));
+    const double typical_queue = std::max(0.0, upperMedian(std::move(queue_bound)));
     for (uint32_t local = 0; local < all.size(); ++local) {
       const Constraints& c = all[local];
       ReplayOp& op = program_.ops[local];
@@ -411,13 +412,6 @@ class Builder {
     double queue = -1e300;
     double dep = -1e300;
   };
-
-  static double median(std::vector<double>& values) {
-    if (values.empty()) return 0;
-    auto mid = values.begin() + static_cast<std::ptrdiff_t>(values.size() / 2);
-    std::nth_element(values.begin(), mid, values.end());
-    return std::max(0.0, *mid);
-  }
 
   uint32_t dependencyOf(const OpInfo& info, uint32_t local) const {
     const Event& e = model_.events[info.event];

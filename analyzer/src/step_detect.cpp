@@ -9,6 +9,7 @@
 
 #include "step_detect_internal.h"
 #include "steplint/analyzer/breakdown.h"
+#include "steplint/analyzer/medians.h"
 
 namespace steplint::analyzer {
 namespace {
@@ -85,12 +86,6 @@ uint32_t voteMainTrack(const TraceModel& model, const std::vector<Pass>& passes,
                                          : static_cast<uint32_t>(top - votes.begin());
 }
 
-int64_t median(std::vector<int64_t> v) {
-  if (v.empty()) return 0;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
-
 // Main-thread ops in [lo, hi) by start.
 std::vector<uint32_t> opsIn(const TraceModel& model, const std::vector<uint32_t>& ops, int64_t lo,
                             int64_t hi) {
@@ -115,7 +110,7 @@ std::optional<int64_t> findBoundary(const TraceModel& model, const std::vector<u
   for (size_t i = 1; i < ops.size(); ++i)
     gaps.push_back(
         std::max<int64_t>(0, model.events[ops[i]].start_ns - model.events[ops[i - 1]].end_ns()));
-  const int64_t typical = median(gaps);
+  const int64_t typical = upperMedian(gaps);
   size_t widest = 0;
   for (size_t i = 1; i <= s; ++i)
     if (widest == 0 || gaps[i - 1] > gaps[widest - 1]) widest = i;
@@ -172,7 +167,7 @@ std::optional<int64_t> firstBoundary(const TraceModel& model, const std::vector<
   for (size_t i = 1; i < window.size(); ++i)
     gaps.push_back(std::max<int64_t>(
         0, model.events[window[i]].start_ns - model.events[window[i - 1]].end_ns()));
-  if (gap > 0 && gap * 50 >= period && gap >= 4 * median(gaps)) return wait_start;
+  if (gap > 0 && gap * 50 >= period && gap >= 4 * upperMedian(gaps)) return wait_start;
   return start;
 }
 
@@ -215,7 +210,7 @@ DetectedSteps detectWith(const TraceModel& model, const std::vector<Pass>& passe
   std::vector<int64_t> periods;
   for (size_t p = 1; p < passes.size(); ++p)
     periods.push_back(passes[p].start_ns - passes[p - 1].start_ns);
-  const int64_t period = median(periods);
+  const int64_t period = upperMedian(periods);
   const size_t k = passes.size();
   // bound[p]: where the iteration of pass p begins (p = k: the one after the last pass).
   std::vector<std::optional<int64_t>> bound(k + 1);

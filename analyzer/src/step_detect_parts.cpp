@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "step_detect_internal.h"
+#include "steplint/analyzer/medians.h"
 
 namespace steplint::analyzer::detect {
 namespace {
@@ -90,8 +91,7 @@ int64_t countStarts(const TraceModel& model, const std::vector<uint32_t>& ops, i
 int64_t medianOps(const std::vector<Pass>& passes) {
   std::vector<int64_t> n;
   for (const Pass& p : passes) n.push_back(p.ops);
-  std::nth_element(n.begin(), n.begin() + static_cast<std::ptrdiff_t>(n.size() / 2), n.end());
-  return n[n.size() / 2];
+  return upperMedian(std::move(n));
 }
 
 // A backward pass preempted on a busy machine (milliseconds without ops in its middle, while

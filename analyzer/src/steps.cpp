@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "steplint/analyzer/medians.h"
 #include "steplint/analyzer/step_detect.h"
 
 namespace steplint::analyzer {
@@ -273,11 +274,6 @@ void dropTail(StepResult& result) {
       "(as tb_plugin does; --keep-tail-steps keeps them)");
 }
 
-int64_t medianOf(std::vector<int64_t> v) {
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
-
 // CPU ops of `track` that start in [from, to), not counting ProfilerStep ranges (cpu_op in
 // the legacy export); a track's events are in start order.
 int64_t cpuOpsIn(const TraceModel& model, uint32_t track, int64_t from, int64_t to) {
@@ -308,7 +304,7 @@ void dropEmptyLastStep(const TraceModel& model, StepResult& result) {
   }
   const Step& last = steps.back();
   const int64_t last_ops = cpuOpsIn(model, result.main_track, last.host_start_ns, last.host_end_ns);
-  const int64_t median_ns = medianOf(durations), median_ops = medianOf(ops);
+  const int64_t median_ns = upperMedian(durations), median_ops = upperMedian(ops);
   if (last.duration_ns() * kFar >= median_ns || last_ops * kFar >= median_ops) return;
   char buf[200];
   std::snprintf(buf, sizeof buf,
@@ -371,7 +367,7 @@ void dropTruncatedLastStep(const TraceModel& model, StepResult& result) {
 int64_t medianDuration(const std::vector<Step>& steps, size_t from) {
   std::vector<int64_t> d;
   for (size_t i = from; i < steps.size(); ++i) d.push_back(steps[i].duration_ns());
-  return medianOf(std::move(d));
+  return upperMedian(std::move(d));
 }
 
 // Start-up makes the first step(s) of an unscheduled recording tens of times longer than the

@@ -4,6 +4,8 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "steplint/analyzer/medians.h"
+
 namespace steplint::rules {
 
 uint32_t launchingOp(const trace::TraceModel& model, const trace::Event& device_op) {
@@ -35,15 +37,8 @@ const trace::DeviceProperties* deviceProperties(const trace::TraceModel& model, 
   return nullptr;
 }
 
-double medianOf(std::vector<int64_t> values) {
-  if (values.empty()) return 0;
-  const size_t mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
-  const double upper = static_cast<double>(values[mid]);
-  if (values.size() % 2 == 1) return upper;
-  const double lower = static_cast<double>(
-      *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid)));
-  return (lower + upper) / 2;
+double medianOf(const std::vector<int64_t>& values) {
+  return analyzer::middleMedian(std::vector<double>(values.begin(), values.end()));
 }
 
 std::vector<uint32_t> sampleEvents(const std::vector<uint32_t>& all, size_t cap) {

@@ -48,8 +48,8 @@ std::vector<int64_t> keptStepNumbers(const analyzer::AnalysisContext& context);
 /// deviceProperties entry with this id, or nullptr.
 const trace::DeviceProperties* deviceProperties(const trace::TraceModel& model, int32_t id);
 
-/// Median of the values (0 for none); takes a copy to partially sort.
-double medianOf(std::vector<int64_t> values);
+/// Median of the values, halfway between the central two for an even count (0 for none).
+double medianOf(const std::vector<int64_t>& values);
 
 using common::strf;  // one printf-style formatter for all rules (rule_support.h)
 

@@ -3,6 +3,7 @@
 
 #include "common/rule_support.h"
 #include "common/transfers.h"
+#include "steplint/analyzer/medians.h"
 #include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
@@ -28,10 +29,9 @@ std::pair<double, std::string> pinnedBandwidth(const analyzer::AnalysisContext& 
     if (t.kind == CopyKind::kHtoD && t.src == MemoryKind::kPinned &&
         t.bytes >= kMinBandwidthSampleBytes && t.copy_ns > 0)
       measured.push_back(bandwidthGBps(t));
-  if (!measured.empty()) {
-    std::nth_element(measured.begin(), measured.begin() + measured.size() / 2, measured.end());
-    return {measured[measured.size() / 2], "the median pinned host-to-device copy in this trace"};
-  }
+  if (!measured.empty())
+    return {analyzer::upperMedian(std::move(measured)),
+            "the median pinned host-to-device copy in this trace"};
   int major = -1;
   for (const auto& dev : context.model().metadata.devices)
     major = std::max(major, static_cast<int>(dev.compute_major));
