@@ -16,6 +16,17 @@ std::string signedPercent(double delta, double base) {
   return (delta >= 0 ? "+" : "-") + formatFixed(100.0 * std::fabs(delta) / base, 1) + "%";
 }
 
+std::string changeTestText(const ChangeTest& test, double base_median_ns, double new_median_ns) {
+  if (test.tested && !test.significant) {
+    std::string text = " mean; " + test.text;
+    if (std::string pct = signedPercent(new_median_ns - base_median_ns, base_median_ns);
+        !pct.empty())
+      text += "; median " + pct;
+    return text;
+  }
+  return test.text.empty() ? "" : "; " + test.text;
+}
+
 void printSectionsText(std::ostream& out, const std::vector<DiffSection>& sections) {
   for (const DiffSection& s : sections) {
     out << '\n' << displayText(s.title) << '\n';

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "emitters/emit_util.h"
+#include "steplint/analyzer/run_diff.h"
 #include "text_table.h"
 
 namespace steplint::analyzer {
@@ -24,6 +25,11 @@ inline constexpr double kDiffNoiseNs = 500;
 
 std::string signedMs(double ns);  // "+1.250", "-0.300", "0.000" within the noise
 std::string signedPercent(double delta, double base);  // "+12.5%"; "" without a base
+
+/// The gate's verdict on the step change, for a headline after its change of the mean:
+/// "; significant given ..." or, when the mean moved but not beyond the noise (one long step
+/// moves a mean), " mean; not significant given ...; median +2.6%"; "" without a change.
+std::string changeTestText(const ChangeTest& test, double base_median_ns, double new_median_ns);
 
 // Markdown cells and code spans: the emitters' (emitters/emit_util.h), so diff and check escape
 // alike.

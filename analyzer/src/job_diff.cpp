@@ -4,15 +4,11 @@
 #include <algorithm>
 #include <map>
 
+#include "steplint/analyzer/medians.h"
+#include "steplint/analyzer/regression.h"
+
 namespace steplint::analyzer {
 namespace {
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t mid = v.size() / 2;
-  return v.size() % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
-}
 
 /// The rank the others waited for: as in the job analysis (job.h), the rank that waited least
 /// at the collectives was the last to arrive; it is late by the median other rank's wait.
@@ -25,7 +21,7 @@ void slowestRank(const JobAnalysis& job, JobSide& side) {
   for (const JobRank& r : job.ranks)
     if (&r != &*least) others.push_back(r.wait_ns);
   side.slowest_rank = least->rank;
-  side.slowest_late_ns = median(std::move(others)) - least->wait_ns;
+  side.slowest_late_ns = middleMedian(std::move(others)) - least->wait_ns;
 }
 
 JobSide sideOf(const JobAnalysis& job) {
@@ -33,6 +29,7 @@ JobSide sideOf(const JobAnalysis& job) {
   side.identity = job.identity;
   side.ranks = static_cast<int64_t>(job.ranks.size());
   side.steps = static_cast<int64_t>(job.steps.size());
+  side.median_step_ns = job.median_step_ns;
   for (const JobRank& r : job.ranks) {
     side.step_ns += r.step_ns;
     const JobParts parts = jobParts(r);
@@ -92,6 +89,15 @@ void addNotes(const JobAnalysis& base, const JobAnalysis& next, JobDiff& diff) {
   }
 }
 
+// The job's step in each compared step: its median rank's, which the collectives make every
+// rank wait for about equally, so one slow rank's noise does not decide it.
+std::vector<int64_t> stepTimes(const JobAnalysis& job) {
+  std::vector<int64_t> out;
+  out.reserve(job.steps.size());
+  for (const JobStep& s : job.steps) out.push_back(s.median_step_ns);
+  return out;
+}
+
 }  // namespace
 
 std::string_view jobPartName(size_t part) {
@@ -110,6 +116,7 @@ JobDiff diffJobs(const JobAnalysis& base, const JobAnalysis& next) {
   diff.base = sideOf(base);
   diff.next = sideOf(next);
   diff.step_delta_ns = diff.next.step_ns - diff.base.step_ns;
+  diff.step_test = testChange(stepTimes(base), stepTimes(next));
   diff.ranks = rankDeltas(base, next);
   addNotes(base, next, diff);
   return diff;

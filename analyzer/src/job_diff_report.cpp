@@ -23,7 +23,7 @@ std::string headline(const JobDiff& d) {
                      formatMs(d.next.step_ns) + " ms/step (" + signedMs(d.step_delta_ns) + " ms";
   if (std::string pct = signedPercent(d.step_delta_ns, d.base.step_ns); !pct.empty())
     line += ", " + pct;
-  line += ")";
+  line += changeTestText(d.step_test, d.base.median_step_ns, d.next.median_step_ns) + ")";
   std::vector<size_t> order(kJobPartCount);
   for (size_t p = 0; p < kJobPartCount; ++p) order[p] = p;
   const auto delta = [&](size_t p) { return d.next.parts[p] - d.base.parts[p]; };
@@ -110,7 +110,11 @@ nlohmann::json timesJson(double step_ns, const JobParts& parts) {
 
 nlohmann::json sideJson(const std::string& source, const JobSide& s) {
   nlohmann::json j = timesJson(s.step_ns, s.parts);
-  j.update({{"source", source}, {"identity", s.identity}, {"ranks", s.ranks}, {"steps", s.steps}});
+  j.update({{"source", source},
+            {"identity", s.identity},
+            {"ranks", s.ranks},
+            {"steps", s.steps},
+            {"median_step_ms", s.median_step_ns / 1e6}});
   j["slowest_rank"] = s.slowest_rank < 0 ? nlohmann::json(nullptr)
                                          : nlohmann::json{{"rank", s.slowest_rank},
                                                           {"late_ms", s.slowest_late_ns / 1e6}};
@@ -161,6 +165,8 @@ nlohmann::json jobDiffToJson(const JobDiff& diff) {
           {"base", sideJson(diff.base_source, diff.base)},
           {"new", sideJson(diff.new_source, diff.next)},
           {"step_delta_ms", diff.step_delta_ns / 1e6},
+          {"step_change",
+           changeTestToJson(diff.step_test, diff.next.median_step_ns - diff.base.median_step_ns)},
           {"ranks", std::move(ranks)},
           {"notes", diff.notes}};
 }

@@ -66,17 +66,16 @@ json findingsJson(const RunDiff& d) {
 
 json fraction(double f) { return f < 0 ? json(nullptr) : json(f); }
 
+}  // namespace
+
 // The gate's test on the per-step times (regression.h testChange); null figures when untested.
-json stepTestJson(const RunDiff& d) {
-  const ChangeTest& t = d.step_test;
+json changeTestToJson(const ChangeTest& t, double median_delta_ns) {
   return {{"tested", t.tested},
           {"significant", t.tested ? json(t.significant) : json(nullptr)},
           {"p_value", t.tested ? json(t.p_value) : json(nullptr)},
-          {"median_delta_ms", ms(d.new_steps.median_ns - d.base_steps.median_ns)},
+          {"median_delta_ms", ms(median_delta_ns)},
           {"verdict", t.text.empty() ? json(nullptr) : json(t.text)}};
 }
-
-}  // namespace
 
 json runDiffToJson(const RunDiff& d) {
   json categories = json::object();
@@ -96,7 +95,8 @@ json runDiffToJson(const RunDiff& d) {
           {"base", {{"source", d.base_source}, {"steps", distributionJson(d.base_steps)}}},
           {"new", {{"source", d.new_source}, {"steps", distributionJson(d.new_steps)}}},
           {"step_delta_ms", ms(d.step_delta_ns)},
-          {"step_change", stepTestJson(d)},
+          {"step_change",
+           changeTestToJson(d.step_test, d.new_steps.median_ns - d.base_steps.median_ns)},
           {"categories", categories},
           {"device_ops", device},
           {"cpu_ops", ops},

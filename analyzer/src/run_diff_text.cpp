@@ -149,18 +149,7 @@ std::string runDiffHeadline(const RunDiff& d) {
                      " ms";
   if (std::string pct = signedPercent(d.step_delta_ns, d.base_steps.mean_ns); !pct.empty())
     line += ", " + pct;
-  // The gate's verdict on the same per-step times: a mean one long step moved says so, with
-  // the median beside it.
-  const ChangeTest& test = d.step_test;
-  if (test.tested && !test.significant) {
-    line += " mean; " + test.text;
-    const double median_delta = d.new_steps.median_ns - d.base_steps.median_ns;
-    if (std::string pct = signedPercent(median_delta, d.base_steps.median_ns); !pct.empty())
-      line += "; median " + pct;
-  } else if (!test.text.empty()) {
-    line += "; " + test.text;
-  }
-  line += ")";
+  line += changeTestText(d.step_test, d.base_steps.median_ns, d.new_steps.median_ns) + ")";
   std::vector<CategoryDelta> moved = d.categories;
   std::stable_sort(moved.begin(), moved.end(), [](const CategoryDelta& a, const CategoryDelta& b) {
     return std::fabs(a.delta_ns()) > std::fabs(b.delta_ns());

@@ -2,7 +2,9 @@
 // parts, the rank the others waited for, rank by rank, and what differs between the runs.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <sstream>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -96,4 +98,70 @@ TEST_CASE("job diff: ranks in one run only and different worlds are said (#14)")
   CHECK(md.str().find("## steplint diff (job)") != std::string::npos);
   CHECK(md.str().find("... 2 more ranks (--top 0 shows all)") != std::string::npos);
   CHECK(md.str().find("| 1 | 40.000 → - | - |") != std::string::npos);
+}
+
+namespace {
+
+// The job's step in each of its steps (each step's median rank), in ms.
+JobAnalysis withSteps(JobAnalysis job, const std::vector<double>& step_ms) {
+  job.steps.clear();
+  std::vector<double> sorted = step_ms;
+  for (size_t i = 0; i < step_ms.size(); ++i) {
+    JobStep step;
+    step.number = static_cast<int64_t>(i);
+    step.median_step_ns = static_cast<int64_t>(step_ms[i] * kMs);
+    job.steps.push_back(step);
+  }
+  std::sort(sorted.begin(), sorted.end());
+  job.median_step_ns = sorted[sorted.size() / 2] * kMs;
+  return job;
+}
+
+}  // namespace
+
+TEST_CASE("job diff: the job's step change is tested against the step-to-step noise") {
+  const std::vector<double> base = {40.1, 39.8, 40.3, 40.0, 39.9, 40.2, 40.1, 39.7};
+  SECTION("every step slower: significant") {
+    const JobDiff diff =
+        diffJobs(withSteps(makeJob(4, -1, 0), base),
+                 withSteps(makeJob(4, -1, 2), {42.2, 41.9, 42.0, 42.3, 41.8, 42.1, 42.0, 42.2}));
+    REQUIRE(diff.step_test.tested);
+    CHECK(diff.step_test.significant);
+    CHECK(diff.step_test.p_value < 0.001);
+    std::ostringstream text;
+    printJobDiffText(text, diff);
+    INFO(text.str());
+    CHECK(text.str().find("(+2.000 ms, +5.0%; significant given the per-step spread "
+                          "(Mann-Whitney p < 0.001 over 8 and 8 steps))") != std::string::npos);
+    const nlohmann::json j = jobDiffToJson(diff);
+    CHECK(j["step_change"]["significant"] == true);
+    CHECK(j["step_change"]["median_delta_ms"].get<double>() == Approx(2.0).margin(1e-9));
+    CHECK(j["new"]["median_step_ms"].get<double>() == Approx(42.1).margin(1e-9));
+  }
+  SECTION("one stalled step moves the mean, not the steps: not significant, median beside it") {
+    JobAnalysis next =
+        withSteps(makeJob(4, -1, 0), {40.0, 39.9, 40.2, 40.1, 39.8, 40.3, 40.0, 119.9});
+    next.ranks[0].step_ns = next.ranks[1].step_ns = next.ranks[2].step_ns = next.ranks[3].step_ns =
+        50 * kMs;
+    const JobDiff diff = diffJobs(withSteps(makeJob(4, -1, 0), base), next);
+    REQUIRE(diff.step_test.tested);
+    CHECK_FALSE(diff.step_test.significant);
+    CHECK(diff.step_test.p_value > 0.05);
+    std::ostringstream text;
+    printJobDiffText(text, diff);
+    INFO(text.str());
+    CHECK(text.str().find("(+10.000 ms, +25.0% mean; not significant given the per-step spread "
+                          "(Mann-Whitney p = ") != std::string::npos);
+    CHECK(text.str().find("over 8 and 8 steps); median +0.0%)") != std::string::npos);
+    const nlohmann::json j = jobDiffToJson(diff);
+    CHECK(j["step_change"]["tested"] == true);
+    CHECK(j["step_change"]["significant"] == false);
+  }
+  SECTION("too few steps: said, not tested") {
+    const JobDiff diff = diffJobs(withSteps(makeJob(4, -1, 0), {40, 40.2, 39.9}),
+                                  withSteps(makeJob(4, -1, 2), {42, 42.1, 41.9}));
+    CHECK_FALSE(diff.step_test.tested);
+    CHECK(diff.step_test.text.find("too few steps") == 0);
+    CHECK(jobDiffToJson(diff)["step_change"]["p_value"].is_null());
+  }
 }

@@ -15,6 +15,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "steplint/analyzer/job.h"
+#include "steplint/analyzer/run_diff.h"
 
 namespace steplint::analyzer {
 
@@ -33,6 +34,7 @@ struct JobSide {
   int64_t ranks = 0;
   int64_t steps = 0;   // compared steps
   double step_ns = 0;  // the job's mean step: each rank's mean step, averaged over the ranks
+  double median_step_ns = 0;  // over the compared steps, of each step's median rank
   JobParts parts{};    // each part likewise
   /// The rank the others waited for most: the least comm wait of its own; -1 without matched
   /// collectives. `slowest_late_ns`: the median other rank's wait minus its own, per step.
@@ -55,7 +57,10 @@ struct RankDelta {
 struct JobDiff {
   std::string base_source, new_source;
   JobSide base, next;
-  double step_delta_ns = 0;      // next.step_ns - base.step_ns
+  double step_delta_ns = 0;  // next.step_ns - base.step_ns
+  /// Whether the job's step moved beyond step-to-step noise: the gate's test (regression.h,
+  /// testChange) on each compared step's median rank, as `diff` of two runs tests their steps.
+  ChangeTest step_test;
   std::vector<RankDelta> ranks;  // by rank
   std::vector<std::string>
       notes;  // different worlds, ranks in one run only, what could not be compared

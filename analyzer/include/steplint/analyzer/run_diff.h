@@ -187,5 +187,8 @@ std::string runDiffHeadline(const RunDiff& diff);
 void printRunDiffText(std::ostream& out, const RunDiff& diff, size_t top = 15);
 void printRunDiffMarkdown(std::ostream& out, const RunDiff& diff, size_t top = 15);
 nlohmann::json runDiffToJson(const RunDiff& diff);
+/// A ChangeTest as both diff schemas write it (`step_change`, docs/diff-json.md): tested,
+/// significant, p_value, median_delta_ms, verdict.
+nlohmann::json changeTestToJson(const ChangeTest& test, double median_delta_ns);
 
 }  // namespace steplint::analyzer
