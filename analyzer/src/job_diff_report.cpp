@@ -18,37 +18,6 @@ std::string runLine(const std::string& source, const JobSide& side) {
          std::to_string(side.steps) + " step(s) compared)";
 }
 
-std::string headline(const JobDiff& d) {
-  std::string line = "Job step time: " + formatMs(d.base.step_ns) + " → " +
-                     formatMs(d.next.step_ns) + " ms/step (" + signedMs(d.step_delta_ns) + " ms";
-  if (std::string pct = signedPercent(d.step_delta_ns, d.base.step_ns); !pct.empty())
-    line += ", " + pct;
-  line += changeTestText(d.step_test, d.base.median_step_ns, d.next.median_step_ns) + ")";
-  std::vector<size_t> order(kJobPartCount);
-  for (size_t p = 0; p < kJobPartCount; ++p) order[p] = p;
-  const auto delta = [&](size_t p) { return d.next.parts[p] - d.base.parts[p]; };
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return std::fabs(delta(a)) > std::fabs(delta(b)); });
-  std::string parts;
-  for (size_t p : order)
-    if (std::fabs(delta(p)) >= 10 * kDiffNoiseNs)  // below 5 µs/step: not worth a word
-      parts += (parts.empty() ? "" : ", ") + std::string(jobPartName(p)) + " " + signedMs(delta(p));
-  return parts.empty() ? line : line + ": " + parts;
-}
-
-std::string slowestText(const JobSide& s) {
-  if (s.slowest_rank < 0) return "none measured (no collectives matched)";
-  std::string text = "rank " + std::to_string(s.slowest_rank) + " (the others waited " +
-                     formatMs(s.slowest_late_ns) + " ms/step for it";
-  if (s.straggler >= 0)
-    text += "; straggler rank " + std::to_string(s.straggler) + " in " +
-            std::to_string(s.straggler_steps) + " of " + std::to_string(s.steps) +
-            " steps, cause: " + std::string(lateCauseName(s.straggler_cause));
-  else
-    text += "; no straggler";
-  return text + ")";
-}
-
 DiffSection parts(const JobDiff& d) {
   DiffSection s{"The job's step, mean per rank and step (ms)",
                 {{"part", Align::kLeft}, {"base"}, {"new"}, {"delta"}},
@@ -127,12 +96,43 @@ nlohmann::json sideJson(const std::string& source, const JobSide& s) {
 
 }  // namespace
 
+std::string jobDiffHeadline(const JobDiff& d) {
+  std::string line = "Job step time: " + formatMs(d.base.step_ns) + " → " +
+                     formatMs(d.next.step_ns) + " ms/step (" + signedMs(d.step_delta_ns) + " ms";
+  if (std::string pct = signedPercent(d.step_delta_ns, d.base.step_ns); !pct.empty())
+    line += ", " + pct;
+  line += changeTestText(d.step_test, d.base.median_step_ns, d.next.median_step_ns) + ")";
+  std::vector<size_t> order(kJobPartCount);
+  for (size_t p = 0; p < kJobPartCount; ++p) order[p] = p;
+  const auto delta = [&](size_t p) { return d.next.parts[p] - d.base.parts[p]; };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return std::fabs(delta(a)) > std::fabs(delta(b)); });
+  std::string parts;
+  for (size_t p : order)
+    if (std::fabs(delta(p)) >= 10 * kDiffNoiseNs)  // below 5 µs/step: not worth a word
+      parts += (parts.empty() ? "" : ", ") + std::string(jobPartName(p)) + " " + signedMs(delta(p));
+  return parts.empty() ? line : line + ": " + parts;
+}
+
+std::string slowestRankText(const JobSide& s) {
+  if (s.slowest_rank < 0) return "none measured (no collectives matched)";
+  std::string text = "rank " + std::to_string(s.slowest_rank) + " (the others waited " +
+                     formatMs(s.slowest_late_ns) + " ms/step for it";
+  if (s.straggler >= 0)
+    text += "; straggler rank " + std::to_string(s.straggler) + " in " +
+            std::to_string(s.straggler_steps) + " of " + std::to_string(s.steps) +
+            " steps, cause: " + std::string(lateCauseName(s.straggler_cause));
+  else
+    text += "; no straggler";
+  return text + ")";
+}
+
 void printJobDiffText(std::ostream& out, const JobDiff& diff, size_t top) {
   out << "base: " << displayText(runLine(diff.base_source, diff.base)) << '\n'
       << "new:  " << displayText(runLine(diff.new_source, diff.next)) << "\n\n"
-      << displayText(headline(diff)) << '\n'
-      << "Slowest rank: " << displayText(slowestText(diff.base)) << " → "
-      << displayText(slowestText(diff.next)) << '\n';
+      << displayText(jobDiffHeadline(diff)) << '\n'
+      << "Slowest rank: " << displayText(slowestRankText(diff.base)) << " → "
+      << displayText(slowestRankText(diff.next)) << '\n';
   printSectionsText(out, {parts(diff), ranks(diff, top)});
   printNotesText(out, diff.notes);
 }
@@ -140,9 +140,9 @@ void printJobDiffText(std::ostream& out, const JobDiff& diff, size_t top) {
 void printJobDiffMarkdown(std::ostream& out, const JobDiff& diff, size_t top) {
   out << "## steplint diff (job)\n\n"
       << "Base " << markdownCode(diff.base_source) << ", new " << markdownCode(diff.new_source)
-      << ".\n\n**" << markdownCell(headline(diff))
-      << "**\n\nSlowest rank: " << markdownCell(slowestText(diff.base)) << " → "
-      << markdownCell(slowestText(diff.next)) << '\n';
+      << ".\n\n**" << markdownCell(jobDiffHeadline(diff))
+      << "**\n\nSlowest rank: " << markdownCell(slowestRankText(diff.base)) << " → "
+      << markdownCell(slowestRankText(diff.next)) << '\n';
   printNotesMarkdown(out, diff.notes);
   printSectionsMarkdown(out, {parts(diff), ranks(diff, top)});
 }

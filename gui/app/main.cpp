@@ -44,7 +44,8 @@ int main(int argc, char** argv) {
       QStringLiteral("[TRACE | DIR | TRACE...]"));
   const QCommandLineOption compare(
       QStringLiteral("compare"),
-      QStringLiteral("Compare two runs: steplint-gui --compare BASE NEW."));
+      QStringLiteral("Compare two runs: steplint-gui --compare BASE NEW (two traces, or two "
+                     "jobs' folders or quoted globs)."));
   const QCommandLineOption screenshot(
       QStringLiteral("screenshot"),
       QStringLiteral("Render the window for TRACE to <png> and exit."), QStringLiteral("png"));
@@ -60,7 +61,7 @@ int main(int argc, char** argv) {
   const QCommandLineOption tab(
       QStringLiteral("tab"),
       QStringLiteral("With --screenshot --compare: the tab to show (timelines, steps, ops, "
-                     "findings)."),
+                     "findings; for two jobs: ranks, parts)."),
       QStringLiteral("name"));
   parser.addOptions({compare, screenshot, finding, size, overview, tab});
   parser.process(app);
@@ -72,6 +73,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   const bool job = !comparing && steplint::gui::isJobInput(positional);
+  // As `steplint diff`: a folder or a glob on either side compares two jobs.
+  const bool job_comparison = comparing && (steplint::gui::isJobInput({positional.at(0)}) ||
+                                            steplint::gui::isJobInput({positional.at(1)}));
 
   if (parser.isSet(screenshot)) {
     steplint::gui::ScreenshotOptions options;
@@ -88,6 +92,8 @@ int main(int argc, char** argv) {
     }
     if (job)
       options.job = positional;
+    else if (job_comparison)
+      options.job = {positional.first()};
     else
       options.trace = positional.first();
     if (comparing) options.compare_with = positional.at(1);
@@ -97,7 +103,9 @@ int main(int argc, char** argv) {
     return rc;
   }
 
-  if (comparing)
+  if (job_comparison)
+    steplint::gui::openJobCompareWindow({positional.at(0)}, {positional.at(1)});
+  else if (comparing)
     steplint::gui::openCompareWindow(positional.at(0), positional.at(1));
   else if (job)
     steplint::gui::openJobWindow(positional);

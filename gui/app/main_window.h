@@ -76,6 +76,7 @@ class MainWindow final : public QMainWindow {
   void chooseFile();
   void chooseJobFolder();
   void chooseComparison();
+  void chooseJobComparison();  // two job folders: BASE, then NEW
   void addRecentFile(const QString& path);
   void rebuildRecentMenu();
   void saveSettings() const;

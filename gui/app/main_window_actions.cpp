@@ -35,6 +35,8 @@ void MainWindow::buildMenus() {
                   &MainWindow::chooseJobFolder);
   file->addAction(tr("&Compare Traces…"), QKeySequence(tr("Ctrl+D")), this,
                   &MainWindow::chooseComparison);
+  file->addAction(tr("Compare Job &Folders…"), QKeySequence(tr("Ctrl+Shift+D")), this,
+                  &MainWindow::chooseJobComparison);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -118,6 +120,16 @@ void MainWindow::chooseComparison() {
       this, tr("Compare with %1: choose NEW").arg(QFileInfo(base).fileName()),
       QFileInfo(base).absolutePath(), filter);
   if (!next.isEmpty()) openCompareWindow(base, next);
+}
+
+void MainWindow::chooseJobComparison() {
+  const QString base = QFileDialog::getExistingDirectory(
+      this, tr("Compare jobs: choose BASE, the folder of the run to compare against"));
+  if (base.isEmpty()) return;
+  const QString next = QFileDialog::getExistingDirectory(
+      this, tr("Compare with %1: choose NEW's folder").arg(QFileInfo(base).fileName()),
+      QFileInfo(base).absolutePath());
+  if (!next.isEmpty()) openJobCompareWindow({base}, {next});
 }
 
 void MainWindow::addRecentFile(const QString& path) {

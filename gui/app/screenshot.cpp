@@ -7,6 +7,7 @@
 
 #include "advice_panel.h"
 #include "compare_window.h"
+#include "job_compare_window.h"
 #include "job_window.h"
 #include "main_window.h"
 #include "steplint/gui/comparison_loader.h"
@@ -39,7 +40,12 @@ int compareTab(const QString& name) {
 QImage renderFor(const ScreenshotOptions& options, bool& found, QString& error) {
   std::string message;
   QImage image;
-  if (!options.job.isEmpty()) {
+  if (!options.job.isEmpty() && !options.compare_with.isEmpty()) {
+    auto comparison =
+        JobComparisonLoader::loadNow(options.job, {options.compare_with}, nullptr, {}, message);
+    if (comparison) image = renderJobCompareWindow(comparison, options);
+    found = true;
+  } else if (!options.job.isEmpty()) {
     if (auto job = JobLoader::loadNow(options.job, nullptr, {}, message))
       image = renderJobWindow(job, options, &found);
   } else if (!options.compare_with.isEmpty()) {
@@ -106,6 +112,18 @@ QImage renderCompareWindow(std::shared_ptr<const LoadedComparison> comparison,
   window.setComparison(std::move(comparison));
   window.show();
   window.tabs()->setCurrentIndex(compareTab(options.tab));
+  return grabAndHide(window);
+}
+
+QImage renderJobCompareWindow(std::shared_ptr<const LoadedJobComparison> comparison,
+                              const ScreenshotOptions& options) {
+  JobCompareWindow window;
+  window.resize(options.size);
+  window.setComparison(std::move(comparison));
+  window.show();
+  window.tabs()->setCurrentIndex(options.tab == QLatin1String("parts")
+                                     ? JobCompareWindow::kPartsTab
+                                     : JobCompareWindow::kRanksTab);
   return grabAndHide(window);
 }
 

@@ -9,6 +9,7 @@
 #include <QString>
 #include <memory>
 
+#include "steplint/gui/job_comparison.h"
 #include "steplint/gui/loaded_comparison.h"
 #include "steplint/gui/loaded_job.h"
 #include "steplint/gui/loaded_trace.h"
@@ -18,12 +19,14 @@ namespace steplint::gui {
 struct ScreenshotOptions {
   QString trace;         // the trace to open (BASE with compare_with)
   QStringList job;       // instead of `trace`: the ranks view of these folders, globs or traces
-  QString compare_with;  // with `trace`: the comparison view, this trace as NEW
+  QString compare_with;  // with `trace`: the comparison view, this trace as NEW; with `job`: the
+                         // job comparison, this folder or glob as NEW
   QString output;        // the PNG to write
   QString finding;       // select the first finding with this code ("" = none)
   QSize size{1600, 1000};
   bool overview = false;  // show the Overview tab instead of the timeline
-  QString tab;            // comparison view: "timelines" (default), "steps", "ops" or "findings"
+  QString tab;  // comparison view: "timelines" (default), "steps", "ops" or "findings"; job
+                // comparison: "ranks" (default) or "parts"
 };
 
 /// The main window showing `trace` at `options.size` rendered to an image (options.trace and
@@ -41,6 +44,10 @@ QImage renderJobWindow(std::shared_ptr<const LoadedJob> job, const ScreenshotOpt
 /// The comparison view of `comparison` at `options.size`, on the tab `options.tab` names.
 QImage renderCompareWindow(std::shared_ptr<const LoadedComparison> comparison,
                            const ScreenshotOptions& options);
+
+/// The job comparison view of `comparison` at `options.size`, on the tab `options.tab` names.
+QImage renderJobCompareWindow(std::shared_ptr<const LoadedJobComparison> comparison,
+                              const ScreenshotOptions& options);
 
 /// The whole command: 0 on success, 2 with `error` set when the trace cannot be loaded or
 /// the image cannot be written.

@@ -1,6 +1,7 @@
 #include "windows.h"
 
 #include "compare_window.h"
+#include "job_compare_window.h"
 #include "job_window.h"
 #include "main_window.h"
 
@@ -36,6 +37,15 @@ JobWindow* openJobWindow(const QStringList& paths) {
 
 CompareWindow* openCompareWindow(const QString& base, const QString& next) {
   auto* window = newWindow<CompareWindow>();
+  window->show();
+  window->openComparison(base, next);
+  return window;
+}
+
+JobCompareWindow* openJobCompareWindow(const QStringList& base, const QStringList& next) {
+  auto* window = newWindow<JobCompareWindow>();
+  QObject::connect(window, &JobCompareWindow::rankComparisonRequested,
+                   [](const QString& b, const QString& n) { openCompareWindow(b, n); });
   window->show();
   window->openComparison(base, next);
   return window;

@@ -1,5 +1,6 @@
 // steplint-gui's top-level windows, opened on their own and deleted when closed: a trace
-// window (MainWindow), a job's ranks view (JobWindow) and a comparison (CompareWindow). Each
+// window (MainWindow), a job's ranks view (JobWindow), a comparison of two traces
+// (CompareWindow) and of two jobs (JobCompareWindow). Each
 // is wired to open the others where the user asks (a rank's trace from the ranks view, a job
 // folder or a comparison from the File menu).
 #pragma once
@@ -10,6 +11,7 @@
 namespace steplint::gui {
 
 class CompareWindow;
+class JobCompareWindow;
 class JobWindow;
 class MainWindow;
 
@@ -20,5 +22,8 @@ MainWindow* openTraceWindow(const QString& path, bool persistent = false);
 JobWindow* openJobWindow(const QStringList& paths);
 /// The comparison of two traces.
 CompareWindow* openCompareWindow(const QString& base, const QString& next);
+/// The comparison of two runs of a job (folders, globs or trace lists); a rank double-clicked
+/// there opens its two traces' comparison.
+JobCompareWindow* openJobCompareWindow(const QStringList& base, const QStringList& next);
 
 }  // namespace steplint::gui

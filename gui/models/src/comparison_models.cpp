@@ -60,6 +60,11 @@ QString signedMs(double ns) {
          QString::number(ms(std::fabs(ns)), 'f', 3);
 }
 
+QVariant deltaForeground(double delta_ns) {
+  if (std::fabs(delta_ns) < kNoiseNs) return {};
+  return delta_ns > 0 ? QColor(0xc6, 0x28, 0x28) : QColor(0x2e, 0x7d, 0x32);
+}
+
 void ComparisonTableModel::setComparison(std::shared_ptr<const LoadedComparison> comparison) {
   resetResult([&] { comparison_ = std::move(comparison); });
 }
@@ -218,9 +223,7 @@ QVariant GroupDeltaModel::extra(int row, int column, int role) const {
   const analyzer::GroupDelta& g = group(row);
   if (role == kNameRole) return QString::fromStdString(g.name);
   if (role == kIsDeviceRole) return isDevice(row);
-  if (role == Qt::ForegroundRole && column == kDeltaMsColumn && std::fabs(g.delta_ns()) >= kNoiseNs)
-    return g.delta_ns() > 0 ? QColor(0xc6, 0x28, 0x28)
-                            : QColor(0x2e, 0x7d, 0x32);  // slower red, faster green
+  if (role == Qt::ForegroundRole && column == kDeltaMsColumn) return deltaForeground(g.delta_ns());
   if (role == Qt::ToolTipRole && column == kNameColumn) {
     QString tip = QString::fromStdString(g.name);
     if (!g.shapes.empty()) tip += tr("\nInput shapes: %1").arg(QString::fromStdString(g.shapes));

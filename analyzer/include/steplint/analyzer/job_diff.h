@@ -68,6 +68,13 @@ struct JobDiff {
 
 JobDiff diffJobs(const JobAnalysis& base, const JobAnalysis& next);
 
+/// "Job step time: 48.000 → 40.000 ms/step (-8.000 ms, -16.7%; significant ...): comm wait
+/// -6.013, ..." — the first line of every rendering (and of the GUI's job comparison).
+std::string jobDiffHeadline(const JobDiff& diff);
+/// "rank 3 (the others waited 7.950 ms/step for it; straggler rank 3 in 5 of 5 steps, cause:
+/// GPU compute)", or "none measured (no collectives matched)".
+std::string slowestRankText(const JobSide& side);
+
 /// Renderings; `top` limits the ranks table (0 = all ranks; JSON has all).
 void printJobDiffText(std::ostream& out, const JobDiff& diff, size_t top = 15);
 void printJobDiffMarkdown(std::ostream& out, const JobDiff& diff, size_t top = 15);

@@ -149,5 +149,8 @@ class FindingDeltaModel final : public ComparisonTableModel {
 
 /// "+1.234" / "-0.500" / "0.000": a delta in ms with its sign.
 QString signedMs(double ns);
+/// The colour of a delta cell (Qt::ForegroundRole): slower red, faster green, none within the
+/// rounding noise.
+QVariant deltaForeground(double delta_ns);
 
 }  // namespace steplint::gui
