@@ -19,6 +19,7 @@
 #include "config.h"
 #include "exit_codes.h"
 #include "messages.h"
+#include "record_contents.h"
 #include "record_output.h"
 #include "status_channel.h"
 #include "steplint/analyzer/display_text.h"
@@ -139,15 +140,9 @@ std::string selfExecutable() {
   return ec ? std::string() : self.string();
 }
 
-/// True when the trace holds any operator, device op or step: a launcher such as torchrun
-/// imports torch, so its collector writes a trace too, of nothing.
+/// True when the trace holds any operator or device op (record_contents.h).
 bool recordsAnything(const std::string& path) {
-  trace::TraceModel model;
-  if (!trace::importTraceFile(path, model).ok())
-    return true;  // unreadable: keep it, check says why
-  return std::any_of(model.events.begin(), model.events.end(), [](const trace::Event& e) {
-    return trace::isCpuRange(e.kind) || trace::isDeviceOp(e.kind);
-  });
+  return checkRecordsAnything(path).records_anything;
 }
 
 std::string describeProcess(const StagedTrace& trace) {

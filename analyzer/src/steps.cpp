@@ -100,6 +100,45 @@ void dropRepeatedNumbers(std::vector<Step>& steps, std::vector<std::string>& not
       "number is used");
 }
 
+// A torch.profiler.profile entered inside another's loop (an evaluation wrapped in its own
+// profiler that never records: without Kineto torch 1.13 allows one recording profiler per
+// thread) still opens its ProfilerStep#0, #0, #1 ranges, and the recording profiler writes them
+// inside its own steps. A range lying inside another on its thread is such an inner step, not
+// an iteration; read as steps they repeated numbers, and the trace was called malformed.
+void dropNestedSteps(const TraceModel& model, std::vector<Step>& steps,
+                     std::vector<std::string>& notes) {
+  std::vector<size_t> order(steps.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const auto track = [&](size_t i) { return model.events[steps[i].event].track; };
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {  // enclosing ranges first
+    const Step &x = steps[a], &y = steps[b];
+    if (track(a) != track(b)) return track(a) < track(b);
+    return x.host_start_ns != y.host_start_ns ? x.host_start_ns < y.host_start_ns
+                                              : x.host_end_ns > y.host_end_ns;
+  });
+  std::vector<bool> nested(steps.size(), false);
+  size_t outer = 0;  // the range reaching furthest so far on the current track
+  for (size_t k = 0; k < order.size(); ++k) {
+    const Step &s = steps[order[k]], &o = steps[order[outer]];
+    const bool same_track = k > 0 && track(order[k]) == track(order[outer]);
+    const bool copy = s.host_start_ns == o.host_start_ns && s.host_end_ns == o.host_end_ns;
+    if (same_track && !copy && s.host_start_ns < o.host_end_ns && s.host_end_ns <= o.host_end_ns)
+      nested[order[k]] = true;
+    else if (!same_track || s.host_end_ns > o.host_end_ns)
+      outer = k;
+  }
+  const auto count = std::count(nested.begin(), nested.end(), true);
+  if (count == 0) return;
+  std::vector<Step> kept;
+  for (size_t i = 0; i < steps.size(); ++i)
+    if (!nested[i]) kept.push_back(steps[i]);
+  steps = std::move(kept);
+  notes.push_back(std::to_string(count) +
+                  " ProfilerStep range(s) inside another ProfilerStep range of the same thread "
+                  "are not steps: a profiler entered inside another's loop (e.g. around an "
+                  "evaluation) names its own iterations ProfilerStep#N too");
+}
+
 // torch 1.13 and older name the range that profile.step() opens after the step it closes
 // (record_function("ProfilerStep#" + str(cur_step)), fixed in torch 2.0), so a recording that
 // includes profile.start() reads ProfilerStep#0, #0, #1, #2, ...: one range per iteration,
@@ -406,6 +445,7 @@ void dropWarmup(StepResult& result) {
 StepResult computeSteps(const TraceModel& model, const StepOptions& options) {
   StepResult result;
   result.steps = hostSteps(model);
+  dropNestedSteps(model, result.steps, result.notes);
   renumberTorch113Steps(model, result.steps, result.notes);
   dropRepeatedNumbers(result.steps, result.notes);
   result.source = StepSource::kProfilerStep;

@@ -89,6 +89,13 @@ TraceSummary summarize(const trace::TraceModel& model, const SummaryOptions& opt
   if (!hasDeviceOps(model))
     s.notes.push_back(
         "no GPU activity in this trace: GPU summary, idle time and kernel tables not computed");
+  // Whatever the profiler was asked for: record_shapes, with_stack and profile_memory were
+  // probably set, but only the format can be known, so the note speaks of the format.
+  if (model.metadata.legacy_profiler_export)
+    s.notes.push_back(
+        "the legacy profiler's export (torch without Kineto, or use_kineto=False): its format "
+        "records no input shapes, Python stacks or memory events (steplint record or a torch "
+        "built with Kineto records them)");
   return s;
 }
 

@@ -83,6 +83,17 @@ TEST_CASE("the summary says what it cannot compute", "[summary]") {
   CHECK(has(text, "no GPU activity in this trace: GPU summary"));
   CHECK_FALSE(has(text, "GPU summary (kernels over"));
 
+  CHECK_FALSE(has(text, "legacy profiler's export"));
+  // torch without Kineto (tests/data/torch113, recorded with record_shapes and with_stack).
+  t.model.metadata.legacy_profiler_export = true;
+  const auto legacy = analyzer::summarize(t.model);
+  REQUIRE_FALSE(legacy.notes.empty());
+  CHECK(legacy.notes.back() ==
+        "the legacy profiler's export (torch without Kineto, or use_kineto=False): its format "
+        "records no input shapes, Python stacks or memory events (steplint record or a torch "
+        "built with Kineto records them)");
+  CHECK(has(textOf(legacy, t.model), "Not computed"));
+
   trace::TraceModel empty;
   const auto e = analyzer::summarize(empty);
   const std::string empty_text = textOf(e, empty);

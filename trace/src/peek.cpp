@@ -86,15 +86,14 @@ void scanKeys(std::string_view text, size_t i, FilePeek& out) {
   }
 }
 
-}  // namespace
-
-FilePeek peekFile(const std::string& path, size_t head_bytes) {
-  FilePeek out;
+/// The file's (decompressed) text as a byte source; null when it is not a readable regular
+/// file. Sets out.size and out.gzip.
+std::unique_ptr<ByteSource> openText(const std::string& path, FilePeek& out) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return out;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return nullptr;
   std::string error;
   InputFile file = InputFile::open(path, error);
-  if (!file.isOpen()) return out;
+  if (!file.isOpen()) return nullptr;
   out.size = static_cast<uint64_t>(st.st_size);
   std::unique_ptr<ByteSource> source = openFileSource(std::move(file));
   std::string magic(2, '\0');
@@ -102,6 +101,26 @@ FilePeek peekFile(const std::string& path, size_t head_bytes) {
   out.gzip = looksGzipped(magic);
   source = openPrefixedSource(std::move(magic), std::move(source));
   if (out.gzip) source = openGzipSource(std::move(source));
+  return source;
+}
+
+}  // namespace
+
+bool readTextHead(const std::string& path, size_t max_bytes, std::string& head, bool& whole) {
+  FilePeek peek;
+  std::unique_ptr<ByteSource> source = openText(path, peek);
+  if (!source) return false;
+  head.assign(max_bytes, '\0');
+  head.resize(readFully(*source, head.data(), head.size()));
+  char more = 0;
+  whole = head.size() < max_bytes || readFully(*source, &more, 1) == 0;
+  return source->error().empty();  // a corrupt gzip: the caller's import says why
+}
+
+FilePeek peekFile(const std::string& path, size_t head_bytes) {
+  FilePeek out;
+  std::unique_ptr<ByteSource> source = openText(path, out);
+  if (!source) return out;
   std::string head(head_bytes, '\0');
   head.resize(readFully(*source, head.data(), head.size()));
   out.peeked = true;

@@ -50,6 +50,15 @@ AutocastSetting autocastSetting(const trace::TraceMetadata& meta) {
   return out;
 }
 
+std::string legacyExportLacks(const trace::TraceMetadata& meta, std::string_view what,
+                              std::string_view flag, std::string_view instead) {
+  if (!meta.legacy_profiler_export) return {};
+  return "the trace is the legacy profiler's export (torch without Kineto, or use_kineto=False), "
+         "whose format carries no " +
+         std::string(what) + " whatever " + std::string(flag) + " says: record with " +
+         std::string(instead) + ", or torch.profiler on a torch built with Kineto";
+}
+
 int64_t hostCpuCores(const trace::TraceMetadata& meta, int64_t option) {
   return option > 0 ? option : metadataInteger(meta, {trace::kCpuCoresKey}).value_or(0);
 }

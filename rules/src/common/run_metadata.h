@@ -33,6 +33,13 @@ struct AutocastSetting {
 };
 AutocastSetting autocastSetting(const trace::TraceMetadata& meta);
 
+/// Why the trace lacks `what` when the reason is its format: the legacy profiler's export
+/// (TraceMetadata::legacy_profiler_export; torch without Kineto) carries no shapes, stacks or
+/// memory events whatever `flag` asked for. `instead` is how steplint record gets them.
+/// Empty for any other trace, where the caller's own advice (set `flag`) holds.
+std::string legacyExportLacks(const trace::TraceMetadata& meta, std::string_view what,
+                              std::string_view flag, std::string_view instead);
+
 /// The host's CPU cores: a rule's `cpu-cores` option when set (> 0), else the count
 /// `steplint record` wrote; 0 when neither is known.
 int64_t hostCpuCores(const trace::TraceMetadata& meta, int64_t option);

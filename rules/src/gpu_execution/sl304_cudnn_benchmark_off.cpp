@@ -8,6 +8,7 @@
 #include <map>
 
 #include "common/kernel_util.h"
+#include "common/run_metadata.h"
 #include "common/shared_data.h"
 #include "steplint/analyzer/name_memo.h"
 #include "steplint/analyzer/rule_registry.h"
@@ -120,6 +121,9 @@ void CudnnBenchmarkOffRule::check(const AnalysisContext& context, DiagnosticSink
         "the trace does not record torch.backends.cudnn.benchmark (add trace metadata "
         "\"cudnn_benchmark\"); autotuning cannot be seen in kernels after warm-up");
   if (recorded == Recorded::kOn) return;
+  if (missing_shapes && model.metadata.legacy_profiler_export)
+    return sink.notChecked(common::legacyExportLacks(model.metadata, "input shapes",
+                                                     "record_shapes", "steplint record --shapes"));
   if (missing_shapes)
     return sink.notChecked("convolution input shapes not recorded (record_shapes)");
   if (shapes_by_step.size() < 2)

@@ -100,6 +100,11 @@ void BatchSizeNotAlignedRule::check(const AnalysisContext& context, DiagnosticSi
   std::string source;
   if (first_by_step.empty()) {
     const auto loader_batch = common::metadataInteger(model.metadata, {"dataloader_batch_size"});
+    if ((!loader_batch || *loader_batch <= 0) && model.metadata.legacy_profiler_export)
+      return sink.notChecked(common::legacyExportLacks(model.metadata, "input shapes",
+                                                       "record_shapes",
+                                                       "steplint record --shapes") +
+                             ", and the trace has no dataloader_batch_size");
     if (!loader_batch || *loader_batch <= 0)
       return sink.notChecked(
           "input shapes were not recorded (record_shapes=True, steplint record --shapes) and "

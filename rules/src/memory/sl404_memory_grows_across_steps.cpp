@@ -18,6 +18,7 @@
 
 #include "common/kernel_util.h"
 #include "common/rule_support.h"
+#include "common/run_metadata.h"
 #include "steplint/analyzer/rule_registry.h"
 #include "steplint/trace/recorded_names.h"
 
@@ -219,11 +220,9 @@ void MemoryGrowsAcrossStepsRule::check(const AnalysisContext& context, Diagnosti
                                                             return m.total_allocated >= 0;
                                                           });
   if (!enough && events.empty() && context.model().metadata.legacy_profiler_export)
-    sink.notChecked(
-        "the trace is the legacy profiler's export (torch without Kineto, or use_kineto=False), "
-        "whose format carries no memory events whatever profile_memory says: record with steplint "
-        "record (host memory every step; GPU allocator peaks with CUDA), or torch.profiler on a "
-        "torch built with Kineto");
+    sink.notChecked(common::legacyExportLacks(
+        context.model().metadata, "memory events", "profile_memory",
+        "steplint record (host memory every step; GPU allocator peaks with CUDA)"));
   else if (!enough && untotalled)
     sink.notChecked(
         "the memory events carry no Total Allocated (legacy trace): no per-step totals to compare");

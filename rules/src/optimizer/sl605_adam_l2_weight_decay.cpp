@@ -126,7 +126,7 @@ void AdamL2WeightDecayRule::check(const AnalysisContext& context, DiagnosticSink
       undecided = scan.undecided;
   }
   if (l2.empty()) {
-    if (decided_no == 0) sink.notChecked(std::string(adamUndecidedReason(undecided)));
+    if (decided_no == 0) sink.notChecked(adamUndecidedReason(undecided, model.metadata));
     return;
   }
   bool known = false;

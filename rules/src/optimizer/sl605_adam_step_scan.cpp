@@ -22,6 +22,7 @@
 #include <algorithm>
 
 #include "common/json_args.h"
+#include "common/run_metadata.h"
 #include "common/trace_tree.h"
 
 namespace steplint::rules {
@@ -68,7 +69,7 @@ void noteWeightDecay(double value, AdamStepScan& out) {
 
 }  // namespace
 
-std::string_view adamUndecidedReason(AdamUndecided why) {
+std::string adamUndecidedReason(AdamUndecided why, const trace::TraceMetadata& meta) {
   switch (why) {
     case AdamUndecided::kNone:
       return "";
@@ -77,10 +78,14 @@ std::string_view adamUndecidedReason(AdamUndecided why) {
     case AdamUndecided::kUnknownImplementation:
       return "the Adam steps' ops match none of torch.optim.Adam's implementations (single-tensor, foreach, "
              "fused), e.g. a compiled optimizer step";
-    case AdamUndecided::kForeachWithoutTypes:
+    case AdamUndecided::kForeachWithoutTypes: {
+      std::string legacy = common::legacyExportLacks(meta, "input types", "record_shapes",
+                                                     "steplint record --shapes");
       return "Adam's foreach step records no \"Input type\": in this PyTorch version (or with maximize=True) "
              "weight decay would be an in-place aten::_foreach_add_(grads, params), which only the input types "
-             "tell from the step-counter add; record with record_shapes=True";
+             "tell from the step-counter add; " +
+             (legacy.empty() ? std::string("record with record_shapes=True") : legacy);
+    }
     case AdamUndecided::kFusedWithoutConcreteInputs:
       return "fused Adam (aten::_fused_adam_) shows weight_decay only in \"Concrete Inputs\", which this trace "
              "lacks (recorded with record_shapes=True by recent PyTorch 2.x)";

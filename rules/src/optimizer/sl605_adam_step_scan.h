@@ -26,7 +26,8 @@ enum class AdamUndecided : uint8_t {
   kForeachWithoutTypes,         // the L2 add may be in place; only "Input type" tells
   kFusedWithoutConcreteInputs,  // _fused_adam_ without "Concrete Inputs"
 };
-std::string_view adamUndecidedReason(AdamUndecided why);
+/// Why SL605 was not checked; a legacy profiler export names its format, not record_shapes.
+std::string adamUndecidedReason(AdamUndecided why, const trace::TraceMetadata& meta);
 
 struct AdamStepScan {
   AdamPath path = AdamPath::kNone;

@@ -11,6 +11,7 @@ list(APPEND STEPLINT_RULE_TESTS
   engine/docs_examples_test.cpp
   engine/shared_data_test.cpp
   engine/device_scope_test.cpp
+  engine/legacy_export_reasons_test.cpp
   engine/rule_definition_test.cpp
   engine/rule_options_doc_test.cpp
 )

@@ -35,4 +35,9 @@ struct FilePeek {
 /// read is left unset, and the importer reports it when the file is imported.
 FilePeek peekFile(const std::string& path, size_t head_bytes = size_t{64} << 10);
 
+/// The first `max_bytes` of a regular file's (decompressed) text, read as peekFile reads it;
+/// `whole` is set when that is all of it. False when the file cannot be read (corrupt gzip
+/// included).
+bool readTextHead(const std::string& path, size_t max_bytes, std::string& head, bool& whole);
+
 }  // namespace steplint::trace
