@@ -60,6 +60,21 @@ QString signedMs(double ns) {
          QString::number(ms(std::fabs(ns)), 'f', 3);
 }
 
+QVariant baseNewDelta(int offset, double base_ns, double next_ns) {
+  switch (offset) {
+    case 0:
+      return ms(base_ns);
+    case 1:
+      return ms(next_ns);
+    case 2:
+      return ms(next_ns - base_ns);
+    case 3:
+      return base_ns > 0 ? QVariant(100.0 * (next_ns - base_ns) / base_ns) : QVariant();
+    default:
+      return {};
+  }
+}
+
 QVariant deltaForeground(double delta_ns) {
   if (std::fabs(delta_ns) < kNoiseNs) return {};
   return delta_ns > 0 ? QColor(0xc6, 0x28, 0x28) : QColor(0x2e, 0x7d, 0x32);
@@ -84,20 +99,8 @@ QVariant CategoryDeltaModel::value(int row, int column) const {
     next = c.new_ns;
     if (column == kCategoryColumn) return utf8(analyzer::stepCategoryName(c.category));
   }
-  switch (column) {
-    case kCategoryColumn:
-      return tr("Step time");
-    case kBaseColumn:
-      return ms(base);
-    case kNewColumn:
-      return ms(next);
-    case kDeltaColumn:
-      return ms(next - base);
-    case kDeltaPercentColumn:
-      return base > 0 ? 100.0 * (next - base) / base : QVariant();
-    default:
-      return {};
-  }
+  if (column == kCategoryColumn) return tr("Step time");
+  return baseNewDelta(column - kBaseColumn, base, next);
 }
 
 QString CategoryDeltaModel::text(int row, int column) const {

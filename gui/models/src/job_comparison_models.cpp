@@ -35,23 +35,10 @@ QVariant JobPartDeltaModel::value(int row, int column) const {
   const bool step = part == analyzer::kJobPartCount;
   const double base = step ? diff().base.step_ns : diff().base.parts[part];
   const double next = step ? diff().next.step_ns : diff().next.parts[part];
-  switch (column) {
-    case kPartColumn: {
-      if (step) return tr("Step time");
-      const std::string_view name = analyzer::jobPartName(part);
-      return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
-    }
-    case kBaseColumn:
-      return ms(base);
-    case kNewColumn:
-      return ms(next);
-    case kDeltaColumn:
-      return ms(next - base);
-    case kDeltaPercentColumn:
-      return base > 0 ? 100.0 * (next - base) / base : QVariant();
-    default:
-      return {};
-  }
+  if (column != kPartColumn) return baseNewDelta(column - kBaseColumn, base, next);
+  if (step) return tr("Step time");
+  const std::string_view name = analyzer::jobPartName(part);
+  return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
 }
 
 QString JobPartDeltaModel::text(int row, int column) const {

@@ -149,6 +149,11 @@ class FindingDeltaModel final : public ComparisonTableModel {
 
 /// "+1.234" / "-0.500" / "0.000": a delta in ms with its sign.
 QString signedMs(double ns);
+/// The value of a two-run row's Base, New, Delta and Delta (%) cells (`offset` 0..3 from the
+/// Base column): ms, and percent of base (none without a base). Shared by the rows of both
+/// comparisons (a category, a part of a job's step) and their "step time" rows.
+QVariant baseNewDelta(int offset, double base_ns, double next_ns);
+
 /// The colour of a delta cell (Qt::ForegroundRole): slower red, faster green, none within the
 /// rounding noise.
 QVariant deltaForeground(double delta_ns);
