@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -161,31 +162,6 @@ bool CheckCommand::resolveConfig(analyzer::LintConfig& config, analyzer::GateOpt
   return errors.empty();
 }
 
-bool CheckCommand::profileBase(analyzer::RunProfile& base) const {
-  trace::TraceModel model;  // released before the new traces are read
-  if (!importTraceReporting(compare_path_, model, &warnings_)) return false;
-  analyzer::SummaryOptions options;
-  options.steps = step_flags_.options();
-  analyzer::TraceSummary summary = analyzer::summarize(model, options);
-  summary.source = compare_path_;
-  base = analyzer::profileRun(model, summary, nullptr);
-  return true;
-}
-
-void CheckCommand::gateTrace(const trace::TraceModel& model, const analyzer::GateOptions& gate,
-                             const analyzer::RunProfile& base, analyzer::TraceReport& entry) const {
-  const analyzer::RunProfile next = analyzer::profileRun(model, entry.summary, nullptr);
-  const std::vector<analyzer::GateCheck> checks = analyzer::runGate(base, next, gate);
-  for (const analyzer::GateCheck& c : checks)
-    printNote("regression gate, " + entry.lint.source + ": " +
-              std::string(analyzer::gateVerdictName(c.verdict)) + ": " + c.reason);
-  // What diff would say first: other devices, another model, no steps. A CPU-only base
-  // against a GPU run is no regression of the code, and the gate must say so.
-  const std::vector<std::string> notes = analyzer::diffRuns(base, next).notes;
-  for (const std::string& n : notes) warn("regression gate, " + entry.lint.source + ": " + n);
-  analyzer::addGateResults(checks, compare_path_, entry.lint, notes);
-}
-
 namespace {
 
 // What the gate put into a rank's lint result: its SL801 findings and "cannot decide" entries.
@@ -204,7 +180,7 @@ bool CheckCommand::lintTraces(const std::vector<JobInput>& inputs,
                               const analyzer::LintConfig& config,
                               const analyzer::Baseline& baseline,
                               const analyzer::BaselineOptions& baseline_options,
-                              const analyzer::GateOptions& gate, const analyzer::RunProfile* base,
+                              const analyzer::GateOptions& gate, GateBase* base,
                               analyzer::LintReport& report, std::vector<Unfiltered>& unfiltered,
                               size_t& worse) const {
   analyzer::SummaryOptions options;
@@ -242,7 +218,7 @@ bool CheckCommand::lintTraces(const std::vector<JobInput>& inputs,
     worse += outcome.worse;
     // After the baseline, and after --write-baseline took its copy: accepting a regression
     // would hide the next one.
-    if (base) gateTrace(model, gate, *base, entry);
+    if (base) gateTrace(model, gate, *base, entry, all_ok);
     report.traces.push_back(std::move(entry));
   }
   return all_ok;
@@ -398,7 +374,10 @@ bool CheckCommand::checkBeforeRun(const std::string& trace) {
   analyzer::Baseline baseline;
   if (!resolveOptions(config, gate, baseline_options, baseline)) return false;
   std::error_code ec;
-  if (!compare_path_.empty() && !fs::is_regular_file(compare_path_, ec)) {
+  // A trace, or a job's folder or quoted glob (gate_base.h); a glob is checked when expanded.
+  if (!compare_path_.empty() && !fs::is_regular_file(compare_path_, ec) &&
+      !fs::is_directory(compare_path_, ec) &&
+      !expandTraceInputs({compare_path_}).from_folder_or_glob) {
     printError("--compare " + compare_path_ + ": " +
                (fs::exists(compare_path_, ec) ? "not a trace file" : "no such file"));
     return false;
@@ -418,8 +397,6 @@ int CheckCommand::run() {
   analyzer::BaselineOptions baseline_options;
   analyzer::Baseline baseline;
   if (!resolveOptions(config, gate, baseline_options, baseline)) return kExitUsageError;
-  analyzer::RunProfile base;
-  if (!compare_path_.empty() && !profileBase(base)) return kExitUsageError;
   if (!baseline_path_.empty() && baseline.version != 2)
     printNote(baseline_path_ + " is a " +
               (baseline.version == 1 ? "steplint.baseline/1" : "hand-written") +
@@ -437,15 +414,19 @@ int CheckCommand::run() {
 
   std::vector<Unfiltered> unfiltered;
   size_t worse = 0;
-  const analyzer::RunProfile* base_run = gated ? &base : nullptr;
-  const auto lint_each = [&](const std::vector<JobInput>& inputs) {
-    return lintTraces(inputs, config, baseline, baseline_options, gate, base_run, report,
-                      unfiltered, worse);
-  };
+  GateBase base;
   const TraceInputs inputs = expandTraceInputs(traces_);
+  inputs_ = classifyInputs(inputs.files, inputs.expanded);
+  // The base is read before any checked trace, as before: a base that cannot be read is an
+  // error before minutes of analysis. (--ignore SL801 still reads it: the file must exist.)
+  if (!compare_path_.empty() && !openGateBase(base, gate)) return kExitUsageError;
+  GateBase* base_run = gated ? &base : nullptr;
+  const auto lint_each = [&](const std::vector<JobInput>& some) {
+    return lintTraces(some, config, baseline, baseline_options, gate, base_run, report, unfiltered,
+                      worse);
+  };
   for (const std::string& problem : inputs.problems) printError(problem);
   for (const std::string& skipped : inputs.skipped) warn(skipped);
-  inputs_ = classifyInputs(inputs.files, inputs.expanded);
   ranks_.clear();
   // A folder or glob of a job's ranks: its traces are not linted one by one unless --per-rank
   // asks, or the gate compares each rank with the base. Whether it is a job is known from the

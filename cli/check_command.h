@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "command.h"
+#include "gate_base.h"
 #include "job_inputs.h"
 #include "step_flags.h"
 #include "steplint/analyzer/baseline.h"
@@ -66,13 +67,15 @@ class CheckCommand final : public Command {
   bool resolveOptions(analyzer::LintConfig& config, analyzer::GateOptions& gate,
                       analyzer::BaselineOptions& baseline_options,
                       analyzer::Baseline& baseline) const;
-  /// --compare BASE: imports and analyses the base run once; false (after printing why) when
-  /// it cannot be read.
-  bool profileBase(analyzer::RunProfile& base) const;
-  /// Runs the gate of `gate` for one trace against `base` into its lint result, and says on
-  /// stderr what each limit decided.
-  void gateTrace(const trace::TraceModel& model, const analyzer::GateOptions& gate,
-                 const analyzer::RunProfile& base, analyzer::TraceReport& entry) const;
+  /// --compare BASE: reads the base run (a trace now; a job's ranks listed), and for a job
+  /// divides `gate`'s significance level by the traces checked; false (after printing why)
+  /// when it cannot be read.
+  bool openGateBase(GateBase& base, analyzer::GateOptions& gate) const;
+  /// Runs the gate of `gate` for one trace against its base in `bases` into its lint result,
+  /// and says on stderr what each limit decided; without a base (a rank the base job lacks) a
+  /// "cannot decide" entry. `all_ok` turns false when the base's trace could not be read.
+  void gateTrace(const trace::TraceModel& model, const analyzer::GateOptions& gate, GateBase& bases,
+                 analyzer::TraceReport& entry, bool& all_ok) const;
   /// One trace's findings before the baseline, with the trace's scope key (--write-baseline).
   struct Unfiltered {
     analyzer::LintResult lint;
@@ -83,9 +86,8 @@ class CheckCommand final : public Command {
   bool lintTraces(const std::vector<JobInput>& inputs, const analyzer::LintConfig& config,
                   const analyzer::Baseline& baseline,
                   const analyzer::BaselineOptions& baseline_options,
-                  const analyzer::GateOptions& gate, const analyzer::RunProfile* base,
-                  analyzer::LintReport& report, std::vector<Unfiltered>& unfiltered,
-                  size_t& worse) const;
+                  const analyzer::GateOptions& gate, GateBase* base, analyzer::LintReport& report,
+                  std::vector<Unfiltered>& unfiltered, size_t& worse) const;
   /// When the traces are a distributed job's: runs the job rules on each job and adds one
   /// report entry per job (replacing the ranks' own entries unless --per-rank). A folder or
   /// glob is imported here, several traces at once; its traces that name no rank go to

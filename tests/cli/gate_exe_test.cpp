@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "run_steplint.h"
@@ -196,6 +197,78 @@ TEST_CASE("gate: a job's folder is compared rank by rank, and its ranks' regress
   const RunResult same = runSteplint(
       {"check", "--select", "SL801", "--format", "json", dir + "/base", "--compare", base});
   CHECK(same.exit_code == 0);
+#endif
+}
+
+TEST_CASE("gate: a job compared with a job's folder, rank N against rank N", "[cli][gate]") {
+  // `check new/ --compare base/` said "base/: is a directory, not a trace file" (exit 2).
+#ifndef STEPLINT_TRACEGEN
+  std::fprintf(stderr, "SKIPPED: steplint-tracegen is not built (STEPLINT_BUILD_BENCH=OFF)\n");
+  std::_Exit(77);
+#else
+  const std::string dir = scratchPath("gatejobs");
+  const std::string gen = shellQuote(STEPLINT_TRACEGEN) + " -q --ranks 4 --steps 10 ";
+  const std::string command = gen + "--seed 1 -o " + shellQuote(dir + "/base") + " && " + gen +
+                              "--seed 2 -o " + shellQuote(dir + "/same") + " && " + gen +
+                              "--seed 2 --straggler backward --straggler-rank 2 -o " +
+                              shellQuote(dir + "/slow");
+  REQUIRE(std::system(command.c_str()) == 0);
+  const auto gate = [&](const std::string& next, const std::string& base) {
+    return runSteplint({"check", "--select", "SL801", "--format", "json", next, "--compare", base,
+                        "--max-regression", "2%"});
+  };
+  // The checked trace's file name -> the message of its SL801 (sources are printed relative).
+  const auto fileName = [](const std::string& path) { return path.substr(path.rfind('/') + 1); };
+  const auto sl801 = [&](const RunResult& r) {
+    std::map<std::string, std::string> against;
+    const nlohmann::json doc = nlohmann::json::parse(r.out);  // alive through the loop
+    for (const auto& t : doc["traces"])
+      for (const auto& f : t["findings"])
+        if (f["code"] == "SL801")
+          against[fileName(t["source"].get<std::string>())] = f["message"].get<std::string>();
+    return against;
+  };
+  SECTION("a re-recorded job passes; each rank is tested at the level over the ranks") {
+    const RunResult r = gate(dir + "/same", dir + "/base");
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(sl801(r).empty());
+    CHECK(r.err.find("4 traces compared rank by rank with the job " + dir +
+                     "/base: each is tested at significance 0.0125") != std::string::npos);
+  }
+  SECTION("a straggler fails every rank, each against its own rank") {
+    const RunResult r = gate(dir + "/slow", dir + "/base/*.json");  // a glob, as quoted
+    INFO(r.err);
+    CHECK(r.exit_code == 1);
+    const auto against = sl801(r);
+    REQUIRE(against.size() == 4);
+    REQUIRE(against.count("rank2.pt.trace.json") == 1);
+    CHECK(against.at("rank2.pt.trace.json").find("/base/rank2.pt.trace.json") != std::string::npos);
+  }
+  SECTION("a rank the base job lacks cannot be decided; a base naming no rank is an error") {
+    REQUIRE(std::remove((dir + "/base/rank3.pt.trace.json").c_str()) == 0);
+    const RunResult r = gate(dir + "/same", dir + "/base");
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+    bool undecided = false;
+    const nlohmann::json doc = nlohmann::json::parse(r.out);
+    for (const auto& t : doc["traces"])
+      for (const auto& n : t["not_checked"])
+        undecided =
+            undecided || (fileName(t["source"].get<std::string>()) == "rank3.pt.trace.json" &&
+                          n["code"] == "SL801" &&
+                          n["reason"].get<std::string>().find(
+                              "cannot decide: rank 3 is not in the base job") == 0);
+    CHECK(undecided);
+    const std::string unranked = dir + "/unranked";
+    // No distributedInfo, and no rank in the file name.
+    REQUIRE(std::system((gen + "--no-distributed-info -o " + shellQuote(unranked) + " && cd " +
+                         shellQuote(unranked) + " && mv rank0.pt.trace.json run.json && rm rank?.*")
+                            .c_str()) == 0);
+    const RunResult bad = gate(dir + "/same", unranked);
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("no trace in it names a rank") != std::string::npos);
+  }
 #endif
 }
 

@@ -1,0 +1,65 @@
+// CheckCommand's regression gate (`check NEW --compare BASE`): the base read once (a trace, or
+// a job's ranks: gate_base.h) and each checked trace compared with its base.
+#include <cstdio>
+
+#include "check_command.h"
+#include "messages.h"
+#include "steplint/analyzer/regression.h"
+
+namespace steplint::cli {
+
+bool CheckCommand::openGateBase(GateBase& base, analyzer::GateOptions& gate) const {
+  std::string error;
+  std::vector<std::string> warnings;
+  const bool opened = base.open(compare_path_, step_flags_.options(), warnings, error);
+  for (std::string& w : warnings) warn(std::move(w));
+  if (!opened) {
+    if (!error.empty()) printError(error);
+    return false;
+  }
+  if (!base.isJob()) return true;
+  // Each checked rank is a test of its own (gate_base.h): Bonferroni across them.
+  size_t checked = 0;
+  for (const JobInput& input : inputs_) checked += input.kind == JobInput::Kind::kTrace;
+  if (checked > 1) {
+    gate.alpha /= static_cast<double>(checked);
+    char level[32];
+    std::snprintf(level, sizeof level, "%.4g", gate.alpha);
+    printNote("regression gate: " + std::to_string(checked) +
+              " traces compared rank by rank with the job " + compare_path_ +
+              ": each is tested at significance " + level +
+              " (the level divided by the traces), so a quiet job fails no more often than one "
+              "trace");
+  }
+  return true;
+}
+
+void CheckCommand::gateTrace(const trace::TraceModel& model, const analyzer::GateOptions& gate,
+                             GateBase& bases, analyzer::TraceReport& entry, bool& all_ok) const {
+  std::string source, why;
+  std::vector<std::string> warnings;
+  const analyzer::RunProfile* base_profile =
+      bases.baseFor(checkedRank(model, entry.lint.source), source, why, warnings);
+  for (std::string& w : warnings) warn(std::move(w));
+  if (base_profile == nullptr) {
+    all_ok = all_ok && !bases.readFailed();
+    printNote("regression gate, " + entry.lint.source + ": undecided: " + why);
+    entry.lint.not_checked.push_back({std::string(analyzer::kRegressionCode),
+                                      std::string(analyzer::kRegressionName),
+                                      "cannot decide: " + why});
+    return;
+  }
+  const analyzer::RunProfile& base = *base_profile;
+  const analyzer::RunProfile next = analyzer::profileRun(model, entry.summary, nullptr);
+  const std::vector<analyzer::GateCheck> checks = analyzer::runGate(base, next, gate);
+  for (const analyzer::GateCheck& c : checks)
+    printNote("regression gate, " + entry.lint.source + ": " +
+              std::string(analyzer::gateVerdictName(c.verdict)) + ": " + c.reason);
+  // What diff would say first: other devices, another model, no steps. A CPU-only base
+  // against a GPU run is no regression of the code, and the gate must say so.
+  const std::vector<std::string> notes = analyzer::diffRuns(base, next).notes;
+  for (const std::string& n : notes) warn("regression gate, " + entry.lint.source + ": " + n);
+  analyzer::addGateResults(checks, source, entry.lint, notes);
+}
+
+}  // namespace steplint::cli
