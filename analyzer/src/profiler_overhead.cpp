@@ -108,10 +108,11 @@ StepProfilerCost profilerCostPerStep(const trace::TraceModel& model, const StepR
   for (const Step& s : steps.steps) spans.add(s.start_ns, s.end_ns);
   const IntervalSet kept = spans.build();
   int64_t events = 0, frames = 0;
+  size_t hint = 0;
   for (const trace::Event& e : model.events) {
     if (e.kind == trace::EventKind::kOverhead)
       addOverheadRecord(model, kept, e, cost.cupti_records);
-    if (trace::isCpuRange(e.kind) && keptStepAt(steps, e.start_ns) < steps.steps.size()) {
+    if (trace::isCpuRange(e.kind) && keptStepAt(steps, e.start_ns, hint) < steps.steps.size()) {
       ++events;
       frames += e.kind == trace::EventKind::kPythonFunction;
     }

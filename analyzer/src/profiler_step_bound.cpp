@@ -65,10 +65,22 @@ void markParent(const trace::TraceModel& model, const StepResult& steps, const t
 }  // namespace
 
 size_t keptStepAt(const StepResult& steps, int64_t t) {
-  auto it = std::upper_bound(steps.steps.begin(), steps.steps.end(), t,
-                             [](int64_t v, const Step& s) { return v < s.start_ns; });
-  if (it == steps.steps.begin() || t >= (it - 1)->end_ns) return steps.steps.size();
-  return static_cast<size_t>(it - 1 - steps.steps.begin());
+  size_t hint = 0;
+  return keptStepAt(steps, t, hint);
+}
+
+size_t keptStepAt(const StepResult& steps, int64_t t, size_t& hint) {
+  const std::vector<Step>& v = steps.steps;
+  // hint + 1 is where upper_bound lands when t lies in [v[hint].start, v[hint + 1].start).
+  const bool same = hint < v.size() && v[hint].start_ns <= t &&
+                    (hint + 1 == v.size() || t < v[hint + 1].start_ns);
+  if (!same) {
+    auto it = std::upper_bound(v.begin(), v.end(), t,
+                               [](int64_t x, const Step& s) { return x < s.start_ns; });
+    if (it == v.begin()) return v.size();
+    hint = static_cast<size_t>(it - 1 - v.begin());
+  }
+  return t < v[hint].end_ns ? hint : v.size();
 }
 
 double stepTimeScale(const trace::TraceModel& model, const StepResult& steps,
@@ -77,12 +89,13 @@ double stepTimeScale(const trace::TraceModel& model, const StepResult& steps,
   std::vector<ThreadStep> counts(steps.steps.size());
   std::vector<size_t> touched;
   std::vector<uint8_t> is_parent;  // per event of the track: has a recorded child
+  size_t hint = 0;
   for (const trace::Track& track : model.tracks) {
     is_parent.assign(track.event_count, 0);
     for (uint32_t i = track.first_event; i < track.first_event + track.event_count; ++i) {
       const Event& e = model.events[i];
       if (!trace::isCpuRange(e.kind)) continue;
-      const size_t s = keptStepAt(steps, e.start_ns);
+      const size_t s = keptStepAt(steps, e.start_ns, hint);
       if (s == steps.steps.size()) continue;
       if (counts[s].ops + counts[s].frames == 0) touched.push_back(s);
       count(steps.steps[s], e, counts[s]);

@@ -26,5 +26,8 @@ double stepTimeScale(const trace::TraceModel& model, const StepResult& steps,
 
 /// The kept step that time t falls in (kept steps are sorted and disjoint), else steps.size().
 size_t keptStepAt(const StepResult& steps, int64_t t);
+/// The same, trying first `hint`: the step whose start the previous call's time followed (kept
+/// up to date). A track's events come in time order, so most calls need no binary search.
+size_t keptStepAt(const StepResult& steps, int64_t t, size_t& hint);
 
 }  // namespace steplint::analyzer

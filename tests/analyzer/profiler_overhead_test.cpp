@@ -2,11 +2,13 @@
 // torch.profiler traces 2 µs bounded by the trace's own nesting (profiler_cost_bound.h).
 #include <catch2/catch.hpp>
 
+#include <random>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "profiler_cost_bound.h"
+#include "profiler_step_bound.h"
 #include "steplint/analyzer/profiler_overhead.h"
 #include "steplint/analyzer/replay.h"
 #include "steplint/analyzer/steps.h"
@@ -292,4 +294,36 @@ TEST_CASE("profiler cost bound: whole-µs timestamps let a child stick out by on
   CHECK(bound(1, false).ns == Approx(1100.0));
   CHECK(bound(2, false).parents == 0);
   CHECK(bound(1, true).parents == 0);
+}
+
+TEST_CASE("keptStepAt, with or without a hint, finds the step a time falls in",
+          "[analyzer][profiler]") {
+  // Steps with gaps between them, one touching the next, and times before, between and after,
+  // in order (as a track's events come) and then at random.
+  steplint::analyzer::StepResult steps;
+  for (const auto& [start, end] : std::vector<std::pair<int64_t, int64_t>>{
+           {100, 200}, {250, 300}, {300, 420}, {500, 510}, {900, 1000}}) {
+    steplint::analyzer::Step s;
+    s.start_ns = start, s.end_ns = end;
+    steps.steps.push_back(s);
+  }
+  const auto reference = [&](int64_t t) {  // the last step starting at or before t, if t is in it
+    size_t found = steps.steps.size();
+    for (size_t s = 0; s < steps.steps.size(); ++s)
+      if (steps.steps[s].start_ns <= t) found = s;
+    return found < steps.steps.size() && t < steps.steps[found].end_ns ? found : steps.steps.size();
+  };
+  size_t hint = 0;
+  for (int64_t t = 0; t <= 1100; ++t) {
+    REQUIRE(steplint::analyzer::keptStepAt(steps, t, hint) == reference(t));
+    REQUIRE(steplint::analyzer::keptStepAt(steps, t) == reference(t));
+  }
+  std::mt19937_64 rng(18);
+  for (int i = 0; i < 5000; ++i) {
+    const auto t = static_cast<int64_t>(rng() % 1200) - 50;
+    REQUIRE(steplint::analyzer::keptStepAt(steps, t, hint) == reference(t));
+  }
+  steplint::analyzer::StepResult none;
+  hint = 3;
+  CHECK(steplint::analyzer::keptStepAt(none, 5, hint) == 0);
 }

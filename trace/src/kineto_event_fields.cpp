@@ -220,6 +220,9 @@ namespace {
 
 // pid/tid: ints, floats, numeric strings, "stream 7" (legacy GPU rows) or labels ("Spans").
 bool readRow(od::value& v, RowKey& out, bool is_tid, EventBatch& batch) {
+  // Nearly every pid and tid is a plain integer: read it before asking the value's type (a
+  // failed get_int64 leaves the value unread, as in readInt).
+  if (!v.get_int64().get(out.number)) return true;
   od::json_type type;
   if (v.type().get(type)) return false;
   if (type == od::json_type::string) {
