@@ -99,9 +99,10 @@ void CheckCommand::addReportOptions(CLI::App& app, bool with_output) {
          "--worse-factor", worse_factor_,
          "Report an accepted finding again when it grew by more than this factor (default 2)")
       ->check(CLI::Range(1.0, 1000.0));
-  app.add_option(
-         "--compare", compare_path_,
-         "Gate on step time against this base run's trace (docs/cli.md \"Regression gate\")")
+  app.add_option("--compare", compare_paths_,
+                 "Gate on step time against this base run: a trace, or a job's folder or glob; "
+                 "repeat it for several recordings of the base (docs/cli.md \"Regression gate\")")
+      ->allow_extra_args(false)
       ->type_name("BASE");
   app.add_option(
          "--max-regression", max_regression_,
@@ -258,7 +259,7 @@ bool CheckCommand::checkOutputs() const {
   // writing the report over its own trace (`-o t.json t.json`) would destroy the input.
   std::vector<std::string> inputs = traces_;
   if (!config_path_.empty()) inputs.push_back(config_path_);
-  if (!compare_path_.empty()) inputs.push_back(compare_path_);
+  inputs.insert(inputs.end(), compare_paths_.begin(), compare_paths_.end());
   // --write-baseline may name the --baseline file: that is how a baseline is updated.
   std::vector<std::string> report_inputs = inputs;
   if (!baseline_path_.empty()) report_inputs.push_back(baseline_path_);
@@ -354,7 +355,7 @@ bool CheckCommand::resolveOptions(analyzer::LintConfig& config, analyzer::GateOp
                                   analyzer::BaselineOptions& baseline_options,
                                   analyzer::Baseline& baseline) const {
   if (!checkOutputs() || !resolveConfig(config, gate, baseline_options)) return false;
-  if (!max_regression_.empty() && compare_path_.empty()) {
+  if (!max_regression_.empty() && compare_paths_.empty()) {
     printError("--max-regression needs --compare BASE: the run to compare against");
     return false;
   }
@@ -375,11 +376,12 @@ bool CheckCommand::checkBeforeRun(const std::string& trace) {
   if (!resolveOptions(config, gate, baseline_options, baseline)) return false;
   std::error_code ec;
   // A trace, or a job's folder or quoted glob (gate_base.h); a glob is checked when expanded.
-  if (!compare_path_.empty() && !fs::is_regular_file(compare_path_, ec) &&
-      !fs::is_directory(compare_path_, ec) &&
-      !expandTraceInputs({compare_path_}).from_folder_or_glob) {
-    printError("--compare " + compare_path_ + ": " +
-               (fs::exists(compare_path_, ec) ? "not a trace file" : "no such file"));
+  for (const std::string& base : compare_paths_) {
+    if (fs::is_regular_file(base, ec) || fs::is_directory(base, ec) ||
+        expandTraceInputs({base}).from_folder_or_glob)
+      continue;
+    printError("--compare " + base + ": " +
+               (fs::exists(base, ec) ? "not a trace file" : "no such file"));
     return false;
   }
   return true;
@@ -406,7 +408,7 @@ int CheckCommand::run() {
   for (const analyzer::RuleDefinition* rule : config.selectedRules(rules_))
     report.selected.push_back(rule->info());
   // The gate is a rule too: --select SL801 runs it alone, --ignore SL801 turns it off.
-  const bool gated = !compare_path_.empty() && config.selects(analyzer::regressionRuleInfo());
+  const bool gated = !compare_paths_.empty() && config.selects(analyzer::regressionRuleInfo());
   if (gated) report.selected.push_back(analyzer::regressionRuleInfo());
   report.fail_on = config.fail_on;
   report.tool_version = STEPLINT_VERSION;
@@ -419,7 +421,7 @@ int CheckCommand::run() {
   inputs_ = classifyInputs(inputs.files, inputs.expanded);
   // The base is read before any checked trace, as before: a base that cannot be read is an
   // error before minutes of analysis. (--ignore SL801 still reads it: the file must exist.)
-  if (!compare_path_.empty() && !openGateBase(base, gate)) return kExitUsageError;
+  if (!compare_paths_.empty() && !openGateBase(base, gate)) return kExitUsageError;
   GateBase* base_run = gated ? &base : nullptr;
   const auto lint_each = [&](const std::vector<JobInput>& some) {
     return lintTraces(some, config, baseline, baseline_options, gate, base_run, report, unfiltered,

@@ -129,7 +129,7 @@ class CheckCommand final : public Command {
   std::string write_baseline_path_;
   std::string baseline_scope_;               // --baseline-scope (empty: config, else "file")
   double worse_factor_ = 0;                  // --worse-factor (0: config, else 2)
-  std::string compare_path_;                 // --compare BASE: the regression gate's base run
+  std::vector<std::string> compare_paths_;   // --compare BASE...: the regression gate's base runs
   std::vector<std::string> max_regression_;  // --max-regression LIMIT...
   StepFlags step_flags_;
   std::string color_ = "auto";

@@ -1,5 +1,6 @@
 #include "gate_base.h"
 
+#include "job_inputs.h"
 #include "messages.h"
 #include "steplint/analyzer/rank_summary.h"
 #include "steplint/analyzer/summary.h"
@@ -7,67 +8,94 @@
 
 namespace steplint::cli {
 
-bool GateBase::open(const std::string& path, const analyzer::StepOptions& steps,
+bool GateBase::open(const std::vector<std::string>& paths, const analyzer::StepOptions& steps,
                     std::vector<std::string>& warnings, std::string& error) {
   steps_ = steps;
-  path_ = path;
-  const TraceInputs inputs = expandTraceInputs({path});
-  if (!inputs.from_folder_or_glob) {
-    if (profile(path, warnings)) return true;
-    error.clear();  // importTraceReporting printed why
-    return false;
+  paths_ = paths;
+  size_t traces = 0;
+  for (const std::string& path : paths) {
+    const TraceInputs inputs = expandTraceInputs({path});
+    if (inputs.from_folder_or_glob) {
+      for (const std::string& p : inputs.problems) warnings.push_back("--compare " + p);
+      if (!listJob(path, warnings, error)) return false;
+      continue;
+    }
+    ++traces;
+    if (!profile(path, warnings)) {
+      error.clear();  // importTraceReporting printed why
+      return false;
+    }
   }
-  for (const std::string& p : inputs.problems) warnings.push_back("--compare " + p);
-  for (const JobInput& input : classifyInputs(inputs.files, inputs.expanded)) {
-    if (input.kind != JobInput::Kind::kTrace || input.rank.rank < 0) continue;
-    if (!by_rank_.emplace(input.rank.rank, input.path).second)
-      warnings.push_back("--compare " + path + ": " + input.path + " is a second trace of rank " +
-                         std::to_string(input.rank.rank) + "; the first, " +
-                         by_rank_[input.rank.rank] + ", is the base");
-  }
-  if (by_rank_.empty()) {
-    error = "--compare " + path + ": no trace in it names a rank (distributedInfo or a rank in "
-            "the file name), so no checked trace would have a base";
+  if (traces > 0 && isJob()) {
+    error = "--compare: give either traces or jobs' folders or globs, not both";
     return false;
   }
   return true;
 }
 
+bool GateBase::listJob(const std::string& path, std::vector<std::string>& warnings,
+                       std::string& error) {
+  std::map<int64_t, std::string> by_rank;
+  const TraceInputs inputs = expandTraceInputs({path});
+  for (const JobInput& input : classifyInputs(inputs.files, inputs.expanded)) {
+    if (input.kind != JobInput::Kind::kTrace || input.rank.rank < 0) continue;
+    if (!by_rank.emplace(input.rank.rank, input.path).second)
+      warnings.push_back("--compare " + path + ": " + input.path + " is a second trace of rank " +
+                         std::to_string(input.rank.rank) + "; the first, " +
+                         by_rank[input.rank.rank] + ", is the base");
+  }
+  if (by_rank.empty()) {
+    error = "--compare " + path + ": no trace in it names a rank (distributedInfo or a rank in "
+            "the file name), so no checked trace would have a base";
+    return false;
+  }
+  jobs_.push_back(std::move(by_rank));
+  return true;
+}
+
 bool GateBase::profile(const std::string& path, std::vector<std::string>& warnings) {
-  profile_.reset();
-  profiled_ = path;
-  trace::TraceModel model;  // released before the checked traces are read
+  trace::TraceModel model;  // released before the next trace is read
   if (!importTraceReporting(path, model, &warnings)) return false;
   analyzer::SummaryOptions options;
   options.steps = steps_;
   analyzer::TraceSummary summary = analyzer::summarize(model, options);
   summary.source = path;
-  profile_ = analyzer::profileRun(model, summary, nullptr);
+  profiles_.push_back(analyzer::profileRun(model, summary, nullptr));
+  profiles_.back().source = path;
   return true;
 }
 
-const analyzer::RunProfile* GateBase::baseFor(int64_t rank, std::string& source, std::string& why,
-                                              std::vector<std::string>& warnings) {
-  if (!isJob()) {
-    source = path_;
-    return profile_ ? &*profile_ : nullptr;
+std::vector<const analyzer::RunProfile*> GateBase::basesFor(int64_t rank, std::string& source,
+                                                            std::string& why,
+                                                            std::vector<std::string>& warnings) {
+  std::vector<const analyzer::RunProfile*> out;
+  if (isJob()) {
+    const std::string jobs = paths_.size() > 1 ? "any base job" : "the base job " + paths_[0];
+    if (rank < 0) {
+      why = "--compare names a job, and this trace names no rank to compare with";
+      return out;
+    }
+    if (rank != held_rank_) {
+      profiles_.clear();
+      held_rank_ = rank;
+      for (const auto& job : jobs_) {
+        const auto it = job.find(rank);
+        if (it == job.end()) continue;
+        if (!profile(it->second, warnings)) {
+          read_failed_ = true;
+          warnings.push_back("the base's rank " + std::to_string(rank) + " (" + it->second +
+                             ") cannot be read: left out of the base runs");
+        }
+      }
+    }
+    if (profiles_.empty()) {
+      why = "rank " + std::to_string(rank) + " is not in " + jobs + " (or cannot be read)";
+      return out;
+    }
   }
-  if (rank < 0) {
-    why = "--compare " + path_ + " is a job, and this trace names no rank to compare with";
-    return nullptr;
-  }
-  const auto it = by_rank_.find(rank);
-  if (it == by_rank_.end()) {
-    why = "rank " + std::to_string(rank) + " is not in the base job " + path_;
-    return nullptr;
-  }
-  source = it->second;
-  if (profiled_ != it->second && !profile(it->second, warnings)) {
-    read_failed_ = true;
-    why = "the base job's rank " + std::to_string(rank) + " (" + it->second + ") cannot be read";
-    return nullptr;
-  }
-  return profile_ ? &*profile_ : nullptr;
+  for (const analyzer::RunProfile& p : profiles_) out.push_back(&p);
+  source = profiles_.front().source;
+  return out;
 }
 
 int64_t checkedRank(const trace::TraceModel& model, const std::string& path) {

@@ -105,6 +105,12 @@ void correctForLimits(const GateOptions& options, std::vector<GateCheck>& checks
   }
 }
 
+// "base.json", or "the slowest of 3 base runs, b2.json".
+std::string baseText(const GateCheck& c, const std::string& base_source) {
+  if (c.base_runs < 2) return base_source;
+  return "the slowest of " + std::to_string(c.base_runs) + " base runs, " + c.base_source;
+}
+
 }  // namespace
 
 std::string_view stepCategoryKey(StepCategory c) { return kCategoryKeys[static_cast<size_t>(c)]; }
@@ -210,10 +216,21 @@ double GateCheck::change() const {
 
 std::vector<GateCheck> runGate(const RunProfile& base, const RunProfile& next,
                                const GateOptions& options) {
+  return runGate(std::vector<const RunProfile*>{&base}, next, options);
+}
+
+std::vector<GateCheck> runGate(const std::vector<const RunProfile*>& bases, const RunProfile& next,
+                               const GateOptions& options) {
   std::vector<GateCheck> out;
-  const double base_step_ns = mean(base.step_ns);
   for (const RegressionLimit& limit : options.limits) {
+    // The slowest base run for this limit (the first of equals): the others are faster still.
+    const RunProfile* slowest = bases.front();
+    for (const RunProfile* b : bases)
+      if (mean(perStep(*b, limit)) > mean(perStep(*slowest, limit))) slowest = b;
+    const RunProfile& base = *slowest;
+    const double base_step_ns = mean(base.step_ns);
     GateCheck c;
+    if (bases.size() > 1) c.base_source = base.source, c.base_runs = bases.size();
     c.limit = limit;
     c.what =
         limit.category ? std::string(stepCategoryName(*limit.category)) + " time" : "step time";
@@ -256,7 +273,7 @@ void addGateResults(const std::vector<GateCheck>& checks, const std::string& bas
     d.code = std::string(kRegressionCode);
     d.name = std::string(kRegressionName);
     d.severity = Severity::kError;
-    d.message = c.reason + " against " + base_source;
+    d.message = c.reason + " against " + baseText(c, base_source);
     if (!caveat.empty()) d.message += " (the runs may not be comparable: " + caveat + ")";
     d.fingerprint_key = c.key;
     d.evidence.metrics = {{"regression_fraction", c.change()},
@@ -265,8 +282,8 @@ void addGateResults(const std::vector<GateCheck>& checks, const std::string& bas
                           {"p_value", c.p_value}};
     d.saving.method = "a regression against the base run, not a fix: it costs " +
                       formatMs(c.new_mean_ns - c.base_mean_ns) + " ms/step";
-    d.fix = {"steplint diff " + base_source + " " + (lint.source.empty() ? "NEW" : lint.source) +
-             " shows which ops and kernels changed"};
+    d.fix = {"steplint diff " + (c.base_source.empty() ? base_source : c.base_source) + " " +
+             (lint.source.empty() ? "NEW" : lint.source) + " shows which ops and kernels changed"};
     regressions.push_back(std::move(d));
   }
   // Errors lead the list (LintResult's order: severity first).

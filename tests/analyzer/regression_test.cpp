@@ -152,3 +152,45 @@ TEST_CASE("several limits are corrected for together (Holm)", "[regression]") {
       analyzer::runGate(base, run({120, 122, 118, 121, 119, 120, 123, 117}, 50), three);
   CHECK(clear[0].verdict == GateVerdict::kRegressed);
 }
+
+TEST_CASE("several base recordings: the new run is compared with the slowest", "[regression]") {
+  // Three recordings of one trainer whose runs differ by more than their steps do (another job
+  // on the machine): 30, 33 and 31.5 ms, each step within +-0.4 ms of its run's mean.
+  const auto around = [](int64_t mean_us) {
+    std::vector<int64_t> steps;
+    for (int64_t i = 0; i < 10; ++i) steps.push_back((mean_us + (i % 5) * 200 - 400) * 1000);
+    return run(steps);
+  };
+  analyzer::RunProfile a = around(30'000), b = around(33'000), c = around(31'500);
+  a.source = "a.json", b.source = "b.json", c.source = "c.json";
+  const analyzer::RunProfile next = around(33'500);  // +11.7 % on a, +1.5 % on b
+  analyzer::GateOptions options;
+  options.limits = {{std::nullopt, 0.05}};
+  SECTION("against one of them alone, a run-to-run shift reads as a regression") {
+    const auto checks = analyzer::runGate(a, next, options);
+    REQUIRE(checks.size() == 1);
+    CHECK(checks[0].verdict == GateVerdict::kRegressed);
+    CHECK(checks[0].base_runs == 1);
+  }
+  SECTION("against all three: within the limit of the slowest, which is named") {
+    const auto checks = analyzer::runGate({&a, &b, &c}, next, options);
+    REQUIRE(checks.size() == 1);
+    CHECK(checks[0].verdict == GateVerdict::kPass);
+    CHECK(checks[0].base_mean_ns == Approx(33e6));
+    CHECK(checks[0].base_runs == 3);
+    CHECK(checks[0].base_source == "b.json");
+  }
+  SECTION("a real regression is slower than every recording, and the finding says which") {
+    const analyzer::RunProfile slow = around(37'000);
+    const auto checks = analyzer::runGate({&a, &b, &c}, slow, options);
+    REQUIRE(checks[0].verdict == GateVerdict::kRegressed);
+    analyzer::LintResult lint;
+    lint.source = "new.json";
+    analyzer::addGateResults(checks, "a.json", lint);
+    REQUIRE(lint.diagnostics.size() == 1);
+    CHECK(lint.diagnostics[0].message.find("against the slowest of 3 base runs, b.json") !=
+          std::string::npos);
+    CHECK(lint.diagnostics[0].fix.front() ==
+          "steplint diff b.json new.json shows which ops and kernels changed");
+  }
+}

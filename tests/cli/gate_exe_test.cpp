@@ -200,6 +200,34 @@ TEST_CASE("gate: a job's folder is compared rank by rank, and its ranks' regress
 #endif
 }
 
+TEST_CASE("gate: several base recordings, the new run against the slowest", "[cli][gate]") {
+  // Recordings of one trainer can differ by more than their steps vary (another job on the
+  // machine): here one base recording ran 10 % slower, and so did the new run.
+  const std::string base = makeRun("base", "--noise-seed 1");
+  const std::string slower_base = makeRun("slower_base", "--noise-seed 3 --kernel-slowdown 1.1");
+  const std::string next = makeRun("next", "--noise-seed 2 --kernel-slowdown 1.1");
+  const RunResult alone = runSteplint({"check", "--select", "SL801", next, "--compare", base});
+  CHECK(alone.exit_code == 1);
+  const RunResult both = runSteplint(
+      {"check", "--select", "SL801", next, "--compare", base, "--compare", slower_base});
+  INFO(both.err);
+  CHECK(both.exit_code == 0);
+  CHECK(both.err.find("(against the slowest of 2 base runs, " + slower_base + ")") !=
+        std::string::npos);
+#ifdef STEPLINT_TRACEGEN  // makeRun has ended the test as skipped without it
+  // A trace and a job's folder are no recordings of one run.
+  const std::string folder = scratchPath("mixed_base");
+  REQUIRE(std::system(
+              (shellQuote(STEPLINT_TRACEGEN) + " -q --ranks 2 --steps 6 -o " + shellQuote(folder))
+                  .c_str()) == 0);
+  const RunResult mixed =
+      runSteplint({"check", "--select", "SL801", next, "--compare", base, "--compare", folder});
+  CHECK(mixed.exit_code == 2);
+  CHECK(mixed.err.find("give either traces or jobs' folders or globs, not both") !=
+        std::string::npos);
+#endif
+}
+
 TEST_CASE("gate: a job compared with a job's folder, rank N against rank N", "[cli][gate]") {
   // `check new/ --compare base/` said "base/: is a directory, not a trace file" (exit 2).
 #ifndef STEPLINT_TRACEGEN
@@ -233,8 +261,8 @@ TEST_CASE("gate: a job compared with a job's folder, rank N against rank N", "[c
     INFO(r.err);
     CHECK(r.exit_code == 0);
     CHECK(sl801(r).empty());
-    CHECK(r.err.find("4 traces compared rank by rank with the job " + dir +
-                     "/base: each is tested at significance 0.0125") != std::string::npos);
+    CHECK(r.err.find("4 traces compared rank by rank with the base job: each is tested at "
+                     "significance 0.0125") != std::string::npos);
   }
   SECTION("a straggler fails every rank, each against its own rank") {
     const RunResult r = gate(dir + "/slow", dir + "/base/*.json");  // a glob, as quoted

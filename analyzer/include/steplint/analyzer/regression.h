@@ -79,12 +79,25 @@ struct GateCheck {
   double p_value = -1;  // < 0: not tested (too few steps, or no growth beyond the limit)
   GateVerdict verdict = GateVerdict::kPass;
   std::string reason;  // one sentence with the figures
+  /// With several base runs: the one compared with (the slowest for this limit) and how many
+  /// there were; empty and 1 with one.
+  std::string base_source;
+  size_t base_runs = 1;
   /// (new - base) / base; 0 when base is 0 and new is too, +inf when only base is 0.
   double change() const;
 };
 
 /// Evaluates every limit of `options` on the two runs' per-step times.
 std::vector<GateCheck> runGate(const RunProfile& base, const RunProfile& next,
+                               const GateOptions& options);
+
+/// The same against several recordings of the base run (the same trainer recorded k times).
+/// The step-to-step test cannot see what moves a whole run (another job on the machine, clocks,
+/// a slower node): two recordings of one trainer can differ by more than their steps vary. So
+/// each limit compares the new run with the slowest base run for that limit, as above: a new run
+/// fails only when it is slower than every base recording by more than the limit, beyond its
+/// steps' noise. `bases` must not be empty.
+std::vector<GateCheck> runGate(const std::vector<const RunProfile*>& bases, const RunProfile& next,
                                const GateOptions& options);
 
 /// Puts the gate's outcome into the new run's lint result, so every emitter shows it: a
