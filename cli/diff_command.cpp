@@ -11,10 +11,12 @@
 #include "job_inputs.h"
 #include "messages.h"
 #include "steplint/analyzer/job_diff.h"
+#include "steplint/analyzer/job_rule.h"
 #include "steplint/analyzer/json_text.h"
 #include "steplint/analyzer/lint.h"
 #include "steplint/analyzer/summary.h"
 #include "steplint/rules/builtin.h"
+#include "steplint/rules/job_rules.h"
 #include "steplint/trace/model.h"
 #include "steplint/trace/output_file.h"
 #include "trace_inputs.h"
@@ -126,11 +128,21 @@ std::optional<analyzer::JobAnalysis> DiffCommand::readJob(const std::string& pat
 }
 
 int DiffCommand::runJobs() {
+  analyzer::LintConfig config;
+  if (!no_findings_ && !loadConfig(config)) return kExitUsageError;
   bool all_read = true;
   const std::optional<analyzer::JobAnalysis> base = readJob(base_path_, all_read);
   const std::optional<analyzer::JobAnalysis> next = readJob(new_path_, all_read);
   if (!base || !next) return kExitUsageError;
   analyzer::JobDiff diff = analyzer::diffJobs(*base, *next);
+  if (!no_findings_) {  // the job rules (SL7xx) on both, as `check DIR` runs them
+    analyzer::JobRuleRegistry job_rules;
+    rules::registerJobRules(job_rules);
+    analyzer::DiffOptions options;
+    options.finding_factor = finding_factor_;
+    analyzer::compareJobFindings(diff, analyzer::lintJob(*base, job_rules, config).diagnostics,
+                                 analyzer::lintJob(*next, job_rules, config).diagnostics, options);
+  }
   diff.base_source = base_path_;
   diff.new_source = new_path_;
   const bool written = write([&](std::ostream& out) {

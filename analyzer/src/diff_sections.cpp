@@ -27,6 +27,38 @@ std::string changeTestText(const ChangeTest& test, double base_median_ns, double
   return test.text.empty() ? "" : "; " + test.text;
 }
 
+namespace {
+
+std::string magnitudeText(const FindingSize& f) {
+  if (f.fingerprint.empty()) return "-";
+  if (f.magnitude < 0) return "?";
+  return formatFixed(f.magnitude, 2) + " " + f.unit;  // the unit is the metric's key
+}
+
+}  // namespace
+
+DiffSection findingsSection(bool compared, const std::vector<FindingDelta>& findings) {
+  DiffSection s{"Findings",
+                {{"change", TextTable::Align::kLeft},
+                 {"code", TextTable::Align::kLeft},
+                 {"base"},
+                 {"new"},
+                 {"message", TextTable::Align::kLeft}},
+                {},
+                ""};
+  if (!compared) {
+    s.footer = "not compared: the rules were not run on both runs (--no-findings)";
+    return s;
+  }
+  for (const FindingDelta& f : findings) {
+    const FindingSize& shown = f.next.fingerprint.empty() ? f.base : f.next;
+    s.rows.push_back({std::string(findingChangeName(f.change)), shown.code + " " + shown.name,
+                      magnitudeText(f.base), magnitudeText(f.next), shown.message});
+  }
+  if (s.rows.empty()) s.footer = "no findings in either run";
+  return s;
+}
+
 void printSectionsText(std::ostream& out, const std::vector<DiffSection>& sections) {
   for (const DiffSection& s : sections) {
     out << '\n' << displayText(s.title) << '\n';

@@ -36,6 +36,10 @@ std::string changeTestText(const ChangeTest& test, double base_median_ns, double
 using emit::markdownCell;
 using emit::markdownCode;
 
+/// The findings of both runs side by side (change, code, base and new size, message); a footer
+/// says when they were not compared or there were none.
+DiffSection findingsSection(bool compared, const std::vector<FindingDelta>& findings);
+
 void printSectionsText(std::ostream& out, const std::vector<DiffSection>& sections);
 void printSectionsMarkdown(std::ostream& out, const std::vector<DiffSection>& sections);
 /// The diff's notes: a "Notes" list (text), or one quoted line each (Markdown).

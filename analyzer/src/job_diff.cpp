@@ -122,4 +122,10 @@ JobDiff diffJobs(const JobAnalysis& base, const JobAnalysis& next) {
   return diff;
 }
 
+void compareJobFindings(JobDiff& diff, const std::vector<Diagnostic>& base,
+                        const std::vector<Diagnostic>& next, const DiffOptions& options) {
+  diff.findings_compared = true;
+  diff.findings = diffFindings(findingSizes(base), findingSizes(next), options.finding_factor);
+}
+
 }  // namespace steplint::analyzer

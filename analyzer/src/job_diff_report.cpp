@@ -133,7 +133,8 @@ void printJobDiffText(std::ostream& out, const JobDiff& diff, size_t top) {
       << displayText(jobDiffHeadline(diff)) << '\n'
       << "Slowest rank: " << displayText(slowestRankText(diff.base)) << " → "
       << displayText(slowestRankText(diff.next)) << '\n';
-  printSectionsText(out, {parts(diff), ranks(diff, top)});
+  printSectionsText(
+      out, {parts(diff), ranks(diff, top), findingsSection(diff.findings_compared, diff.findings)});
   printNotesText(out, diff.notes);
 }
 
@@ -144,7 +145,8 @@ void printJobDiffMarkdown(std::ostream& out, const JobDiff& diff, size_t top) {
       << "**\n\nSlowest rank: " << markdownCell(slowestRankText(diff.base)) << " → "
       << markdownCell(slowestRankText(diff.next)) << '\n';
   printNotesMarkdown(out, diff.notes);
-  printSectionsMarkdown(out, {parts(diff), ranks(diff, top)});
+  printSectionsMarkdown(
+      out, {parts(diff), ranks(diff, top), findingsSection(diff.findings_compared, diff.findings)});
 }
 
 nlohmann::json jobDiffToJson(const JobDiff& diff) {
@@ -168,6 +170,7 @@ nlohmann::json jobDiffToJson(const JobDiff& diff) {
           {"step_change",
            changeTestToJson(diff.step_test, diff.next.median_step_ns - diff.base.median_step_ns)},
           {"ranks", std::move(ranks)},
+          {"findings", findingDeltasToJson(diff.findings_compared, diff.findings)},
           {"notes", diff.notes}};
 }
 

@@ -146,11 +146,13 @@ void matchRenumberedDevices(std::map<std::string, FindingDelta>& by_fingerprint)
   }
 }
 
-std::vector<FindingDelta> diffFindings(const RunProfile& base, const RunProfile& next,
-                                       double factor) {
+}  // namespace
+
+std::vector<FindingDelta> diffFindings(const std::vector<FindingSize>& base,
+                                       const std::vector<FindingSize>& next, double factor) {
   std::map<std::string, FindingDelta> by_fingerprint;
-  for (const FindingSize& f : base.findings) by_fingerprint[f.fingerprint].base = f;
-  for (const FindingSize& f : next.findings) by_fingerprint[f.fingerprint].next = f;
+  for (const FindingSize& f : base) by_fingerprint[f.fingerprint].base = f;
+  for (const FindingSize& f : next) by_fingerprint[f.fingerprint].next = f;
   matchRenumberedDevices(by_fingerprint);
   std::vector<FindingDelta> out;
   for (auto& [fingerprint, d] : by_fingerprint) {
@@ -174,6 +176,8 @@ std::vector<FindingDelta> diffFindings(const RunProfile& base, const RunProfile&
   });
   return out;
 }
+
+namespace {
 
 std::vector<MetadataDelta> diffMetadata(const RunProfile& base, const RunProfile& next) {
   std::map<std::string, MetadataDelta> keys;
@@ -300,7 +304,8 @@ RunDiff diffRuns(const RunProfile& base, const RunProfile& next, const DiffOptio
   diff.device_ops = std::move(device.rows);
   diff.matched_device_fraction = device.fraction;
   diff.findings_compared = base.linted && next.linted;
-  if (diff.findings_compared) diff.findings = diffFindings(base, next, options.finding_factor);
+  if (diff.findings_compared)
+    diff.findings = diffFindings(base.findings, next.findings, options.finding_factor);
   diff.metadata = diffMetadata(base, next);
   addNotes(base, next, diff);
   return diff;

@@ -49,10 +49,12 @@ json findingSideJson(const FindingSize& f) {
           {"unit", f.unit.empty() ? json(nullptr) : json(f.unit)}};
 }
 
-json findingsJson(const RunDiff& d) {
-  if (!d.findings_compared) return nullptr;  // not compared: the rules did not run on both
+}  // namespace
+
+json findingDeltasToJson(bool compared, const std::vector<FindingDelta>& findings) {
+  if (!compared) return nullptr;  // not compared: the rules did not run on both
   json out = json::array();
-  for (const FindingDelta& f : d.findings) {
+  for (const FindingDelta& f : findings) {
     const FindingSize& any = f.next.fingerprint.empty() ? f.base : f.next;
     out.push_back({{"change", std::string(findingChangeName(f.change))},
                    {"fingerprint", any.fingerprint},
@@ -63,6 +65,8 @@ json findingsJson(const RunDiff& d) {
   }
   return out;
 }
+
+namespace {
 
 json fraction(double f) { return f < 0 ? json(nullptr) : json(f); }
 
@@ -102,7 +106,7 @@ json runDiffToJson(const RunDiff& d) {
           {"cpu_ops", ops},
           {"matched_device_time_fraction", fraction(d.matched_device_fraction)},
           {"matched_cpu_time_fraction", fraction(d.matched_op_fraction)},
-          {"findings", findingsJson(d)},
+          {"findings", findingDeltasToJson(d.findings_compared, d.findings)},
           {"metadata", metadata},
           {"notes", d.notes}};
 }

@@ -95,34 +95,6 @@ Section groups(const std::vector<GroupDelta>& rows, bool device, size_t top) {
   return s;
 }
 
-std::string magnitudeText(const FindingSize& f) {
-  if (f.fingerprint.empty()) return "-";
-  if (f.magnitude < 0) return "?";
-  return formatFixed(f.magnitude, 2) + " " + f.unit;  // the unit is the metric's key
-}
-
-Section findings(const RunDiff& d) {
-  Section s{"Findings",
-            {{"change", Align::kLeft},
-             {"code", Align::kLeft},
-             {"base"},
-             {"new"},
-             {"message", Align::kLeft}},
-            {},
-            ""};
-  if (!d.findings_compared) {
-    s.footer = "not compared: the rules were not run on both traces";
-    return s;
-  }
-  for (const FindingDelta& f : d.findings) {
-    const FindingSize& shown = f.next.fingerprint.empty() ? f.base : f.next;
-    s.rows.push_back({std::string(findingChangeName(f.change)), shown.code + " " + shown.name,
-                      magnitudeText(f.base), magnitudeText(f.next), shown.message});
-  }
-  if (s.rows.empty()) s.footer = "no findings in either run";
-  return s;
-}
-
 Section metadata(const RunDiff& d) {
   Section s{"Run metadata that differs",
             {{"key", Align::kLeft}, {"base", Align::kLeft}, {"new", Align::kLeft}},
@@ -137,8 +109,12 @@ Section metadata(const RunDiff& d) {
 }
 
 std::vector<Section> sections(const RunDiff& d, size_t top) {
-  return {distribution(d),           categories(d), groups(d.device_ops, true, top),
-          groups(d.ops, false, top), findings(d),   metadata(d)};
+  return {distribution(d),
+          categories(d),
+          groups(d.device_ops, true, top),
+          groups(d.ops, false, top),
+          findingsSection(d.findings_compared, d.findings),
+          metadata(d)};
 }
 
 }  // namespace

@@ -93,14 +93,7 @@ const std::pair<std::string, double>* sizeMetric(const Evidence& evidence) {
 }
 
 void collectFindings(const LintResult& lint, RunProfile& out) {
-  std::map<std::string, FindingSize> by_fingerprint;  // a rule may report a key twice
-  for (const Diagnostic& d : lint.diagnostics) {
-    FindingSize f = findingSize(d);
-    auto [it, inserted] = by_fingerprint.try_emplace(f.fingerprint, f);
-    if (!inserted && f.unit == it->second.unit && f.magnitude > it->second.magnitude)
-      it->second = f;
-  }
-  for (auto& [key, f] : by_fingerprint) out.findings.push_back(std::move(f));
+  out.findings = findingSizes(lint.diagnostics);
   out.linted = true;
 }
 
@@ -163,6 +156,19 @@ std::string_view deviceFingerprintCode(std::string_view fingerprint) {
   for (const char c : key.substr(3))
     if (c < '0' || c > '9') return {};
   return fingerprint.substr(0, colon);
+}
+
+std::vector<FindingSize> findingSizes(const std::vector<Diagnostic>& diagnostics) {
+  std::map<std::string, FindingSize> by_fingerprint;  // a rule may report a key twice
+  for (const Diagnostic& d : diagnostics) {
+    FindingSize f = findingSize(d);
+    auto [it, inserted] = by_fingerprint.try_emplace(f.fingerprint, f);
+    if (!inserted && f.unit == it->second.unit && f.magnitude > it->second.magnitude)
+      it->second = f;
+  }
+  std::vector<FindingSize> out;
+  for (auto& [key, f] : by_fingerprint) out.push_back(std::move(f));
+  return out;
 }
 
 FindingSize findingSize(const Diagnostic& d) {

@@ -8,6 +8,7 @@
 
 #include "load_progress.h"
 #include "stats_table.h"
+#include "steplint/gui/comparison_models.h"
 #include "steplint/gui/job_comparison_models.h"
 
 namespace steplint::gui {
@@ -21,7 +22,8 @@ JobCompareWindow::JobCompareWindow(QWidget* parent)
     : QMainWindow(parent),
       loader_(new JobComparisonLoader(this)),
       part_model_(new JobPartDeltaModel(this)),
-      rank_model_(new RankDeltaModel(this)) {
+      rank_model_(new RankDeltaModel(this)),
+      finding_model_(new FindingDeltaModel(this)) {
   setWindowTitle(tr("steplint — job comparison"));
   auto* central = new QWidget(this);
   header_ = new QLabel(central);
@@ -42,6 +44,13 @@ JobCompareWindow::JobCompareWindow(QWidget* parent)
   tabs_->setDocumentMode(true);
   tabs_->addTab(ranks_, tr("Ranks"));
   tabs_->addTab(parts_, tr("Parts of the step"));
+  findings_ = new StatsTable(tr("Job findings: new, worse, fixed, better, unchanged (size: the "
+                                "rule's figure)"),
+                             finding_model_, false, central);
+  findings_->setStretchColumn(FindingDeltaModel::kMessageColumn);
+  findings_->setEmptyText(tr("No job findings in either run"));
+  findings_->sortBy(-1, Qt::AscendingOrder);  // the diff's order: new, worse, fixed, better, same
+  tabs_->addTab(findings_, tr("Findings"));
   auto* layout = new QVBoxLayout(central);
   layout->setContentsMargins(4, 4, 4, 0);
   layout->addWidget(header_);
@@ -80,6 +89,10 @@ void JobCompareWindow::setComparison(std::shared_ptr<const LoadedJobComparison> 
   comparison_ = std::move(comparison);
   part_model_->setComparison(comparison_);
   rank_model_->setComparison(comparison_);
+  if (comparison_)
+    finding_model_->setFindings({comparison_, &comparison_->diff.findings});
+  else
+    finding_model_->setFindings(nullptr);
   header_->setText(headerText());
   if (!comparison_) return;
   statusBar()->clearMessage();

@@ -17,6 +17,7 @@ class QTabWidget;
 namespace steplint::gui {
 
 class JobComparisonLoader;
+class FindingDeltaModel;
 class JobPartDeltaModel;
 class LoadProgress;
 class RankDeltaModel;
@@ -38,10 +39,11 @@ class JobCompareWindow final : public QMainWindow {
   void setErrorDialogsEnabled(bool enabled) { error_dialogs_ = enabled; }
   QString lastError() const { return last_error_; }
 
-  enum Tab { kRanksTab, kPartsTab };
+  enum Tab { kRanksTab, kPartsTab, kFindingsTab };
   QTabWidget* tabs() const { return tabs_; }
   StatsTable* partTable() const { return parts_; }
   StatsTable* rankTable() const { return ranks_; }
+  StatsTable* findingTable() const { return findings_; }
   QLabel* headerLabel() const { return header_; }
 
  signals:
@@ -56,11 +58,13 @@ class JobCompareWindow final : public QMainWindow {
   JobComparisonLoader* loader_;
   JobPartDeltaModel* part_model_;
   RankDeltaModel* rank_model_;
+  FindingDeltaModel* finding_model_;
   std::shared_ptr<const LoadedJobComparison> comparison_;
   QLabel* header_ = nullptr;
   QTabWidget* tabs_ = nullptr;
   StatsTable* parts_ = nullptr;
   StatsTable* ranks_ = nullptr;
+  StatsTable* findings_ = nullptr;
   LoadProgress* progress_ = nullptr;
   QString last_error_;
   bool error_dialogs_ = false;

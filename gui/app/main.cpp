@@ -61,7 +61,7 @@ int main(int argc, char** argv) {
   const QCommandLineOption tab(
       QStringLiteral("tab"),
       QStringLiteral("With --screenshot --compare: the tab to show (timelines, steps, ops, "
-                     "findings; for two jobs: ranks, parts)."),
+                     "findings; for two jobs: ranks, parts, findings)."),
       QStringLiteral("name"));
   parser.addOptions({compare, screenshot, finding, size, overview, tab});
   parser.process(app);

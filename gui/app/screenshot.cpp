@@ -121,8 +121,9 @@ QImage renderJobCompareWindow(std::shared_ptr<const LoadedJobComparison> compari
   window.resize(options.size);
   window.setComparison(std::move(comparison));
   window.show();
-  window.tabs()->setCurrentIndex(options.tab == QLatin1String("parts")
-                                     ? JobCompareWindow::kPartsTab
+  window.tabs()->setCurrentIndex(options.tab == QLatin1String("parts") ? JobCompareWindow::kPartsTab
+                                 : options.tab == QLatin1String("findings")
+                                     ? JobCompareWindow::kFindingsTab
                                      : JobCompareWindow::kRanksTab);
   return grabAndHide(window);
 }

@@ -26,7 +26,7 @@ struct ScreenshotOptions {
   QSize size{1600, 1000};
   bool overview = false;  // show the Overview tab instead of the timeline
   QString tab;  // comparison view: "timelines" (default), "steps", "ops" or "findings"; job
-                // comparison: "ranks" (default) or "parts"
+                // comparison: "ranks" (default), "parts" or "findings"
 };
 
 /// The main window showing `trace` at `options.size` rendered to an image (options.trace and

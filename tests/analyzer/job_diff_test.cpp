@@ -165,3 +165,29 @@ TEST_CASE("job diff: the job's step change is tested against the step-to-step no
     CHECK(jobDiffToJson(diff)["step_change"]["p_value"].is_null());
   }
 }
+
+TEST_CASE("job diff: the job rules' findings of both runs, matched by fingerprint") {
+  JobDiff diff = diffJobs(makeJob(4, 3, 8), makeJob(4, -1, 0));
+  CHECK_FALSE(diff.findings_compared);
+  Diagnostic straggler;
+  straggler.code = "SL701";
+  straggler.name = "straggler-rank";
+  straggler.message = "rank 3 keeps the other 3 rank(s) waiting";
+  straggler.fingerprint_key = "rank3";
+  straggler.evidence.metrics = {{"saving_ms_per_step", 8.0}};
+  compareJobFindings(diff, {straggler}, {});
+  REQUIRE(diff.findings_compared);
+  REQUIRE(diff.findings.size() == 1);
+  CHECK(diff.findings[0].change == FindingChange::kFixed);
+  CHECK(diff.findings[0].base.magnitude == Approx(8.0));
+  std::ostringstream text;
+  printJobDiffText(text, diff);
+  CHECK(text.str().find("fixed   SL701 straggler-rank") != std::string::npos);
+  const nlohmann::json j = jobDiffToJson(diff);
+  REQUIRE(j["findings"].size() == 1);
+  CHECK(j["findings"][0]["change"] == "fixed");
+  CHECK(j["findings"][0]["new"].is_null());
+  // Without the rules (--no-findings): null, and the text says so.
+  const JobDiff plain = diffJobs(makeJob(4, 3, 8), makeJob(4, -1, 0));
+  CHECK(jobDiffToJson(plain)["findings"].is_null());
+}

@@ -297,6 +297,12 @@ TEST_CASE(
   const double compute_delta = doc["ranks"][3]["new"]["compute_ms"].get<double>() -
                                doc["ranks"][3]["base"]["compute_ms"].get<double>();
   CHECK(compute_delta == Approx(-8).epsilon(0.05));
+  // The job rules ran on both: the straggler finding is fixed; --no-findings leaves them out.
+  REQUIRE(doc["findings"].size() == 1);
+  CHECK(doc["findings"][0]["code"] == "SL701");
+  CHECK(doc["findings"][0]["change"] == "fixed");
+  const auto bare = runSteplint({"diff", base, next, "--format", "json", "--no-findings"});
+  CHECK(nlohmann::json::parse(bare.out)["findings"].is_null());
 
   const auto markdown = runSteplint({"diff", base, next, "--format", "markdown"});
   CHECK(markdown.out.find("## steplint diff (job)") != std::string::npos);

@@ -17,6 +17,7 @@
 #include "gui_test_jobs.h"
 #include "screenshot.h"
 #include "stats_table.h"
+#include "steplint/gui/comparison_models.h"
 #include "steplint/gui/job_comparison_models.h"
 
 using namespace steplint;
@@ -108,6 +109,12 @@ TEST_CASE("job comparison: the straggler fixed shows as the job's step, its part
         Approx(-8).margin(0.5));
   CHECK(ranks->index(late, RankDeltaModel::kBaseLateColumn).data().toString() == "6");
   CHECK(ranks->index(late, RankDeltaModel::kNewLateColumn).data().toString() == "0");
+
+  // The job rules' findings of both runs: the straggler fixed.
+  QAbstractItemModel* findings = window.findingTable()->view()->model();
+  REQUIRE(findings->rowCount() == 1);
+  CHECK(findings->index(0, gui::FindingDeltaModel::kChangeColumn).data().toString() == "fixed");
+  CHECK(findings->index(0, gui::FindingDeltaModel::kCodeColumn).data().toString() == "SL701");
 
   QSignalSpy asked(&window, &JobCompareWindow::rankComparisonRequested);
   emit window.rankTable()->rowActivated(late);

@@ -237,12 +237,22 @@ QVariant GroupDeltaModel::extra(int row, int column, int role) const {
 }
 
 FindingDeltaModel::FindingDeltaModel(QObject* parent)
-    : ComparisonTableModel(
+    : ResultTableModel(
           {tr("Change"), tr("Rule"), tr("Finding"), tr("Base size"), tr("New size"), tr("Unit")},
           kBaseSizeColumn, parent) {}
 
+void FindingDeltaModel::setFindings(
+    std::shared_ptr<const std::vector<analyzer::FindingDelta>> findings) {
+  resetResult([&] { findings_ = std::move(findings); });
+}
+
+void FindingDeltaModel::setComparison(std::shared_ptr<const LoadedComparison> comparison) {
+  if (!comparison) return setFindings(nullptr);
+  setFindings({comparison, &comparison->diff.findings});  // aliasing: alive with the comparison
+}
+
 QVariant FindingDeltaModel::value(int row, int column) const {
-  const analyzer::FindingDelta& f = diff().findings[static_cast<size_t>(row)];
+  const analyzer::FindingDelta& f = (*findings_)[static_cast<size_t>(row)];
   const analyzer::FindingSize& shown = f.next.fingerprint.empty() ? f.base : f.next;
   switch (column) {
     case kChangeColumn:
@@ -263,10 +273,10 @@ QVariant FindingDeltaModel::value(int row, int column) const {
 }
 
 QString FindingDeltaModel::text(int row, int column) const {
-  const analyzer::FindingDelta& f = diff().findings[static_cast<size_t>(row)];
+  const analyzer::FindingDelta& f = (*findings_)[static_cast<size_t>(row)];
   if (column == kBaseSizeColumn) return sizeText(f.base);
   if (column == kNewSizeColumn) return sizeText(f.next);
-  return ComparisonTableModel::text(row, column);
+  return ResultTableModel::text(row, column);
 }
 
 }  // namespace steplint::gui

@@ -56,6 +56,9 @@ std::shared_ptr<LoadedJobComparison> JobComparisonLoader::loadNow(
   }
   // As `steplint diff BASE_DIR NEW_DIR`: the first job of each side (the notices name others).
   out->diff = analyzer::diffJobs(out->base->jobs.front(), out->next->jobs.front());
+  // The job rules' findings, which JobLoader ran with the default configuration, as `diff`.
+  analyzer::compareJobFindings(out->diff, out->base->lint.front().diagnostics,
+                               out->next->lint.front().diagnostics);
   out->diff.base_source = base.join(QStringLiteral(" ")).toStdString();
   out->diff.new_source = next.join(QStringLiteral(" ")).toStdString();
   addNotices("base", *out->base, out->notices);

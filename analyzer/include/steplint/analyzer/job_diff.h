@@ -62,11 +62,19 @@ struct JobDiff {
   /// testChange) on each compared step's median rank, as `diff` of two runs tests their steps.
   ChangeTest step_test;
   std::vector<RankDelta> ranks;  // by rank
+  /// The job findings (SL7xx) of both runs matched by fingerprint, as two runs' diff matches
+  /// theirs; `findings_compared` false when the job rules did not run (--no-findings).
+  bool findings_compared = false;
+  std::vector<FindingDelta> findings;
   std::vector<std::string>
       notes;  // different worlds, ranks in one run only, what could not be compared
 };
 
 JobDiff diffJobs(const JobAnalysis& base, const JobAnalysis& next);
+/// Adds both runs' job findings (lintJob's diagnostics) to `diff`, matched by fingerprint;
+/// worse and better by `options.finding_factor`.
+void compareJobFindings(JobDiff& diff, const std::vector<Diagnostic>& base,
+                        const std::vector<Diagnostic>& next, const DiffOptions& options = {});
 
 /// "Job step time: 48.000 → 40.000 ms/step (-8.000 ms, -16.7%; significant ...): comm wait
 /// -6.013, ..." — the first line of every rendering (and of the GUI's job comparison).

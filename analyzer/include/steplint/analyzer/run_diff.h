@@ -187,6 +187,16 @@ std::string runDiffHeadline(const RunDiff& diff);
 void printRunDiffText(std::ostream& out, const RunDiff& diff, size_t top = 15);
 void printRunDiffMarkdown(std::ostream& out, const RunDiff& diff, size_t top = 15);
 nlohmann::json runDiffToJson(const RunDiff& diff);
+
+/// One size per fingerprint (the largest where a rule reports a key twice), in fingerprint
+/// order: what a run's profile keeps of its findings, and what a job keeps of its job findings.
+std::vector<FindingSize> findingSizes(const std::vector<Diagnostic>& diagnostics);
+/// Two runs' findings matched by fingerprint (a GPU renumbered between the runs matched too):
+/// new, worse, fixed, better, then same; worse and better by `factor` (DiffOptions).
+std::vector<FindingDelta> diffFindings(const std::vector<FindingSize>& base,
+                                       const std::vector<FindingSize>& next, double factor);
+/// The `findings` array of both diff schemas (null when the findings were not compared).
+nlohmann::json findingDeltasToJson(bool compared, const std::vector<FindingDelta>& findings);
 /// A ChangeTest as both diff schemas write it (`step_change`, docs/diff-json.md): tested,
 /// significant, p_value, median_delta_ms, verdict.
 nlohmann::json changeTestToJson(const ChangeTest& test, double median_delta_ns);

@@ -120,8 +120,9 @@ class GroupDeltaModel final : public ComparisonTableModel {
   bool isDevice(int row) const { return static_cast<size_t>(row) >= diff().ops.size(); }
 };
 
-/// The findings of both runs: new, worse, fixed, better, then unchanged (the diff's order).
-class FindingDeltaModel final : public ComparisonTableModel {
+/// The findings of both runs: new, worse, fixed, better, then unchanged (the diff's order) —
+/// of two traces (the rules) or of two jobs (the job rules, job_comparison.h).
+class FindingDeltaModel final : public ResultTableModel {
   Q_OBJECT
 
  public:
@@ -138,13 +139,24 @@ class FindingDeltaModel final : public ComparisonTableModel {
 
   explicit FindingDeltaModel(QObject* parent = nullptr);
 
+  /// Shows `findings` (kept alive by the pointer: an aliasing pointer into a comparison);
+  /// nullptr clears the table.
+  void setFindings(std::shared_ptr<const std::vector<analyzer::FindingDelta>> findings);
+  /// The findings of two traces' diff.
+  void setComparison(std::shared_ptr<const LoadedComparison> comparison);
+
  protected:
-  int rows() const override { return static_cast<int>(diff().findings.size()); }
+  bool hasResult() const override { return findings_ != nullptr; }
+  int rows() const override { return static_cast<int>(findings_->size()); }
   QVariant value(int row, int column) const override;
   QString text(int row, int column) const override;
+  int decimals(int /*column*/) const override { return 3; }
   bool isNumericColumn(int column) const override {
-    return column != kUnitColumn && ComparisonTableModel::isNumericColumn(column);
+    return column != kUnitColumn && ResultTableModel::isNumericColumn(column);
   }
+
+ private:
+  std::shared_ptr<const std::vector<analyzer::FindingDelta>> findings_;
 };
 
 /// "+1.234" / "-0.500" / "0.000": a delta in ms with its sign.
