@@ -56,12 +56,7 @@ CompareWindow::CompareWindow(QWidget* parent)
   tabs_->addTab(timelines_, tr("Timelines"));
   tabs_->addTab(buildStepsPage(), tr("Steps"));
   tabs_->addTab(buildOpsPage(), tr("Ops and kernels"));
-  findings_ =
-      new StatsTable(tr("Findings: new, worse, fixed, better, unchanged (size: the rule's figure)"),
-                     finding_model_, false, central);
-  findings_->setStretchColumn(FindingDeltaModel::kMessageColumn);
-  findings_->setEmptyText(tr("No findings in either run"));
-  findings_->sortBy(-1, Qt::AscendingOrder);  // the diff's order: new, worse, fixed, better, same
+  findings_ = findingDeltaTable(tr("Findings"), finding_model_, central);
   tabs_->addTab(findings_, tr("Findings"));
   auto* layout = new QVBoxLayout(central);
   layout->setContentsMargins(4, 4, 4, 0);
@@ -75,6 +70,16 @@ CompareWindow::CompareWindow(QWidget* parent)
   connectActivation();
   setComparison(nullptr);
   resize(1400, 900);
+}
+
+StatsTable* findingDeltaTable(const QString& what, FindingDeltaModel* model, QWidget* parent) {
+  auto* table = new StatsTable(
+      QObject::tr("%1: new, worse, fixed, better, unchanged (size: the rule's figure)").arg(what),
+      model, false, parent);
+  table->setStretchColumn(FindingDeltaModel::kMessageColumn);
+  table->setEmptyText(QObject::tr("No %1 in either run").arg(what.toLower()));
+  table->sortBy(-1, Qt::AscendingOrder);  // the diff's order: new, worse, fixed, better, same
+  return table;
 }
 
 // The loader first: its worker must be joined before the widgets it reports to go away.

@@ -24,6 +24,10 @@ class LoadProgress;
 class StatsTable;
 class StepPairModel;
 
+/// The Findings tab of both comparisons (of traces, of jobs): `model`'s rows in the diff's
+/// order; `what` names them ("Findings", "Job findings").
+StatsTable* findingDeltaTable(const QString& what, FindingDeltaModel* model, QWidget* parent);
+
 class CompareWindow final : public QMainWindow {
   Q_OBJECT
 

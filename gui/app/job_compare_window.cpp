@@ -6,6 +6,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "compare_window.h"
 #include "load_progress.h"
 #include "stats_table.h"
 #include "steplint/gui/comparison_models.h"
@@ -44,12 +45,7 @@ JobCompareWindow::JobCompareWindow(QWidget* parent)
   tabs_->setDocumentMode(true);
   tabs_->addTab(ranks_, tr("Ranks"));
   tabs_->addTab(parts_, tr("Parts of the step"));
-  findings_ = new StatsTable(tr("Job findings: new, worse, fixed, better, unchanged (size: the "
-                                "rule's figure)"),
-                             finding_model_, false, central);
-  findings_->setStretchColumn(FindingDeltaModel::kMessageColumn);
-  findings_->setEmptyText(tr("No job findings in either run"));
-  findings_->sortBy(-1, Qt::AscendingOrder);  // the diff's order: new, worse, fixed, better, same
+  findings_ = findingDeltaTable(tr("Job findings"), finding_model_, central);
   tabs_->addTab(findings_, tr("Findings"));
   auto* layout = new QVBoxLayout(central);
   layout->setContentsMargins(4, 4, 4, 0);
