@@ -17,7 +17,7 @@ bool GateBase::open(const std::vector<std::string>& paths, const analyzer::StepO
     const TraceInputs inputs = expandTraceInputs({path});
     if (inputs.from_folder_or_glob) {
       for (const std::string& p : inputs.problems) warnings.push_back("--compare " + p);
-      if (!listJob(path, warnings, error)) return false;
+      if (!listJob(path, inputs, warnings, error)) return false;
       continue;
     }
     ++traces;
@@ -33,10 +33,9 @@ bool GateBase::open(const std::vector<std::string>& paths, const analyzer::StepO
   return true;
 }
 
-bool GateBase::listJob(const std::string& path, std::vector<std::string>& warnings,
-                       std::string& error) {
+bool GateBase::listJob(const std::string& path, const TraceInputs& inputs,
+                       std::vector<std::string>& warnings, std::string& error) {
   std::map<int64_t, std::string> by_rank;
-  const TraceInputs inputs = expandTraceInputs({path});
   for (const JobInput& input : classifyInputs(inputs.files, inputs.expanded)) {
     if (input.kind != JobInput::Kind::kTrace || input.rank.rank < 0) continue;
     if (!by_rank.emplace(input.rank.rank, input.path).second)

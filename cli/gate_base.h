@@ -19,6 +19,7 @@
 
 #include "steplint/analyzer/run_diff.h"
 #include "steplint/analyzer/steps.h"
+#include "trace_inputs.h"
 
 namespace steplint::cli {
 
@@ -32,7 +33,6 @@ class GateBase {
             std::vector<std::string>& warnings, std::string& error);
 
   bool isJob() const { return !jobs_.empty(); }
-  size_t runs() const { return paths_.size(); }
   /// A base job's trace of a rank could not be imported (its error was printed).
   bool readFailed() const { return read_failed_; }
 
@@ -45,7 +45,9 @@ class GateBase {
 
  private:
   bool profile(const std::string& path, std::vector<std::string>& warnings);
-  bool listJob(const std::string& path, std::vector<std::string>& warnings, std::string& error);
+  /// `path`'s traces (`inputs`, expanded by open) by rank, as one more base job.
+  bool listJob(const std::string& path, const TraceInputs& inputs,
+               std::vector<std::string>& warnings, std::string& error);
 
   analyzer::StepOptions steps_;
   std::vector<std::string> paths_;                    // as given

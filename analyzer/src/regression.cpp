@@ -224,9 +224,11 @@ std::vector<GateCheck> runGate(const std::vector<const RunProfile*>& bases, cons
   std::vector<GateCheck> out;
   for (const RegressionLimit& limit : options.limits) {
     // The slowest base run for this limit (the first of equals): the others are faster still.
-    const RunProfile* slowest = bases.front();
+    const RunProfile* slowest = nullptr;
+    double slowest_mean = 0;
     for (const RunProfile* b : bases)
-      if (mean(perStep(*b, limit)) > mean(perStep(*slowest, limit))) slowest = b;
+      if (const double m = mean(perStep(*b, limit)); !slowest || m > slowest_mean)
+        slowest = b, slowest_mean = m;
     const RunProfile& base = *slowest;
     const double base_step_ns = mean(base.step_ns);
     GateCheck c;

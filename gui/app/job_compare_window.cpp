@@ -85,10 +85,7 @@ void JobCompareWindow::setComparison(std::shared_ptr<const LoadedJobComparison> 
   comparison_ = std::move(comparison);
   part_model_->setComparison(comparison_);
   rank_model_->setComparison(comparison_);
-  if (comparison_)
-    finding_model_->setFindings({comparison_, &comparison_->diff.findings});
-  else
-    finding_model_->setFindings(nullptr);
+  finding_model_->setComparison(comparison_);
   header_->setText(headerText());
   if (!comparison_) return;
   statusBar()->clearMessage();

@@ -52,6 +52,14 @@ QString sizeText(const analyzer::FindingSize& f) {
   return f.magnitude < 0 ? QStringLiteral("?") : QString::number(f.magnitude, 'f', 2);
 }
 
+// The diff's findings, kept alive by the comparison they belong to (an aliasing pointer).
+template <class Comparison>
+std::shared_ptr<const std::vector<analyzer::FindingDelta>> findingsOf(
+    std::shared_ptr<const Comparison> comparison) {
+  if (!comparison) return nullptr;
+  return {comparison, &comparison->diff.findings};
+}
+
 }  // namespace
 
 QString signedMs(double ns) {
@@ -247,8 +255,11 @@ void FindingDeltaModel::setFindings(
 }
 
 void FindingDeltaModel::setComparison(std::shared_ptr<const LoadedComparison> comparison) {
-  if (!comparison) return setFindings(nullptr);
-  setFindings({comparison, &comparison->diff.findings});  // aliasing: alive with the comparison
+  setFindings(findingsOf(std::move(comparison)));
+}
+
+void FindingDeltaModel::setComparison(std::shared_ptr<const LoadedJobComparison> comparison) {
+  setFindings(findingsOf(std::move(comparison)));
 }
 
 QVariant FindingDeltaModel::value(int row, int column) const {

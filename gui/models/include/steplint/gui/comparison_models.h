@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "steplint/gui/job_comparison.h"
 #include "steplint/gui/loaded_comparison.h"
 #include "steplint/gui/result_table_model.h"
 
@@ -142,8 +143,9 @@ class FindingDeltaModel final : public ResultTableModel {
   /// Shows `findings` (kept alive by the pointer: an aliasing pointer into a comparison);
   /// nullptr clears the table.
   void setFindings(std::shared_ptr<const std::vector<analyzer::FindingDelta>> findings);
-  /// The findings of two traces' diff.
+  /// The findings of two traces' diff, or of two jobs' (nullptr clears the table).
   void setComparison(std::shared_ptr<const LoadedComparison> comparison);
+  void setComparison(std::shared_ptr<const LoadedJobComparison> comparison);
 
  protected:
   bool hasResult() const override { return findings_ != nullptr; }
