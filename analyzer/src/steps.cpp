@@ -192,7 +192,7 @@ int64_t cpuOpsIn(const TraceModel& model, uint32_t track, int64_t from, int64_t 
 void dropEmptyLastStep(const TraceModel& model, StepResult& result) {
   constexpr int64_t kFar = 10;
   const std::vector<Step>& steps = result.steps;
-  if (steps.size() < 3 || result.main_track == trace::kNoIndex) return;
+  if (steps.size() < 2 || result.main_track == trace::kNoIndex) return;
   std::vector<int64_t> durations, ops;
   for (size_t i = 0; i + 1 < steps.size(); ++i) {
     durations.push_back(steps[i].duration_ns());

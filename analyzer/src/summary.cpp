@@ -42,6 +42,16 @@ void summarizeStepsWindow(const trace::TraceModel& model, const SummaryOptions& 
 
 }  // namespace
 
+// torch 1.9 to 1.13 write a cpu_to_cuda flow start per op that ran CUDA work and nothing of
+// the GPU; older ones add each op's CUDA-event time on a "CUDA functions" row, still no kernel
+// (docs/reference/trace-format.md, the array form).
+std::string noGpuActivityText(const trace::TraceModel& model) {
+  const uint64_t linked = model.stats.get(trace::Stat::legacy_gpu_work_unwritten);
+  if (linked == 0) return "no GPU activity in this trace";
+  return "no GPU kernels in this trace (the legacy profiler's export links " +
+         std::to_string(linked) + " ops to CUDA work but writes no kernels)";
+}
+
 TraceSummary summarize(const trace::TraceModel& model, const SummaryOptions& options) {
   TraceSummary s;
   s.source = model.metadata.source_path;
@@ -88,7 +98,10 @@ TraceSummary summarize(const trace::TraceModel& model, const SummaryOptions& opt
   if (s.steps.steps.empty()) s.notes.push_back("no steps: step-time breakdown not computed");
   if (!hasDeviceOps(model))
     s.notes.push_back(
-        "no GPU activity in this trace: GPU summary, idle time and kernel tables not computed");
+        noGpuActivityText(model) + ": GPU summary, idle time and kernel tables not computed" +
+        (model.stats.get(trace::Stat::legacy_gpu_work_unwritten) > 0
+             ? "; torch.profiler on a torch built with Kineto, or steplint record, records them"
+             : ""));
   // Whatever the profiler was asked for: record_shapes, with_stack and profile_memory were
   // probably set, but only the format can be known, so the note speaks of the format.
   if (model.metadata.legacy_profiler_export)

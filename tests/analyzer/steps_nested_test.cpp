@@ -1,5 +1,6 @@
-// ProfilerStep ranges inside other ProfilerStep ranges: a torch.profiler.profile entered inside
-// another's loop (tests/data/torch113/record.py, steps_nested_eval_profiler).
+// ProfilerStep ranges as torch 1.13 writes them: inside other ProfilerStep ranges (a profiler
+// entered inside another's loop) and the one profile.stop() closes (tests/data/torch113/record.py).
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -7,6 +8,7 @@
 
 #include "fixtures.h"
 #include "steplint/analyzer/steps.h"
+#include "steplint/analyzer/summary.h"
 #include "steplint/trace/importer.h"
 #include "test_model.h"
 
@@ -115,4 +117,31 @@ TEST_CASE("torch 1.13: the first cycle of a repeating schedule keeps its three i
   CHECK(numbers(r) == std::vector<int64_t>{0, 1, 2});
   REQUIRE(r.notes.size() == 1);
   CHECK(r.notes[0].rfind("ProfilerStep#0 appears twice, then the numbers run on", 0) == 0);
+}
+
+TEST_CASE("torch 1.13: of two steps, the range profile.stop() closes is not an iteration",
+          "[steps][torch113]") {
+  // use_cuda's export without Kineto (record.py, cuda_links_no_kernels): one recorded
+  // iteration, ProfilerStep#3, then the 4 µs range the profiler closes when it stops.
+  trace::TraceModel model;
+  const auto status =
+      trace::importTraceFile(test::testDataPath("torch113/cuda_links_no_kernels.json.gz"), model);
+  INFO(status.message);
+  REQUIRE(status.ok());
+  CHECK(numbers(computeSteps(model, keepAll())) == std::vector<int64_t>{3, 4});
+  const auto r = computeSteps(model, {});
+  CHECK(numbers(r) == std::vector<int64_t>{3});
+  CHECK(r.dropped_tail_steps == 1);
+  REQUIRE(r.notes.size() == 1);
+  CHECK(r.notes[0].rfind("dropped the last step (4): 0.004 ms and 1 CPU op(s) against a median "
+                         "step of ",
+                         0) == 0);
+
+  // No kernel in the file, and the summary says why rather than "no GPU activity".
+  const auto s = analyzer::summarize(model);
+  CHECK(std::count(s.notes.begin(), s.notes.end(),
+                   "no GPU kernels in this trace (the legacy profiler's export links 133 ops to "
+                   "CUDA work but writes no kernels): GPU summary, idle time and kernel tables "
+                   "not computed; torch.profiler on a torch built with Kineto, or steplint "
+                   "record, records them") == 1);
 }

@@ -433,10 +433,20 @@ TEST_CASE("CPU traces: a short last step that runs the loop body is kept", "[ste
     TestTrace t = cpuLoop({{1000, 300}, {1000, 300}, {1000, 300}, {50, 60}});
     CHECK(computeSteps(t.model).steps.size() == 4);
   }
-  SECTION("two steps: no median to compare with") {
-    TestTrace t = cpuLoop({{1000, 300}, {18, 6}});
+  SECTION("two steps of a loop are both kept") {
+    TestTrace t = cpuLoop({{1000, 300}, {150, 300}});
     CHECK(computeSteps(t.model).steps.size() == 2);
   }
+}
+
+TEST_CASE("CPU traces: one iteration and the range profile.stop() closes", "[steps]") {
+  // torch 1.13, schedule(active=4) over 5 iterations: one iteration recorded, then the 4 µs
+  // range of the stop (tests/data/torch113/cuda_links_no_kernels). The one step before is the
+  // reference: kept, both steps would average to half an iteration.
+  TestTrace t = cpuLoop({{1000, 300}, {18, 6}});
+  const auto r = computeSteps(t.model);
+  REQUIRE(r.steps.size() == 1);
+  CHECK(r.dropped_tail_steps == 1);
 }
 
 TEST_CASE("a file cut inside its last step loses that step, not the ones before it", "[steps]") {

@@ -106,7 +106,7 @@ TEST_CASE(
   // the device and not for a missing batch size (the rule reads dataloader_batch_size).
   const nlohmann::json* sl403 = findByCode(result["not_checked"], "SL403");
   REQUIRE(sl403 != nullptr);
-  CHECK((*sl403)["reason"] == "no GPU activity in the trace");
+  CHECK((*sl403)["reason"] == "no GPU activity in this trace");
 }
 
 TEST_CASE("steplint record on Python: DataLoader worker processes write no trace of their own",

@@ -364,6 +364,27 @@ TEST_CASE("legacy use_cuda array form: the CUDA functions row is GPU time, not h
   }
   CHECK(cpu == 1);
   CHECK(gpu == 1);
+  // Both forms link the op to CUDA work whose kernels the export does not write.
+  CHECK(r.model.stats.get(Stat::legacy_gpu_work_unwritten) == 1);
+}
+
+TEST_CASE("cpu_to_cuda flow starts are counted as unwritten GPU work, Kineto's flows are not",
+          "[trace][import]") {
+  // torch 1.9-1.13 without Kineto: a flow start per op that ran CUDA work, nothing else of it.
+  const auto legacy = importJson(
+      R"([{"name": "aten::mm", "ph": "X", "ts": 10, "dur": 5, "tid": 1, "pid": "CPU functions", "args": {}},
+    {"name": "aten::mm", "ph": "s", "ts": 10, "tid": 1, "pid": "CPU functions", "id": 0, "cat": "cpu_to_cuda", "args": {}},
+    {"name": "aten::add", "ph": "X", "ts": 20, "dur": 5, "tid": 1, "pid": "CPU functions", "args": {}},
+    {"name": "aten::add", "ph": "s", "ts": 20, "tid": 1, "pid": "CPU functions", "id": 1, "cat": "cpu_to_cuda", "args": {}}])");
+  REQUIRE(legacy.status.ok());
+  CHECK(legacy.model.metadata.legacy_profiler_export);
+  CHECK(legacy.model.stats.get(Stat::legacy_gpu_work_unwritten) == 2);
+  const auto kineto = importJson(R"({"traceEvents": [
+    {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 10, "dur": 2},
+    {"ph": "s", "id": 7, "pid": 1, "tid": 1, "ts": 10, "cat": "ac2g", "name": "ac2g"},
+    {"ph": "f", "id": 7, "pid": 0, "tid": 7, "ts": 12, "cat": "ac2g", "name": "ac2g", "bp": "e"}]})");
+  REQUIRE(kineto.status.ok());
+  CHECK(kineto.model.stats.get(Stat::legacy_gpu_work_unwritten) == 0);
 }
 
 TEST_CASE("pretty-printed Input Dims read as Kineto writes them", "[trace][import]") {
@@ -517,6 +538,16 @@ TEST_CASE("non-trace input gives one clear error", "[trace][import]") {
         std::string::npos);
   CHECK(importJson("[[1, 2], [3, 4]]").status.error == ImportError::kNotATrace);
   CHECK(importJson("[]").status.ok());
+  // Objects that are no events (an inference server's request log: no "ph") are no trace
+  // either; a lone metadata row or flow names a track, so that array is an (empty) trace.
+  const auto log = importJson(R"([{"id": 1, "activity": "X"}, {"id": 2, "timestamps": []}])");
+  CHECK(log.status.error == ImportError::kNotATrace);
+  CHECK(log.status.message.find("a JSON array of objects none of which is a trace event: 2 "
+                                "without a usable ph, ts or dur") != std::string::npos);
+  CHECK(importJson(R"([{"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "x"}}])")
+            .status.ok());
+  CHECK(
+      importJson(R"([{"ph": "s", "id": 1, "pid": 1, "tid": 1, "ts": 1, "cat": "c"}])").status.ok());
   const auto mixed =
       importJson(R"([5, {"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1}])");
   REQUIRE(mixed.status.ok());

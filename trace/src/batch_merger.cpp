@@ -37,6 +37,7 @@ RowId BatchMerger::row(const RowKey& key, const EventBatch& batch) const {
 
 void BatchMerger::applyMeta(const EventBatch::Meta& m, const EventBatch& batch) {
   using Kind = EventBatch::Meta::Kind;
+  ++meta_rows_;
   const std::string_view text = batch.strings.view(m.text);
   switch (m.kind) {
     case Kind::kProcessName:

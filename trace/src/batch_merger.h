@@ -2,6 +2,7 @@
 // B/E events across batch boundaries.
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 #include "event_batch.h"
@@ -16,6 +17,8 @@ class BatchMerger {
   void merge(EventBatch& batch);
   /// Counts B events that never saw their E.
   void finish();
+  /// Metadata rows (process and thread names, sort indexes) merged so far.
+  size_t metaRows() const { return meta_rows_; }
 
  private:
   RowId row(const RowKey& key, const EventBatch& batch) const;
@@ -27,6 +30,7 @@ class BatchMerger {
   std::vector<StringId> strings_;         // local -> global, per batch
   std::vector<uint32_t> tracks_;          // local -> global, per batch
   std::vector<std::vector<Event>> open_;  // per global track: open B events
+  size_t meta_rows_ = 0;
 };
 
 }  // namespace steplint::trace

@@ -184,6 +184,10 @@ void KinetoEventParser::commit(Raw& raw, EventBatch& out) {
         out.stats.add(Stat::event_missing_field);
         return;
       }
+      // The legacy export's link from an op to its CUDA work; the kernels themselves it does
+      // not write (docs/reference/trace-format.md, the array form).
+      if (raw.ph == 's' && raw.has_cat && out.strings.view(raw.cat) == "cpu_to_cuda")
+        out.stats.add(Stat::legacy_gpu_work_unwritten);
       FlowEvent f;
       f.ts_ns = raw.ts;
       f.id = raw.id;

@@ -441,11 +441,22 @@ ImportStatus ChromeJsonImport::run() {
   if (cancelled()) return {ImportError::kCancelled, "import cancelled"};
   countTrailingBytes();
   finish();
-  // An array of numbers or arrays (a memory-timeline export, a list of figures) is no trace:
+  // An array of numbers or arrays (a memory-timeline export, a list of figures), or of objects
+  // none of which is an event (an inference server's request log: no "ph"), is no trace:
   // refused like an object without traceEvents, not passed on as an empty one (exit 0).
-  if (first_element >= 0 && first_element != '{' && first_element != ']' && model_.events.empty() &&
-      model_.counters.empty() && model_.instants.empty() && model_.memory_events.empty())
-    return {ImportError::kNotATrace, "a JSON array whose elements are not event objects"};
+  const bool nothing_kept = model_.events.empty() && model_.counters.empty() &&
+                            model_.instants.empty() && model_.memory_events.empty();
+  if (first_element >= 0 && first_element != ']' && nothing_kept) {
+    if (first_element != '{')
+      return {ImportError::kNotATrace, "a JSON array whose elements are not event objects"};
+    // A metadata row or a flow still names a row: such an array is a trace, if an empty one.
+    const uint64_t missing = model_.stats.get(Stat::event_missing_field);
+    if (model_.tracks.empty() && merger_.metaRows() == 0)
+      return {ImportError::kNotATrace,
+              "a JSON array of objects none of which is a trace event" +
+                  (missing > 0 ? ": " + std::to_string(missing) + " without a usable ph, ts or dur"
+                               : std::string())};
+  }
   return status;
 }
 

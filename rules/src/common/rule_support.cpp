@@ -138,11 +138,14 @@ double perStepAverage(const std::vector<int64_t>& per_step) {
          static_cast<double>(per_step.size());
 }
 
+bool requireGpuActivity(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) {
+  if (context.hasGpuActivity()) return true;
+  sink.notChecked(analyzer::noGpuActivityText(context.model()));
+  return false;
+}
+
 bool requireGpuAndSteps(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) {
-  if (!context.hasGpuActivity()) {
-    sink.notChecked("no GPU activity in this trace");
-    return false;
-  }
+  if (!requireGpuActivity(context, sink)) return false;
   if (context.steps().steps.empty()) {
     sink.notChecked("no training steps in this trace");
     return false;

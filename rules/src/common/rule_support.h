@@ -87,6 +87,11 @@ int hostStepAt(const analyzer::AnalysisContext& context, int64_t t_ns);
 /// causes at the next step's start; the step's own end for the last step.
 int64_t idleLimit(const analyzer::AnalysisContext& context, int step);
 
+/// The precondition of the GPU-side rules: reports "not checked" with the reason (no GPU
+/// activity, or the legacy export's missing kernels: analyzer::noGpuActivityText) and returns
+/// false when the trace has no device op.
+bool requireGpuActivity(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink);
+
 /// The precondition of the GPU-side per-step rules: reports "not checked" with the reason
 /// (no GPU activity, or no training steps) and returns false when the trace cannot decide.
 bool requireGpuAndSteps(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink);

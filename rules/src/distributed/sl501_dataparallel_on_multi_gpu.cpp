@@ -44,7 +44,7 @@ void registerSl501(analyzer::RuleRegistry& registry) {
 }
 
 void DataparallelOnMultiGpuRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
-  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
+  if (!common::requireGpuActivity(context, sink)) return;
   const DistributedFacts& facts = distributedFacts(context);
   if (facts.dp_forward.empty() || static_cast<int64_t>(facts.devices.size()) < min_devices())
     return;

@@ -47,7 +47,7 @@ void DdpWithoutNcclRule::check(const AnalysisContext& context, DiagnosticSink& s
                                   "NCCL/RCCL use and compute capabilities"))
     return;
   const trace::TraceModel& model = context.model();
-  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
+  if (!common::requireGpuActivity(context, sink)) return;
   if (model.metadata.devices.empty())
     return sink.notChecked("no deviceProperties: NCCL support cannot be judged");
   const DistributedFacts& facts = distributedFacts(context);

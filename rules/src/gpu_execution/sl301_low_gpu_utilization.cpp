@@ -79,7 +79,7 @@ std::string idleText(const AnalysisContext& context, int32_t device) {
 }  // namespace
 
 void LowGpuUtilizationRule::check(const AnalysisContext& context, DiagnosticSink& sink) const {
-  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
+  if (!common::requireGpuActivity(context, sink)) return;
   const StepWindow window = keptStepWindow(context);
   if (window.empty())
     return sink.notChecked("no training steps: no window to measure utilization over");

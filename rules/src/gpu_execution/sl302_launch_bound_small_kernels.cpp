@@ -51,7 +51,7 @@ void registerSl302(analyzer::RuleRegistry& registry) {
 
 void LaunchBoundSmallKernelsRule::check(const AnalysisContext& context,
                                         DiagnosticSink& sink) const {
-  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
+  if (!common::requireGpuActivity(context, sink)) return;
   const StepWindow window = keptStepWindow(context);
   if (window.empty())
     return sink.notChecked("no training steps: kernels per step cannot be counted");

@@ -79,7 +79,7 @@ void CudnnBenchmarkOffRule::check(const AnalysisContext& context, DiagnosticSink
                                   "the cudnn.benchmark setting (cuDNN, MIOpen)"))
     return;
   const trace::TraceModel& model = context.model();
-  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
+  if (!common::requireGpuActivity(context, sink)) return;
   const StepWindow window = keptStepWindow(context);
   if (window.empty()) return sink.notChecked("no training steps");
   // Forward convolutions per step, keyed by recorded input shapes; conv kernel time (fwd + bwd).

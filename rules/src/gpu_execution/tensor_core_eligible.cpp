@@ -189,12 +189,11 @@ std::optional<EligibleWork> eligibleWork(const analyzer::AnalysisContext& contex
   if (!common::requireKnownDevice(context, sink, common::kCudaOnly,
                                   "NVIDIA tensor-core kernel names and compute capabilities"))
     return std::nullopt;
+  if (!common::requireGpuActivity(context, sink)) return std::nullopt;
   const trace::TraceModel& model = context.model();
   EligibleWork work;
   work.window = keptStepWindow(context);
-  if (!context.hasGpuActivity()) {
-    sink.notChecked("no GPU activity in the trace");
-  } else if (model.metadata.devices.empty()) {
+  if (model.metadata.devices.empty()) {
     sink.notChecked("no deviceProperties: cannot tell whether the GPU has " +
                     std::string(hardware));
   } else if (work.window.empty()) {

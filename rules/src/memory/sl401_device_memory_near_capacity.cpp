@@ -51,8 +51,7 @@ void DeviceMemoryNearCapacityRule::check(const AnalysisContext& context,
     return;
   const trace::TraceModel& model = context.model();
   const std::vector<DevicePeak> peaks = cudaMemoryPeaks(model);
-  if (peaks.empty() && !context.hasGpuActivity())
-    return sink.notChecked("no GPU activity in the trace");
+  if (peaks.empty() && !common::requireGpuActivity(context, sink)) return;
   if (peaks.empty())
     return sink.notChecked(
         "no GPU memory events (torch.profiler: profile_memory=True; steplint record: a CUDA build of "

@@ -65,7 +65,7 @@ void GpuMemoryHeadroomRule::check(const AnalysisContext& context, DiagnosticSink
                                   "CUDA caching-allocator memory events"))
     return;
   const trace::TraceModel& model = context.model();
-  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
+  if (!common::requireGpuActivity(context, sink)) return;
   const StepWindow window = keptStepWindow(context);
   if (window.empty()) return sink.notChecked("no training steps");
   const std::vector<DevicePeak> peaks = cudaMemoryPeaks(model);

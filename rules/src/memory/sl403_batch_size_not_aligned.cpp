@@ -70,7 +70,7 @@ void BatchSizeNotAlignedRule::check(const AnalysisContext& context, DiagnosticSi
                                   "tensor-core tile sizes and compute capabilities"))
     return;
   const trace::TraceModel& model = context.model();
-  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
+  if (!common::requireGpuActivity(context, sink)) return;
   if (context.steps().steps.empty()) return sink.notChecked("no training steps");
   bool tensor_cores = model.metadata.devices.empty();  // unknown: judge anyway
   for (const auto& dev : model.metadata.devices)

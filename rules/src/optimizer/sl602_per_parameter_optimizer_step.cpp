@@ -67,7 +67,7 @@ bool isOptimizerStepRange(std::string_view n) {
 void PerParameterOptimizerStepRule::check(const AnalysisContext& context,
                                           DiagnosticSink& sink) const {
   const trace::TraceModel& model = context.model();
-  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
+  if (!common::requireGpuActivity(context, sink)) return;
   const StepWindow window = keptStepWindow(context);
   if (window.empty()) return sink.notChecked("no training steps");
   analyzer::NameMemo step_name(model, isOptimizerStepRange);

@@ -70,6 +70,9 @@ void GpuIdleWhileCpuBusyRule::check(const AnalysisContext& context, DiagnosticSi
         strf("the trace has %lld kernel launch or copy calls but no GPU activity: the GPU ran work "
              "that was not recorded (SL002), so it did not sit unused",
              static_cast<long long>(launches)));
+  if (model.stats.get(trace::Stat::legacy_gpu_work_unwritten) > 0)
+    return sink.notChecked(analyzer::noGpuActivityText(model) +
+                           ": the ops ran CUDA work, so the GPU did not sit unused (SL002)");
   if (model.metadata.devices.empty() && !runtime_calls)
     return sink.notChecked(
         "no deviceProperties and no CUDA runtime calls: cannot tell whether a GPU was available");

@@ -120,7 +120,7 @@ std::vector<std::string> clippingFixes() {
 void PerParameterGradClippingRule::check(const AnalysisContext& context,
                                          DiagnosticSink& sink) const {
   const trace::TraceModel& model = context.model();
-  if (!context.hasGpuActivity()) return sink.notChecked("no GPU activity in the trace");
+  if (!common::requireGpuActivity(context, sink)) return;
   const StepWindow window = keptStepWindow(context);
   if (window.empty()) return sink.notChecked("no training steps");
   const std::vector<ClipRegion> regions = findClipRegions(model, window, min_norm_run());

@@ -24,6 +24,29 @@ class MissingGpuActivityRule final : public analyzer::RuleWith<Options> {
              analyzer::DiagnosticSink& sink) const override;
 };
 
+// The legacy profiler's export of a CUDA run links each op to its CUDA work but writes no kernel
+// (docs/reference/trace-format.md, the array form): the GPU side is missing by format, so the
+// fix is another recorder, not another activity setting.
+void reportLegacyExport(const analyzer::AnalysisContext& context, uint64_t linked,
+                        analyzer::DiagnosticSink& sink, analyzer::Diagnostic d) {
+  EvidenceBuilder evidence(context);
+  evidence.metric("legacy_cuda_links", static_cast<double>(linked));
+  d.message = strf(
+      "the legacy profiler's export links %llu ops to CUDA work (cpu_to_cuda) but does not write "
+      "GPU kernels, memcpys or memsets: the GPU side of this run is not in the trace",
+      static_cast<unsigned long long>(linked));
+  d.evidence = evidence.take();
+  d.saving.method = "not applicable: GPU rules cannot check this trace";
+  d.fix = {
+      "Python: torch.profiler.profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) "
+      "on a torch built with Kineto (torch.autograd.profiler.profile(use_cuda=True) exports no "
+      "kernels, nor does any torch without Kineto)",
+      "or steplint record -- python train.py (CUPTI kernels, copies and syncs)",
+  };
+  d.fingerprint_key = "no-device-activity";
+  sink.report(std::move(d));
+}
+
 }  // namespace
 
 void registerSl002(analyzer::RuleRegistry& registry) {
@@ -38,6 +61,8 @@ void MissingGpuActivityRule::check(const analyzer::AnalysisContext& context,
     return;
   if (context.hasGpuActivity()) return;
   const trace::TraceModel& model = context.model();
+  if (const uint64_t linked = model.stats.get(trace::Stat::legacy_gpu_work_unwritten))
+    return reportLegacyExport(context, linked, sink, makeDiagnostic());
   EvidenceBuilder evidence(context);
   int64_t cuda_calls = 0;
   for (uint32_t i = 0; i < model.events.size(); ++i) {

@@ -110,9 +110,28 @@ def record_repeat_cycles(path):
             prof.step()
 
 
+def record_cuda_links(path):
+    """What profile(use_cuda=True) exports on torch 1.9 to 1.13 without Kineto: per op that ran
+    CUDA work a "cpu_to_cuda" flow start ("ph": "s") and nothing of the GPU. This machine has no
+    GPU, so the loop runs on the CPU and each op is given the kernel a CUDA run would have
+    attached to it (FunctionEvent.append_kernel, as the legacy profiler does for every op whose
+    CUDA events measured time); torch's own export_chrome_trace writes the file. Two steps: the
+    last is the range profile.stop() closes."""
+    train_step, _ = small_mlp()
+    with profile(activities=[ProfilerActivity.CPU],
+                 schedule=schedule(wait=0, warmup=0, active=4)) as prof:
+        for _ in range(5):
+            train_step()
+            prof.step()
+    for evt in prof.profiler.function_events:
+        evt.append_kernel(evt.name, 0, 1)
+    prof.export_chrome_trace(path)
+
+
 STEP_VARIANTS = {
     "steps_nested_eval_profiler": record_nested_eval,
     "steps_repeat_first_cycle": record_repeat_cycles,
+    "cuda_links_no_kernels": record_cuda_links,
 }
 
 

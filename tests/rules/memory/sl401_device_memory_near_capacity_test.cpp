@@ -54,7 +54,7 @@ TEST_CASE("SL401 is not checked without memory events, capacity, or totals") {
   cpu_only.step(1, 0, 100);
   const auto cpu_run = steplint::test::runRuleOnJson("SL401", cpu_only.str());
   REQUIRE(cpu_run.not_checked.size() == 1);
-  CHECK(cpu_run.not_checked[0] == "no GPU activity in the trace");
+  CHECK(cpu_run.not_checked[0] == "no GPU activity in this trace");
   KinetoTrace no_props;
   no_props.step(1, 0, 100).memory(10, kGiB);
   CHECK(steplint::test::runRuleOnJson("SL401", no_props.str()).not_checked.size() == 1);

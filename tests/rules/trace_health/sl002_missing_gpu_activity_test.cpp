@@ -69,6 +69,34 @@ TEST_CASE("SL002: device queries and a synchronize put no work on the GPU: no fi
   CHECK(runRuleOnJson("SL002", t.str()).diagnostics.empty());
 }
 
+// torch 1.13's export_chrome_trace of a use_cuda run without Kineto (tests/data/torch113,
+// record.py): each of its 133 ranges linked to CUDA work, no kernel written.
+TEST_CASE("SL002: the legacy export of a CUDA run names the format, and GPU rules say why",
+          "[rules][SL002][torch113]") {
+  const RuleRun run = runRuleOnTorch113("SL002", "cuda_links_no_kernels");
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  CHECK(d.message ==
+        "the legacy profiler's export links 133 ops to CUDA work (cpu_to_cuda) but does not write "
+        "GPU kernels, memcpys or memsets: the GPU side of this run is not in the trace");
+  CHECK(d.evidence.metric("legacy_cuda_links") == Approx(133));
+  REQUIRE_FALSE(d.fix.empty());
+  CHECK(d.fix[0].find("on a torch built with Kineto") != std::string::npos);
+
+  const std::string why =
+      "no GPU kernels in this trace (the legacy profiler's export links 133 ops to CUDA work but "
+      "writes no kernels)";
+  for (const char* code : {"SL301", "SL303", "SL401", "SL502"}) {
+    const RuleRun gpu_rule = runRuleOnTorch113(code, "cuda_links_no_kernels");
+    INFO(code);
+    CHECK(gpu_rule.diagnostics.empty());
+    CHECK(gpu_rule.not_checked == std::vector<std::string>{why});
+  }
+  CHECK(runRuleOnTorch113("SL604", "cuda_links_no_kernels").not_checked ==
+        std::vector<std::string>{why +
+                                 ": the ops ran CUDA work, so the GPU did not sit unused (SL002)"});
+}
+
 TEST_CASE("SL002: traces with kernels, and CPU-only runs, have no finding", "[rules][SL002]") {
   KinetoTrace gpu;
   gpu.device(0).step(1, 0, 1000).op("aten::mm", 10, 100).kernel(20, 10, 50, 100);

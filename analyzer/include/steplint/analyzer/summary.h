@@ -57,6 +57,10 @@ struct TraceSummary {
 
 TraceSummary summarize(const trace::TraceModel& model, const SummaryOptions& options = {});
 
+/// Why a trace without device ops has no GPU figures: "no GPU activity in this trace", or, for
+/// the legacy profiler's export of a CUDA run, that the format left the kernels out.
+std::string noGpuActivityText(const trace::TraceModel& model);
+
 /// Human-readable tables (steps, breakdown with percentages, GPU summary, idle, top kernels,
 /// import stats). `color` adds ANSI emphasis (for TTYs).
 void printSummaryText(std::ostream& out, const TraceSummary& summary,
