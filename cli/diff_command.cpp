@@ -113,11 +113,14 @@ std::optional<analyzer::JobAnalysis> DiffCommand::readJob(const std::string& pat
   options.summary.steps = step_flags_.options();
   options.workers = workers_;
   JobInputResult result = summarizeRanks(classifyInputs(inputs.files), options);
-  all_read = all_read && result.all_imported && inputs.problems.empty();
+  const bool read_whole = result.all_imported && inputs.problems.empty();
+  all_read = all_read && read_whole;
   std::vector<std::string> warnings;
   std::vector<analyzer::JobAnalysis> jobs = analyzeJobs(std::move(result.ranks), warnings);
   if (jobs.empty()) {
-    printError(path + ": no rank of a job could be read");
+    // An input that could not be read ("is a character device") already said why: one error
+    // per cause.
+    if (read_whole) printError(path + ": no rank of a job could be read");
     return std::nullopt;
   }
   if (jobs.size() > 1)

@@ -119,6 +119,17 @@ TEST_CASE("inputs: devices are refused by what they are (#12)", "[cli][input]") 
         std::vector<std::string>{
             "steplint: error: /dev/zero: is a character device, not a trace file"});
 
+  // Beside a job folder, a device is one side of a job diff: one error, not a second "no rank".
+  const std::string job = scratchPath("device_diff_job");
+  std::filesystem::remove_all(job);
+  std::filesystem::create_directories(job);
+  std::filesystem::copy_file(kTiny, job + "/rank0.pt.trace.json");
+  const RunResult job_diff = runSteplint({"diff", "/dev/zero", job});
+  CHECK(job_diff.exit_code == 2);
+  CHECK(job_diff.err.find("steplint: error: /dev/zero: is a character device, not a trace file") !=
+        std::string::npos);
+  CHECK(job_diff.err.find("/dev/zero: no rank of a job could be read") == std::string::npos);
+
   const RunResult baseline =
       runShell(memoryGuard() + "exec \"$STEPLINT\" check --no-config --baseline /dev/zero " +
                shellQuote(kTiny));
