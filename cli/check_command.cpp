@@ -257,9 +257,10 @@ bool CheckCommand::writeReport(const analyzer::LintReport& report) const {
 bool CheckCommand::checkOutputs() const {
   // Checked before any trace is read: refusing after minutes of analysis helps nobody, and
   // writing the report over its own trace (`-o t.json t.json`) would destroy the input.
-  std::vector<std::string> inputs = traces_;
+  std::vector<std::string> inputs = withExpandedInputs(traces_);
   if (!config_path_.empty()) inputs.push_back(config_path_);
-  inputs.insert(inputs.end(), compare_paths_.begin(), compare_paths_.end());
+  const std::vector<std::string> bases = withExpandedInputs(compare_paths_);
+  inputs.insert(inputs.end(), bases.begin(), bases.end());
   // --write-baseline may name the --baseline file: that is how a baseline is updated.
   std::vector<std::string> report_inputs = inputs;
   if (!baseline_path_.empty()) report_inputs.push_back(baseline_path_);

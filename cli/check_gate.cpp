@@ -11,7 +11,9 @@ namespace steplint::cli {
 bool CheckCommand::openGateBase(GateBase& base, analyzer::GateOptions& gate) const {
   std::string error;
   std::vector<std::string> warnings;
-  const bool opened = base.open(compare_paths_, step_flags_.options(), warnings, error);
+  // One checked trace: a single-process run's folder on the base side is that run's trace.
+  const bool one_trace = inputs_.size() == 1 && inputs_[0].kind == JobInput::Kind::kTrace;
+  const bool opened = base.open(compare_paths_, step_flags_.options(), one_trace, warnings, error);
   for (std::string& w : warnings) warn(std::move(w));
   if (!opened) {
     if (!error.empty()) printError(error);

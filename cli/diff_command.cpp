@@ -159,19 +159,36 @@ int DiffCommand::runJobs() {
   return written && all_read ? kExitOk : kExitUsageError;
 }
 
+// Folders or globs on either side name two runs of a distributed job, compared rank by rank;
+// but a single-process run's folder (tensorboard_trace_handler's log folder) holds its one
+// trace, and two runs are compared. True when the job diff is meant.
+bool DiffCommand::resolveSides() {
+  const TraceInputs base = expandTraceInputs({base_path_}), next = expandTraceInputs({new_path_});
+  if (!base.from_folder_or_glob && !next.from_folder_or_glob) return false;
+  const std::optional<std::string> base_trace =
+      base.from_folder_or_glob ? singleRunTrace(base) : base_path_;
+  const std::optional<std::string> new_trace =
+      next.from_folder_or_glob ? singleRunTrace(next) : new_path_;
+  if (!base_trace || !new_trace) return true;
+  printNote("one single-process run on each side: comparing " + *base_trace + " with " +
+            *new_trace);
+  base_path_ = *base_trace;
+  new_path_ = *new_trace;
+  return false;
+}
+
 int DiffCommand::run() {
+  const bool jobs = resolveSides();
   // Before any import: `-o new.json base.json new.json` would replace a trace with the diff.
   if (!output_path_.empty()) {
-    std::vector<std::string> inputs{base_path_, new_path_};
+    std::vector<std::string> inputs = withExpandedInputs({base_path_, new_path_});
     if (!config_path_.empty()) inputs.push_back(config_path_);
     if (std::string problem = trace::checkOutputPath(output_path_, inputs); !problem.empty()) {
       printError(output_path_ + ": " + problem);
       return kExitUsageError;
     }
   }
-  // A folder or glob on either side: two runs of a distributed job, compared rank by rank.
-  for (const std::string* path : {&base_path_, &new_path_})
-    if (expandTraceInputs({*path}).from_folder_or_glob) return runJobs();
+  if (jobs) return runJobs();
   analyzer::LintConfig config;
   if (!no_findings_ && !loadConfig(config)) return kExitUsageError;
   const analyzer::LintConfig* lint = no_findings_ ? nullptr : &config;

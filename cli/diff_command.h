@@ -41,6 +41,7 @@ class DiffCommand final : public Command {
   /// rank could be read. `all_read` turns false when an input failed.
   std::optional<analyzer::JobAnalysis> readJob(const std::string& path, bool& all_read) const;
   int runJobs();
+  bool resolveSides();
   /// Renders to stdout or -o FILE; false (after printing why) on a write error.
   bool write(const std::function<void(std::ostream&)>& render) const;
 

@@ -9,19 +9,24 @@
 namespace steplint::cli {
 
 bool GateBase::open(const std::vector<std::string>& paths, const analyzer::StepOptions& steps,
-                    std::vector<std::string>& warnings, std::string& error) {
+                    bool one_checked_trace, std::vector<std::string>& warnings,
+                    std::string& error) {
   steps_ = steps;
   paths_ = paths;
   size_t traces = 0;
   for (const std::string& path : paths) {
     const TraceInputs inputs = expandTraceInputs({path});
-    if (inputs.from_folder_or_glob) {
+    // A single-process run's folder (tensorboard_trace_handler's) is its one trace, when one
+    // trace is checked too; a job's ranks are no match for it.
+    const std::optional<std::string> single =
+        one_checked_trace ? singleRunTrace(inputs) : std::nullopt;
+    if (inputs.from_folder_or_glob && !single) {
       for (const std::string& p : inputs.problems) warnings.push_back("--compare " + p);
       if (!listJob(path, inputs, warnings, error)) return false;
       continue;
     }
     ++traces;
-    if (!profile(path, warnings)) {
+    if (!profile(single.value_or(path), warnings)) {
       error.clear();  // importTraceReporting printed why
       return false;
     }

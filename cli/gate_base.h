@@ -28,9 +28,11 @@ class GateBase {
   /// Reads the base runs: traces are imported and profiled now; folders and globs are listed
   /// and their traces' ranks read from their first bytes. False, with the error line in
   /// `error` ("" when the importer printed it), when one cannot be read, when traces and jobs
-  /// are mixed, or when a job's traces name no rank. Import warnings go to `warnings`.
+  /// are mixed, or when a job's traces name no rank. With `one_checked_trace`, a folder or glob
+  /// holding a single-process run's one trace (job_inputs.h singleRunTrace) is that trace.
+  /// Import warnings go to `warnings`.
   bool open(const std::vector<std::string>& paths, const analyzer::StepOptions& steps,
-            std::vector<std::string>& warnings, std::string& error);
+            bool one_checked_trace, std::vector<std::string>& warnings, std::string& error);
 
   bool isJob() const { return !jobs_.empty(); }
   /// A base job's trace of a rank could not be imported (its error was printed).

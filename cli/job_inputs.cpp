@@ -138,6 +138,15 @@ std::vector<JobInput> takeUnranked(const std::vector<JobInput>& inputs,
   return alone;
 }
 
+std::optional<std::string> singleRunTrace(const TraceInputs& inputs) {
+  if (!inputs.from_folder_or_glob || inputs.files.size() != 1) return std::nullopt;
+  const std::vector<JobInput> one = classifyInputs(inputs.files, inputs.expanded);
+  if (one.size() != 1 || one[0].kind != JobInput::Kind::kTrace ||
+      analyzer::notARankReason(one[0].rank).empty())
+    return std::nullopt;
+  return one[0].path;
+}
+
 std::vector<analyzer::JobAnalysis> analyzeJobs(std::vector<analyzer::RankSummary> ranks,
                                                std::vector<std::string>& warnings) {
   std::vector<analyzer::JobAnalysis> out;

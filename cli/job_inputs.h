@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "steplint/analyzer/job.h"
 #include "steplint/analyzer/summary.h"
 #include "steplint/trace/importer.h"
+#include "trace_inputs.h"
 
 namespace steplint::cli {
 
@@ -64,6 +66,12 @@ JobInputResult summarizeRanks(const std::vector<JobInput>& inputs, const JobInpu
 std::vector<JobInput> takeUnranked(const std::vector<JobInput>& inputs,
                                    std::vector<analyzer::RankSummary>& ranks,
                                    std::vector<std::string>& warnings);
+
+/// The one trace of a single-process run's folder or glob (tensorboard_trace_handler's log
+/// folder of a one-GPU run): `inputs` expanded to exactly one trace, and it names no rank or is
+/// a world of one, so comparing two such folders compares two runs, not two jobs. Empty
+/// otherwise.
+std::optional<std::string> singleRunTrace(const TraceInputs& inputs);
 
 /// Groups the ranks into jobs and analyses each; grouping warnings go to `warnings`.
 std::vector<analyzer::JobAnalysis> analyzeJobs(std::vector<analyzer::RankSummary> ranks,

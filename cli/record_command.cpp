@@ -396,9 +396,11 @@ bool RecordCommand::writeSummaries(const std::vector<StagedTrace>& traces) const
     const std::string name = fs::path(staged.path).filename().string();
     const std::string stem = name.substr(0, name.size() - trace::traceSuffix(name).size());
     const std::string out = (fs::path(summary_dir_) / (stem + ".summary.json")).string();
-    if (std::string problem =
-            trace::writeOutputFile(out, analyzer::jsonText(summaryDocument(summary, model)) + "\n");
-        !problem.empty()) {
+    std::string problem = trace::checkOutputPath(out, {staged.path});
+    if (problem.empty())
+      problem =
+          trace::writeOutputFile(out, analyzer::jsonText(summaryDocument(summary, model)) + "\n");
+    if (!problem.empty()) {
       printError(out + ": " + problem);
       all_written = false;
       continue;

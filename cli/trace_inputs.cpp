@@ -95,4 +95,11 @@ TraceInputs expandTraceInputs(const std::vector<std::string>& arguments) {
   return inputs;
 }
 
+std::vector<std::string> withExpandedInputs(const std::vector<std::string>& arguments) {
+  std::vector<std::string> out = arguments;
+  const TraceInputs expanded = expandTraceInputs(arguments);
+  out.insert(out.end(), expanded.files.begin(), expanded.files.end());
+  return out;
+}
+
 }  // namespace steplint::cli

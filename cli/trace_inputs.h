@@ -23,4 +23,8 @@ bool looksLikeTraceName(const std::string& file_name);
 /// file still gets the importer's error.
 TraceInputs expandTraceInputs(const std::vector<std::string>& arguments);
 
+/// `arguments` and the files their folders and globs expand to: what an output file must not
+/// replace (trace::checkOutputPath cannot see inside a folder).
+std::vector<std::string> withExpandedInputs(const std::vector<std::string>& arguments);
+
 }  // namespace steplint::cli

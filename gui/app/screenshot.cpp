@@ -1,7 +1,10 @@
 #include "screenshot.h"
 
 #include <QApplication>
+#include <QBuffer>
 #include <QEventLoop>
+#include <QFileInfo>
+#include <QImageWriter>
 #include <QTabWidget>
 #include <QTimer>
 
@@ -14,6 +17,7 @@
 #include "steplint/gui/job_loader.h"
 #include "steplint/gui/selection_and_zoom.h"
 #include "steplint/gui/trace_loader.h"
+#include "steplint/trace/output_file.h"
 
 namespace steplint::gui {
 namespace {
@@ -128,7 +132,45 @@ QImage renderJobCompareWindow(std::shared_ptr<const LoadedJobComparison> compari
   return grabAndHide(window);
 }
 
+namespace {
+
+// Before anything is loaded: the picture's file is one Qt can encode by its name, and neither
+// an input nor another trace (QImage::save truncated "t.json" to nothing before failing to
+// encode it; output_file.h).
+bool checkScreenshotPath(const ScreenshotOptions& options, QString& error) {
+  const QByteArray format = QFileInfo(options.output).suffix().toLower().toLatin1();
+  if (format.isEmpty() || !QImageWriter::supportedImageFormats().contains(format)) {
+    error =
+        QStringLiteral("%1: not an image file name; name the screenshot .png").arg(options.output);
+    return false;
+  }
+  std::vector<std::string> inputs;
+  for (const QString& path : QStringList{options.trace, options.compare_with} + options.job)
+    if (!path.isEmpty()) inputs.push_back(path.toStdString());
+  const std::string problem = trace::checkOutputPath(options.output.toStdString(), inputs);
+  if (problem.empty()) return true;
+  error = QStringLiteral("%1: %2").arg(options.output, QString::fromStdString(problem));
+  return false;
+}
+
+// Encoded in memory, then written as every report is: a failed write leaves the old file.
+bool writeImage(const QImage& image, const QString& path) {
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  if (image.isNull() ||
+      !image.save(&buffer, QFileInfo(path).suffix().toLower().toLatin1().constData()))
+    return false;
+  return trace::writeOutputFile(
+             path.toStdString(),
+             std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())))
+      .empty();
+}
+
+}  // namespace
+
 int runScreenshot(const ScreenshotOptions& options, QString& error) {
+  if (!checkScreenshotPath(options, error)) return 2;
   bool found = false;
   const QImage image = renderFor(options, found, error);
   if (image.isNull() && !error.isEmpty()) return 2;
@@ -136,7 +178,7 @@ int runScreenshot(const ScreenshotOptions& options, QString& error) {
     qWarning("steplint-gui: no finding %s in this trace; screenshot taken without a selection",
              qPrintable(options.finding));
   }
-  if (image.isNull() || !image.save(options.output)) {
+  if (!writeImage(image, options.output)) {
     error = QStringLiteral("%1: cannot write the screenshot").arg(options.output);
     return 2;
   }

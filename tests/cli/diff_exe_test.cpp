@@ -1,7 +1,9 @@
 // `steplint diff` end to end: the known change between two real runs, and bad input.
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "fixtures.h"
 #include "run_steplint.h"
@@ -95,6 +97,33 @@ TEST_CASE("diff refuses bad input with one clear line", "[cli][diff]") {
   CHECK(readFile(out).find("Step time: ") != std::string::npos);
   CHECK(readFile(out).find("+0.000 ms") == std::string::npos);  // a run against itself: no change
   std::remove(out.c_str());
+}
+
+TEST_CASE("diff of two single-process runs' folders compares their traces", "[cli][diff]") {
+  // tensorboard_trace_handler's log folder of a one-GPU run holds one trace naming no rank:
+  // `diff base_log/ new_log/` said "no rank of a job could be read" on both sides.
+  const std::string slow = testDataPath("gpu/slow_trainer_marked.pt.trace.json.gz");
+  const std::string fast = testDataPath("gpu/fast_trainer_marked.pt.trace.json.gz");
+  const std::string base = scratchPath("diff_single_base"), next = scratchPath("diff_single_new");
+  for (const auto& [dir, trace] : {std::pair{base, slow}, std::pair{next, fast}}) {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::filesystem::copy_file(trace, dir + "/host_123.1700000000000.pt.trace.json.gz");
+  }
+  const RunResult folders = runSteplint({"diff", "--format", "json", base, next});
+  INFO(folders.err);
+  CHECK(folders.exit_code == 0);
+  CHECK(folders.err.find("steplint: note: one single-process run on each side: comparing " + base +
+                         "/host_123.1700000000000.pt.trace.json.gz with " + next) !=
+        std::string::npos);
+  const RunResult files = runSteplint({"diff", "--format", "json", slow, fast});
+  REQUIRE(files.exit_code == 0);
+  nlohmann::json a = nlohmann::json::parse(folders.out), b = nlohmann::json::parse(files.out);
+  CHECK(a["step_time"] == b["step_time"]);
+  // A folder holding a rank of a job (named by its file, no world of one) still means a job.
+  std::filesystem::remove(next + "/host_123.1700000000000.pt.trace.json.gz");
+  std::filesystem::copy_file(testDataPath("cli/tiny_steps.json"), next + "/rank0.pt.trace.json");
+  CHECK(runSteplint({"diff", base, next}).err.find("one single-process run") == std::string::npos);
 }
 
 }  // namespace steplint::test

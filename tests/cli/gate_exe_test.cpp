@@ -4,9 +4,11 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "run_steplint.h"
 
@@ -88,6 +90,26 @@ TEST_CASE("gate: a planted 10% kernel slowdown fails, in every format", "[cli][g
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("compare.max-regression: unknown category 'fast'") != std::string::npos);
   std::remove(config.c_str());
+}
+
+TEST_CASE("gate: single-process runs' log folders are compared as their traces", "[cli][gate]") {
+  // tensorboard_trace_handler's folder of a one-GPU run: `--compare base_log/` was refused
+  // ("no trace in it names a rank").
+  const std::string base = makeRun("base", "--noise-seed 1");
+  const std::string slow = makeRun("slow", "--noise-seed 2 --kernel-slowdown 1.1");
+  const std::string base_dir = scratchPath("gate_base_log"), new_dir = scratchPath("gate_new_log");
+  for (const auto& [dir, trace] : {std::pair{base_dir, base}, std::pair{new_dir, slow}}) {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::filesystem::copy_file(trace, dir + "/host_1.1700000000000.pt.trace.json.gz");
+  }
+  RunResult r = runSteplint(
+      {"check", "--select", "SL801", "--format", "json", new_dir, "--compare", base_dir});
+  INFO(r.err);
+  CHECK(r.exit_code == 1);
+  const nlohmann::json t = firstTrace(r);
+  REQUIRE(t["findings"].size() == 1);
+  CHECK(t["findings"][0]["code"] == "SL801");
 }
 
 TEST_CASE("gate: a category limit catches what the step limit lets through", "[cli][gate]") {

@@ -258,6 +258,39 @@ TEST_CASE("outputs: -o naming an input trace is refused and the trace kept (#12)
   }
 }
 
+TEST_CASE("outputs: a trace in an input folder, a --compare base or no input is kept",
+          "[cli][output]") {
+  // `check DIR -o DIR/rank0.pt.trace.json` wrote the report over the rank's trace: the check
+  // saw the folder, not the files in it. A trace that is no input was replaced as well.
+  const std::string dir = scratchPath("output_job");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string rank0 = dir + "/rank0.pt.trace.json", rank1 = dir + "/rank1.pt.trace.json";
+  std::filesystem::copy_file(kTiny, rank0);
+  std::filesystem::copy_file(kTiny, rank1);
+  const std::string other = scratchPath("not_an_input.pt.trace.json");
+  std::filesystem::copy_file(kTiny, other, std::filesystem::copy_options::overwrite_existing);
+  const std::string original = readFile(kTiny);
+  const std::string input = "(refusing to overwrite an input)";
+  const std::string a_trace = ": is a trace (refusing to replace it)";
+  for (const auto& [args, said] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"check", "--no-config", "-o", rank0, dir}, input},
+           {{"summary", "-o", rank1, dir + "/*.json"}, input},
+           {{"check", "--no-config", "-o", rank1, kTiny, "--compare", dir}, input},
+           {{"diff", dir, dir, "-o", rank0}, input},
+           {{"diff", kTiny, kTiny, "-o", other}, a_trace},
+           {{"check", "--no-config", "--write-baseline", other, kTiny}, a_trace}}) {
+    CAPTURE(args);
+    const RunResult r = runSteplint(args);
+    CHECK(r.exit_code == 2);
+    REQUIRE(r.errLines().size() == 1);
+    CHECK(r.errLines()[0].find(said) != std::string::npos);
+    CHECK(readFile(rank0) == original);
+    CHECK(readFile(rank1) == original);
+    CHECK(readFile(other) == original);
+  }
+}
+
 TEST_CASE(
     "outputs: -o naming --baseline or --config is refused, --write-baseline may update --baseline (#12)",
     "[cli][output]") {

@@ -1,5 +1,7 @@
 #include "screenshot.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QSet>
 #include <QTemporaryDir>
 #include <catch2/catch.hpp>
@@ -78,4 +80,30 @@ TEST_CASE("screenshot: a bad file exits 2 with a message, a small trace renders"
   CHECK(size == QSize(1600, 1000));
   CHECK_FALSE(gui::parseSize(QStringLiteral("big"), size));
   CHECK_FALSE(gui::parseSize(QStringLiteral("10x10"), size));
+}
+
+TEST_CASE("screenshot: a trace named as the picture is kept whole") {
+  // `steplint-gui t2.json --screenshot t.json` truncated t.json to nothing: QImage::save opened
+  // it before finding no encoder for ".json".
+  QTemporaryDir dir;
+  const QString trace = QString::fromStdString(test::testDataPath("cli/tiny_steps.json"));
+  const QString copy = dir.filePath(QStringLiteral("t.json"));
+  const QString as_png = dir.filePath(QStringLiteral("t.png"));
+  REQUIRE(QFile::copy(trace, copy));
+  REQUIRE(QFile::copy(trace, as_png));
+  const qint64 size = QFileInfo(copy).size();
+  gui::ScreenshotOptions options;
+  options.trace = trace;
+  QString message;
+  options.output = copy;
+  CHECK(gui::runScreenshot(options, message) == 2);
+  CHECK(message == copy + QStringLiteral(": not an image file name; name the screenshot .png"));
+  options.output = as_png;
+  CHECK(gui::runScreenshot(options, message) == 2);
+  CHECK(message == as_png + QStringLiteral(": is a trace (refusing to replace it)"));
+  CHECK(QFileInfo(copy).size() == size);
+  CHECK(QFileInfo(as_png).size() == size);
+  options.output = dir.filePath(QStringLiteral("new.png"));
+  CHECK(gui::runScreenshot(options, message) == 0);
+  CHECK(QFileInfo(options.output).size() > 0);
 }

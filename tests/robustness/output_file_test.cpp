@@ -136,4 +136,33 @@ TEST_CASE("output file: an output that is an input is refused, whatever its spel
   CHECK(trace::checkOutputPath("/dev/null", {input, "/dev/null"}).empty());
 }
 
+TEST_CASE("output file: an existing trace is never replaced, an earlier report is",
+          "[robustness][output]") {
+  // `diff a.json b.json -o c.json` with c.json a third trace, or a rank of a job whose folder
+  // was not an input, replaced the recording with a report.
+  TempDir dir;
+  const std::string refusal = "is a trace (refusing to replace it)";
+  const std::string kineto =
+      dir.write("rank1.pt.trace.json", R"({"schemaVersion": 1, "traceEvents": [{"ph": "X"}]})");
+  CHECK(trace::checkOutputPath(kineto, {}) == refusal);
+  // Metadata first, its events later: the key still tells.
+  CHECK(trace::checkOutputPath(dir.write("late.json", R"({"trace_id": "x", "traceEvents": []})"),
+                               {}) == refusal);
+  CHECK(trace::checkOutputPath(
+            dir.write("legacy.json",
+                      R"([{"name": "aten::mm", "ph": "X", "ts": 1, "dur": 2, "tid": 1}])"),
+            {}) == refusal);
+  const std::string gz = dir.write("t.json.gz", std::string("\x1f\x8b\x08\x00", 4) + "data");
+  CHECK(trace::checkOutputPath(gz, {}) == refusal);
+  // Reports steplint wrote before are replaced: one summary, several, a check report, text.
+  CHECK(trace::checkOutputPath(
+            dir.write("summary.json", R"({"schema": "steplint.summary/1", "steps": []})"), {})
+            .empty());
+  CHECK(trace::checkOutputPath(
+            dir.write("summaries.json", R"([{"schema": "steplint.summary/1", "name": "ph"}])"), {})
+            .empty());
+  CHECK(trace::checkOutputPath(dir.write("report.txt", "SL101 [warning] \"ph\": x"), {}).empty());
+  CHECK(trace::checkOutputPath(dir.write("empty.json", ""), {}).empty());
+}
+
 }  // namespace steplint::test

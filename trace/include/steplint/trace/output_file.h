@@ -17,11 +17,14 @@
 
 namespace steplint::trace {
 
-/// Checks before any work is done that `path` may be written: not a directory, and not the
-/// same file (device and inode, so other spellings and hard links count; for a path that does
-/// not exist yet, the same absolute path) as any of `inputs`.
+/// Checks before any work is done that `path` may be written: not a directory, not the same
+/// file (device and inode, so other spellings and hard links count; for a path that does not
+/// exist yet, the same absolute path) as any of `inputs`, and not an existing trace (gzip, a
+/// trace's keys, the legacy array of events), input or not. Callers pass what a folder or glob
+/// expands to among `inputs`: the check cannot see inside a folder.
 /// Returns "" or one phrase without the path: "is a directory", "is the same file as the
-/// input t.json (refusing to overwrite an input)".
+/// input t.json (refusing to overwrite an input)", "is a trace (refusing to replace it with a
+/// report)".
 std::string checkOutputPath(const std::string& path, const std::vector<std::string>& inputs);
 
 /// Writes `contents` to `path` as described above. Returns "" or one phrase without the path:
