@@ -12,6 +12,7 @@ set(STEPLINT_COLLECTOR_CORE_SOURCES
   src/api.cpp
   src/process_hooks.cpp
   src/memory_probe.cpp
+  src/output_path.cpp
   src/recorder.cpp
   src/recorder_fork.cpp
   src/recorder_steps.cpp

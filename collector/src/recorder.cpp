@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "config.h"
+#include "output_path.h"
 #include "process_info.h"
 #include "recorder_state.h"
 #include "schedule.h"
@@ -102,24 +103,14 @@ class Session {
     std::error_code ec;
     auto parent = std::filesystem::path(config_.output_path).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-    if (!takenByAnotherProcess() && writer_.open(config_.output_path, error)) return true;
-    if (!takenByAnotherProcess() && !writer_.openFailedInUse()) return false;
+    const bool users_file = namesUsersFile(config_);
+    const bool taken = users_file || takenByAnotherProcess(config_);
+    if (!taken && writer_.open(config_.output_path, error)) return true;
+    if (!taken && !writer_.openFailedInUse()) return false;
     // Another process of the same run (an mp.spawn worker, a second script of a shell
-    // pipeline) writes or wrote this path: this process gets a file of its own.
-    const std::string tag = trace::pidTag(static_cast<int64_t>(getpid()));
-    config_.output_path = trace::processTracePath(config_.output_path, tag);
-    if (!config_.trace_name.empty())
-      config_.trace_name = trace::processTracePath(config_.trace_name, tag);
+    // pipeline) writes or wrote this path, or it is the user's file: a file of its own.
+    moveBeside(config_, users_file, warnings_);
     return writer_.open(config_.output_path, error);
-  }
-
-  /// Under `steplint record` (trace_name set) the output is a placeholder that record created
-  /// empty: a non-empty one is the finished trace of another process of the run. Elsewhere an
-  /// existing trace is an older run's and is replaced, as before.
-  bool takenByAnotherProcess() const {
-    std::error_code ec;
-    return !config_.trace_name.empty() && std::filesystem::file_size(config_.output_path, ec) > 0 &&
-           !ec;
   }
 
   void start() {

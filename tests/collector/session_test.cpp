@@ -1,6 +1,9 @@
 // A whole session through the public C API and recorder.h, read back with the importer.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <thread>
 
@@ -9,6 +12,7 @@
 #include "recorder.h"
 #include "session.h"
 #include "steplint/collector.h"
+#include "steplint/trace/kineto_writer.h"
 
 namespace sc = steplint::collector;
 using steplint::test::eventsNamed;
@@ -196,4 +200,31 @@ TEST_CASE("session: an unwritable output fails to start with code 2") {
   CHECK(steplint_start("/proc/steplint-test/t.json") == 2);
   CHECK(sc::startSession(testConfig("/proc/steplint-test/t.json")) == sc::StartResult::kFailed);
   CHECK(steplint_is_recording() == 0);
+}
+
+TEST_CASE(
+    "session: a path naming the user's own file records beside it, an old trace is replaced") {
+  // STEPLINT_OUTPUT=train.py (or Session{"config.yaml"}) replaced the script with the trace.
+  ScratchDir dir;
+  const std::string script = dir.file("train.py");
+  std::ofstream(script) << "print('training')\n";
+  REQUIRE(sc::startSession(testConfig(script)) == sc::StartResult::kStarted);
+  std::string written;
+  REQUIRE(sc::stopSession(&written));
+  CHECK(written == script + ".pid" + std::to_string(getpid()) + ".pt.trace.json");
+  std::ifstream in(script);
+  CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == "print('training')\n");
+  steplint::trace::TraceModel m;
+  REQUIRE(steplint::test::importFile(written, m).ok());
+  CHECK(extraValue(m, "steplint_warnings").find(script + " is not a trace: kept") !=
+        std::string::npos);
+
+  // An earlier trace at the path is the user's previous run: replaced, as before.
+  REQUIRE(sc::startSession(testConfig(written)) == sc::StartResult::kStarted);
+  std::string again;
+  REQUIRE(sc::stopSession(&again));
+  CHECK(again == written);
+  CHECK_FALSE(steplint::trace::mayReplaceWithTrace(script));
+  CHECK(steplint::trace::mayReplaceWithTrace(written));
+  CHECK(steplint::trace::mayReplaceWithTrace(dir.file("absent.json")));
 }
