@@ -13,8 +13,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "steplint/trace/peek.h"
 #include "steplint/trace/trace_file_names.h"
+#include "steplint/trace/trace_head.h"
 
 namespace steplint::cli {
 namespace {
@@ -49,12 +49,9 @@ std::string moveOver(const std::string& from, const std::string& to) {
 }
 
 /// Whether a run may replace the regular file at `path`: an empty file, or one that starts as a
-/// trace does (a trace's first key, or a JSON array: the legacy profiler's form), gzipped or
-/// not. Anything else (the trainer's script, a config, a summary) is the user's, not ours.
-bool replaceable(const std::string& path) {
-  const trace::FilePeek peek = trace::peekFile(path, 4096);
-  return peek.size == 0 || peek.trace_key_first || peek.first_char == '[';
-}
+/// trace does (trace_head.h). Anything else (the trainer's script, a config, a summary) is the
+/// user's, not ours.
+bool replaceable(const std::string& path) { return trace::mayReplaceWithTrace(path); }
 
 constexpr std::string_view kPartialSuffix = ".partial";
 

@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <system_error>
 
-#include "steplint/trace/kineto_writer.h"
 #include "steplint/trace/trace_file_names.h"
+#include "steplint/trace/trace_head.h"
 
 namespace steplint::collector {
 

@@ -12,7 +12,7 @@
 #include "recorder.h"
 #include "session.h"
 #include "steplint/collector.h"
-#include "steplint/trace/kineto_writer.h"
+#include "steplint/trace/trace_head.h"
 
 namespace sc = steplint::collector;
 using steplint::test::eventsNamed;

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string_view>
 
-#include "steplint/trace/peek.h"
+#include "steplint/trace/trace_head.h"
 
 namespace steplint::trace {
 namespace {
@@ -86,31 +86,6 @@ std::string writeReplacing(const std::string& path, std::string_view contents,
   return problem;
 }
 
-// Whether `text` has `key` as an object key: a quote-delimited name followed by a colon (inside
-// a JSON string the quotes would be escaped).
-bool hasKey(std::string_view text, std::string_view key) {
-  for (size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1)) {
-    size_t i = at + key.size();
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t')) ++i;
-    if (i < text.size() && text[i] == ':') return true;
-  }
-  return false;
-}
-
-// A trace that is no input of this run (a rank in another folder, a trace named by mistake):
-// replacing it with a report loses a recording that may not be repeatable. Its first bytes
-// tell: gzip (no report is written compressed), a trace's first key or its event array, or a
-// JSON array whose first element is an event (the legacy profiler's form, with "ph").
-bool holdsTrace(const std::string& path) {
-  constexpr size_t kHead = 4096;
-  const FilePeek peek = peekFile(path, kHead);
-  if (peek.gzip || peek.trace_key_first) return true;
-  std::string head;
-  bool whole = false;
-  if (!readTextHead(path, kHead, head, whole)) return false;
-  return hasKey(head, "\"traceEvents\"") || (peek.first_char == '[' && hasKey(head, "\"ph\""));
-}
-
 }  // namespace
 
 std::string checkOutputPath(const std::string& path, const std::vector<std::string>& inputs) {
@@ -132,7 +107,9 @@ std::string checkOutputPath(const std::string& path, const std::vector<std::stri
     if (::stat(input.c_str(), &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino)
       return "is the same file as the input " + input + " (refusing to overwrite an input)";
   }
-  if (holdsTrace(path)) return "is a trace (refusing to replace it)";
+  // A trace that is no input of this run (a rank in another folder, a trace named by mistake):
+  // replacing it with a report loses a recording that may not be repeatable.
+  if (fileLooksLikeTrace(path)) return "is a trace (refusing to replace it)";
   return {};
 }
 

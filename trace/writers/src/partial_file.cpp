@@ -8,9 +8,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <string_view>
-
-#include "steplint/trace/kineto_writer.h"
 
 namespace steplint::trace {
 namespace {
@@ -66,28 +63,6 @@ std::string notRegularFileProblem(const std::string& path) {
                                              : std::string();
   }
   return S_ISREG(st.st_mode) ? std::string() : path + " exists and is not a regular file";
-}
-
-bool mayReplaceWithTrace(const std::string& path) {
-  // Devices, FIFOs and directories are refused by open() with their own reason.
-  struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return true;
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return true;  // nothing there (or unreadable: open() for writing will say)
-  char head[4096];
-  ssize_t n;
-  do {
-    n = ::read(fd, head, sizeof head);
-  } while (n < 0 && errno == EINTR);
-  ::close(fd);
-  if (n <= 0) return true;
-  const std::string_view text(head, static_cast<size_t>(n));
-  if (text.size() >= 2 && text[0] == '\x1f' && text[1] == '\x8b') return true;  // gzip
-  const size_t first = text.find_first_not_of(" \t\r\n");
-  if (first == std::string_view::npos) return true;
-  if (text[first] == '[') return true;  // the legacy profiler's array form
-  return text[first] == '{' && (text.find("\"schemaVersion\"") != std::string_view::npos ||
-                                text.find("\"traceEvents\"") != std::string_view::npos);
 }
 
 PartialFile::~PartialFile() { close(); }

@@ -127,11 +127,6 @@ class KinetoJsonWriter {
   std::unique_ptr<Impl> impl_;
 };
 
-/// Whether a finished trace may take the place of what is at `path`: nothing, an empty file, or
-/// a file whose first bytes are a trace's (gzip, a JSON array, an object with a trace's first
-/// keys). Anything else (the trainer's script or config named by mistake) is the user's.
-bool mayReplaceWithTrace(const std::string& path);
-
 /// Adds the top-level key `key` (value: raw JSON text) to a trace that a KinetoJsonWriter
 /// finished, plain or gzip: for a fact known only after the trace was closed (the collector's
 /// steplint_stopped_early). Rewrites it through "<path>.partial" and renames it back, so the
