@@ -227,4 +227,9 @@ TEST_CASE(
   CHECK_FALSE(steplint::trace::mayReplaceWithTrace(script));
   CHECK(steplint::trace::mayReplaceWithTrace(written));
   CHECK(steplint::trace::mayReplaceWithTrace(dir.file("absent.json")));
+  // gzip: a trace by its name only; a tarball is the user's.
+  for (const char* name : {"old.pt.trace.json.gz", "backup.tar.gz"})
+    std::ofstream(dir.file(name)) << std::string("\x1f\x8b\x08\x00", 4) << "data";
+  CHECK(steplint::trace::mayReplaceWithTrace(dir.file("old.pt.trace.json.gz")));
+  CHECK_FALSE(steplint::trace::mayReplaceWithTrace(dir.file("backup.tar.gz")));
 }

@@ -39,30 +39,41 @@ inline bool looksLikeTraceHead(std::string_view head) {
   return head[first] == '[' && hasJsonKey(head, "\"ph\"");
 }
 
-/// Whether the regular file at `path` starts as a trace (looksLikeTraceHead of its first 4 KiB);
-/// false for an empty file, one that cannot be read, and anything but a regular file (a FIFO is
-/// not read: that would take a writer's bytes).
-inline bool fileLooksLikeTrace(const std::string& path) {
+/// The first bytes of the regular file at `path` ("" for an empty file, one that cannot be read,
+/// and anything but a regular file: a FIFO is not read, that would take a writer's bytes).
+inline std::string fileHead(const std::string& path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return {};
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return false;
+  if (fd < 0) return {};
   char head[4096];
   ssize_t n;
   do {
     n = ::read(fd, head, sizeof head);
   } while (n < 0 && errno == EINTR);
   ::close(fd);
-  return n > 0 && looksLikeTraceHead(std::string_view(head, static_cast<size_t>(n)));
+  return n > 0 ? std::string(head, static_cast<size_t>(n)) : std::string();
+}
+
+/// Whether the regular file at `path` starts as a trace (looksLikeTraceHead).
+inline bool fileLooksLikeTrace(const std::string& path) {
+  return looksLikeTraceHead(fileHead(path));
 }
 
 /// Whether a finished trace may take the place of what is at `path`: nothing, an empty file, an
 /// earlier trace, or what is no regular file (writing refuses a device or a FIFO with its own
 /// reason). Anything else (the trainer's script or config named by mistake) is the user's.
+/// A gzip file is taken for a trace only by its name (`*.json.gz`): its text is not read here,
+/// and a `backup.tar.gz` is the user's.
 inline bool mayReplaceWithTrace(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return true;
-  return fileLooksLikeTrace(path);
+  const std::string head = fileHead(path);
+  constexpr std::string_view kGzipTrace = ".json.gz";
+  if (head.size() >= 2 && head[0] == '\x1f' && head[1] == '\x8b')
+    return path.size() > kGzipTrace.size() &&
+           path.compare(path.size() - kGzipTrace.size(), kGzipTrace.size(), kGzipTrace) == 0;
+  return looksLikeTraceHead(head);
 }
 
 }  // namespace steplint::trace
