@@ -18,8 +18,8 @@ namespace steplint::trace {
 inline bool hasJsonKey(std::string_view text, std::string_view key) {
   for (size_t at = text.find(key); at != std::string_view::npos; at = text.find(key, at + 1)) {
     size_t i = at + key.size();
-    while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' ||
-                               text[i] == '\r'))
+    while (i < text.size() &&
+           (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' || text[i] == '\r'))
       ++i;
     if (i < text.size() && text[i] == ':') return true;
   }
