@@ -65,7 +65,10 @@ int main(int argc, char** argv) {
       QStringLiteral("name"));
   parser.addOptions({compare, screenshot, finding, size, overview, tab});
   parser.process(app);
-  const QStringList positional = parser.positionalArguments();
+  // A single-process run's log folder is its one trace (on either side of --compare too).
+  QStringList positional = parser.positionalArguments();
+  if (positional.size() <= 2)
+    for (QString& path : positional) path = steplint::gui::singleRunTrace(path);
 
   const bool comparing = parser.isSet(compare);
   if (comparing && positional.size() != 2) {

@@ -13,6 +13,7 @@
 #include "load_progress.h"
 #include "overview_page.h"
 #include "steplint/gui/event_search.h"
+#include "steplint/gui/job_inputs.h"
 #include "steplint/gui/selection_and_zoom.h"
 #include "steplint/gui/timeline_widget.h"
 #include "steplint/gui/trace_loader.h"
@@ -116,9 +117,12 @@ void MainWindow::connectLoader() {
           [this] { statusBar()->showMessage(tr("Loading cancelled"), 5000); });
 }
 
-void MainWindow::openFile(const QString& path) {
-  if (path.isEmpty()) return;
-  if (QFileInfo(path).isDir()) {  // a job's folder: the ranks view, in a window of its own
+void MainWindow::openFile(const QString& given) {
+  if (given.isEmpty()) return;
+  // A single-process run's log folder opens as its one trace; a job's folder in the ranks
+  // view, in a window of its own.
+  const QString path = singleRunTrace(given);
+  if (QFileInfo(path).isDir()) {
     openJobWindow({path});
     return;
   }

@@ -105,7 +105,7 @@ void MainWindow::chooseFile() {
 void MainWindow::chooseJobFolder() {
   const QString dir =
       QFileDialog::getExistingDirectory(this, tr("Open a job: the folder of its ranks' traces"));
-  if (!dir.isEmpty()) openJobWindow({dir});
+  openFile(dir);  // a single-process run's log folder opens as its trace
 }
 
 // BASE is the open trace when there is one: "compare this run with …".
@@ -129,7 +129,13 @@ void MainWindow::chooseJobComparison() {
   const QString next = QFileDialog::getExistingDirectory(
       this, tr("Compare with %1: choose NEW's folder").arg(QFileInfo(base).fileName()),
       QFileInfo(base).absolutePath());
-  if (!next.isEmpty()) openJobCompareWindow({base}, {next});
+  if (next.isEmpty()) return;
+  // Two single-process runs' folders: their two traces are compared, as `steplint diff` does.
+  const QString base_trace = singleRunTrace(base), new_trace = singleRunTrace(next);
+  if (base_trace != base && new_trace != next)
+    openCompareWindow(base_trace, new_trace);
+  else
+    openJobCompareWindow({base}, {next});
 }
 
 void MainWindow::addRecentFile(const QString& path) {
@@ -193,10 +199,10 @@ void MainWindow::dropEvent(QDropEvent* event) {
   QStringList paths;
   for (const QUrl& url : urls)
     if (url.isLocalFile()) paths << url.toLocalFile();
-  if (isJobInput(paths))
-    openJobWindow(paths);  // a folder or several ranks' traces
+  if (paths.size() > 1)
+    openJobWindow(paths);  // several ranks' traces
   else
-    openFile(paths.first());
+    openFile(paths.first());  // a trace, or a folder: a job's or a single run's
 }
 
 }  // namespace steplint::gui

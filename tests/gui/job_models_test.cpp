@@ -5,11 +5,13 @@
 #include "steplint/gui/job_models.h"
 
 #include <QAbstractItemModelTester>
+#include <QFile>
 #include <QTemporaryDir>
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "fixtures.h"
 #include "gui_test_jobs.h"
 #include "steplint/analyzer/job.h"
 #include "steplint/analyzer/rank_summary.h"
@@ -67,6 +69,27 @@ TEST_CASE("job inputs: a folder, a glob and several files are a job, one file is
   CHECK(none.files.isEmpty());
   REQUIRE(none.problems.size() == 1);
   CHECK(none.problems.first().contains(QStringLiteral("matches no file")));
+}
+
+TEST_CASE("job inputs: a single-process run's log folder stands for its one trace") {
+  // tensorboard_trace_handler's folder of a one-GPU run: opened (or compared) as a job, it said
+  // "no trace names its rank".
+  QTemporaryDir job_dir;
+  const QStringList ranks = test::writeJob(job_dir.path(), test::backwardStraggler());
+  CHECK(gui::singleRunTrace(job_dir.path()) == job_dir.path());  // a job stays a job
+  QTemporaryDir run_dir;
+  // No distributedInfo, no rank in the name (torch 1.13's export).
+  const QString plain =
+      QString::fromStdString(test::testDataPath("torch113/adam_single_no_wd.json.gz"));
+  const QString run = run_dir.filePath(QStringLiteral("host_7.1700000000000.pt.trace.json.gz"));
+  REQUIRE(QFile::copy(plain, run));
+  CHECK(gui::singleRunTrace(run_dir.path()) == run);
+  CHECK(gui::singleRunTrace(run) == run);  // a file is itself
+  // One rank of a job alone in a folder (its file name says rank 1): still a job's rank.
+  QTemporaryDir rank_dir;
+  const QString rank1 = rank_dir.filePath(QStringLiteral("rank1.pt.trace.json.gz"));
+  REQUIRE(QFile::copy(plain, rank1));
+  CHECK(gui::singleRunTrace(rank_dir.path()) == rank_dir.path());
 }
 
 TEST_CASE(

@@ -4,6 +4,9 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
+#include "steplint/analyzer/rank_summary.h"
+#include "steplint/trace/peek.h"
+
 namespace steplint::gui {
 namespace {
 
@@ -46,6 +49,17 @@ JobInputs expandJobInputs(const QStringList& paths) {
     }
   }
   return out;
+}
+
+QString singleRunTrace(const QString& path) {
+  if (!isJobInput({path})) return path;
+  const JobInputs inputs = expandJobInputs({path});
+  if (inputs.files.size() != 1) return path;
+  const std::string file = inputs.files.first().toStdString();
+  const trace::DistributedInfo info = trace::peekFile(file).distributed;
+  const bool ranked =
+      info.present && info.rank >= 0 ? info.world_size != 1 : analyzer::rankFromFileName(file) >= 0;
+  return ranked ? path : inputs.files.first();
 }
 
 }  // namespace steplint::gui

@@ -23,4 +23,10 @@ bool isJobInput(const QStringList& paths);
 /// missing file still gets the importer's message.
 JobInputs expandJobInputs(const QStringList& paths);
 
+/// The one trace of a single-process run's folder or pattern (tensorboard_trace_handler's log
+/// folder of a one-GPU run: one trace that names no rank, or a world of one), as `steplint
+/// diff` reads it; otherwise `path` unchanged. So such a folder opens as its trace, and two of
+/// them compare as two runs, not two jobs.
+QString singleRunTrace(const QString& path);
+
 }  // namespace steplint::gui
