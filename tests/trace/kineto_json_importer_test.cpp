@@ -368,6 +368,27 @@ TEST_CASE("legacy use_cuda array form: the CUDA functions row is GPU time, not h
   CHECK(r.model.stats.get(Stat::legacy_gpu_work_unwritten) == 1);
 }
 
+TEST_CASE("flow ids in quotes: digits read as the number, a long string id read once",
+          "[trace][import]") {
+  // A string id was unescaped twice into simdjson's string buffer (once as a quoted integer,
+  // once as a string), which holds each string once: an id that is most of its document
+  // overflowed it (fuzzer; the ASan suite catches a return of the bug).
+  const auto alone = importJson(R"({"traceEvents": [{"ph": "s", "id": ")" + std::string(3000, 'a') +
+                                    R"(", "pid": 1, "tid": 1, "ts": 2}]})",
+                                keepingFlows());
+  REQUIRE(alone.status.ok());
+  REQUIRE(alone.model.flows.size() == 1);
+  CHECK(alone.model.flows[0].id == ~uint64_t{0});  // hexadecimal past 64 bits: saturated
+  const auto r = importJson(R"({"traceEvents": [
+    {"ph": "s", "id": "42", "pid": 1, "tid": 1, "ts": 1, "cat": "ac2g", "name": "ac2g"},
+    {"ph": "s", "id": "1f", "pid": 1, "tid": 1, "ts": 3, "cat": "ac2g", "name": "ac2g"}]})",
+                            keepingFlows());
+  REQUIRE(r.status.ok());
+  REQUIRE(r.model.flows.size() == 2);
+  CHECK(r.model.flows[0].id == 42);    // digits: the number
+  CHECK(r.model.flows[1].id == 0x1f);  // letters: hexadecimal (Perfetto)
+}
+
 TEST_CASE("cpu_to_cuda flow starts are counted as unwritten GPU work, Kineto's flows are not",
           "[trace][import]") {
   // torch 1.9-1.13 without Kineto: a flow start per op that ran CUDA work, nothing else of it.

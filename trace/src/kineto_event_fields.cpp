@@ -94,8 +94,15 @@ bool readInt(od::value& v, int64_t& out, bool& overflow) {
   od::json_type type;
   if (v.type().get(type)) return false;
   if (type == od::json_type::string) {
-    std::string_view s;
-    return !v.get_string().get(s) && parseInteger(s, out);
+    // Digits in quotes, read from the raw token: get_string here and again by a caller that
+    // then reads the value as a string (readFlowId) unescaped it twice into simdjson's string
+    // buffer, which holds each string once: a long string id overflowed it (found by the
+    // fuzzer). An escape cannot be part of a plain integer.
+    const std::string_view token = v.raw_json_token();
+    const size_t close = token.rfind('"');
+    if (token.empty() || token[0] != '"' || close == 0 || close == std::string_view::npos)
+      return false;
+    return parseInteger(token.substr(1, close - 1), out);
   }
   if (type != od::json_type::number) return false;
   od::number_type nt;
