@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "steplint/analyzer/rank_summary.h"
+#include "steplint/trace/peek.h"
+
 namespace steplint::cli {
 namespace {
 
@@ -95,10 +98,26 @@ TraceInputs expandTraceInputs(const std::vector<std::string>& arguments) {
   return inputs;
 }
 
+namespace {
+
+// A folder's JSON file that the job reader would skip as another document (not a trace, not a
+// rank summary): a report an earlier `check DIR --format json -o DIR/report.json` wrote, which
+// the same command may replace.
+bool skippedDocument(const std::string& path) {
+  const trace::FilePeek peek = trace::peekFile(path);
+  if (!peek.mayBeOtherJson()) return false;
+  analyzer::RankSummary summary;
+  std::string problem;
+  return !analyzer::readRankSummaryFile(path, peek, summary, problem) && problem.empty();
+}
+
+}  // namespace
+
 std::vector<std::string> withExpandedInputs(const std::vector<std::string>& arguments) {
   std::vector<std::string> out = arguments;
   const TraceInputs expanded = expandTraceInputs(arguments);
-  out.insert(out.end(), expanded.files.begin(), expanded.files.end());
+  for (const std::string& file : expanded.files)
+    if (expanded.expanded.count(file) == 0 || !skippedDocument(file)) out.push_back(file);
   return out;
 }
 

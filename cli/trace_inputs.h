@@ -24,7 +24,9 @@ bool looksLikeTraceName(const std::string& file_name);
 TraceInputs expandTraceInputs(const std::vector<std::string>& arguments);
 
 /// `arguments` and the files their folders and globs expand to: what an output file must not
-/// replace (trace::checkOutputPath cannot see inside a folder).
+/// replace (trace::checkOutputPath cannot see inside a folder). A folder's JSON file that is
+/// neither a trace nor a rank summary (an earlier report) is left out: reading the folder skips
+/// it, and the command may replace it.
 std::vector<std::string> withExpandedInputs(const std::vector<std::string>& arguments);
 
 }  // namespace steplint::cli

@@ -289,6 +289,21 @@ TEST_CASE("outputs: a trace in an input folder, a --compare base or no input is 
     CHECK(readFile(rank1) == original);
     CHECK(readFile(other) == original);
   }
+  // A report written into the folder before is no input: the next run replaces it. A rank
+  // summary there is one, and is kept.
+  const std::string report = dir + "/report.json";
+  for (int run = 0; run < 2; ++run) {
+    const RunResult r =
+        runSteplint({"check", "--no-config", "--format", "json", "-o", report, dir});
+    INFO(r.err);
+    CHECK(r.exit_code != 2);
+  }
+  CHECK(readFile(report).find("\"rules\"") != std::string::npos);
+  const std::string summary = dir + "/rank2.summary.json";
+  REQUIRE(runSteplint({"summary", "--format", "json", "-o", summary, rank0}).exit_code == 0);
+  const RunResult over_summary = runSteplint({"check", "--no-config", "-o", summary, dir});
+  CHECK(over_summary.exit_code == 2);
+  CHECK(over_summary.err.find("(refusing to overwrite an input)") != std::string::npos);
 }
 
 TEST_CASE(
