@@ -257,16 +257,14 @@ bool CheckCommand::writeReport(const analyzer::LintReport& report) const {
 bool CheckCommand::checkOutputs() const {
   // Checked before any trace is read: refusing after minutes of analysis helps nobody, and
   // writing the report over its own trace (`-o t.json t.json`) would destroy the input.
-  std::vector<std::string> inputs = withExpandedInputs(traces_);
-  if (!config_path_.empty()) inputs.push_back(config_path_);
-  const std::vector<std::string> bases = withExpandedInputs(compare_paths_);
-  inputs.insert(inputs.end(), bases.begin(), bases.end());
-  // --write-baseline may name the --baseline file: that is how a baseline is updated.
-  std::vector<std::string> report_inputs = inputs;
-  if (!baseline_path_.empty()) report_inputs.push_back(baseline_path_);
   for (const std::string* output : {&output_path_, &write_baseline_path_}) {
     if (output->empty()) continue;
-    const std::vector<std::string>& guarded = output == &output_path_ ? report_inputs : inputs;
+    std::vector<std::string> guarded = withExpandedInputs(traces_, *output);
+    if (!config_path_.empty()) guarded.push_back(config_path_);
+    const std::vector<std::string> bases = withExpandedInputs(compare_paths_, *output);
+    guarded.insert(guarded.end(), bases.begin(), bases.end());
+    // --write-baseline may name the --baseline file: that is how a baseline is updated.
+    if (output == &output_path_ && !baseline_path_.empty()) guarded.push_back(baseline_path_);
     if (std::string problem = trace::checkOutputPath(*output, guarded); !problem.empty()) {
       printError(*output + ": " + problem);
       return false;

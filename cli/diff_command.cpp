@@ -181,7 +181,7 @@ int DiffCommand::run() {
   const bool jobs = resolveSides();
   // Before any import: `-o new.json base.json new.json` would replace a trace with the diff.
   if (!output_path_.empty()) {
-    std::vector<std::string> inputs = withExpandedInputs({base_path_, new_path_});
+    std::vector<std::string> inputs = withExpandedInputs({base_path_, new_path_}, output_path_);
     if (!config_path_.empty()) inputs.push_back(config_path_);
     if (std::string problem = trace::checkOutputPath(output_path_, inputs); !problem.empty()) {
       printError(output_path_ + ": " + problem);

@@ -48,11 +48,6 @@ std::string moveOver(const std::string& from, const std::string& to) {
   return {};
 }
 
-/// Whether a run may replace the regular file at `path`: an empty file, or one that starts as a
-/// trace does (trace_head.h). Anything else (the trainer's script, a config, a summary) is the
-/// user's, not ours.
-bool replaceable(const std::string& path) { return trace::mayReplaceWithTrace(path); }
-
 constexpr std::string_view kPartialSuffix = ".partial";
 
 bool endsWith(std::string_view text, std::string_view end) {
@@ -106,7 +101,7 @@ bool TraceStaging::reserve(const std::string& output, std::string* error) {
         output + " exists and is not a regular file; steplint record writes only regular files";
     return false;
   }
-  if (kindAt(output_) == Kind::kRegular && !replaceable(output_)) {
+  if (kindAt(output_) == Kind::kRegular && !trace::mayReplaceWithTrace(output_)) {
     *error = output +
              " exists and is not a trace; steplint record replaces only an earlier trace: "
              "choose another -o, or remove the file";

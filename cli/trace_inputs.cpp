@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <system_error>
 
 #include "steplint/analyzer/rank_summary.h"
 #include "steplint/trace/peek.h"
@@ -113,11 +114,18 @@ bool skippedDocument(const std::string& path) {
 
 }  // namespace
 
-std::vector<std::string> withExpandedInputs(const std::vector<std::string>& arguments) {
+std::vector<std::string> withExpandedInputs(const std::vector<std::string>& arguments,
+                                            const std::string& output) {
   std::vector<std::string> out = arguments;
   const TraceInputs expanded = expandTraceInputs(arguments);
-  for (const std::string& file : expanded.files)
-    if (expanded.expanded.count(file) == 0 || !skippedDocument(file)) out.push_back(file);
+  for (const std::string& file : expanded.files) {
+    // Only the file the output would replace is read: a folder of a thousand ranks is listed,
+    // not peeked.
+    std::error_code ec;
+    const bool is_output =
+        expanded.expanded.count(file) > 0 && std::filesystem::equivalent(file, output, ec) && !ec;
+    if (!is_output || !skippedDocument(file)) out.push_back(file);
+  }
   return out;
 }
 

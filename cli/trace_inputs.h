@@ -23,10 +23,11 @@ bool looksLikeTraceName(const std::string& file_name);
 /// file still gets the importer's error.
 TraceInputs expandTraceInputs(const std::vector<std::string>& arguments);
 
-/// `arguments` and the files their folders and globs expand to: what an output file must not
-/// replace (trace::checkOutputPath cannot see inside a folder). A folder's JSON file that is
-/// neither a trace nor a rank summary (an earlier report) is left out: reading the folder skips
-/// it, and the command may replace it.
-std::vector<std::string> withExpandedInputs(const std::vector<std::string>& arguments);
+/// `arguments` and the files their folders and globs expand to: what `output` must not replace
+/// (trace::checkOutputPath cannot see inside a folder). When `output` is a folder's JSON file
+/// that is neither a trace nor a rank summary (an earlier report), it is left out: reading the
+/// folder skips it, and the command may replace it.
+std::vector<std::string> withExpandedInputs(const std::vector<std::string>& arguments,
+                                            const std::string& output);
 
 }  // namespace steplint::cli

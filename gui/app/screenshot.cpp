@@ -137,8 +137,13 @@ namespace {
 // Before anything is loaded: the picture's file is one Qt can encode by its name, and neither
 // an input nor another trace (QImage::save truncated "t.json" to nothing before failing to
 // encode it; output_file.h).
+// The image format a file name asks for: its suffix, as Qt's writers name formats.
+QByteArray imageFormat(const QString& path) {
+  return QFileInfo(path).suffix().toLower().toLatin1();
+}
+
 bool checkScreenshotPath(const ScreenshotOptions& options, QString& error) {
-  const QByteArray format = QFileInfo(options.output).suffix().toLower().toLatin1();
+  const QByteArray format = imageFormat(options.output);
   if (format.isEmpty() || !QImageWriter::supportedImageFormats().contains(format)) {
     error =
         QStringLiteral("%1: not an image file name; name the screenshot .png").arg(options.output);
@@ -158,9 +163,7 @@ bool writeImage(const QImage& image, const QString& path) {
   QByteArray bytes;
   QBuffer buffer(&bytes);
   buffer.open(QIODevice::WriteOnly);
-  if (image.isNull() ||
-      !image.save(&buffer, QFileInfo(path).suffix().toLower().toLatin1().constData()))
-    return false;
+  if (image.isNull() || !image.save(&buffer, imageFormat(path).constData())) return false;
   return trace::writeOutputFile(
              path.toStdString(),
              std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())))

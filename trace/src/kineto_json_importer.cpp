@@ -450,12 +450,13 @@ ImportStatus ChromeJsonImport::run() {
     if (first_element != '{')
       return {ImportError::kNotATrace, "a JSON array whose elements are not event objects"};
     // A metadata row or a flow still names a row: such an array is a trace, if an empty one.
-    const uint64_t missing = model_.stats.get(Stat::event_missing_field);
-    if (model_.tracks.empty() && merger_.metaRows() == 0)
+    if (model_.tracks.empty() && merger_.metaRows() == 0) {
+      const uint64_t missing = model_.stats.get(Stat::event_missing_field);
       return {ImportError::kNotATrace,
               "a JSON array of objects none of which is a trace event" +
                   (missing > 0 ? ": " + std::to_string(missing) + " without a usable ph, ts or dur"
                                : std::string())};
+    }
   }
   return status;
 }

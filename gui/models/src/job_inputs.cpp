@@ -4,6 +4,7 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 
+#include "steplint/analyzer/job.h"
 #include "steplint/analyzer/rank_summary.h"
 #include "steplint/trace/peek.h"
 
@@ -55,11 +56,11 @@ QString singleRunTrace(const QString& path) {
   if (!isJobInput({path})) return path;
   const JobInputs inputs = expandJobInputs({path});
   if (inputs.files.size() != 1) return path;
+  // Who the trace is, as the CLI's job reader judges it from the first bytes (job.h).
   const std::string file = inputs.files.first().toStdString();
-  const trace::DistributedInfo info = trace::peekFile(file).distributed;
-  const bool ranked =
-      info.present && info.rank >= 0 ? info.world_size != 1 : analyzer::rankFromFileName(file) >= 0;
-  return ranked ? path : inputs.files.first();
+  analyzer::RankSummary who;
+  analyzer::setRankIdentity(trace::peekFile(file).distributed, file, who);
+  return analyzer::notARankReason(who).empty() ? path : inputs.files.first();
 }
 
 }  // namespace steplint::gui

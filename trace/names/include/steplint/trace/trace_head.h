@@ -30,8 +30,12 @@ inline bool hasJsonKey(std::string_view text, std::string_view key) {
 /// trace's keys (`schemaVersion` first in Kineto's, `traceEvents`), or a JSON array of events
 /// (the legacy profiler's form: a `"ph"` key). A report (`summary --format json`, SARIF, text)
 /// is none of them.
+inline bool isGzipHead(std::string_view head) {
+  return head.size() >= 2 && head[0] == '\x1f' && head[1] == '\x8b';
+}
+
 inline bool looksLikeTraceHead(std::string_view head) {
-  if (head.size() >= 2 && head[0] == '\x1f' && head[1] == '\x8b') return true;
+  if (isGzipHead(head)) return true;
   const size_t first = head.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) return false;
   if (head[first] == '{')
@@ -68,9 +72,9 @@ inline bool fileLooksLikeTrace(const std::string& path) {
 inline bool mayReplaceWithTrace(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return true;
-  const std::string head = fileHead(path);
+  const std::string head = fileHead(path);  // "" when unreadable: then not a trace
   constexpr std::string_view kGzipTrace = ".json.gz";
-  if (head.size() >= 2 && head[0] == '\x1f' && head[1] == '\x8b')
+  if (isGzipHead(head))
     return path.size() > kGzipTrace.size() &&
            path.compare(path.size() - kGzipTrace.size(), kGzipTrace.size(), kGzipTrace) == 0;
   return looksLikeTraceHead(head);
