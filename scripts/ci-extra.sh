@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # CI's second half, after scripts/test.sh passed (.ci/run): the formatting of the lines the
 # change touches (scripts/check-format.sh), the importer-facing tests under ASan + UBSan, then
-# a short libFuzzer run over the seed corpus (docs/fuzzing.md). Exits non-zero on a
+# short libFuzzer runs of the three targets over their seed corpora (docs/fuzzing.md). Exits non-zero on a
 # formatting violation, any test failure, sanitizer report, or fuzzer crash, leak, timeout or
 # OOM.
 # Prints how long each step took; CI has 90 minutes on 2 cores for everything.
 #
 #   bash scripts/ci-extra.sh                        # all three steps
 #   STEPLINT_CI_EXTRA=asan bash scripts/ci-extra.sh # only some: format, asan, fuzz
-#   STEPLINT_FUZZ_SECONDS=600 bash scripts/ci-extra.sh
+#   STEPLINT_FUZZ_SECONDS=600 bash scripts/ci-extra.sh   # seconds per fuzz target
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -54,18 +54,26 @@ if [[ " $steps " == *" asan "* ]]; then
 fi
 
 if [[ " $steps " == *" fuzz "* ]]; then
-  # libFuzzer needs clang for the whole tree; only the importer and the fuzzer are built.
+  # libFuzzer needs clang for the whole tree; only the fuzzers and the libraries they test are
+  # built: the importer, then the analyses and rules on what it accepts, then the job side.
   timed "fuzz configure (clang)" env CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTEPLINT_BUILD_FUZZ=ON -DSTEPLINT_SANITIZE=ON \
     -DSTEPLINT_BUILD_TESTS=OFF -DSTEPLINT_BUILD_BENCH=OFF -DSTEPLINT_BUILD_SAMPLES=OFF -DSTEPLINT_BUILD_GUI=OFF \
     -DSTEPLINT_WITH_TORCH=OFF -DSTEPLINT_WITH_CUPTI=OFF -DSTEPLINT_WITH_NVTX=OFF
-  timed "fuzz build" cmake --build build-fuzz -j "$jobs" --target kineto_import_fuzzer
-  # New inputs go to the first directory (build-fuzz/corpus), so fuzz/corpus stays as in git.
-  # Findings land in build-fuzz/artifacts/ as crash-*, leak-*, timeout-* or oom-*: libFuzzer
-  # then exits non-zero, and so does this script. -timeout: no seed takes 1 s even under ASan.
-  mkdir -p build-fuzz/corpus build-fuzz/artifacts
-  timed "fuzz run (${fuzz_seconds} s)" build-fuzz/fuzz/kineto_import_fuzzer -dict=fuzz/dict \
-    -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix=build-fuzz/artifacts/ build-fuzz/corpus fuzz/corpus
+  timed "fuzz build" cmake --build build-fuzz -j "$jobs" \
+    --target kineto_import_fuzzer analysis_fuzzer job_fuzzer
+  # New inputs go to the first directory (build-fuzz/corpus-<target>), so the seeds in git stay
+  # as they are. Findings land in build-fuzz/artifacts/ as <target>-crash-*, -leak-*, -timeout-*
+  # or -oom-*: libFuzzer then exits non-zero, and so does this script. -timeout: no seed takes
+  # 1 s even under ASan.
+  fuzz_run() {  # target seed-dir dictionary
+    mkdir -p "build-fuzz/corpus-$1" build-fuzz/artifacts
+    timed "fuzz run $1 (${fuzz_seconds} s)" "build-fuzz/fuzz/$1" -dict="$3" \
+      -max_total_time="$fuzz_seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="build-fuzz/artifacts/$1-" "build-fuzz/corpus-$1" "$2"
+  }
+  fuzz_run kineto_import_fuzzer fuzz/corpus fuzz/dict
+  fuzz_run analysis_fuzzer fuzz/corpus_analysis fuzz/dict
+  fuzz_run job_fuzzer fuzz/corpus_job fuzz/job.dict
 fi
 echo "ci-extra: passed"

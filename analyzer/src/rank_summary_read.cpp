@@ -42,13 +42,16 @@ class Fields {
     if (o[key].get_bool().get(v)) fail(std::string(key) + " is not a boolean");
     return v;
   }
-  dom::array array(dom::object o, const char* key, size_t max) {
+  /// Calls visit(element) for each element of the array under `key`, unless it is missing, no
+  /// array or longer than `max` (a default dom::array has no document: never iterate one).
+  template <typename Visit>
+  void each(dom::object o, const char* key, size_t max, Visit&& visit) {
     dom::array v;
     if (o[key].get_array().get(v) || v.size() > max) {
       fail(std::string(key) + " is not an array of at most " + std::to_string(max));
-      return {};
+      return;
     }
-    return v;
+    for (dom::element e : v) visit(e);
   }
   dom::object object(dom::element e, const char* what) {
     dom::object v;
@@ -85,34 +88,34 @@ constexpr std::pair<const char*, std::string RankSummary::*> kRankTexts[] = {
 RankStep readStep(dom::object s, Fields& f) {
   RankStep step;
   for (const auto& [key, member] : kStepFields) step.*member = f.integer(s, key);
-  for (dom::element e : f.array(s, "collectives", kMaxPerStep)) {
+  f.each(s, "collectives", kMaxPerStep, [&](dom::element e) {
     const dom::object c = f.object(e, "a collective");
-    if (!f.problem().empty()) break;
+    if (!f.problem().empty()) return;
     step.collectives.push_back({f.text(c, "group"), f.integer(c, "index"), f.text(c, "name"),
                                 f.integer(c, "dur_ns"), f.optionalInteger(c, "seq"),
                                 f.optionalInteger(c, "nelems")});
-  }
-  for (dom::element e : f.array(s, "top_kernels", kMaxPerStep)) {
+  });
+  f.each(s, "top_kernels", kMaxPerStep, [&](dom::element e) {
     const dom::object k = f.object(e, "a kernel");
-    if (!f.problem().empty()) break;
+    if (!f.problem().empty()) return;
     step.top_kernels.push_back({f.text(k, "name"), f.integer(k, "ns")});
-  }
+  });
   return step;
 }
 
 void readGroups(dom::object j, Fields& f, RankSummary& r) {
   dom::element present;
   if (j["groups"].get(present)) return;  // files from before process groups were kept
-  for (dom::element e : f.array(j, "groups", kMaxPerStep)) {
+  f.each(j, "groups", kMaxPerStep, [&](dom::element e) {
     const dom::object g = f.object(e, "a group");
     if (!f.problem().empty()) return;
     ProcessGroup group{f.text(g, "name"), f.text(g, "description"), {}};
-    for (dom::element member : f.array(g, "ranks", kMaxPerStep)) {
+    f.each(g, "ranks", kMaxPerStep, [&](dom::element member) {
       int64_t rank = 0;
       if (!member.get_int64().get(rank)) group.ranks.push_back(rank);
-    }
+    });
     r.groups.push_back(std::move(group));
-  }
+  });
 }
 
 RankSummary readRank(dom::object j, Fields& f) {
@@ -122,15 +125,14 @@ RankSummary readRank(dom::object j, Fields& f) {
   r.world_size = f.integer(j, "world_size");
   r.rank_from_file_name = f.boolean(j, "rank_from_file_name");
   readGroups(j, f, r);
-  for (dom::element e : f.array(j, "steps", kMaxSteps)) {
+  f.each(j, "steps", kMaxSteps, [&](dom::element e) {
     const dom::object s = f.object(e, "a step");
-    if (!f.problem().empty()) break;
-    r.steps.push_back(readStep(s, f));
-  }
-  for (dom::element n : f.array(j, "notes", kMaxPerStep)) {
+    if (f.problem().empty()) r.steps.push_back(readStep(s, f));
+  });
+  f.each(j, "notes", kMaxPerStep, [&](dom::element n) {
     std::string_view note;
     if (!n.get_string().get(note)) r.notes.emplace_back(note);
-  }
+  });
   return r;
 }
 

@@ -127,22 +127,39 @@ int64_t firstStepStart(const TraceModel& model, const std::vector<Step>& steps,
   return prev_end;
 }
 
+// Each step counts from where the previous one ended (tb_plugin's rule), so no time is counted
+// twice. Host ranges overlap only in malformed or merged traces (ProfilerStep ranges on two
+// threads, two recordings in one file); notes say how many overlapped and which were emptied.
 void extendSteps(const TraceModel& model, std::vector<Step>& steps, const DeviceMatch& m,
                  std::vector<std::string>& notes) {
   int64_t prev_end = firstStepStart(model, steps, m);
+  int64_t prev_host_end = kNoTime;
+  size_t overlapping = 0;
+  std::vector<int64_t> emptied;
   for (size_t i = 0; i < steps.size(); ++i) {
     Step& s = steps[i];
+    if (s.host_start_ns < prev_host_end) ++overlapping;
+    prev_host_end = std::max(prev_host_end, s.host_end_ns);
     s.start_ns = std::max(prev_end, s.host_start_ns);
-    s.end_ns = m.max_end[i] == kNoTime ? std::max(s.host_end_ns, s.start_ns)
-                                       : std::max(s.host_end_ns, m.max_end[i]);
+    s.end_ns = m.max_end[i] == kNoTime ? s.host_end_ns : std::max(s.host_end_ns, m.max_end[i]);
     if (s.end_ns < s.start_ns) {
-      notes.push_back(
-          "step " + std::to_string(s.number) +
-          ": its GPU work and host range end before the previous step ends; counted as 0 ns");
+      emptied.push_back(s.number);
       s.end_ns = s.start_ns;
     }
     prev_end = s.end_ns;
   }
+  if (overlapping > 0)
+    notes.push_back(std::to_string(overlapping) +
+                    " ProfilerStep range(s) start before the previous one ends (another "
+                    "thread's ranges, or two recordings in one file?): each step counts from "
+                    "the previous step's end");
+  if (emptied.empty()) return;
+  std::string which;
+  for (size_t i = 0; i < emptied.size() && i < 3; ++i)
+    which += (i ? ", " : "") + std::to_string(emptied[i]);
+  notes.push_back(std::to_string(emptied.size()) + " step(s) (" + which +
+                  (emptied.size() > 3 ? ", ..." : "") +
+                  ") end, GPU work and host range, before the previous step ends: counted as 0 ns");
 }
 
 // TB-Q6: the last steps often lose kernels to the end of profiling; tb_plugin drops trailing
@@ -329,8 +346,10 @@ StepResult computeSteps(const TraceModel& model, const StepOptions& options) {
   }
   if (options.drop_incomplete_tail) dropTruncatedLastStep(model, result);
   const DeviceMatch match = matchDeviceOps(model, result.steps);
+  // Without device work too: host ranges on two threads (or two recordings in one file) may
+  // overlap, and a step counts from where the previous one ended, as tb_plugin's.
+  if (!result.steps.empty()) extendSteps(model, result.steps, match, result.notes);
   if (match.any) {
-    extendSteps(model, result.steps, match, result.notes);
     if (options.drop_incomplete_tail) dropTail(result);
   } else {
     if (model.events.end() !=

@@ -502,6 +502,33 @@ TEST_CASE("job: a rank summary survives JSON, and a corrupt one is an error") {
   CHECK(readBack(bad, untouched, problem) == RankSummaryRead::kBroken);
   CHECK(problem == "not a rank summary: a step is not an object");
 
+  // Every list missing, of another type or too long is an error, not a read through an empty
+  // simdjson array (that dereferenced no document: `summary DIR` crashed, found by job_fuzzer).
+  const std::vector<std::pair<nlohmann::json::json_pointer, nlohmann::json>> lists = {
+      {"/steps"_json_pointer, 5},
+      {"/notes"_json_pointer, "a note"},
+      {"/groups"_json_pointer, nlohmann::json::object()},
+      {"/groups/0/ranks"_json_pointer, nullptr},
+      {"/steps/0/collectives"_json_pointer, true},
+      {"/steps/0/top_kernels"_json_pointer, 1.5}};
+  for (const auto& [where, value] : lists) {
+    bad = j;
+    bad[where] = value;
+    problem.clear();
+    CHECK(readBack(bad, untouched, problem) == RankSummaryRead::kBroken);
+    CHECK(problem.find(" is not an array of at most ") != std::string::npos);
+    if (where == "/groups"_json_pointer) continue;  // optional: files from before groups
+    bad[where.parent_pointer()].erase(where.back());
+    problem.clear();
+    CHECK(readBack(bad, untouched, problem) == RankSummaryRead::kBroken);
+    CHECK(untouched.steps.empty());
+  }
+  bad = j;
+  bad["steps"] = nlohmann::json::array();
+  for (int i = 0; i <= 100'000; ++i) bad["steps"].push_back(0);
+  CHECK(readBack(bad, untouched, problem) == RankSummaryRead::kBroken);
+  CHECK(problem == "not a rank summary: steps is not an array of at most 100000");
+
   // Older files: no seq, nelems or groups.
   nlohmann::json old = j;
   old.erase("groups");

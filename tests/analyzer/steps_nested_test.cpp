@@ -76,11 +76,21 @@ TEST_CASE("copies, partial overlaps and other threads' ProfilerStep ranges are n
   t.finalize();
   const auto r = computeSteps(t.model, keepAll());
   CHECK(numbers(r) == std::vector<int64_t>{1, 3, 2});
-  REQUIRE(r.notes.size() == 1);
+  REQUIRE(r.notes.size() == 3);
   CHECK(r.notes[0].rfind(
             "malformed trace: 1 ProfilerStep range(s) repeat a step number (ProfilerStep#1 x2; "
             "1 exact copies)",
             0) == 0);
+  // The overlapping ranges count from #1's end: no microsecond twice.
+  CHECK(r.notes[1].rfind("2 ProfilerStep range(s) start before the previous one ends", 0) == 0);
+  CHECK(r.notes[2] ==
+        "1 step(s) (3) end, GPU work and host range, before the previous step ends: counted as "
+        "0 ns");
+  REQUIRE(r.steps.size() == 3);
+  CHECK(r.steps[0].duration_ns() == 100'000);
+  CHECK(r.steps[1].duration_ns() == 0);
+  CHECK(r.steps[2].start_ns == 100'000);  // #2 ran on to 150 µs
+  CHECK(r.steps[2].duration_ns() == 50'000);
 }
 
 TEST_CASE("torch 1.13: an evaluation profiler inside the training loop loses no iteration",
