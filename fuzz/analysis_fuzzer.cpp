@@ -54,6 +54,20 @@ void checkAddsUp(const Parts& parts, int64_t total) {
   if (sum != total || total < 0) __builtin_trap();
 }
 
+// A share is in [0, 1] and a percentage in [0, 100]; -1 says unknown.
+bool outside(double value, double top) {
+  return std::isnan(value) || (value != -1 && (value < 0 || value > top + 1e-9));
+}
+
+void checkGpus(const analyzer::TraceSummary& summary) {
+  for (const analyzer::GpuSummary& gpu : summary.gpus) {
+    if (gpu.kernel_busy_ns < 0 || gpu.kernel_busy_ns > gpu.window_ns) __builtin_trap();
+    if (outside(gpu.utilization, 1) || outside(gpu.sm_efficiency, 1) ||
+        outside(gpu.achieved_occupancy, 100) || outside(gpu.tensor_core_share, 1))
+      __builtin_trap();
+  }
+}
+
 void checkAccounting(const analyzer::TraceSummary& summary) {
   for (const analyzer::StepBreakdown& step : summary.breakdown.per_step)
     checkAddsUp(step.ns, step.total_ns);
@@ -96,6 +110,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   analyzer::TraceReport entry;
   entry.summary = analyzer::summarize(model, options);
   checkAccounting(entry.summary);
+  checkGpus(entry.summary);
   analyzer::LintConfig config;
   config.select = {"ALL"};
   entry.lint = analyzer::runLint(model, entry.summary, catalog.rules, config);
