@@ -134,8 +134,8 @@ void extendSteps(const TraceModel& model, std::vector<Step>& steps, const Device
                  std::vector<std::string>& notes) {
   int64_t prev_end = firstStepStart(model, steps, m);
   int64_t prev_host_end = kNoTime;
-  size_t overlapping = 0;
-  std::vector<int64_t> emptied;
+  size_t overlapping = 0, emptied = 0;
+  std::string which;  // the first emptied steps' numbers
   for (size_t i = 0; i < steps.size(); ++i) {
     Step& s = steps[i];
     if (s.host_start_ns < prev_host_end) ++overlapping;
@@ -143,7 +143,7 @@ void extendSteps(const TraceModel& model, std::vector<Step>& steps, const Device
     s.start_ns = std::max(prev_end, s.host_start_ns);
     s.end_ns = m.max_end[i] == kNoTime ? s.host_end_ns : std::max(s.host_end_ns, m.max_end[i]);
     if (s.end_ns < s.start_ns) {
-      emptied.push_back(s.number);
+      if (++emptied <= 3) which += (emptied > 1 ? ", " : "") + std::to_string(s.number);
       s.end_ns = s.start_ns;
     }
     prev_end = s.end_ns;
@@ -153,12 +153,8 @@ void extendSteps(const TraceModel& model, std::vector<Step>& steps, const Device
                     " ProfilerStep range(s) start before the previous one ends (another "
                     "thread's ranges, or two recordings in one file?): each step counts from "
                     "the previous step's end");
-  if (emptied.empty()) return;
-  std::string which;
-  for (size_t i = 0; i < emptied.size() && i < 3; ++i)
-    which += (i ? ", " : "") + std::to_string(emptied[i]);
-  notes.push_back(std::to_string(emptied.size()) + " step(s) (" + which +
-                  (emptied.size() > 3 ? ", ..." : "") +
+  if (emptied == 0) return;
+  notes.push_back(std::to_string(emptied) + " step(s) (" + which + (emptied > 3 ? ", ..." : "") +
                   ") end, GPU work and host range, before the previous step ends: counted as 0 ns");
 }
 

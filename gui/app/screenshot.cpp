@@ -134,14 +134,14 @@ QImage renderJobCompareWindow(std::shared_ptr<const LoadedJobComparison> compari
 
 namespace {
 
-// Before anything is loaded: the picture's file is one Qt can encode by its name, and neither
-// an input nor another trace (QImage::save truncated "t.json" to nothing before failing to
-// encode it; output_file.h).
 // The image format a file name asks for: its suffix, as Qt's writers name formats.
 QByteArray imageFormat(const QString& path) {
   return QFileInfo(path).suffix().toLower().toLatin1();
 }
 
+// Before anything is loaded: the picture's file is one Qt can encode by its name, and neither
+// an input nor another trace (QImage::save truncated "t.json" to nothing before failing to
+// encode it; output_file.h).
 bool checkScreenshotPath(const ScreenshotOptions& options, QString& error) {
   const QByteArray format = imageFormat(options.output);
   if (format.isEmpty() || !QImageWriter::supportedImageFormats().contains(format)) {

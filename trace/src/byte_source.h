@@ -67,10 +67,4 @@ std::unique_ptr<ByteSource> openPrefetchSource(std::unique_ptr<ByteSource> inner
 /// bytes read, fewer than `size` only at the end of the data.
 size_t readFully(ByteSource& source, char* dst, size_t size);
 
-/// True if the bytes start with the gzip magic number.
-inline bool looksGzipped(std::string_view head) {
-  return head.size() >= 2 && static_cast<unsigned char>(head[0]) == 0x1f &&
-         static_cast<unsigned char>(head[1]) == 0x8b;
-}
-
 }  // namespace steplint::trace

@@ -11,6 +11,7 @@
 #include "byte_source.h"
 #include "kineto_json_importer.h"
 #include "recorder_metadata.h"
+#include "steplint/trace/trace_head.h"
 
 namespace steplint::trace {
 namespace {
@@ -95,7 +96,7 @@ ImportStatus importTraceFile(const std::string& path, TraceModel& out,
   std::unique_ptr<ByteSource> source = openFileSource(std::move(file));
   std::string magic(2, '\0');
   magic.resize(readFully(*source, magic.data(), magic.size()));
-  const bool gzipped = looksGzipped(magic);
+  const bool gzipped = isGzipHead(magic);
   source = openPrefixedSource(std::move(magic), std::move(source));
   if (gzipped) source = openPrefetchSource(openGzipSource(std::move(source)));
   return importFrom(std::move(source), path, out, options);
@@ -104,7 +105,7 @@ ImportStatus importTraceFile(const std::string& path, TraceModel& out,
 ImportStatus importTraceBytes(std::string_view bytes, TraceModel& out, const ImportOptions& options,
                               std::string_view source_name) {
   std::unique_ptr<ByteSource> source = openMemorySource(bytes);
-  if (looksGzipped(bytes)) source = openGzipSource(std::move(source));
+  if (isGzipHead(bytes)) source = openGzipSource(std::move(source));
   return importFrom(std::move(source), std::string(source_name), out, options);
 }
 

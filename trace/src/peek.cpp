@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "byte_source.h"
+#include "steplint/trace/trace_head.h"
 #include "top_level.h"
 
 namespace steplint::trace {
@@ -98,7 +99,7 @@ std::unique_ptr<ByteSource> openText(const std::string& path, FilePeek& out) {
   std::unique_ptr<ByteSource> source = openFileSource(std::move(file));
   std::string magic(2, '\0');
   magic.resize(readFully(*source, magic.data(), magic.size()));
-  out.gzip = looksGzipped(magic);
+  out.gzip = isGzipHead(magic);
   source = openPrefixedSource(std::move(magic), std::move(source));
   if (out.gzip) source = openGzipSource(std::move(source));
   return source;

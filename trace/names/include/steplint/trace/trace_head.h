@@ -26,14 +26,15 @@ inline bool hasJsonKey(std::string_view text, std::string_view key) {
   return false;
 }
 
-/// The first bytes of a trace: gzip (steplint writes no report compressed), an object with a
-/// trace's keys (`schemaVersion` first in Kineto's, `traceEvents`), or a JSON array of events
-/// (the legacy profiler's form: a `"ph"` key). A report (`summary --format json`, SARIF, text)
-/// is none of them.
+/// A gzip stream's magic bytes.
 inline bool isGzipHead(std::string_view head) {
   return head.size() >= 2 && head[0] == '\x1f' && head[1] == '\x8b';
 }
 
+/// The first bytes of a trace: gzip (steplint writes no report compressed), an object with a
+/// trace's keys (`schemaVersion` first in Kineto's, `traceEvents`), or a JSON array of events
+/// (the legacy profiler's form: a `"ph"` key). A report (`summary --format json`, SARIF, text)
+/// is none of them.
 inline bool looksLikeTraceHead(std::string_view head) {
   if (isGzipHead(head)) return true;
   const size_t first = head.find_first_not_of(" \t\r\n");
