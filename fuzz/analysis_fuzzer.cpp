@@ -22,25 +22,13 @@
 #include "steplint/rules/builtin.h"
 #include "steplint/trace/importer.h"
 
+#include "fuzz_invariants.h"
+
 namespace {
 
 namespace analyzer = steplint::analyzer;
 namespace trace = steplint::trace;
-
-// A saving is a share of the step: known ones lie in [0, 1] and add up to at most the step;
-// no figure is NaN (docs/savings.md).
-bool badShare(double fraction) {
-  return std::isnan(fraction) || (fraction >= 0 && fraction > 1 + 1e-9);
-}
-
-void checkSavings(const analyzer::LintResult& lint) {
-  double sum = 0;
-  for (const analyzer::Diagnostic& d : lint.diagnostics) {
-    if (badShare(d.saving.fraction_of_step) || std::isnan(d.saving.per_step_ms)) __builtin_trap();
-    if (d.saving.fraction_of_step > 0) sum += d.saving.fraction_of_step;
-  }
-  if (badShare(lint.saving_all.fraction_of_step) || sum > 1 + 1e-6) __builtin_trap();
-}
+using steplint::fuzz::checkSavings;
 
 // Every nanosecond of a step is counted once: the breakdown's categories and the attribution's
 // host causes and each device's causes add up to the step, none negative (docs/analyses.md).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI's second half, after scripts/test.sh passed (.ci/run): the formatting of the lines the
 # change touches (scripts/check-format.sh), the importer-facing tests under ASan + UBSan, then
-# short libFuzzer runs of the three targets over their seed corpora (docs/fuzzing.md). Exits non-zero on a
+# short libFuzzer runs of the four targets over their seed corpora (docs/fuzzing.md). Exits non-zero on a
 # formatting violation, any test failure, sanitizer report, or fuzzer crash, leak, timeout or
 # OOM.
 # Prints how long each step took; CI has 90 minutes on 2 cores for everything.
@@ -55,7 +55,8 @@ fi
 
 if [[ " $steps " == *" fuzz "* ]]; then
   # libFuzzer needs clang for the whole tree; only the fuzzers and the libraries they test are
-  # built: the importer, then the analyses and rules on what it accepts, then the job side.
+  # built: the importer, then the analyses and rules on what it accepts, then the job side, then
+  # the config and baseline files with the rules they set.
   # Line tables only (-g1), as the ci and asan presets: enough for the sanitizers' reports.
   timed "fuzz configure (clang)" env CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSTEPLINT_BUILD_FUZZ=ON -DSTEPLINT_SANITIZE=ON \
@@ -63,7 +64,7 @@ if [[ " $steps " == *" fuzz "* ]]; then
     -DSTEPLINT_BUILD_TESTS=OFF -DSTEPLINT_BUILD_BENCH=OFF -DSTEPLINT_BUILD_SAMPLES=OFF -DSTEPLINT_BUILD_GUI=OFF \
     -DSTEPLINT_WITH_TORCH=OFF -DSTEPLINT_WITH_CUPTI=OFF -DSTEPLINT_WITH_NVTX=OFF
   timed "fuzz build" cmake --build build-fuzz -j "$jobs" \
-    --target kineto_import_fuzzer analysis_fuzzer job_fuzzer
+    --target kineto_import_fuzzer analysis_fuzzer job_fuzzer config_fuzzer
   # New inputs go to the first directory (build-fuzz/corpus-<target>), so the seeds in git stay
   # as they are. Findings land in build-fuzz/artifacts/ as <target>-crash-*, -leak-*, -timeout-*
   # or -oom-*: libFuzzer then exits non-zero, and so does this script. -timeout: no seed takes
@@ -77,5 +78,6 @@ if [[ " $steps " == *" fuzz "* ]]; then
   fuzz_run kineto_import_fuzzer fuzz/corpus fuzz/dict
   fuzz_run analysis_fuzzer fuzz/corpus_analysis fuzz/dict
   fuzz_run job_fuzzer fuzz/corpus_job fuzz/job.dict
+  fuzz_run config_fuzzer fuzz/corpus_config fuzz/config.dict
 fi
 echo "ci-extra: passed"

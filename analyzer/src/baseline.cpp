@@ -86,12 +86,19 @@ bool grewBeyond(const BaselineEntry& accepted, const FindingSize& now, double fa
 
 std::string writeEntries(const std::string& path, const std::vector<ScopedResult>& results) {
   // Keyed by (fingerprint, scope) so the file is sorted and stable across runs (reviewable diffs).
+  // Several traces of one scope (two runs of rank 0 with scope "rank", or scope "none") share an
+  // entry: it keeps the largest occurrence, or reading the file back would report the bigger
+  // ones again as worse than the baseline just written.
   std::map<std::pair<std::string, std::string>, nlohmann::json> entries;
+  std::map<std::pair<std::string, std::string>, double> magnitudes;
   for (const ScopedResult& scoped : results) {
     for (const Diagnostic& d : scoped.result->diagnostics) {
       const FindingSize size = findingSize(d);
       auto key = std::make_pair(size.fingerprint, scoped.scope);
-      if (entries.count(key) > 0) continue;
+      if (auto kept = magnitudes.find(key);
+          kept != magnitudes.end() && kept->second >= size.magnitude)
+        continue;
+      magnitudes[key] = size.magnitude;
       nlohmann::json entry = {{"fingerprint", size.fingerprint},
                               {"scope", scoped.scope},
                               {"code", d.code},

@@ -17,6 +17,7 @@
 extern "C" int steplintFuzzImport(const uint8_t* data, size_t size);
 extern "C" int steplintFuzzAnalysis(const uint8_t* data, size_t size);
 extern "C" int steplintFuzzJob(const uint8_t* data, size_t size);
+extern "C" int steplintFuzzConfig(const uint8_t* data, size_t size);
 
 namespace {
 
@@ -55,4 +56,8 @@ TEST_CASE("fuzz corpora: the analyses, rules and reports on their seeds run clea
 
 TEST_CASE("fuzz corpora: the job side on its seeds and kept crash input runs clean", "[fuzz]") {
   replay("corpus_job", steplintFuzzJob, 5);
+}
+
+TEST_CASE("fuzz corpora: configs and baselines, and the rules they set, run clean", "[fuzz]") {
+  replay("corpus_config", steplintFuzzConfig, 7);
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
+#include <limits>
 #include <numeric>
 
 namespace steplint::rules::common {
@@ -136,6 +137,14 @@ double perStepAverage(const std::vector<int64_t>& per_step) {
   if (per_step.empty()) return 0;
   return static_cast<double>(std::accumulate(per_step.begin(), per_step.end(), int64_t{0})) /
          static_cast<double>(per_step.size());
+}
+
+int64_t microsOptionToNs(double us) {
+  const double ns = us * 1e3;
+  if (!(ns > 0)) return 0;
+  // 2^63 is exact in a double; anything at or above it does not fit.
+  if (ns >= 9223372036854775808.0) return std::numeric_limits<int64_t>::max();
+  return static_cast<int64_t>(ns);
 }
 
 bool requireGpuActivity(const analyzer::AnalysisContext& context, analyzer::DiagnosticSink& sink) {

@@ -124,4 +124,9 @@ size_t stepsWithAny(const std::vector<int64_t>& per_step);
 /// Sum of a per-step vector divided by the number of kept steps (0 when there are none).
 double perStepAverage(const std::vector<int64_t>& per_step);
 
+/// A duration option given in µs, in ns: saturated at INT64_MAX, 0 for 0 or less. A config may
+/// set any finite value (`launch-gap-us = 1e300`), and converting a double beyond int64's range
+/// is undefined behaviour (UBSan: float-cast-overflow, found by the config fuzzer).
+int64_t microsOptionToNs(double us);
+
 }  // namespace steplint::rules::common

@@ -38,7 +38,8 @@ void registerSl502(analyzer::RuleRegistry& registry) {
        true, "DistributedDataParallel on GPUs communicates without NCCL"},
       {
           analyzer::option("assumed-speedup", &Options::assumed_speedup,
-                           "speedup assumed for the exposed communication when moved to NCCL"),
+                           "speedup assumed for the exposed communication when moved to NCCL",
+                           analyzer::kSpeedupBounds),
       });
 }
 

@@ -39,7 +39,8 @@ void registerSl503(analyzer::RuleRegistry& registry) {
       {
           analyzer::option(
               "max-share", &Options::max_share,
-              "flag when exposed communication exceeds this share of the step (tb_plugin R4)"),
+              "flag when exposed communication exceeds this share of the step (tb_plugin R4)",
+              analyzer::kShareBounds),
       });
 }
 

@@ -25,7 +25,7 @@ class LowGpuUtilizationRule final : public analyzer::RuleWith<Options> {
 
  private:
   // Users write µs; the model keeps ns.
-  int64_t launch_gap_ns() const { return static_cast<int64_t>(options().launch_gap_us * 1000); }
+  int64_t launch_gap_ns() const { return common::microsOptionToNs(options().launch_gap_us); }
 };
 
 }  // namespace
@@ -38,7 +38,8 @@ void registerSl301(analyzer::RuleRegistry& registry) {
       {
           analyzer::option(
               "min-utilization", &Options::min_utilization,
-              "flag a GPU whose kernel-busy share of the kept steps is below this (tb_plugin R5)"),
+              "flag a GPU whose kernel-busy share of the kept steps is below this (tb_plugin R5)",
+              analyzer::kShareBounds),
           analyzer::option("launch-gap-us", &Options::launch_gap_us,
                            "host-wait gaps shorter than this are reported as launch overhead"),
       });

@@ -28,7 +28,7 @@ class LaunchBoundSmallKernelsRule final : public analyzer::RuleWith<Options> {
 
  private:
   // Users write µs; the model keeps ns.
-  int64_t launch_gap_ns() const { return static_cast<int64_t>(options().launch_gap_us * 1000); }
+  int64_t launch_gap_ns() const { return common::microsOptionToNs(options().launch_gap_us); }
 };
 
 }  // namespace
@@ -43,7 +43,8 @@ void registerSl302(analyzer::RuleRegistry& registry) {
           analyzer::option("launch-gap-us", &Options::launch_gap_us,
                            "host-wait gaps shorter than this count as launch overhead (µs)"),
           analyzer::option("min-launch-idle-fraction", &Options::min_launch_idle_fraction,
-                           "flag only when launch gaps take at least this share of the step"),
+                           "flag only when launch gaps take at least this share of the step",
+                           analyzer::kShareBounds),
           analyzer::option("min-kernels-per-step", &Options::min_kernels_per_step,
                            "flag only with at least this many kernels per step"),
       });

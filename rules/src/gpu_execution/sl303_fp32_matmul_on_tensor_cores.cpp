@@ -42,13 +42,16 @@ void registerSl303(analyzer::RuleRegistry& registry) {
           analyzer::option(
               "min-eligible-share", &Options::min_eligible_share,
               "flag when eligible ops' non-tensor-core kernels take at least this share of op-launched "
-              "kernel time"),
+              "kernel time",
+              analyzer::kShareBounds),
           analyzer::option(
               "max-tensor-core-share", &Options::max_tensor_core_share,
               "do not flag when more than this share of the eligible ops' kernel time already runs on "
-              "tensor cores"),
+              "tensor cores",
+              analyzer::kShareBounds),
           analyzer::option("assumed-speedup", &Options::assumed_speedup,
-                           "speedup assumed for the eligible kernels under mixed precision / TF32"),
+                           "speedup assumed for the eligible kernels under mixed precision / TF32",
+                           analyzer::kSpeedupBounds),
       });
 }
 
@@ -87,7 +90,9 @@ void Fp32MatmulOnTensorCoresRule::check(const AnalysisContext& context,
       static_cast<double>(t.eligible_ns) / static_cast<double>(t.op_kernel_ns);
   const double tc_of_eligible =
       t.eligible_ns > 0 ? static_cast<double>(t.eligible_tc_ns) / t.eligible_ns : 0.0;
-  if (share < options().min_eligible_share || tc_of_eligible > options().max_tensor_core_share)
+  // share > 0: a threshold of 0 must not report "0.0% of kernel time".
+  if (share <= 0 || share < options().min_eligible_share ||
+      tc_of_eligible > options().max_tensor_core_share)
     return;
   const double steps = static_cast<double>(window.count);
   const double fp32_ms = static_cast<double>(t.eligibleNonTcNs()) / steps / 1e6;

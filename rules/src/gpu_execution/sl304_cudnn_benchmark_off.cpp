@@ -44,9 +44,9 @@ void registerSl304(analyzer::RuleRegistry& registry) {
        analyzer::Severity::kWarning, true,
        "fixed-shape convolutions run with cuDNN autotuning off"},
       {
-          analyzer::option(
-              "assumed-gain", &Options::assumed_gain,
-              "share of convolution kernel time assumed saved by autotuned algorithms"),
+          analyzer::option("assumed-gain", &Options::assumed_gain,
+                           "share of convolution kernel time assumed saved by autotuned algorithms",
+                           analyzer::kShareBounds),
       });
 }
 

@@ -54,13 +54,16 @@ void registerSl305(analyzer::RuleRegistry& registry) {
           analyzer::option(
               "min-share", &Options::min_share,
               "flag when FP32/TF32 conv/matmul kernels take at least this share of op-launched kernel "
-              "time"),
+              "time",
+              analyzer::kShareBounds),
           analyzer::option(
               "max-reduced-share", &Options::max_reduced_share,
               "do not flag when more than this share of the conv/matmul kernel time of known precision is already "
-              "16-bit (autocast or a half model)"),
+              "16-bit (autocast or a half model)",
+              analyzer::kShareBounds),
           analyzer::option("assumed-speedup", &Options::assumed_speedup,
-                           "speedup assumed for the FP32/TF32 kernels in bfloat16"),
+                           "speedup assumed for the FP32/TF32 kernels in bfloat16",
+                           analyzer::kSpeedupBounds),
       });
 }
 
@@ -153,7 +156,9 @@ void Fp32TrainingWithoutAutocastRule::check(const AnalysisContext& context,
   const double share = static_cast<double>(wide_ns) / static_cast<double>(t.op_kernel_ns);
   const double reduced_share =
       known_ns > 0 ? static_cast<double>(split.at(KernelPrecision::kReduced)) / known_ns : 0;
-  if (share < options().min_share || reduced_share > options().max_reduced_share) return;
+  // share > 0: a threshold of 0 must not report "0.0% of kernel time".
+  if (share <= 0 || share < options().min_share || reduced_share > options().max_reduced_share)
+    return;
   // The import hook's record beats names: it sees every torch.autocast region, with or without
   // Python frames, so with it the kernels that stayed 32-bit under autocast are reported too.
   const common::AutocastSetting autocast = common::autocastSetting(model.metadata);

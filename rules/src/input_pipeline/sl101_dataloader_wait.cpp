@@ -90,7 +90,8 @@ void registerSl101(analyzer::RuleRegistry& registry) {
       {
           analyzer::option(
               "min-wait-fraction", &Options::min_wait_fraction,
-              "flag when the DataLoader share of the average step exceeds this (tb_plugin R1)"),
+              "flag when the DataLoader share of the average step exceeds this (tb_plugin R1)",
+              analyzer::kShareBounds),
           analyzer::option(
               "cpu-cores", &Options::cpu_cores,
               "CPU cores available to this process, caps the recommended worker count (0 = unknown)"),

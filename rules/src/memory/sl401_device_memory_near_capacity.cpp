@@ -40,7 +40,8 @@ void registerSl401(analyzer::RuleRegistry& registry) {
       {
           analyzer::option(
               "max-fraction", &Options::max_fraction,
-              "flag when the peak allocated memory exceeds this share of totalGlobalMem"),
+              "flag when the peak allocated memory exceeds this share of totalGlobalMem",
+              analyzer::kShareBounds),
       });
 }
 

@@ -54,9 +54,11 @@ void registerSl402(analyzer::RuleRegistry& registry) {
       {
           analyzer::option(
               "max-memory-fraction", &Options::max_memory_fraction,
-              "flag when the peak reserved memory (else allocated) is below this share"),
+              "flag when the peak reserved memory (else allocated) is below this share",
+              analyzer::kShareBounds),
           analyzer::option("max-utilization", &Options::max_utilization,
-                           "flag only when the GPU's kernel utilization is below this"),
+                           "flag only when the GPU's kernel utilization is below this",
+                           analyzer::kShareBounds),
       });
 }
 

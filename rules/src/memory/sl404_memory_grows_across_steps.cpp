@@ -152,7 +152,8 @@ void registerSl404(analyzer::RuleRegistry& registry) {
           analyzer::option("min-growth-fraction", &Options::min_growth_fraction,
                            "... and by at least this share of the first step's value"),
           analyzer::option("min-rising-fraction", &Options::min_rising_fraction,
-                           "... and rises in at least this share of the step-to-step changes"),
+                           "... and rises in at least this share of the step-to-step changes",
+                           analyzer::kShareBounds),
       });
 }
 

@@ -51,7 +51,8 @@ void registerSl602(analyzer::RuleRegistry& registry) {
                            "... and its median kernel is shorter than this (µs)"),
           analyzer::option(
               "assumed-speedup", &Options::assumed_speedup,
-              "speedup of the optimizer step assumed for foreach/fused implementations"),
+              "speedup of the optimizer step assumed for foreach/fused implementations",
+              analyzer::kSpeedupBounds),
       });
 }
 

@@ -78,9 +78,11 @@ void registerSl603(analyzer::RuleRegistry& registry) {
        true, "torch.tensor() copies an existing array or tensor every step"},
       {
           analyzer::option("min-step-fraction", &Options::min_step_fraction,
-                           "flag when the copies occur in at least this share of the kept steps"),
+                           "flag when the copies occur in at least this share of the kept steps",
+                           analyzer::kShareBounds),
           analyzer::option("min-share", &Options::min_share,
-                           "... and take at least this share of the average step on the host"),
+                           "... and take at least this share of the average step on the host",
+                           analyzer::kShareBounds),
       });
 }
 

@@ -43,12 +43,13 @@ void registerSl604(analyzer::RuleRegistry& registry) {
       {
           analyzer::option(
               "min-share", &Options::min_share,
-              "flag when conv/matmul ops take at least this share of the step on the CPU"),
+              "flag when conv/matmul ops take at least this share of the step on the CPU",
+              analyzer::kShareBounds),
           analyzer::option(
               "min-median-op-us", &Options::min_median_op_us,
               "... and their median duration is at least this (µs): they compute, not launch"),
           analyzer::option("assumed-speedup", &Options::assumed_speedup,
-                           "speedup assumed for those ops on the GPU"),
+                           "speedup assumed for those ops on the GPU", analyzer::kSpeedupBounds),
       });
 }
 

@@ -59,7 +59,8 @@ void registerSl606(analyzer::RuleRegistry& registry) {
                            "... and its median kernel is shorter than this (µs)"),
           analyzer::option(
               "assumed-speedup", &Options::assumed_speedup,
-              "speedup of the clipping's host and GPU time assumed for the foreach form"),
+              "speedup of the clipping's host and GPU time assumed for the foreach form",
+              analyzer::kSpeedupBounds),
       });
 }
 

@@ -79,7 +79,8 @@ void registerSl204(analyzer::RuleRegistry& registry) {
        "a tensor is created on the CPU and copied to the GPU every step"},
       {
           analyzer::option("min-step-fraction", &Options::min_step_fraction,
-                           "flag when the pattern occurs in at least this share of the steps"),
+                           "flag when the pattern occurs in at least this share of the steps",
+                           analyzer::kShareBounds),
       });
 }
 

@@ -56,7 +56,8 @@ void registerSl205(analyzer::RuleRegistry& registry) {
       {
           analyzer::option(
               "min-step-fraction", &Options::min_step_fraction,
-              "flag when empty_cache or cudaFree occurs in at least this share of the steps"),
+              "flag when empty_cache or cudaFree occurs in at least this share of the steps",
+              analyzer::kShareBounds),
           analyzer::option(
               "min-frees-per-step", &Options::min_frees_per_step,
               "without an empty_cache range: cudaFree calls per step that count as a storm"),

@@ -50,7 +50,8 @@ void registerSl207(analyzer::RuleRegistry& registry) {
                            "a copy counts as small when its GPU time is below this (µs)"),
           analyzer::option(
               "min-step-share", &Options::min_step_share,
-              "... and their GPU time or their ops' host time is at least this share of the average step"),
+              "... and their GPU time or their ops' host time is at least this share of the average step",
+              analyzer::kShareBounds),
       });
 }
 
@@ -151,7 +152,7 @@ void DeviceToDeviceCopyChurnRule::check(const analyzer::AnalysisContext& context
   t.count.assign(n_steps, 0);
   t.memcpys.assign(n_steps, 0);
   CopyFinder finder(context);
-  const int64_t max_copy_ns = static_cast<int64_t>(options().max_copy_us * 1e3);
+  const int64_t max_copy_ns = common::microsOptionToNs(options().max_copy_us);
   for (const uint32_t i : kindIndex(context).device_ops) {
     const trace::Event& e = model.events[i];
     if (e.kind == trace::EventKind::kMemset || e.dur_ns >= max_copy_ns) continue;
@@ -171,7 +172,8 @@ void DeviceToDeviceCopyChurnRule::check(const analyzer::AnalysisContext& context
     }
   }
   const double per_step = perStepAverage(t.count);
-  if (per_step < options().min_copies_per_step) return;
+  // At least one copy: a threshold of 0 must not report "0 copies per step".
+  if (per_step <= 0 || per_step < options().min_copies_per_step) return;
   const double steps = static_cast<double>(n_steps);
   const double gpu_ms = static_cast<double>(t.gpu_ns) / steps / 1e6;
   const analyzer::IntervalSet host = t.host.build();

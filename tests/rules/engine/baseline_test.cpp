@@ -208,6 +208,33 @@ TEST_CASE("baseline: an accepted finding that grew beyond the band is reported a
   CHECK(analyzer::applyBaseline(baseline, later, "", 1.5).worse == 1);
 }
 
+TEST_CASE("baseline: traces sharing a scope are all accepted by the file written from them",
+          "[engine][baseline]") {
+  // Two recordings of rank 0 with scope "rank" (or any traces with scope "none") share one entry
+  // per fingerprint. The config fuzzer found it keeping the first trace's 0.12 ms while the
+  // second had 9 ms, so checking the same traces against the new file reported it as worse.
+  TempDir dir;
+  const std::string path = dir.path("b.json");
+  analyzer::LintResult small, big;
+  small.source = "first.json";
+  small.diagnostics = {sized("SL206", 0.12)};
+  big.source = "second.json";
+  big.diagnostics = {sized("SL206", 9)};
+  REQUIRE(analyzer::writeBaseline(path, {{&small, "rank=0"}, {&big, "rank=0"}}) == "");
+  const nlohmann::json doc = nlohmann::json::parse(std::ifstream(path));
+  REQUIRE(doc["fingerprints"].size() == 1);
+  CHECK(doc["fingerprints"][0]["magnitude"] == 9);
+  CHECK(doc["fingerprints"][0]["trace"] == "second.json");  // the message and trace of that one
+
+  analyzer::Baseline baseline;
+  REQUIRE(analyzer::loadBaseline(path, baseline) == "");
+  for (analyzer::LintResult again : {small, big}) {
+    const analyzer::BaselineOutcome outcome = analyzer::applyBaseline(baseline, again, "rank=0", 2);
+    CHECK(outcome.suppressed == 1);
+    CHECK(outcome.worse == 0);
+  }
+}
+
 TEST_CASE("baseline: writing goes through the safe output layer (#12)", "[engine][baseline]") {
   TempDir dir;
   CHECK(analyzer::writeBaseline(dir.path(), twoTraces()) == "is a directory");

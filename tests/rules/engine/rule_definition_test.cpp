@@ -71,6 +71,37 @@ TEST_CASE("rule definition: specs come from the option table and the Options def
   CHECK(echo.findOption("nope") == nullptr);
 }
 
+TEST_CASE("rule definition: built-in shares lie in [0, 1] and speedups are at least 1",
+          "[engine][definition]") {
+  // `min-utilization = 50` meant as 50 % used to be accepted and flag every GPU "below 5000%"
+  // (found by the config fuzzer's seeds); SL404's growth may exceed 100 % of the first step.
+  analyzer::RuleRegistry registry;
+  rules::registerBuiltinRules(registry);
+  size_t shares = 0, speedups = 0;
+  for (const auto& rule : registry.rules()) {
+    for (const analyzer::OptionSpec& spec : rule->options()) {
+      INFO(std::string(rule->info().code) + " " + spec.name);
+      const bool share =
+          (spec.name.find("share") != std::string::npos ||
+           spec.name.find("fraction") != std::string::npos ||
+           spec.name.find("utilization") != std::string::npos || spec.name == "assumed-gain") &&
+          spec.name != "min-growth-fraction";
+      if (share) {
+        ++shares;
+        CHECK(spec.min_value == 0.0);
+        CHECK(spec.max_value == 1.0);
+        CHECK(analyzer::checkOptionValue(spec, 50.0) == "must be at most 1, got 50");
+      } else if (spec.name == "assumed-speedup") {
+        ++speedups;
+        CHECK(spec.min_value == 1.0);
+        CHECK(analyzer::checkOptionValue(spec, 0.5) == "must be at least 1, got 0.5");
+      }
+    }
+  }
+  CHECK(shares == 19);
+  CHECK(speedups == 6);
+}
+
 TEST_CASE("rule definition: create() fills defaults, takes overrides, ignores other names",
           "[engine][definition]") {
   analyzer::RuleRegistry registry;

@@ -65,7 +65,8 @@ struct ScopedResult {
 };
 
 /// Writes every finding of `results` as an accepted entry (sorted by fingerprint and scope;
-/// the code, message, trace and size of the first occurrence are kept for reviewers) through
+/// where several traces share a scope, the code, message, trace and size of the largest
+/// occurrence, so that every finding written is accepted when read back) through
 /// trace::writeOutputFile, so a failed write keeps the old baseline. Returns "" or an error.
 std::string writeBaseline(const std::string& path, const std::vector<ScopedResult>& results);
 /// Unscoped: every entry applies to every trace.

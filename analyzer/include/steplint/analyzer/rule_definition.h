@@ -45,6 +45,17 @@ T optionAs(const OptionValue& value, const std::string& name) {
 
 }  // namespace detail
 
+/// The bounds of the common kinds of number option, for option(..., bounds).
+struct OptionBounds {
+  double min_value = 0.0;
+  double max_value = std::numeric_limits<double>::infinity();
+};
+/// A share of something (the step, the kernel time, the steps): 50 for "50 %" is refused
+/// ("must be at most 1, got 50") instead of never, or always, flagging.
+inline constexpr OptionBounds kShareBounds{0.0, 1.0};
+/// An assumed speedup of the fixed code: 1 is no gain; below 1 would be a slowdown.
+inline constexpr OptionBounds kSpeedupBounds{1.0, std::numeric_limits<double>::infinity()};
+
 /// Binds the option `name` to `member`; its default is the member's initialiser in Options.
 /// The bounds apply to number options (default: not negative, see OptionSpec).
 template <typename Options, typename T>
@@ -66,6 +77,14 @@ OptionBinding<Options> option(std::string name, T Options::*member, std::string 
     options.*member = detail::optionAs<T>(value, option_name);
   };
   return binding;
+}
+
+template <typename Options, typename T>
+// NOLINTNEXTLINE(performance-unnecessary-value-param): both are moved; clang-tidy 14 misses it
+OptionBinding<Options> option(std::string name, T Options::*member, std::string description,
+                              OptionBounds bounds) {
+  return option(std::move(name), member, std::move(description), bounds.min_value,
+                bounds.max_value);
 }
 
 /// A registered rule: what the catalog shows (info, options) and how to build it for one run.
