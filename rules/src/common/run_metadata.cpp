@@ -1,6 +1,7 @@
 #include "common/run_metadata.h"
 
 #include <charconv>
+#include <limits>
 
 #include "steplint/trace/recorded_names.h"
 
@@ -61,6 +62,14 @@ std::string legacyExportLacks(const trace::TraceMetadata& meta, std::string_view
 
 int64_t hostCpuCores(const trace::TraceMetadata& meta, int64_t option) {
   return option > 0 ? option : metadataInteger(meta, {trace::kCpuCoresKey}).value_or(0);
+}
+
+int64_t processesWantingCores(int64_t workers, int64_t processes) {
+  int64_t wanted = 0;
+  if (__builtin_add_overflow(workers, 1, &wanted) ||
+      __builtin_mul_overflow(wanted, processes, &wanted))
+    return std::numeric_limits<int64_t>::max();
+  return wanted;
 }
 
 }  // namespace steplint::rules::common

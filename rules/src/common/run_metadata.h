@@ -44,4 +44,10 @@ std::string legacyExportLacks(const trace::TraceMetadata& meta, std::string_view
 /// `steplint record` wrote; 0 when neither is known.
 int64_t hostCpuCores(const trace::TraceMetadata& meta, int64_t option);
 
+/// The processes that want a core each: the DataLoader workers and the training process, times
+/// the training processes on the host (SL101's advice, SL102). Saturates at INT64_MAX: both
+/// counts come from the trace's metadata, which may hold any int64 (a hostile
+/// `"dataloader_workers": 9223372036854775807` overflowed int64).
+int64_t processesWantingCores(int64_t workers, int64_t processes);
+
 }  // namespace steplint::rules::common

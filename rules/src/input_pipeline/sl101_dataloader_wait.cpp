@@ -21,6 +21,10 @@ using analyzer::StepCategory;
 
 namespace {
 
+// Far above any real DataLoader (each worker is a process), low enough that the advice's
+// workers x GPUs stays far inside int64.
+constexpr double kMaxWorkersPerGpu = 1024;
+
 struct Options {
   double min_wait_fraction = 0.05;
   int64_t cpu_cores = 0;
@@ -95,8 +99,11 @@ void registerSl101(analyzer::RuleRegistry& registry) {
           analyzer::option(
               "cpu-cores", &Options::cpu_cores,
               "CPU cores available to this process, caps the recommended worker count (0 = unknown)"),
+          // At most kMaxWorkersPerGpu: the advice multiplies it by the GPUs used, and 2^62
+          // per GPU overflowed int64 on a 2-GPU trace.
           analyzer::option("workers-per-gpu", &Options::workers_per_gpu,
-                           "rule-of-thumb DataLoader workers per GPU used by this process"),
+                           "rule-of-thumb DataLoader workers per GPU used by this process", 0.0,
+                           kMaxWorkersPerGpu),
       });
 }
 
@@ -189,7 +196,7 @@ struct WorkerAdvice {
   std::string why;        // "4 per GPU x 1 GPU used, at most cpu-cores - 1 = 3"
   /// The recorded workers and the training processes want more cores than the host has (SL102).
   bool oversubscribed() const {
-    return recorded && cores > 0 && (*recorded + 1) * processes > cores;
+    return recorded && cores > 0 && processesWantingCores(*recorded, processes) > cores;
   }
 };
 

@@ -63,7 +63,7 @@ void DataLoaderWorkersExceedCoresRule::check(const analyzer::AnalysisContext& co
       options().processes_per_host > 0
           ? options().processes_per_host
           : std::max<int64_t>(1, metadataInteger(meta, {"local_world_size"}).value_or(1));
-  const int64_t wanted = (*workers + 1) * processes;  // each worker and each training process
+  const int64_t wanted = processesWantingCores(*workers, processes);
   if (wanted <= cores) return;
   const int64_t recommended = std::max<int64_t>(1, cores / processes - 1);
   analyzer::Diagnostic d = makeDiagnostic();

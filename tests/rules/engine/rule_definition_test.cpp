@@ -100,6 +100,11 @@ TEST_CASE("rule definition: built-in shares lie in [0, 1] and speedups are at le
   }
   CHECK(shares == 19);
   CHECK(speedups == 6);
+  // The advice multiplies it by the GPUs used: 2^62 per GPU overflowed int64 on two.
+  const analyzer::OptionSpec* per_gpu = registry.find("SL101")->findOption("workers-per-gpu");
+  REQUIRE(per_gpu != nullptr);
+  CHECK(analyzer::checkOptionValue(*per_gpu, int64_t{1} << 62) ==
+        "must be at most 1024, got 4.61169e+18");
 }
 
 TEST_CASE("rule definition: create() fills defaults, takes overrides, ignores other names",

@@ -29,6 +29,18 @@ TEST_CASE("SL102: 8 workers on 4 cores is flagged with a worker count that fits"
   CHECK(d.fingerprint_key == "dataloader-workers");
 }
 
+TEST_CASE("SL102: counts at the end of int64 in a trace's metadata do not overflow",
+          "[rules][SL102]") {
+  // (workers + 1) x processes was computed in int64: undefined behaviour on these (UBSan).
+  const RuleRun run =
+      runRuleOnJson("SL102", withMetadata({{"cpu_cores", "4"},
+                                           {"dataloader_workers", "9223372036854775807"},
+                                           {"local_world_size", "4611686018427387904"}}));
+  REQUIRE(run.diagnostics.size() == 1);
+  CHECK(run.diagnostics[0].message.find("9223372036854775807 processes want a core each") !=
+        std::string::npos);
+}
+
 TEST_CASE("SL102: workers that fit the cores are not flagged", "[rules][SL102]") {
   const RuleRun run =
       runRuleOnJson("SL102", withMetadata({{"cpu_cores", "16"}, {"dataloader_workers", "\"8\""}}));
