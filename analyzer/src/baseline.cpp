@@ -89,16 +89,16 @@ std::string writeEntries(const std::string& path, const std::vector<ScopedResult
   // Several traces of one scope (two runs of rank 0 with scope "rank", or scope "none") share an
   // entry: it keeps the largest occurrence, or reading the file back would report the bigger
   // ones again as worse than the baseline just written.
-  std::map<std::pair<std::string, std::string>, nlohmann::json> entries;
-  std::map<std::pair<std::string, std::string>, double> magnitudes;
+  struct Kept {
+    double magnitude = 0;
+    nlohmann::json entry;
+  };
+  std::map<std::pair<std::string, std::string>, Kept> entries;
   for (const ScopedResult& scoped : results) {
     for (const Diagnostic& d : scoped.result->diagnostics) {
       const FindingSize size = findingSize(d);
-      auto key = std::make_pair(size.fingerprint, scoped.scope);
-      if (auto kept = magnitudes.find(key);
-          kept != magnitudes.end() && kept->second >= size.magnitude)
-        continue;
-      magnitudes[key] = size.magnitude;
+      auto [kept, added] = entries.try_emplace({size.fingerprint, scoped.scope});
+      if (!added && kept->second.magnitude >= size.magnitude) continue;
       nlohmann::json entry = {{"fingerprint", size.fingerprint},
                               {"scope", scoped.scope},
                               {"code", d.code},
@@ -109,11 +109,11 @@ std::string writeEntries(const std::string& path, const std::vector<ScopedResult
         entry["magnitude"] = size.magnitude;
         entry["unit"] = size.unit;
       }
-      entries[key] = std::move(entry);
+      kept->second = {size.magnitude, std::move(entry)};
     }
   }
   nlohmann::json doc = {{"schema", kBaselineSchema}, {"fingerprints", nlohmann::json::array()}};
-  for (auto& [key, entry] : entries) doc["fingerprints"].push_back(std::move(entry));
+  for (auto& [key, kept] : entries) doc["fingerprints"].push_back(std::move(kept.entry));
   return trace::writeOutputFile(path, jsonText(doc) + '\n');
 }
 
