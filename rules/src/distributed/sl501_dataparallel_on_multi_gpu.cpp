@@ -39,7 +39,7 @@ void registerSl501(analyzer::RuleRegistry& registry) {
       {
           analyzer::option(
               "min-devices", &Options::min_devices,
-              "flag when DataParallel.forward runs and at least this many GPUs are used"),
+              "flag when DataParallel.forward runs and at least this many GPUs are used", 2.0),
       });
 }
 

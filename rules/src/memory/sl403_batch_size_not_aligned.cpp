@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <string>
 #include <string_view>
 
 #include "common/input_dims.h"
@@ -40,6 +41,10 @@ struct Options {
   int64_t multiple = 8;
 };
 
+// Tiles align to 8-256 elements; a bound keeps "the next multiple" of any batch a trace can name
+// within int64 arithmetic.
+constexpr int64_t kMaxMultiple = 65536;
+
 /// SL403: the batch dimension of the step's first conv/linear/matmul is not a multiple of 8.
 class BatchSizeNotAlignedRule final : public analyzer::RuleWith<Options> {
  public:
@@ -52,6 +57,14 @@ class BatchSizeNotAlignedRule final : public analyzer::RuleWith<Options> {
   int64_t multiple() const { return std::max<int64_t>(1, options().multiple); }
 };
 
+// The aligned sizes either side of the batch; 0 stands for one that does not exist (none below
+// a batch smaller than the multiple, none above one near INT64_MAX).
+std::string alignedSizes(int64_t down, int64_t up) {
+  if (down > 0 && up > 0)
+    return strf("%lld or %lld", static_cast<long long>(down), static_cast<long long>(up));
+  return strf("%lld", static_cast<long long>(down > 0 ? down : up));
+}
+
 }  // namespace
 
 void registerSl403(analyzer::RuleRegistry& registry) {
@@ -61,7 +74,8 @@ void registerSl403(analyzer::RuleRegistry& registry) {
       {
           analyzer::option(
               "multiple", &Options::multiple,
-              "the alignment the batch size should have (8 for fp16/bf16/tf32, 16 for int8)"),
+              "the alignment the batch size should have (8 for fp16/bf16/tf32, 16 for int8)", 1.0,
+              static_cast<double>(kMaxMultiple)),
       });
 }
 
@@ -121,7 +135,11 @@ void BatchSizeNotAlignedRule::check(const AnalysisContext& context, DiagnosticSi
              std::string(model.name(model.events[first_by_step.begin()->second.first]));
   }
   if (batch % multiple() == 0) return;
-  const int64_t up = (batch / multiple() + 1) * multiple(), down = batch / multiple() * multiple();
+  // The batch comes from the trace (a shape or the loader's setting) and may be near INT64_MAX,
+  // where the next multiple up does not exist; then only the one below is offered.
+  const int64_t down = batch / multiple() * multiple();
+  int64_t up = 0;
+  if (__builtin_mul_overflow(batch / multiple() + 1, multiple(), &up)) up = 0;
   analyzer::Diagnostic d = makeDiagnostic();
   d.message = strf("batch size %lld (%s) is not a multiple of %lld", static_cast<long long>(batch),
                    source.c_str(), static_cast<long long>(multiple()));
@@ -135,8 +153,7 @@ void BatchSizeNotAlignedRule::check(const AnalysisContext& context, DiagnosticSi
       "not measurable from one trace: unaligned GEMM/conv dimensions can make cuBLAS/cuDNN pick "
       "slower non-tensor-core or padded kernels";
   d.fix = {
-      strf("use a batch size of %lld or %lld (scale the learning rate with the batch)",
-           static_cast<long long>(down ? down : up), static_cast<long long>(up)),
+      "use a batch size of " + alignedSizes(down, up) + " (scale the learning rate with the batch)",
       "also keep channel and hidden sizes multiples of 8; pad vocabularies (e.g. to a multiple of 64)"};
   d.fingerprint_key = "batch-size";
   sink.report(std::move(d));

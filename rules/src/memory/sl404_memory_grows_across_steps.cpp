@@ -145,7 +145,7 @@ void registerSl404(analyzer::RuleRegistry& registry) {
        "memory in use rises step after step: tensors are kept across iterations"},
       {
           analyzer::option("min-steps", &Options::min_steps,
-                           "steps with a memory sample needed to judge a trend"),
+                           "steps with a memory sample needed to judge a trend", 2.0),
           analyzer::option(
               "min-growth-mib", &Options::min_growth_mib,
               "flag when memory grows by at least this much (MiB) from the first to the last step"),

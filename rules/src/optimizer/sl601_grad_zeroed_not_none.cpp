@@ -49,7 +49,7 @@ void registerSl601(analyzer::RuleRegistry& registry) {
        "zero_grad fills every gradient with zeros instead of releasing it"},
       {
           analyzer::option("min-zero-ops-per-step", &Options::min_zero_ops_per_step,
-                           "flag when at least this many gradients are zero-filled per step"),
+                           "flag when at least this many gradients are zero-filled per step", 1.0),
       });
 }
 

@@ -54,7 +54,8 @@ void registerSl606(analyzer::RuleRegistry& registry) {
           analyzer::option(
               "min-norm-run", &Options::min_norm_run,
               "without a clip_grad_* range: per-parameter norm ops in a row that count as LibTorch's "
-              "clipping loop"),
+              "clipping loop",
+              2.0),
           analyzer::option("max-median-kernel-us", &Options::max_median_kernel_us,
                            "... and its median kernel is shorter than this (µs)"),
           analyzer::option(

@@ -94,3 +94,18 @@ TEST_CASE("SL403 on the ResNet-50 fixtures: batch 32 is aligned") {
     CHECK(run.not_checked.empty());
   }
 }
+
+TEST_CASE("SL403 advises only aligned sizes that exist") {
+  // Below the multiple there is no smaller aligned size.
+  const auto small = steplint::test::runRuleOnJson("SL403", convSteps({5, 5}));
+  REQUIRE(small.diagnostics.size() == 1);
+  CHECK(small.diagnostics[0].fix.front() ==
+        "use a batch size of 8 (scale the learning rate with the batch)");
+  // A hostile trace's loader batch of INT64_MAX has no aligned size above it in int64 (the next
+  // multiple of 8 overflowed before).
+  const auto huge =
+      steplint::test::runRuleOnJson("SL403", convSteps({30, 30}, false, "9223372036854775807"));
+  REQUIRE(huge.diagnostics.size() == 1);
+  CHECK(huge.diagnostics[0].fix.front() ==
+        "use a batch size of 9223372036854775800 (scale the learning rate with the batch)");
+}
