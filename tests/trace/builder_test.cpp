@@ -67,6 +67,40 @@ TEST_CASE("builder links device op to launch and launch to op", "[trace]") {
   CHECK(m.tracks[m.events.back().track].kind == TrackKind::kGpuStream);
 }
 
+TEST_CASE("builder: an External id naming an op at another time is no link", "[trace]") {
+  // Seen on torch 2.x traces: a call made outside every op carries its correlation as its
+  // External id, and that number is an unrelated op's.
+  TraceModel m;
+  TraceBuilder b(m);
+  b.addComplete(EventKind::kCpuOp, "aten::slice", 100, 1, 50000, 5, /*external_id=*/2269);
+  b.addComplete(EventKind::kCpuOp, "aten::addmm", 100, 1, 0, 100, /*external_id=*/11);
+  b.addComplete(EventKind::kRuntime, "cudaLaunchKernel", 100, 1, 10, 5, 2269, 2269);
+  b.addComplete(EventKind::kRuntime, "cudaEventQuery", 100, 2, 200, 1, 11, 11);
+  b.addComplete(EventKind::kRuntime, "cudaMemcpyAsync", 100, 1, 50005.8, 1, 2269, 3000);
+  b.finalize();
+  const Event* addmm = nullptr;
+  const Event* launch = nullptr;
+  const Event* query = nullptr;
+  const Event* at_edge = nullptr;
+  for (const Event& e : m.events) {
+    if (m.name(e) == "aten::addmm") addmm = &e;
+    if (m.name(e) == "cudaLaunchKernel") launch = &e;
+    if (m.name(e) == "cudaEventQuery") query = &e;
+    if (m.name(e) == "cudaMemcpyAsync") at_edge = &e;
+  }
+  REQUIRE(addmm);
+  REQUIRE(launch);
+  REQUIRE(query);
+  REQUIRE(at_edge);
+  CHECK(launch->link == m.indexOf(*addmm));  // the op around it, not aten::slice 50 ms later
+  CHECK(query->link == kNoIndex);            // no op around it on its thread
+  CHECK(m.stats.get(Stat::launch_external_id_elsewhere) == 2);
+  CHECK(m.stats.get(Stat::launch_without_op) == 1);
+  // Within the clocks' 1 µs of slack the External id still links.
+  CHECK(at_edge->link != kNoIndex);
+  CHECK(m.name(m.events[at_edge->link]) == "aten::slice");
+}
+
 namespace {
 
 // Three tracks, one of them over one store block (64 Ki events), written interleaved as an

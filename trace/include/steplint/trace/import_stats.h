@@ -47,6 +47,8 @@ enum class StatSeverity : uint8_t {
   X(metadata_unknown, kInfo, "Metadata ('M') event with an unknown name; ignored")             \
   X(device_op_without_launch, kInfo, "Device op whose correlation matched no API call")        \
   X(launch_without_op, kInfo, "Runtime/driver call linked to no CPU op")                       \
+  X(launch_external_id_elsewhere, kInfo,                                                       \
+    "Runtime/driver call whose External id names an op at another time; linked by nesting")    \
   X(legacy_gpu_work_unwritten, kInfo,                                                          \
     "Op linked to CUDA work (cpu_to_cuda) whose kernels the legacy export does not write")     \
   X(external_id_mismatch, kInfo, "Device op and its launch call disagree on External id")      \
