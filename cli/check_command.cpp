@@ -293,8 +293,8 @@ bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::
   // A trace that names no rank is no part of the job: it keeps its own findings.
   std::vector<std::string> warnings;
   alone = takeUnranked(inputs_, ranks_, warnings);
-  if (!per_rank_) {  // the job's findings replace the ranks' own; say so, so none is taken for
-                     // absent
+  if (!per_rank_) {     // the job's findings replace the ranks' own; say so, so none is taken for
+                        // absent
     if (alone.empty())  // the gate still compares each rank with the base
       report.selected.erase(std::remove_if(report.selected.begin(), report.selected.end(),
                                            [](const analyzer::RuleInfo& info) {
@@ -335,6 +335,7 @@ bool CheckCommand::lintJobs(const analyzer::LintConfig& config, const analyzer::
     entry.lint.source = entry.summary.source;
     entry.lint.diagnostics = lint.diagnostics;
     entry.lint.not_checked = lint.not_checked;
+    entry.lint.saving_all = lint.saving_all;
     entry.lint.average_step_ms = job.median_step_ns / 1e6;
     // A job's findings are scoped by the job's name (its folder), like a trace's by its file.
     const std::string scope =

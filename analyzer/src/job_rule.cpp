@@ -1,5 +1,7 @@
 #include "steplint/analyzer/job_rule.h"
 
+#include <algorithm>
+
 namespace steplint::analyzer {
 namespace {
 
@@ -33,6 +35,21 @@ const JobRule* JobRuleRegistry::find(std::string_view code_or_name) const {
   return nullptr;
 }
 
+// The findings' savings overlap (all are waiting inside collectives): the largest is the total.
+SavingsTotal jobSavingsTotal(const std::vector<Diagnostic>& findings, double median_step_ns) {
+  SavingsTotal total;
+  for (const Diagnostic& d : findings) {
+    if (!d.saving.known()) continue;
+    ++total.findings;
+    total.per_step_ms = std::max(total.per_step_ms, d.saving.per_step_ms);
+  }
+  if (total.findings == 0) return total;
+  total.step_ms = median_step_ns / 1e6;
+  if (total.step_ms > 0) total.fraction_of_step = std::min(1.0, total.per_step_ms / total.step_ms);
+  total.replayed_steps = 0;
+  return total;
+}
+
 JobLintResult lintJob(const JobAnalysis& job, const JobRuleRegistry& registry,
                       const LintConfig& config) {
   JobLintResult result;
@@ -41,6 +58,7 @@ JobLintResult lintJob(const JobAnalysis& job, const JobRuleRegistry& registry,
     CollectingSink sink(rule->info(), result);
     rule->check(job, sink);
   }
+  result.saving_all = jobSavingsTotal(result.diagnostics, job.median_step_ns);
   return result;
 }
 

@@ -107,6 +107,23 @@ TEST_CASE("SL703: waiting spread over collectives with no late rank per step") {
   CHECK(lint(job).diagnostics.empty());
 }
 
+TEST_CASE("job rules: fixing all job findings saves their saving, once (check's saving_all)") {
+  const JobLintResult straggler = lint(makeJob([](int) { return 2; }, 8.0));
+  CHECK(straggler.saving_all.per_step_ms == Approx(8.0));
+  CHECK(straggler.saving_all.fraction_of_step == Approx(0.2));
+  CHECK(straggler.saving_all.step_ms == Approx(40.0));
+  CHECK(straggler.saving_all.findings == 1);
+  CHECK(straggler.saving_all.replayed_steps == 0);
+  const JobLintResult none = lint(makeJob([](int) { return -1; }, 0.0));
+  CHECK(none.saving_all.per_step_ms < 0);  // JSON null: no finding has a time saving
+  // Two views of the same waiting count once: the largest, not the sum.
+  std::vector<Diagnostic> both = straggler.diagnostics;
+  both.push_back(lint(makeJob([](int s) { return s % 3; }, 3.0)).diagnostics.at(0));
+  const SavingsTotal total = jobSavingsTotal(both, 40e6);
+  CHECK(total.per_step_ms == Approx(8.0));
+  CHECK(total.findings == 2);
+}
+
 TEST_CASE("job rules: a balanced job, or a rank late once, gets no finding") {
   CHECK(lint(makeJob([](int) { return -1; }, 0.0)).diagnostics.empty());
   CHECK(lint(makeJob([](int s) { return s == 3 ? 1 : -1; }, 9.0)).diagnostics.empty());

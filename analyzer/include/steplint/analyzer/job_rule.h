@@ -10,6 +10,7 @@
 
 #include "steplint/analyzer/diagnostic.h"
 #include "steplint/analyzer/job.h"
+#include "steplint/analyzer/lint.h"
 #include "steplint/analyzer/lint_config.h"
 #include "steplint/analyzer/rule.h"
 
@@ -41,7 +42,15 @@ class JobRuleRegistry {
 struct JobLintResult {
   std::vector<Diagnostic> diagnostics;  // in rule order
   std::vector<NotChecked> not_checked;
+  /// What fixing every job finding saves per step of the job (its median rank's step). Every
+  /// job rule's saving is the ranks' waiting inside collectives, seen one way (a straggler, late
+  /// ranks that rotate, waiting with no rank late), so the total is the largest, never the sum;
+  /// nothing is replayed (replayed_steps 0). per_step_ms < 0 when no finding has a time saving.
+  SavingsTotal saving_all;
 };
+
+/// The total of `findings`' savings for a job whose step is `median_step_ns` (see saving_all).
+SavingsTotal jobSavingsTotal(const std::vector<Diagnostic>& findings, double median_step_ns);
 
 /// Runs the job rules `config` selects (--select, --ignore, steplint.toml: LintConfig::selects)
 /// on one job's analysis; the default configuration selects them all.
