@@ -93,6 +93,9 @@ class DroppedTraceDataRule final : public analyzer::RuleWith<Options> {
   using RuleWith::RuleWith;
   void check(const analyzer::AnalysisContext& context,
              analyzer::DiagnosticSink& sink) const override;
+
+ private:
+  void reportNoEvents(analyzer::DiagnosticSink& sink) const;
 };
 
 }  // namespace
@@ -103,10 +106,27 @@ void registerSl001(analyzer::RuleRegistry& registry) {
        "part of the run is missing from the trace; every figure is incomplete"});
 }
 
+// A well-formed trace of metadata alone (a profiler stopped before its schedule's active steps)
+// would otherwise pass `check` as "No findings": every rule has nothing to judge.
+void DroppedTraceDataRule::reportNoEvents(analyzer::DiagnosticSink& sink) const {
+  analyzer::Diagnostic d = makeDiagnostic();
+  d.message = "the trace holds no events: nothing of the run was recorded, so nothing was checked";
+  d.saving.method = "not applicable: nothing was recorded";
+  d.fix = {
+      "torch.profiler with a schedule: call prof.step() once per iteration and run at least "
+      "wait + warmup + active iterations inside the profiler, or its active window never opens",
+      "check that the profiled code ran between the profiler's start and stop"};
+  d.fingerprint_key = "no-events";
+  sink.report(std::move(d));
+}
+
 void DroppedTraceDataRule::check(const analyzer::AnalysisContext& context,
                                  analyzer::DiagnosticSink& sink) const {
   const trace::ImportStats& stats = context.model().stats;
-  if (!stats.hasDataLoss()) return;
+  if (!stats.hasDataLoss()) {
+    if (context.model().events.empty()) reportNoEvents(sink);
+    return;
+  }
   LossReport report;
   describeRecorderLoss(context.model(), report);
   describeImportLoss(stats, report);

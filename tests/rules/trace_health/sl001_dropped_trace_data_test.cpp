@@ -29,6 +29,24 @@ TEST_CASE("SL001: a truncated trace is an error that names the lost data", "[rul
   CHECK(d.fingerprint_key == "import-data-loss");
 }
 
+TEST_CASE("SL001: a well-formed trace without events is an error, not \"no findings\"",
+          "[rules][SL001]") {
+  // What a profiler stopped before its schedule's active steps writes: metadata and an instant.
+  const RuleRun run = runRuleOnJson(
+      "SL001",
+      R"({"schemaVersion": 1, "traceEvents": [{"name": "thread_name", "ph": "M", "ts": 0, "pid": 9,)"
+      R"( "tid": 9, "args": {"name": "thread 9"}}, {"name": "Record Window End", "ph": "i", "s": "g",)"
+      R"( "pid": "", "tid": "", "ts": 1736417948403182}]})");
+  REQUIRE(run.diagnostics.size() == 1);
+  const auto& d = run.diagnostics[0];
+  CHECK(d.severity == analyzer::Severity::kError);
+  CHECK(d.message ==
+        "the trace holds no events: nothing of the run was recorded, so nothing was checked");
+  CHECK(d.fingerprint_key == "no-events");
+  CHECK_FALSE(d.saving.known());
+  CHECK(runRuleOnJson("SL001", smallTrace()).diagnostics.empty());
+}
+
 bool anyFixMentions(const analyzer::Diagnostic& d, const std::string& text) {
   for (const std::string& f : d.fix)
     if (f.find(text) != std::string::npos) return true;
