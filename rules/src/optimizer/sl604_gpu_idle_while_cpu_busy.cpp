@@ -102,7 +102,12 @@ void GpuIdleWhileCpuBusyRule::check(const AnalysisContext& context, DiagnosticSi
   const double step_ms = context.averageStepMs();
   const double share = step_ms > 0 ? per_step_ms / step_ms : 0;
   const double median_us = medianOf(durations) / 1e3;
-  if (ops.empty() || share < options().min_share || median_us < options().min_median_op_us) return;
+  // SL002 points here to tell an unrecorded GPU from an unused one; without the ops this rule
+  // reads, that stays open, and it says so.
+  if (ops.empty())
+    return sink.notChecked(
+        "no conv/matmul ops in the steps: the CPU work that would show the GPU sat unused");
+  if (share < options().min_share || median_us < options().min_median_op_us) return;
   const std::string gpu =
       model.metadata.devices.empty() ? std::string("a GPU") : model.metadata.devices.front().name;
   analyzer::Diagnostic d = makeDiagnostic();

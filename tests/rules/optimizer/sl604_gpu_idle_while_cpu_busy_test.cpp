@@ -64,3 +64,17 @@ TEST_CASE("SL604 is not checked when the GPU ran work the trace did not record")
   CHECK(steplint::test::runRuleOnJson("SL604", cpuConvs(300, true, "cudaGetDeviceCount"))
             .diagnostics.size() == 1);
 }
+
+TEST_CASE("SL604 is not checked without conv/matmul ops, which SL002 relies on it to judge") {
+  KinetoTrace t;
+  t.device(0, 8, 9, 17171480576, "NVIDIA GeForce RTX 4080 SUPER");
+  forEachStep<0>(t, 2, 1000, [&](int, double base) {
+    t.op("aten::rand", base + 10, 300);
+    t.op("aten::pow", base + 400, 300);
+  });
+  const auto run = steplint::test::runRuleOnJson("SL604", t.str());
+  CHECK(run.diagnostics.empty());
+  REQUIRE(run.not_checked.size() == 1);
+  CHECK(run.not_checked[0] ==
+        "no conv/matmul ops in the steps: the CPU work that would show the GPU sat unused");
+}
