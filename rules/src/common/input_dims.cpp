@@ -5,7 +5,7 @@
 
 namespace steplint::rules {
 
-bool firstDimOfInput(std::string_view s, size_t input, int64_t& out) {
+bool firstDimOfInput(std::string_view s, size_t input, int64_t& out, size_t* rank) {
   size_t depth = 0, index = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
@@ -19,11 +19,23 @@ bool firstDimOfInput(std::string_view s, size_t input, int64_t& out) {
     } else if (depth == 2 && index == input &&
                (std::isdigit(static_cast<unsigned char>(c)) || c == '-')) {
       auto [ptr, ec] = std::from_chars(s.data() + i, s.data() + s.size(), out);
-      return ec == std::errc() && out > 0;
+      if (ec != std::errc() || out <= 0) return false;
+      if (rank != nullptr) *rank = dimsFrom(s.substr(i));
+      return true;
     }
     if (depth == 1 && index > input) return false;
   }
   return false;
+}
+
+size_t dimsFrom(std::string_view s) {
+  size_t dims = 1, depth = 0;
+  for (const char c : s) {
+    if (c == '[') ++depth;
+    if (c == ']' && depth-- == 0) break;
+    if (c == ',' && depth == 0) ++dims;
+  }
+  return dims;
 }
 
 }  // namespace steplint::rules

@@ -8,7 +8,13 @@
 namespace steplint::rules {
 
 /// First dimension of input `input` in a raw "Input Dims" JSON text ("[[32, 3, 224, 224], []]");
-/// false when that input has no dimensions or the text is malformed.
-bool firstDimOfInput(std::string_view dims_json, size_t input, int64_t& out);
+/// false when that input has no dimensions or the text is malformed. `rank`, when given, is set
+/// to that input's number of dimensions.
+bool firstDimOfInput(std::string_view dims_json, size_t input, int64_t& out,
+                     size_t* rank = nullptr);
+
+/// How many dimensions a shape has, read from its first one to its closing bracket
+/// ("32, 3, 224, 224], [64" -> 4).
+size_t dimsFrom(std::string_view shape_tail);
 
 }  // namespace steplint::rules

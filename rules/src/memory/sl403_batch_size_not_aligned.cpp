@@ -1,7 +1,7 @@
 // SL403 batch-size-not-aligned: tensor-core GEMM/conv tiles want dimensions that are multiples
 // of 8 (fp16) or 16 (int8). The batch size is read from the recorded input shapes of the first
-// conv/linear/matmul of each step; the most common value across steps is judged, so one short
-// last batch does not fire. Without recorded shapes, the DataLoader's batch_size that
+// conv or 2-D linear/matmul of each step; the most common value across steps is judged, so one
+// short last batch does not fire. Without recorded shapes, the DataLoader's batch_size that
 // `steplint record` writes for Python runs (dataloader_batch_size) is judged instead.
 #include <cctype>
 #include <charconv>
@@ -24,13 +24,64 @@ using analyzer::DiagnosticSink;
 
 namespace {
 
-// The op and which input carries the batch (addmm's input 0 is the bias).
-int batchInput(std::string_view name) {
-  static const std::set<std::string_view> kFirst = {
-      "aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::convolution",
-      "aten::linear", "aten::matmul", "aten::mm",     "aten::bmm"};
-  if (kFirst.count(name)) return 0;
-  return name == "aten::addmm" ? 1 : -1;
+// Which input of an op carries the batch, and whether only a 2-D one says it.
+struct BatchInput {
+  int input = -1;        // -1: not an op whose shape names the batch
+  bool only_2d = false;  // a linear/matmul input of 3+ dims is [batch, seq, ...] or [seq,
+                         // batch, ...] (nn.MultiheadAttention's default): which, shapes do
+                         // not say, and the GEMM's rows are their product anyway
+};
+
+BatchInput batchInput(std::string_view name) {
+  static const std::set<std::string_view> kConv = {"aten::conv1d", "aten::conv2d", "aten::conv3d",
+                                                   "aten::convolution"};
+  if (kConv.count(name)) return {0, false};  // N first, by definition
+  if (name == "aten::linear" || name == "aten::matmul" || name == "aten::mm") return {0, true};
+  if (name == "aten::addmm") return {1, true};  // input 0 is the bias
+  return {};  // bmm's first dimension counts its matrices: no GEMM dimension
+}
+
+// Per step, the earliest op whose shape names the batch (step -> (op, batch)); `ambiguous` is
+// set to an op whose shape could not (3+ dims), when one was seen.
+struct BatchReads {
+  std::map<int, std::pair<uint32_t, int64_t>> first_by_step;
+  bool any_op = false;
+  uint32_t ambiguous = trace::kNoIndex;
+};
+
+BatchReads readBatches(const AnalysisContext& context) {
+  const trace::TraceModel& model = context.model();
+  BatchReads out;
+  analyzer::NameMemo batch_input(model, batchInput);
+  const auto eligible = [&](const trace::Event& p) {
+    return p.kind == trace::EventKind::kCpuOp && batch_input(p.name).input >= 0;
+  };
+  for (uint32_t i = 0; i < model.events.size(); ++i) {
+    const trace::Event& e = model.events[i];
+    const BatchInput how = e.kind == trace::EventKind::kCpuOp ? batch_input(e.name) : BatchInput{};
+    if (how.input < 0) continue;
+    // A CPU op belongs to the ProfilerStep it runs in, not to the step extended over it.
+    const int step = common::hostStepAt(context, e.start_ns);
+    if (step < 0) continue;
+    out.any_op = true;
+    // The outermost such op speaks for those inside it: a 3-D linear's addmm sees the product.
+    if (e.parent != trace::kNoIndex && findEnclosing(model, e.parent, eligible) != trace::kNoIndex)
+      continue;
+    const trace::OpDetail* op = model.op(e);
+    int64_t batch = 0;
+    size_t rank = 0;
+    if (!op ||
+        !firstDimOfInput(model.str(op->input_dims), static_cast<size_t>(how.input), batch, &rank))
+      continue;
+    if (how.only_2d && rank != 2) {
+      if (out.ambiguous == trace::kNoIndex) out.ambiguous = i;
+      continue;
+    }
+    auto it = out.first_by_step.find(step);
+    if (it == out.first_by_step.end() || e.start_ns < model.events[it->second.first].start_ns)
+      out.first_by_step[step] = {i, batch};
+  }
+  return out;
 }
 
 }  // namespace
@@ -56,6 +107,16 @@ class BatchSizeNotAlignedRule final : public analyzer::RuleWith<Options> {
   // A multiple below 1 means nothing (and 0 would divide by zero).
   int64_t multiple() const { return std::max<int64_t>(1, options().multiple); }
 };
+
+std::string ambiguousText(const trace::TraceModel& model, uint32_t op) {
+  const trace::OpDetail* detail = model.op(model.events[op]);
+  std::string dims(detail ? model.str(detail->input_dims) : std::string_view());
+  if (dims.size() > 80) dims = dims.substr(0, 77) + "...";
+  return "the conv/linear/matmul inputs with recorded shapes have 3 or more dimensions (" +
+         std::string(model.name(model.events[op])) + " " + dims +
+         "): whether the first is the batch or the sequence, shapes do not say, and the trace "
+         "has no dataloader_batch_size";
+}
 
 // The aligned sizes either side of the batch; 0 stands for one that does not exist (none below
 // a batch smaller than the multiple, none above one near INT64_MAX).
@@ -90,26 +151,9 @@ void BatchSizeNotAlignedRule::check(const AnalysisContext& context, DiagnosticSi
   for (const auto& dev : model.metadata.devices)
     tensor_cores |= dev.compute_major < 0 || dev.compute_major >= 7;
   if (!tensor_cores) return;  // pre-Volta GPUs have no tensor-core tiles to align to
-  std::map<int, std::pair<uint32_t, int64_t>> first_by_step;  // step -> (op, batch)
-  bool any_op = false;
-  analyzer::NameMemo batch_input(model, batchInput);
-  for (uint32_t i = 0; i < model.events.size(); ++i) {
-    const trace::Event& e = model.events[i];
-    const int input = e.kind == trace::EventKind::kCpuOp ? batch_input(e.name) : -1;
-    if (input < 0) continue;
-    // A CPU op belongs to the ProfilerStep it runs in, not to the step extended over it.
-    const int step = common::hostStepAt(context, e.start_ns);
-    if (step < 0) continue;
-    any_op = true;
-    const trace::OpDetail* op = model.op(e);
-    int64_t batch = 0;
-    if (!op || !firstDimOfInput(model.str(op->input_dims), static_cast<size_t>(input), batch))
-      continue;
-    auto it = first_by_step.find(step);
-    if (it == first_by_step.end() || e.start_ns < model.events[it->second.first].start_ns)
-      first_by_step[step] = {i, batch};
-  }
-  if (!any_op) return;  // no conv/linear/matmul: nothing to align
+  const BatchReads reads = readBatches(context);
+  const auto& first_by_step = reads.first_by_step;
+  if (!reads.any_op) return;  // no conv/linear/matmul: nothing to align
   int64_t batch = 0;
   std::string source;
   if (first_by_step.empty()) {
@@ -119,6 +163,8 @@ void BatchSizeNotAlignedRule::check(const AnalysisContext& context, DiagnosticSi
                                                        "record_shapes",
                                                        "steplint record --shapes") +
                              ", and the trace has no dataloader_batch_size");
+    if ((!loader_batch || *loader_batch <= 0) && reads.ambiguous != trace::kNoIndex)
+      return sink.notChecked(ambiguousText(model, reads.ambiguous));
     if (!loader_batch || *loader_batch <= 0)
       return sink.notChecked(
           "input shapes were not recorded (record_shapes=True, steplint record --shapes) and "

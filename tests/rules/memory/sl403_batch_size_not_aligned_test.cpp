@@ -43,6 +43,12 @@ TEST_CASE("firstDimOfInput reads Input Dims text") {
   CHECK_FALSE(steplint::rules::firstDimOfInput("[[], [30]]", 0, v));
   CHECK_FALSE(steplint::rules::firstDimOfInput("[[30]]", 2, v));
   CHECK_FALSE(steplint::rules::firstDimOfInput("", 0, v));
+  size_t rank = 0;
+  CHECK(steplint::rules::firstDimOfInput("[[53, 2, 17], [64, 17], [64]]", 0, v, &rank));
+  CHECK(v == 53);
+  CHECK(rank == 3);
+  CHECK(steplint::rules::firstDimOfInput("[[64], [106, 17], [17, 64]]", 1, v, &rank));
+  CHECK(rank == 2);
 }
 
 TEST_CASE("SL403 notes a batch size that is not a multiple of 8") {
@@ -108,4 +114,41 @@ TEST_CASE("SL403 advises only aligned sizes that exist") {
   REQUIRE(huge.diagnostics.size() == 1);
   CHECK(huge.diagnostics[0].fix.front() ==
         "use a batch size of 9223372036854775800 (scale the learning rate with the batch)");
+}
+
+namespace {
+
+// nn.MultiheadAttention's default layout: [seq 53, batch 2, 17] into a linear, whose addmm sees
+// the flattened [106, 17]; optionally a conv1d of batch 2 later in each step.
+std::string seqFirstSteps(bool with_conv) {
+  KinetoTrace t;
+  t.device(0, 8, 0);
+  for (int s = 0; s < 2; ++s) {
+    const double base = 1000.0 * s;
+    t.step(s, base, 1000);
+    t.opWithArgs("aten::linear", base + 10, 100, "\"Input Dims\": [[53, 2, 17], [64, 17], [64]]");
+    t.opWithArgs("aten::addmm", base + 20, 50, "\"Input Dims\": [[64], [106, 17], [17, 64]]");
+    const int64_t mm = t.op("aten::addmm_impl", base + 30, 10).lastExternalId();
+    t.launch(mm, base + 31, 5, "ampere_sgemm_32x32_sliced1x4_tn", base + 40, 30);
+    if (with_conv)
+      t.opWithArgs("aten::conv1d", base + 300, 100,
+                   "\"Input Dims\": [[2, 16, 53], [32, 16, 1], [32], [], [], [], []]");
+  }
+  return t.str();
+}
+
+}  // namespace
+
+TEST_CASE("SL403 does not read a 3-D linear input's first dimension as the batch") {
+  // Before: "batch size 53 (first input of aten::linear)"; 53 is the sequence.
+  const auto alone = steplint::test::runRuleOnJson("SL403", seqFirstSteps(false));
+  CHECK(alone.diagnostics.empty());
+  REQUIRE(alone.not_checked.size() == 1);
+  CHECK(alone.not_checked[0].find("3 or more dimensions (aten::linear [[53, 2, 17]") !=
+        std::string::npos);
+  // An op whose shape names the batch still decides.
+  const auto conv = steplint::test::runRuleOnJson("SL403", seqFirstSteps(true));
+  REQUIRE(conv.diagnostics.size() == 1);
+  CHECK(conv.diagnostics[0].message ==
+        "batch size 2 (first input of aten::conv1d) is not a multiple of 8");
 }
