@@ -1,7 +1,14 @@
 // SL301 low-gpu-utilization: tb_plugin's R5 (GPU utilization < 50 % over the kept steps), with
 // the idle time split by cause so the saving only claims what the GPU spent waiting on the host.
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <utility>
+#include <vector>
+
 #include "common/kernel_gaps.h"
 #include "common/kernel_util.h"
+#include "steplint/analyzer/display_text.h"
 #include "steplint/analyzer/rule_registry.h"
 
 namespace steplint::rules {
@@ -53,6 +60,27 @@ const DeviceGaps* gapsOf(const std::vector<DeviceGaps>& all, int32_t device) {
   return nullptr;
 }
 
+/// " (cudaFree 3978.0 ms, cudaLaunchKernel 556.8 ms per step)": the two runtime or driver calls
+/// that took the most host time in the kept steps.
+std::string topRuntimeCalls(const AnalysisContext& context) {
+  const trace::TraceModel& model = context.model();
+  const StepWindow window = keptStepWindow(context);
+  std::map<trace::StringId, int64_t> by_name;
+  for (const trace::Event& e : model.events)
+    if (trace::isLaunchApi(e.kind) && window.contains(e.start_ns)) by_name[e.name] += e.dur_ns;
+  std::vector<std::pair<int64_t, trace::StringId>> top;
+  for (const auto& [name, ns] : by_name) top.emplace_back(ns, name);
+  const size_t n = std::min<size_t>(2, top.size());
+  std::partial_sort(top.begin(), top.begin() + static_cast<std::ptrdiff_t>(n), top.end(),
+                    std::greater<>());
+  std::string out;
+  const double steps = static_cast<double>(window.count);
+  for (size_t i = 0; i < n; ++i)
+    out += (i ? ", " : " (") + analyzer::truncateMiddle(model.str(top[i].second), 60) +
+           strf(" %.1f ms", static_cast<double>(top[i].first) / steps / 1e6);
+  return out.empty() ? out : out + " per step)";
+}
+
 /// What the host did while `device` idled, from the step attribution (every ns once, the same
 /// figures as the summary's "Step attribution"): the idle per step and its largest cause. Gaps
 /// between device ops (HTA's host wait) miss the idle after a step's last op.
@@ -62,7 +90,7 @@ std::string idleText(const AnalysisContext& context, int32_t device) {
       {DeviceCause::kIdleData, "while the host waits for data"},
       {DeviceCause::kIdleBlocked, "while the host is blocked in a sync or a blocking copy"},
       {DeviceCause::kIdleAfterSync, "after host syncs, until the host launches again"},
-      {DeviceCause::kIdleLaunch, "while the host is in launch calls"},
+      {DeviceCause::kIdleLaunch, "while the host is in runtime calls"},
       {DeviceCause::kIdleHostWork, "while the host runs ops or unrecorded code"},
   };
   const auto* ns = analyzer::averageDeviceNs(context.summary().attribution, device);
@@ -74,7 +102,12 @@ std::string idleText(const AnalysisContext& context, int32_t device) {
     idle += v;
     if (v > top) top = v, top_text = text;
   }
-  return idle > 0 ? strf("; it idles %.1f ms per step, most %s", idle / 1e6, top_text) : "";
+  if (idle <= 0) return "";
+  std::string text = strf("; it idles %.1f ms per step, most %s", idle / 1e6, top_text);
+  // "Launch calls" are every runtime call that is no sync or copy: name the ones that took the
+  // time (a first step's lazy module loads in cudaLaunchKernel, cudaFree, stream creation).
+  if (top == (*ns)[static_cast<size_t>(DeviceCause::kIdleLaunch)]) text += topRuntimeCalls(context);
+  return text;
 }
 
 }  // namespace

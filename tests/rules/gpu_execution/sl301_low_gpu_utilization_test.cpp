@@ -103,3 +103,21 @@ TEST_CASE("SL301 counts the idle after a step's last kernel, which gaps between 
         std::string::npos);
   CHECK(d.evidence.metric("idle_ms_per_step") == Approx(9.95).margin(0.01));
 }
+
+TEST_CASE("SL301 names the runtime calls the host was in while the GPU idled") {
+  // The host spends each step in cudaFree and a slow first launch, not in launching as such.
+  KinetoTrace t;
+  t.device(0, 7, 0);
+  forEachStep<0>(t, 3, 1000, [&](int, double base) {
+    t.runtime("cudaFree", base + 10, 500);
+    t.runtime("cudaStreamCreateWithFlags", base + 520, 60);
+    const int64_t mm = t.op("aten::mm", base + 600, 300).lastExternalId();
+    t.launch(mm, base + 610, 280, "volta_sgemm_64x64_nt", base + 895, 100);
+  });
+  const auto run = steplint::test::runRuleOnJson("SL301", t.str());
+  REQUIRE(run.diagnostics.size() == 1);
+  INFO(run.diagnostics[0].message);
+  CHECK(run.diagnostics[0].message.find(
+            "most while the host is in runtime calls (cudaFree 0.5 ms, cudaLaunchKernel 0.3 ms "
+            "per step)") != std::string::npos);
+}
