@@ -198,7 +198,9 @@ std::optional<EligibleWork> eligibleWork(const analyzer::AnalysisContext& contex
                     std::string(hardware));
   } else if (work.window.empty()) {
     sink.notChecked("no training steps");
-  } else if (work.time = &keptStepsEligibleKernelTime(context); work.time->op_kernel_ns <= 0) {
+  } else if (work.time = &keptStepsEligibleKernelTime(context); work.time->all_kernel_ns <= 0) {
+    sink.notChecked("no kernel time in the steps (the GPU work is copies or memsets)");
+  } else if (work.time->op_kernel_ns <= 0) {
     sink.notChecked("no kernel is attributed to a CPU op (launch links missing)");
   } else if (work.device = deviceProperties(model, std::max(0, work.time->main_device));
              !work.device || work.device->compute_major < 0) {

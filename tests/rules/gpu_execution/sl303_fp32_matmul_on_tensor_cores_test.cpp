@@ -151,6 +151,23 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("SL303 and SL305 say a run of copies has no kernels, not that links are missing") {
+  // pytorch/benchmark's copy benchmarks: steps of host-device copies and no kernel.
+  KinetoTrace t;
+  t.device(0, 8, 0);
+  forEachStep<0>(t, 3, 1000, [&](int, double base) {
+    t.op("aten::copy_", base + 10, 400);
+    t.copy("HtoD", "Pageable", "Device", base + 20, 380, base + 30, 360, 1 << 20);
+  });
+  for (const char* rule : {"SL303", "SL305"}) {
+    INFO(rule);
+    const auto run = steplint::test::runRuleOnJson(rule, t.str());
+    CHECK(run.diagnostics.empty());
+    REQUIRE(run.not_checked.size() == 1);
+    CHECK(run.not_checked[0] == "no kernel time in the steps (the GPU work is copies or memsets)");
+  }
+}
+
 TEST_CASE("SL303 is not checked on a CPU-only trace") {
   const auto model = steplint::test::loadFixture(steplint::test::kCpuOnly);
   CHECK(steplint::test::runRule("SL303", model).not_checked.size() == 1);
