@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <string_view>
 
 #include "common/host_sync.h"
 #include "common/rule_support.h"
@@ -29,6 +30,18 @@ class HostSyncInStepRule final : public analyzer::RuleWith<Options> {
   void check(const analyzer::AnalysisContext& context,
              analyzer::DiagnosticSink& sink) const override;
 };
+
+// Where the sync was called, for "most from X": the op around it, else the innermost range; a
+// call made in the step itself names no op (its ProfilerStep#N differs from step to step, and
+// "most from ProfilerStep#10" read as one step's doing).
+std::string_view syncSource(const analyzer::AnalysisContext& context, const HostSync& s) {
+  const trace::TraceModel& model = context.model();
+  if (s.op != trace::kNoIndex) return model.name(model.events[s.op]);
+  if (s.range == trace::kNoIndex) return model.name(model.events[s.event]);
+  if (s.step >= 0 && context.steps().steps[static_cast<size_t>(s.step)].event == s.range)
+    return "the step itself, outside any op";
+  return model.name(model.events[s.range]);
+}
 
 }  // namespace
 
@@ -70,9 +83,7 @@ void HostSyncInStepRule::check(const analyzer::AnalysisContext& context,
     idle[s.step] += s.gpu_idle_ns;
     idle_loader[s.step] += s.gpu_idle_loader_ns;
     ++by_cause[static_cast<size_t>(s.cause)];
-    const uint32_t where = s.op != trace::kNoIndex ? s.op : s.range;
-    ++by_op[where != trace::kNoIndex ? model.name(model.events[where])
-                                     : model.name(model.events[s.event])];
+    ++by_op[syncSource(context, s)];
     evidence.step(s.step);
     evidence.eventWithRange(s.event);
     evidence.event(s.op);

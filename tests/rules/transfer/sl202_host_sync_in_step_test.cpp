@@ -61,6 +61,23 @@ TEST_CASE("SL202: two syncs per step (item + explicit synchronize) are a warning
   CHECK(d.evidence.metric("syncs_per_step") == Approx(2));
 }
 
+TEST_CASE("SL202: a sync called in the step itself names no step as its source", "[rules][SL202]") {
+  // torch.cuda.synchronize() outside any op: the innermost range is each step's own
+  // ProfilerStep#N, and "most from ProfilerStep#1" read as one step's doing.
+  KinetoTrace t;
+  t.device(0);
+  forEachStep(t, 3, 10000, [&](int, double b) {
+    t.op("aten::add", b + 100, 50).kernel(b + 110, 10, b + 200, 3000);
+    t.runtime("cudaDeviceSynchronize", b + 300, 2910);
+    t.op("aten::mul", b + 3600, 50).kernel(b + 3610, 10, b + 3700, 100);
+  });
+  const RuleRun run = runRuleOnJson("SL202", t.str());
+  REQUIRE(run.diagnostics.size() == 1);
+  INFO(run.diagnostics[0].message);
+  CHECK(run.diagnostics[0].message.find("most from the step itself, outside any op)") !=
+        std::string::npos);
+}
+
 TEST_CASE("SL202: a sync that finds the GPU idle costs nothing and is not flagged",
           "[rules][SL202]") {
   KinetoTrace t;
