@@ -1,5 +1,8 @@
 #include "builtin_emitters.h"
 
+#include <set>
+#include <string_view>
+
 namespace steplint::analyzer {
 
 std::string ruleDocUrl(std::string_view code, std::string_view name) {
@@ -32,6 +35,13 @@ size_t LintReport::notCheckedCount() const {
   size_t n = 0;
   for (const TraceReport& t : traces) n += t.lint.not_checked.size();
   return n;
+}
+
+size_t LintReport::notCheckedRuleCount() const {
+  std::set<std::string_view> codes;
+  for (const TraceReport& t : traces)
+    for (const NotChecked& n : t.lint.not_checked) codes.insert(n.code);
+  return codes.size();
 }
 
 const Emitter* EmitterRegistry::find(std::string_view name) const {

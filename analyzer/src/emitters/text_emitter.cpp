@@ -96,8 +96,10 @@ std::string totalLine(const LintReport& report) {
                                          emit::severityBreakdown(report) + ")";
   line += " in " + emit::counted(report.traces.size(), "trace") + " (" +
           emit::counted(report.selected.size(), "rule") + " selected";
-  if (report.notCheckedCount() > 0)
-    line += ", " + std::to_string(report.notCheckedCount()) + " not checked";
+  // Per rule, not per trace: 9 rules unchecked on each of 3 traces read "27 not checked" of 29.
+  if (const size_t rules = report.notCheckedRuleCount(); rules > 0)
+    line += ", " + std::to_string(rules) + " not checked" +
+            (report.traces.size() > 1 ? " on some trace" : "");
   line += ")";
   if (report.suppressedCount() > 0)
     line += "; " + std::to_string(report.suppressedCount()) + " suppressed by the baseline";

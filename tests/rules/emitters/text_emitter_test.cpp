@@ -17,7 +17,7 @@ TEST_CASE("text emitter: golden output", "[emitters][text]") {
         "Not checked in run/a.pt.trace.json:\n"
         "  SL001 dropped-thing: no trace metadata\n"
         "Found 3 findings (1 error, 1 warning, 1 note) in 2 traces (4 rules selected, 1 not "
-        "checked); "
+        "checked on some trace); "
         "2 suppressed by the baseline.\n");
 }
 
@@ -40,7 +40,7 @@ TEST_CASE("text emitter: traces that could not check the same rules list them on
         "  SL001 dropped-thing: no trace metadata\n"
         "Not checked in job/t.rank3.pt.trace.json:\n"
         "  SL001 dropped-thing: no GPU activity\n"
-        "No findings in 5 traces (4 rules selected, 5 not checked).\n");
+        "No findings in 5 traces (4 rules selected, 1 not checked on some trace).\n");
 }
 
 TEST_CASE("text emitter: a tiny saving is <1%, not 0%", "[emitters][text]") {

@@ -55,6 +55,8 @@ struct LintReport {
   size_t failingCount() const;
   size_t suppressedCount() const;
   size_t notCheckedCount() const;
+  /// Distinct rules not checked on at least one trace (notCheckedCount counts each trace's).
+  size_t notCheckedRuleCount() const;
 };
 
 struct EmitOptions {
