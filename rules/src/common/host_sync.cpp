@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <unordered_set>
 
 #include "common/gpu_timeline.h"
 #include "common/rule_support.h"
@@ -157,16 +158,87 @@ analyzer::IntervalSet loaderWaits(const analyzer::AnalysisContext& context) {
   return ranges.build().unite(context.summary().input_wait.ranges);
 }
 
+/// An asynchronous copy call into pageable host memory that returned only once its copy had
+/// ended (CUDA: such a copy is synchronous for the host), or kNoIndex: its device-to-host copy.
+uint32_t blockingCopyToHost(const TraceModel& model, const LaunchIndex& launches, uint32_t call) {
+  const uint32_t op = launches.deviceOpOf(call);
+  if (op == kNoIndex) return kNoIndex;
+  const Event& copy = model.events[op];
+  const trace::GpuDetail* g = model.gpu(copy);
+  const bool to_host =
+      g && (g->copy_kind == trace::CopyKind::kDtoH || g->copy_kind == trace::CopyKind::kAtoH);
+  const Event& e = model.events[call];
+  return to_host && e.end_ns() >= copy.end_ns() && copy.end_ns() > e.start_ns ? op : kNoIndex;
+}
+
+/// Builds the host syncs of one trace (see computeHostSyncs).
+class SyncCollector {
+ public:
+  explicit SyncCollector(const analyzer::AnalysisContext& context)
+      : context_(context),
+        model_(context.model()),
+        launches_(launchIndex(context)),
+        busy_(deviceBusyTimeline(context)),
+        loader_(loaderWaits(context)) {
+    const auto devices = busy_.devices();
+    only_device_ = devices.size() == 1 ? devices.front() : -1;
+  }
+
+  /// Fills in `s` (its api set) for the event `i`; false when it lies outside every step.
+  bool complete(HostSync& s, uint32_t i) const {
+    const Event& e = model_.events[i];
+    s.event = i;
+    s.start_ns = e.start_ns;
+    s.end_ns = e.end_ns();
+    s.wait_start_ns = e.start_ns;
+    s.step = e.kind == EventKind::kCudaSync ? context_.stepAt(e.start_ns)
+                                            : hostStepAt(context_, e.start_ns);
+    if (s.step < 0) return false;
+    if (s.api != SyncApi::kSyncRecord) classify(model_, launches_, s);
+    s.device = deviceWaitedOn(model_, launches_, i, only_device_);
+    const analyzer::Interval gap =
+        busy_.idleGapAfterSync(s.device, s.wait_start_ns, s.end_ns, idleLimit(context_, s.step));
+    s.gpu_idle_ns = gap.end - gap.start;
+    if (s.gpu_idle_ns > 0) s.gpu_idle_loader_ns = loader_.overlapLength(gap.start, gap.end);
+    return true;
+  }
+
+  const TraceModel& model() const { return model_; }
+  const LaunchIndex& launches() const { return launches_; }
+
+ private:
+  const analyzer::AnalysisContext& context_;
+  const TraceModel& model_;
+  const LaunchIndex& launches_;
+  const DeviceBusyTimeline& busy_;
+  const analyzer::IntervalSet loader_;
+  int32_t only_device_ = -1;
+};
+
+/// torch follows most copies to the host with a stream sync, which claims the copy (classify:
+/// `copy`); a blocking copy to the host that no sync claims is itself the sync (a `.cpu()` whose
+/// cudaMemcpyAsync blocked 35 ms read "no host sync" without the 5 µs cudaStreamSynchronize).
+void addUnclaimedBlockingCopies(const SyncCollector& collector, std::vector<HostSync>& out) {
+  const TraceModel& model = collector.model();
+  std::unordered_set<uint32_t> claimed;
+  for (const HostSync& s : out)
+    if (s.copy != kNoIndex) claimed.insert(s.copy);
+  for (uint32_t i = 0; i < model.events.size(); ++i) {
+    if (!trace::isLaunchApi(model.events[i].kind)) continue;
+    const uint32_t copy = blockingCopyToHost(model, collector.launches(), i);
+    if (copy == kNoIndex || claimed.count(copy) > 0) continue;
+    HostSync s;
+    s.api = SyncApi::kSyncCopy;
+    if (collector.complete(s, i)) out.push_back(s);
+  }
+}
+
 std::vector<HostSync> computeHostSyncs(const analyzer::AnalysisContext& context) {
   const TraceModel& model = context.model();
-  const LaunchIndex& launches = launchIndex(context);
-  const DeviceBusyTimeline& busy = deviceBusyTimeline(context);
-  const auto devices = busy.devices();
-  const int32_t only_device = devices.size() == 1 ? devices.front() : -1;
+  const SyncCollector collector(context);
   std::vector<HostSync> out;
   // Decided once per distinct name: millions of launch calls share a few dozen names.
   analyzer::NameMemo sync_api(model, syncApiOf);
-  const analyzer::IntervalSet loader = loaderWaits(context);
   for (uint32_t i = 0; i < model.events.size(); ++i) {
     const Event& e = model.events[i];
     HostSync s;
@@ -182,21 +254,9 @@ std::vector<HostSync> computeHostSyncs(const analyzer::AnalysisContext& context)
     } else {
       continue;
     }
-    s.event = i;
-    s.start_ns = e.start_ns;
-    s.end_ns = e.end_ns();
-    s.wait_start_ns = e.start_ns;
-    s.step = e.kind == EventKind::kCudaSync ? context.stepAt(e.start_ns)
-                                            : hostStepAt(context, e.start_ns);
-    if (s.step < 0) continue;
-    if (s.api != SyncApi::kSyncRecord) classify(model, launches, s);
-    s.device = deviceWaitedOn(model, launches, i, only_device);
-    const analyzer::Interval gap =
-        busy.idleGapAfterSync(s.device, s.wait_start_ns, s.end_ns, idleLimit(context, s.step));
-    s.gpu_idle_ns = gap.end - gap.start;
-    if (s.gpu_idle_ns > 0) s.gpu_idle_loader_ns = loader.overlapLength(gap.start, gap.end);
-    out.push_back(s);
+    if (collector.complete(s, i)) out.push_back(s);
   }
+  addUnclaimedBlockingCopies(collector, out);
   // In time order, not the model's track order: tracks are numbered as the file first names
   // them, so the 20 syncs a finding shows as evidence changed when a file listed its threads in
   // another order (the counts and savings did not).

@@ -78,6 +78,33 @@ TEST_CASE("SL202: a sync called in the step itself names no step as its source",
         std::string::npos);
 }
 
+TEST_CASE("SL202: a copy to pageable host memory that blocks is a sync without a sync call",
+          "[rules][SL202]") {
+  // pytorch/benchmark's copy benchmark: .cpu() whose cudaMemcpyAsync blocks until the 3 ms
+  // kernel and the copy end; a second recording that also had torch's 5 µs
+  // cudaStreamSynchronize read 33 ms of saving, this one no finding at all.
+  for (const bool with_sync : {false, true}) {
+    INFO("with_sync " << with_sync);
+    KinetoTrace t;
+    t.device(0);
+    forEachStep(t, 3, 10000, [&](int, double b) {
+      t.kernel(b + 100, 10, b + 200, 3000);
+      t.op("aten::copy_", b + 400, 2900);
+      t.copy("DtoH", "Device", "Pageable", b + 420, 2850, b + 3210, 50, 4 << 20);
+      if (with_sync) t.runtime("cudaStreamSynchronize", b + 3275, 5);
+      t.op("aten::add", b + 3500, 50).kernel(b + 3510, 10, b + 3600, 100);
+    });
+    const RuleRun run = runRuleOnJson("SL202", t.str());
+    REQUIRE(run.diagnostics.size() == 1);
+    const auto& d = run.diagnostics[0];
+    INFO(d.message);
+    CHECK(d.message.rfind("1 host sync per step (1 device-to-host copy; most from aten::copy_)",
+                          0) == 0);  // counted once, with or without the sync call
+    CHECK(d.saving.known());
+    CHECK(d.saving.per_step_ms > 2.0);  // the host no longer sits out the 3 ms kernel
+  }
+}
+
 TEST_CASE("SL202: a sync that finds the GPU idle costs nothing and is not flagged",
           "[rules][SL202]") {
   KinetoTrace t;
