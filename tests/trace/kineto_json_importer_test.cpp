@@ -565,6 +565,13 @@ TEST_CASE("non-trace input gives one clear error", "[trace][import]") {
   CHECK(log.status.error == ImportError::kNotATrace);
   CHECK(log.status.message.find("a JSON array of objects none of which is a trace event: 2 "
                                 "without a usable ph, ts or dur") != std::string::npos);
+  // A Triton server's trace: Chrome async events only, which no profiler trace is made of.
+  const auto async = importJson(
+      R"([{"ph": "b", "name": "req", "id": 1, "pid": 1, "tid": 1, "ts": 1, "cat": "c"},)"
+      R"( {"ph": "e", "name": "req", "id": 1, "pid": 1, "tid": 1, "ts": 9, "cat": "c"}])");
+  CHECK(async.status.error == ImportError::kNotATrace);
+  CHECK(async.status.message.find("none of which is a trace event: 2 with a phase steplint does "
+                                  "not read (such as Chrome's async b/e") != std::string::npos);
   CHECK(importJson(R"([{"ph": "M", "name": "process_name", "pid": 1, "args": {"name": "x"}}])")
             .status.ok());
   CHECK(

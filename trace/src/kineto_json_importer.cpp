@@ -219,6 +219,21 @@ std::string keysNote(const std::vector<std::string>& keys, size_t max_keys) {
   return out + (keys.size() > max_keys ? ", ..." : "");
 }
 
+// ": 12 with a phase steplint does not read (such as Chrome's async b/e)": why an array of
+// objects kept no event, from the counts of what was dropped.
+std::string droppedNote(const ImportStats& stats) {
+  std::string out;
+  const auto add = [&](Stat stat, const char* what) {
+    if (const uint64_t n = stats.get(stat))
+      out += (out.empty() ? ": " : ", ") + std::to_string(n) + what;
+  };
+  add(Stat::event_missing_field, " without a usable ph, ts or dur");
+  add(Stat::event_unknown_phase,
+      " with a phase steplint does not read (such as Chrome's async b/e, which torch.profiler "
+      "does not write)");
+  return out;
+}
+
 void ChromeJsonImport::reportProgress() {
   if (!options_.progress || source_.inputSize() == 0) return;
   options_.progress(
@@ -451,11 +466,8 @@ ImportStatus ChromeJsonImport::run() {
       return {ImportError::kNotATrace, "a JSON array whose elements are not event objects"};
     // A metadata row or a flow still names a row: such an array is a trace, if an empty one.
     if (model_.tracks.empty() && merger_.metaRows() == 0) {
-      const uint64_t missing = model_.stats.get(Stat::event_missing_field);
       return {ImportError::kNotATrace,
-              "a JSON array of objects none of which is a trace event" +
-                  (missing > 0 ? ": " + std::to_string(missing) + " without a usable ph, ts or dur"
-                               : std::string())};
+              "a JSON array of objects none of which is a trace event" + droppedNote(model_.stats)};
     }
   }
   return status;
