@@ -167,8 +167,10 @@ uint32_t blockingCopyToHost(const TraceModel& model, const LaunchIndex& launches
   const trace::GpuDetail* g = model.gpu(copy);
   const bool to_host =
       g && (g->copy_kind == trace::CopyKind::kDtoH || g->copy_kind == trace::CopyKind::kAtoH);
+  // Into pinned memory the call returns at once: a tiny copy that ended inside it did not block.
+  if (!to_host || g->dst_kind == trace::MemoryKind::kPinned) return kNoIndex;
   const Event& e = model.events[call];
-  return to_host && e.end_ns() >= copy.end_ns() && copy.end_ns() > e.start_ns ? op : kNoIndex;
+  return e.end_ns() >= copy.end_ns() && copy.end_ns() > e.start_ns ? op : kNoIndex;
 }
 
 /// Builds the host syncs of one trace (see computeHostSyncs).

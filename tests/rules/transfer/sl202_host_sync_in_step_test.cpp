@@ -103,6 +103,23 @@ TEST_CASE("SL202: a copy to pageable host memory that blocks is a sync without a
     CHECK(d.saving.known());
     CHECK(d.saving.per_step_ms > 2.0);  // the host no longer sits out the 3 ms kernel
   }
+  // Into pinned memory (non_blocking) a call that outlasts its tiny copy did not wait for it:
+  // beside a .item(), one sync per step, not two.
+  KinetoTrace t;
+  t.device(0);
+  forEachStep(t, 3, 10000, [&](int, double b) {
+    t.kernel(b + 100, 10, b + 200, 3000);
+    t.op("aten::item", b + 400, 2900).op("aten::_local_scalar_dense", b + 410, 2880);
+    t.copy("DtoH", "Device", "Pageable", b + 420, 2850, b + 3210, 50, 4);
+    t.runtime("cudaStreamSynchronize", b + 3275, 10);
+    t.op("aten::add", b + 3500, 50).kernel(b + 3510, 10, b + 3600, 100);
+    t.op("aten::copy_", b + 3800, 20);
+    t.copy("DtoH", "Device", "Pinned", b + 3800, 10, b + 3802, 1, 4);
+  });
+  const RuleRun pinned = runRuleOnJson("SL202", t.str());
+  REQUIRE(pinned.diagnostics.size() == 1);
+  CHECK(pinned.diagnostics[0].message.rfind("1 host sync per step (1 scalar read (.item())", 0) ==
+        0);
 }
 
 TEST_CASE("SL202: a sync that finds the GPU idle costs nothing and is not flagged",
