@@ -4,6 +4,21 @@
 #include <charconv>
 
 namespace steplint::rules {
+namespace {
+
+/// How many dimensions a shape has, read from its first one to its closing bracket
+/// ("32, 3, 224, 224], [64" -> 4).
+size_t dimsFrom(std::string_view s) {
+  size_t dims = 1, depth = 0;
+  for (const char c : s) {
+    if (c == '[') ++depth;
+    if (c == ']' && depth-- == 0) break;
+    if (c == ',' && depth == 0) ++dims;
+  }
+  return dims;
+}
+
+}  // namespace
 
 bool firstDimOfInput(std::string_view s, size_t input, int64_t& out, size_t* rank) {
   size_t depth = 0, index = 0;
@@ -26,16 +41,6 @@ bool firstDimOfInput(std::string_view s, size_t input, int64_t& out, size_t* ran
     if (depth == 1 && index > input) return false;
   }
   return false;
-}
-
-size_t dimsFrom(std::string_view s) {
-  size_t dims = 1, depth = 0;
-  for (const char c : s) {
-    if (c == '[') ++depth;
-    if (c == ']' && depth-- == 0) break;
-    if (c == ',' && depth == 0) ++dims;
-  }
-  return dims;
 }
 
 }  // namespace steplint::rules

@@ -13,8 +13,4 @@ namespace steplint::rules {
 bool firstDimOfInput(std::string_view dims_json, size_t input, int64_t& out,
                      size_t* rank = nullptr);
 
-/// How many dimensions a shape has, read from its first one to its closing bracket
-/// ("32, 3, 224, 224], [64" -> 4).
-size_t dimsFrom(std::string_view shape_tail);
-
 }  // namespace steplint::rules

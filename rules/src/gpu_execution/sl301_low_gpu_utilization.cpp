@@ -96,17 +96,17 @@ std::string idleText(const AnalysisContext& context, int32_t device) {
   const auto* ns = analyzer::averageDeviceNs(context.summary().attribution, device);
   if (ns == nullptr) return "";
   double idle = 0, top = 0;
-  const char* top_text = "";
-  for (const auto& [cause, text] : kWhile) {
-    const double v = (*ns)[static_cast<size_t>(cause)];
+  const std::pair<DeviceCause, const char*>* top_cause = nullptr;
+  for (const auto& entry : kWhile) {
+    const double v = (*ns)[static_cast<size_t>(entry.first)];
     idle += v;
-    if (v > top) top = v, top_text = text;
+    if (v > top) top = v, top_cause = &entry;
   }
-  if (idle <= 0) return "";
-  std::string text = strf("; it idles %.1f ms per step, most %s", idle / 1e6, top_text);
+  if (idle <= 0 || top_cause == nullptr) return "";
+  std::string text = strf("; it idles %.1f ms per step, most %s", idle / 1e6, top_cause->second);
   // "Launch calls" are every runtime call that is no sync or copy: name the ones that took the
   // time (a first step's lazy module loads in cudaLaunchKernel, cudaFree, stream creation).
-  if (top == (*ns)[static_cast<size_t>(DeviceCause::kIdleLaunch)]) text += topRuntimeCalls(context);
+  if (top_cause->first == DeviceCause::kIdleLaunch) text += topRuntimeCalls(context);
   return text;
 }
 

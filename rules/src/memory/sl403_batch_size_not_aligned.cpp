@@ -14,6 +14,7 @@
 #include "common/input_dims.h"
 #include "common/kernel_util.h"
 #include "common/run_metadata.h"
+#include "steplint/analyzer/display_text.h"
 #include "steplint/analyzer/name_memo.h"
 #include "steplint/analyzer/rule_registry.h"
 
@@ -110,8 +111,8 @@ class BatchSizeNotAlignedRule final : public analyzer::RuleWith<Options> {
 
 std::string ambiguousText(const trace::TraceModel& model, uint32_t op) {
   const trace::OpDetail* detail = model.op(model.events[op]);
-  std::string dims(detail ? model.str(detail->input_dims) : std::string_view());
-  if (dims.size() > 80) dims = dims.substr(0, 77) + "...";
+  const std::string dims =
+      analyzer::truncateMiddle(detail ? model.str(detail->input_dims) : std::string_view(), 80);
   return "the conv/linear/matmul inputs with recorded shapes have 3 or more dimensions (" +
          std::string(model.name(model.events[op])) + " " + dims +
          "): whether the first is the batch or the sequence, shapes do not say, and the trace "
